@@ -1,0 +1,174 @@
+// swift-tools-version: 6.1
+// Screenplay: server-driven UI for Swift. One package, one module per job; see README.md for the map.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Screenplay",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ScreenplayContract", targets: ["ScreenplayContract"]),
+        .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
+        .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
+        .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
+        .library(name: "ScreenplayStoreSQLite", targets: ["ScreenplayStoreSQLite"]),
+        .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
+        .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
+        .library(name: "ScreenplaySwiftUI", targets: ["ScreenplaySwiftUI"]),
+        .library(name: "ScreenplayWeb", targets: ["ScreenplayWeb"]),
+        .library(name: "ScreenplayDemo", targets: ["ScreenplayDemo"]),
+        .executable(name: "screenplay", targets: ["screenplay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+    ],
+    targets: [
+        // MARK: Contract: the wire types, Foundation only.
+        .target(name: "ScreenplayContract", swiftSettings: swiftSettings),
+
+        // MARK: Server core: DSL, routing, encoding, commands; speaks HTTPTypes only.
+        .target(
+            name: "ScreenplayServer",
+            dependencies: [
+                "ScreenplayContract",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ScreenplayHummingbird",
+            dependencies: [
+                "ScreenplayServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Store: migrations and users through SQLKit; SQLite is its own product.
+        .target(
+            name: "ScreenplayStore",
+            dependencies: [
+                "ScreenplayServer",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ScreenplayStoreSQLite",
+            dependencies: [
+                "ScreenplayStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Client: platform-neutral runtime, transports, renderers.
+        .target(
+            name: "ScreenplayClient",
+            dependencies: [
+                "ScreenplayContract",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ScreenplayClientAsyncHTTPClient",
+            dependencies: [
+                "ScreenplayClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "ScreenplaySwiftUI", dependencies: ["ScreenplayClient"], swiftSettings: swiftSettings),
+        .target(name: "ScreenplayWeb", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
+
+        // MARK: Demo and CLI.
+        .target(
+            name: "ScreenplayDemo",
+            dependencies: [
+                "ScreenplayServer", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayWeb",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "screenplay",
+            dependencies: [
+                "ScreenplayDemo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests: one target per module, plus end to end over loopback.
+        .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScreenplayServerTests",
+            dependencies: ["ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayHummingbirdTests",
+            dependencies: [
+                "ScreenplayHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayStoreTests",
+            dependencies: ["ScreenplayStore", "ScreenplayStoreSQLite", .product(name: "SQLKit", package: "sql-kit")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayClientTests",
+            dependencies: ["ScreenplayClient", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "ScreenplayWebTests", dependencies: ["ScreenplayWeb"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScreenplayDemoTests",
+            dependencies: ["ScreenplayDemo", "ScreenplayStoreSQLite", .product(name: "SQLKit", package: "sql-kit")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "ScreenplayDemo", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,247 @@
+/// What a tap does. Actions are data: the server decides, the client carries out.
+///
+/// `navigate` and `command` go back to the server; `play`, `share`, `openURL` and `custom` are
+/// handled on the device. On the wire each is a JSON object whose `type` names the kind.
+public enum Action: Sendable, Hashable {
+    /// Push (or present) another screen, showing its header at once.
+    case navigate(Navigate)
+    /// POST a payload to the server; the answer is a ``CommandResult``.
+    case command(Command)
+    /// Start playback at once with the first track, then fetch the whole queue.
+    case play(Play)
+    /// Open the system share sheet.
+    case share(Share)
+    /// Hand a URL to the system (browser, mail, phone).
+    case openURL(OpenURL)
+    /// An action only the app knows, by name, with a payload for its handler.
+    case custom(Custom)
+    /// A kind this client does not know: kept, never performed, always logged.
+    case unknown(type: String, json: JSONValue)
+
+    /// The wire name of this action's kind.
+    public var kind: String {
+        switch self {
+        case .navigate: Navigate.kind
+        case .command: Command.kind
+        case .play: Play.kind
+        case .share: Share.kind
+        case .openURL: OpenURL.kind
+        case .custom: Custom.kind
+        case .unknown(let type, _): type
+        }
+    }
+
+    /// Every kind this build knows.
+    public static let knownKinds: [String] = [Navigate.kind, Command.kind, Play.kind, Share.kind, OpenURL.kind, Custom.kind]
+}
+
+private enum TypeKey: String, CodingKey { case type }
+
+extension Action: Codable {
+    /// Reads `type`, then the kind's fields from the same object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TypeKey.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case Navigate.kind: self = .navigate(try Navigate(from: decoder))
+        case Command.kind: self = .command(try Command(from: decoder))
+        case Play.kind: self = .play(try Play(from: decoder))
+        case Share.kind: self = .share(try Share(from: decoder))
+        case OpenURL.kind: self = .openURL(try OpenURL(from: decoder))
+        case Custom.kind: self = .custom(try Custom(from: decoder))
+        default:
+            decoder.recordUnknownKind("action", type: type)
+            self = .unknown(type: type, json: try JSONValue(from: decoder))
+        }
+    }
+
+    /// Writes `type` and the kind's fields into one object.
+    public func encode(to encoder: any Encoder) throws {
+        if case .unknown(_, let json) = self {
+            try json.encode(to: encoder)
+            return
+        }
+        var container = encoder.container(keyedBy: TypeKey.self)
+        try container.encode(kind, forKey: .type)
+        switch self {
+        case .navigate(let value): try value.encode(to: encoder)
+        case .command(let value): try value.encode(to: encoder)
+        case .play(let value): try value.encode(to: encoder)
+        case .share(let value): try value.encode(to: encoder)
+        case .openURL(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .unknown: break
+        }
+    }
+}
+
+extension Action {
+    /// Go to another screen. Carries the destination's header so the push is instant.
+    public struct Navigate: Codable, Sendable, Hashable {
+        /// `navigate`.
+        public static let kind = "navigate"
+        /// The destination screen's URL, relative to the API base (`screens/composer/mozart`).
+        public var url: String
+        /// The destination's header, identical to the one the destination screen carries.
+        public var header: ScreenHeader?
+        /// How the destination appears.
+        public var presentation: Presentation?
+
+        /// Creates a navigate action.
+        public init(url: String, header: ScreenHeader? = nil, presentation: Presentation? = nil) {
+            self.url = url
+            self.header = header
+            self.presentation = presentation
+        }
+
+        /// How a navigated-to screen appears.
+        public enum Presentation: String, Codable, Sendable, Hashable, CaseIterable {
+            /// Onto the navigation stack (the default).
+            case push
+            /// As a sheet over the current screen.
+            case modal
+        }
+
+        enum CodingKeys: String, CodingKey { case url, header, presentation }
+
+        /// Decodes and checks `url` against ``LinkPolicy/endpoint``.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decodeLink(forKey: .url, policy: .endpoint)
+            header = try container.decodeIfPresent(ScreenHeader.self, forKey: .header)
+            presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation)
+        }
+    }
+
+    /// A remote command: POST `payload` to `url`; the server answers with a ``CommandResult``.
+    public struct Command: Codable, Sendable, Hashable {
+        /// `command`.
+        public static let kind = "command"
+        /// Where to POST, relative to the API base (`commands/favorites/add`).
+        public var url: String
+        /// The JSON body to send; for prompts the entered text is added to it.
+        public var payload: JSONValue?
+
+        /// Creates a command.
+        public init(url: String, payload: JSONValue? = nil) {
+            self.url = url
+            self.payload = payload
+        }
+
+        enum CodingKeys: String, CodingKey { case url, payload }
+
+        /// Decodes and checks `url` against ``LinkPolicy/endpoint``.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decodeLink(forKey: .url, policy: .endpoint)
+            payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
+        }
+    }
+
+    /// Start playing now with `firstTrack`, while the full queue loads from `metadataURL`.
+    public struct Play: Codable, Sendable, Hashable {
+        /// `play`.
+        public static let kind = "play"
+        /// Returns the complete queue, in order.
+        public var metadataURL: String
+        /// Enough to start playback without waiting for `metadataURL`.
+        public var firstTrack: Track
+
+        /// Creates a play action.
+        public init(metadataURL: String, firstTrack: Track) {
+            self.metadataURL = metadataURL
+            self.firstTrack = firstTrack
+        }
+
+        /// A playable track.
+        public struct Track: Codable, Sendable, Hashable {
+            /// Stable id.
+            public var id: String
+            /// Shown in the mini player.
+            public var title: String
+            /// Performers.
+            public var subtitle: String?
+            /// Length in seconds.
+            public var durationSeconds: Int?
+            /// The audio stream.
+            public var streamURL: String
+
+            /// Creates a track.
+            public init(id: String, title: String, subtitle: String? = nil, durationSeconds: Int? = nil, streamURL: String) {
+                self.id = id
+                self.title = title
+                self.subtitle = subtitle
+                self.durationSeconds = durationSeconds
+                self.streamURL = streamURL
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case metadataURL, firstTrack }
+
+        /// Decodes and checks `metadataURL`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            metadataURL = try container.decodeLink(forKey: .metadataURL, policy: .endpoint)
+            firstTrack = try container.decode(Track.self, forKey: .firstTrack)
+        }
+    }
+
+    /// Share a title and a universal link through the system share sheet.
+    public struct Share: Codable, Sendable, Hashable {
+        /// `share`.
+        public static let kind = "share"
+        /// What is shared.
+        public var title: String
+        /// A link that opens the same thing on any device.
+        public var url: String
+
+        /// Creates a share action.
+        public init(title: String, url: String) {
+            self.title = title
+            self.url = url
+        }
+
+        enum CodingKeys: String, CodingKey { case title, url }
+
+        /// Decodes and checks `url` against ``LinkPolicy/external``.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decode(String.self, forKey: .title)
+            url = try container.decodeLink(forKey: .url, policy: .external)
+        }
+    }
+
+    /// Open a URL with the system.
+    public struct OpenURL: Codable, Sendable, Hashable {
+        /// `openURL`.
+        public static let kind = "openURL"
+        /// The URL (http, https, mailto, tel).
+        public var url: String
+
+        /// Creates an open-URL action.
+        public init(url: String) { self.url = url }
+
+        enum CodingKeys: String, CodingKey { case url }
+
+        /// Decodes and checks `url` against ``LinkPolicy/external``.
+        public init(from decoder: any Decoder) throws {
+            url = try decoder.container(keyedBy: CodingKeys.self).decodeLink(forKey: .url, policy: .external)
+        }
+    }
+
+    /// An action only the app can do (purchase, open the camera), handled by a registered name.
+    public struct Custom: Codable, Sendable, Hashable {
+        /// `custom`.
+        public static let kind = "custom"
+        /// The handler's registered name.
+        public var name: String
+        /// Data for the handler.
+        public var payload: JSONValue?
+
+        /// Creates a custom action.
+        public init(name: String, payload: JSONValue? = nil) {
+            self.name = name
+            self.payload = payload
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// How strictly arrays of components, actions and menu items decode.
+public enum DecodingMode: Sendable, Hashable {
+    /// One bad element becomes a ``DecodingIssue`` and the rest of the screen survives. What
+    /// clients use.
+    case lossy
+    /// The first bad element fails the whole decode. What contract tests and benchmarks compare
+    /// against.
+    case strict
+}
+
+/// Collects the issues of one decode. Shared with the decoder through `userInfo`.
+final class DecodingIssueLog: Sendable {
+    private let issues = Mutex<[DecodingIssue]>([])
+    let mode: DecodingMode
+
+    init(mode: DecodingMode) { self.mode = mode }
+
+    func record(_ issue: DecodingIssue) {
+        issues.withLock { $0.append(issue) }
+    }
+
+    var recorded: [DecodingIssue] { issues.withLock { $0 } }
+}
+
+extension CodingUserInfoKey {
+    /// Where ``ScreenplayDecoder`` puts the issue log for the types being decoded.
+    static let screenplayIssueLog = CodingUserInfoKey(rawValue: "screenplay.issueLog")!
+}
+
+extension Decoder {
+    var issueLog: DecodingIssueLog? { userInfo[.screenplayIssueLog] as? DecodingIssueLog }
+
+    /// Records an unknown kind (kept, never rendered) at this decoder's path.
+    func recordUnknownKind(_ family: String, type: String) {
+        issueLog?.record(
+            DecodingIssue(kind: .unknownKind, path: JSONPath.render(codingPath), message: "unknown \(family) type '\(type)'")
+        )
+    }
+}
+
+/// Decodes one array element, catching its failure so the array keeps going.
+///
+/// Decoding a `LossyElement` always succeeds in lossy mode, which moves the unkeyed container
+/// past the bad element; that is what lets the next element decode.
+struct LossyElement<Wrapped: Decodable>: Decodable {
+    let value: Wrapped?
+
+    init(from decoder: any Decoder) throws {
+        do {
+            value = try Wrapped(from: decoder)
+        } catch {
+            guard let log = decoder.issueLog, log.mode == .lossy else { throw error }
+            let (path, message) = JSONPath.describe(error, fallbackPath: decoder.codingPath)
+            log.record(DecodingIssue(kind: .invalidElement, path: path, message: message))
+            value = nil
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an array element by element; bad elements are logged and skipped (lossy mode).
+    /// A missing key or `null` is an empty array.
+    func decodeLossyArray<Element: Decodable>(of type: Element.Type, forKey key: Key) throws -> [Element] {
+        guard contains(key), try !decodeNil(forKey: key) else { return [] }
+        var array = try nestedUnkeyedContainer(forKey: key)
+        var result: [Element] = []
+        if let count = array.count { result.reserveCapacity(count) }
+        while !array.isAtEnd {
+            if let element = try array.decode(LossyElement<Element>.self).value {
+                result.append(element)
+            }
+        }
+        return result
+    }
+
+    /// Like ``decodeLossyArray(of:forKey:)`` but keeps "absent" apart from "empty".
+    func decodeLossyArrayIfPresent<Element: Decodable>(of type: Element.Type, forKey key: Key) throws -> [Element]? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeLossyArray(of: type, forKey: key)
+    }
+
+    /// Decodes a required text and rejects an empty one: a row with no title is a server bug.
+    func decodeNonEmpty(forKey key: Key) throws -> String {
+        let text = try decode(String.self, forKey: key)
+        guard !text.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(key.stringValue)' must not be empty")
+        }
+        return text
+    }
+}

@@ -1,0 +1,72 @@
+public import Foundation
+
+/// A decoded value and what the lossy decoder set aside on the way.
+public struct Decoded<Value: Sendable>: Sendable {
+    /// The value, minus skipped elements; unknown kinds are kept as `unknown`.
+    public let value: Value
+    /// Every skipped or unknown element, in document order.
+    public let issues: [DecodingIssue]
+}
+
+extension Decoded: Equatable where Value: Equatable {}
+
+/// The failure of a whole decode: the input is not JSON, or a required top-level field is
+/// missing. (Element-level failures are ``DecodingIssue``s instead.)
+public struct ScreenplayDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The JSON path where decoding stopped (`$` for a syntax error).
+    public let path: String
+    /// What went wrong, including the line and column of a syntax error.
+    public let message: String
+
+    /// Creates an error.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `$.sections: missing required field 'sections'`.
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Decodes contract types the way clients do: lossily by default, collecting issues with paths.
+public struct ScreenplayDecoder: Sendable {
+    /// Lossy (clients) or strict (contract tests, benchmarks).
+    public var mode: DecodingMode
+
+    /// Creates a decoder.
+    public init(mode: DecodingMode = .lossy) { self.mode = mode }
+
+    /// Decodes `type` from `data`, returning the value and every issue met.
+    public func decode<Value: Decodable & Sendable>(_ type: Value.Type, from data: Data) throws(ScreenplayDecodingError) -> Decoded<Value> {
+        let log = DecodingIssueLog(mode: mode)
+        let decoder = JSONDecoder()
+        decoder.userInfo[.screenplayIssueLog] = log
+        do {
+            let value = try decoder.decode(Value.self, from: data)
+            return Decoded(value: value, issues: log.recorded)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw ScreenplayDecodingError(path: "$", message: JSONSyntax.describe(context, data: data))
+            }
+            let (path, message) = JSONPath.describe(error, fallbackPath: [])
+            throw ScreenplayDecodingError(path: path, message: message)
+        } catch {
+            throw ScreenplayDecodingError(path: "$", message: String(describing: error))
+        }
+    }
+}
+
+/// Encodes contract types deterministically: the same value always gives the same bytes, so a
+/// hash of the bytes is a stable ETag.
+public struct ScreenplayEncoder: Sendable {
+    /// Creates an encoder.
+    public init() {}
+
+    /// Encodes with sorted keys and unescaped slashes (URLs stay readable).
+    public func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}
+

@@ -1,0 +1,219 @@
+/// The server's answer to a command: what the client shows next.
+///
+/// Whole flows (create a playlist, add a work to one) are orchestrated by the server through
+/// these answers; the client only knows how to show each one.
+public enum CommandResult: Sendable, Hashable {
+    /// It worked; show `message` and, when asked, reload the screen behind.
+    case done(Done)
+    /// Replace the current screen with this one.
+    case screen(Screen)
+    /// Ask the user to pick an option; each option carries its follow-up command.
+    case choice(Choice)
+    /// Ask the user for text; the submit command receives it.
+    case prompt(Prompt)
+    /// Go to another screen.
+    case navigate(Action.Navigate)
+    /// It failed; show `message`. The screen stays as it was.
+    case error(Failure)
+    /// A kind this client does not know: shown as a generic failure, always logged.
+    case unknown(type: String, json: JSONValue)
+
+    /// The wire name of this result's kind.
+    public var kind: String {
+        switch self {
+        case .done: "done"
+        case .screen: "screen"
+        case .choice: "choice"
+        case .prompt: "prompt"
+        case .navigate: "navigate"
+        case .error: "error"
+        case .unknown(let type, _): type
+        }
+    }
+
+    /// Every kind this build knows.
+    public static let knownKinds = ["done", "screen", "choice", "prompt", "navigate", "error"]
+
+    /// Success.
+    public struct Done: Codable, Sendable, Hashable {
+        /// A short confirmation ("Added to favorites").
+        public var message: String?
+        /// Whether the screen behind should be reloaded because the command changed it.
+        public var refresh: Bool
+
+        /// Creates a success result.
+        public init(message: String? = nil, refresh: Bool = false) {
+            self.message = message
+            self.refresh = refresh
+        }
+
+        enum CodingKeys: String, CodingKey { case message, refresh }
+
+        /// `refresh` defaults to `false` when absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            message = try container.decodeIfPresent(String.self, forKey: .message)
+            refresh = try container.decodeIfPresent(Bool.self, forKey: .refresh) ?? false
+        }
+    }
+
+    /// A list of options; picking one performs its command.
+    public struct Choice: Codable, Sendable, Hashable {
+        /// The question ("Add to playlist").
+        public var title: String
+        /// More context.
+        public var message: String?
+        /// The options; bad ones are skipped by the lossy decoder.
+        public var options: [Option]
+
+        /// Creates a choice.
+        public init(title: String, message: String? = nil, options: [Option]) {
+            self.title = title
+            self.message = message
+            self.options = options
+        }
+
+        /// One option and what picking it does.
+        public struct Option: Codable, Sendable, Hashable {
+            /// The label.
+            public var title: String
+            /// A second line.
+            public var subtitle: String?
+            /// Performed when picked.
+            public var command: Action.Command
+
+            /// Creates an option.
+            public init(title: String, subtitle: String? = nil, command: Action.Command) {
+                self.title = title
+                self.subtitle = subtitle
+                self.command = command
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case title, message, options }
+
+        /// Decodes lossily: a bad option does not lose the others.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decode(String.self, forKey: .title)
+            message = try container.decodeIfPresent(String.self, forKey: .message)
+            options = try container.decodeLossyArray(of: Option.self, forKey: .options)
+        }
+    }
+
+    /// A text field and the command that receives its text.
+    public struct Prompt: Codable, Sendable, Hashable {
+        /// The question ("New playlist").
+        public var title: String
+        /// More context.
+        public var message: String?
+        /// The field to show.
+        public var field: Field
+        /// The label of the submit button.
+        public var submitTitle: String
+        /// POSTed with its payload plus `field.name: <text>`.
+        public var submit: Action.Command
+
+        /// Creates a prompt.
+        public init(title: String, message: String? = nil, field: Field, submitTitle: String, submit: Action.Command) {
+            self.title = title
+            self.message = message
+            self.field = field
+            self.submitTitle = submitTitle
+            self.submit = submit
+        }
+
+        /// A single-line text field.
+        public struct Field: Codable, Sendable, Hashable {
+            /// The payload key the text is sent under.
+            public var name: String
+            /// Hint shown while empty.
+            public var placeholder: String?
+            /// Text already in the field.
+            public var initialValue: String?
+            /// The longest text the server accepts, so the client can stop typing there.
+            public var maxLength: Int?
+
+            /// Creates a field.
+            public init(name: String, placeholder: String? = nil, initialValue: String? = nil, maxLength: Int? = nil) {
+                self.name = name
+                self.placeholder = placeholder
+                self.initialValue = initialValue
+                self.maxLength = maxLength
+            }
+        }
+    }
+
+    /// A failure the user should see.
+    public struct Failure: Codable, Sendable, Hashable {
+        /// What went wrong, for the user.
+        public var message: String
+
+        /// Creates a failure.
+        public init(message: String) { self.message = message }
+    }
+}
+
+private enum ResultCodingKeys: String, CodingKey { case type, screen }
+
+extension CommandResult: Codable {
+    /// Reads `type`, then the kind's fields (a replacement screen sits under `screen`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ResultCodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "done": self = .done(try Done(from: decoder))
+        case "screen": self = .screen(try container.decode(Screen.self, forKey: .screen))
+        case "choice": self = .choice(try Choice(from: decoder))
+        case "prompt": self = .prompt(try Prompt(from: decoder))
+        case "navigate": self = .navigate(try Action.Navigate(from: decoder))
+        case "error": self = .error(try Failure(from: decoder))
+        default:
+            decoder.recordUnknownKind("command result", type: type)
+            self = .unknown(type: type, json: try JSONValue(from: decoder))
+        }
+    }
+
+    /// Writes `type` and the kind's fields into one object.
+    public func encode(to encoder: any Encoder) throws {
+        if case .unknown(_, let json) = self {
+            try json.encode(to: encoder)
+            return
+        }
+        var container = encoder.container(keyedBy: ResultCodingKeys.self)
+        try container.encode(kind, forKey: .type)
+        switch self {
+        case .done(let value): try value.encode(to: encoder)
+        case .screen(let screen): try container.encode(screen, forKey: .screen)
+        case .choice(let value): try value.encode(to: encoder)
+        case .prompt(let value): try value.encode(to: encoder)
+        case .navigate(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .unknown: break
+        }
+    }
+}
+
+/// The error body every Screenplay server sends with a 4xx or 5xx status.
+///
+/// `{"error": {"code": "notFound", "message": "...", "path": "$.playlistId"}}`: `code` is stable
+/// for programs, `message` is for people, `path` points into the request when it is to blame.
+public struct ErrorBody: Codable, Sendable, Hashable {
+    /// The error.
+    public var error: Detail
+
+    /// Creates an error body.
+    public init(code: String, message: String, path: String? = nil) {
+        self.error = Detail(code: code, message: message, path: path)
+    }
+
+    /// The error's fields.
+    public struct Detail: Codable, Sendable, Hashable {
+        /// Stable, machine-readable: `notFound`, `malformedJSON`, `payloadTooLarge`…
+        public var code: String
+        /// For people: what and where.
+        public var message: String
+        /// A JSON path into the request body, or the request path, when relevant.
+        public var path: String?
+    }
+}

@@ -1,0 +1,49 @@
+extension Component {
+    /// A filled rectangle: chart bars, dividers, color swatches.
+    public struct Rectangle: ComponentPayload {
+        /// `rectangle`.
+        public static let kind = ComponentKind(rawValue: "rectangle")
+        /// Width in points (0...10 000).
+        public var width: Double
+        /// Height in points (0...10 000).
+        public var height: Double
+        /// Fill color.
+        public var color: ColorValue
+        /// Corner radius in points.
+        public var cornerRadius: Double?
+
+        /// Creates a rectangle.
+        public init(width: Double, height: Double, color: ColorValue, cornerRadius: Double? = nil) {
+            self.width = width
+            self.height = height
+            self.color = color
+            self.cornerRadius = cornerRadius
+        }
+
+        /// `.rectangle(self)`.
+        public var component: Component { .rectangle(self) }
+
+        enum CodingKeys: String, CodingKey { case width, height, color, cornerRadius }
+
+        /// Decodes and rejects sizes outside 0...10 000 points, which no screen can show.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            width = try container.decodeDimension(forKey: .width)
+            height = try container.decodeDimension(forKey: .height)
+            color = try container.decode(ColorValue.self, forKey: .color)
+            cornerRadius = try container.decodeIfPresent(Double.self, forKey: .cornerRadius)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A length in points within 0...10 000.
+    func decodeDimension(forKey key: Key) throws -> Double {
+        let value = try decode(Double.self, forKey: key)
+        guard value.isFinite, (0...10_000).contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is \(value); expected 0...10000 points")
+        }
+        return value
+    }
+}

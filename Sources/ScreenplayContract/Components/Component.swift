@@ -1,0 +1,167 @@
+/// One element of a screen's body.
+///
+/// Domain components (``TrackRow``, ``Carousel``, ``DetailButton``…) carry only the display data
+/// they need, most of it optional so the server picks the variation. Layout primitives
+/// (``VerticalStack``, ``Text``, ``Rectangle``…) let the server compose a one-off screen with no
+/// app release. Both live in one tree. On the wire each is a JSON object whose `type` names the
+/// kind and whose other members are the kind's fields.
+public enum Component: Sendable, Hashable {
+    /// A big header with title, subtitle and image, inside the body.
+    case pageHeader(ScreenHeader)
+    /// A title row for a group of components.
+    case sectionHeader(SectionHeader)
+    /// Paragraphs of running text (a biography).
+    case paragraphs(Paragraphs)
+    /// A row that links somewhere, with title, subtitle and image.
+    case detailButton(DetailButton)
+    /// A row with title, subtitle and optional accessories (composer, recording count).
+    case listRow(ListRow)
+    /// A playable track with its duration.
+    case trackRow(TrackRow)
+    /// A horizontally scrolling row of items.
+    case carousel(Carousel)
+    /// Children laid out top to bottom.
+    case verticalStack(VerticalStack)
+    /// Children laid out left to right.
+    case horizontalStack(HorizontalStack)
+    /// A single run of styled text.
+    case text(Text)
+    /// An image on its own.
+    case image(Image)
+    /// A filled rectangle (bars, dividers, swatches).
+    case rectangle(Rectangle)
+    /// A tappable button with a title.
+    case button(Button)
+    /// Empty space, fixed or flexible.
+    case spacer(Spacer)
+    /// A kind this client does not know: kept with its JSON, never rendered, always logged.
+    case unknown(Unknown)
+}
+
+/// The `type` string of a component kind.
+public struct ComponentKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The wire name.
+    public let rawValue: String
+    /// Wraps a wire name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The wire name.
+    public var description: String { rawValue }
+}
+
+/// The payload of one component kind: its fields and its wire name.
+public protocol ComponentPayload: Codable, Sendable, Hashable {
+    /// The `type` this payload is sent under.
+    static var kind: ComponentKind { get }
+    /// Wraps the payload as a component.
+    var component: Component { get }
+}
+
+extension Component {
+    /// Every kind this build knows, in catalog order.
+    public static let knownKinds: [ComponentKind] = [
+        ScreenHeader.kind, SectionHeader.kind, Paragraphs.kind, DetailButton.kind, ListRow.kind, TrackRow.kind,
+        Carousel.kind, VerticalStack.kind, HorizontalStack.kind, Text.kind, Image.kind, Rectangle.kind,
+        Button.kind, Spacer.kind,
+    ]
+
+    /// This component's kind; for `unknown`, the type it arrived with.
+    public var kind: ComponentKind {
+        payload.map { type(of: $0).kind } ?? {
+            if case .unknown(let unknown) = self { return ComponentKind(rawValue: unknown.type) }
+            return ComponentKind(rawValue: "unknown")
+        }()
+    }
+
+    /// The kind-specific payload, or `nil` for an unknown kind.
+    public var payload: (any ComponentPayload)? {
+        switch self {
+        case .pageHeader(let value): value
+        case .sectionHeader(let value): value
+        case .paragraphs(let value): value
+        case .detailButton(let value): value
+        case .listRow(let value): value
+        case .trackRow(let value): value
+        case .carousel(let value): value
+        case .verticalStack(let value): value
+        case .horizontalStack(let value): value
+        case .text(let value): value
+        case .image(let value): value
+        case .rectangle(let value): value
+        case .button(let value): value
+        case .spacer(let value): value
+        case .unknown: nil
+        }
+    }
+
+    /// Direct children (stack contents); empty for leaves. Carousel items are not components.
+    public var children: [Component] {
+        switch self {
+        case .verticalStack(let stack): stack.children
+        case .horizontalStack(let stack): stack.children
+        default: []
+        }
+    }
+
+    /// The component kind read from a JSON object, kept verbatim when unknown.
+    public struct Unknown: Sendable, Hashable {
+        /// The `type` it arrived with.
+        public var type: String
+        /// The whole JSON object, `type` included.
+        public var json: JSONValue
+
+        /// Creates an unknown component.
+        public init(type: String, json: JSONValue) {
+            self.type = type
+            self.json = json
+        }
+    }
+}
+
+private enum TypeKey: String, CodingKey { case type }
+
+/// Decoders for each known kind, looked up by wire name.
+private let componentDecoders: [String: @Sendable (any Decoder) throws -> Component] = {
+    func entry<P: ComponentPayload>(_ type: P.Type) -> (String, @Sendable (any Decoder) throws -> Component) {
+        (P.kind.rawValue, { try P(from: $0).component })
+    }
+    return Dictionary(uniqueKeysWithValues: [
+        entry(ScreenHeader.self), entry(Component.SectionHeader.self), entry(Component.Paragraphs.self),
+        entry(Component.DetailButton.self), entry(Component.ListRow.self), entry(Component.TrackRow.self),
+        entry(Component.Carousel.self), entry(Component.VerticalStack.self), entry(Component.HorizontalStack.self),
+        entry(Component.Text.self), entry(Component.Image.self), entry(Component.Rectangle.self),
+        entry(Component.Button.self), entry(Component.Spacer.self),
+    ])
+}()
+
+extension Component: Codable {
+    /// Reads `type`, then the kind's fields from the same object. Unknown types become
+    /// ``unknown(_:)`` and are reported.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TypeKey.self)
+        let type = try container.decode(String.self, forKey: .type)
+        if let decode = componentDecoders[type] {
+            self = try decode(decoder)
+        } else {
+            decoder.recordUnknownKind("component", type: type)
+            self = .unknown(Unknown(type: type, json: try JSONValue(from: decoder)))
+        }
+    }
+
+    /// Writes `type` and the kind's fields into one object.
+    public func encode(to encoder: any Encoder) throws {
+        guard let payload else {
+            if case .unknown(let unknown) = self { try unknown.json.encode(to: encoder) }
+            return
+        }
+        var container = encoder.container(keyedBy: TypeKey.self)
+        try container.encode(type(of: payload).kind.rawValue, forKey: .type)
+        try payload.encode(to: encoder)
+    }
+}
+
+extension ScreenHeader: ComponentPayload {
+    /// `pageHeader`: the header type doubles as a body component.
+    public static let kind = ComponentKind(rawValue: "pageHeader")
+    /// `.pageHeader(self)`.
+    public var component: Component { .pageHeader(self) }
+}

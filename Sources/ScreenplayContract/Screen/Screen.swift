@@ -1,0 +1,116 @@
+/// One screen of an app, exactly as the server sends it.
+///
+/// A screen is a title, an optional header, sections of components and optional toolbar and
+/// menu actions. The client renders it as a list of sections; everything a screen shows and
+/// does is in here, so one request draws the whole screen.
+public struct Screen: Sendable, Hashable {
+    /// Stable identity of the screen, e.g. `composer/mozart`; used for caching and diffing.
+    public var id: String
+    /// The navigation title.
+    public var title: String
+    /// The big header on top; the same value navigate actions carry so it shows at once.
+    public var header: ScreenHeader?
+    /// The body, in order.
+    public var sections: [ScreenSection]
+    /// Actions shown as toolbar buttons (share, favorite).
+    public var toolbar: [MenuItem]?
+    /// Actions shown in the overflow menu (remote commands).
+    public var menu: [MenuItem]?
+
+    /// Creates a screen.
+    public init(
+        id: String, title: String, header: ScreenHeader? = nil, sections: [ScreenSection],
+        toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.header = header
+        self.sections = sections
+        self.toolbar = toolbar
+        self.menu = menu
+    }
+}
+
+extension Screen: Codable {
+    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu }
+
+    /// Decodes lossily: bad sections, components and menu items are skipped and reported.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        header = try container.decodeIfPresent(ScreenHeader.self, forKey: .header)
+        guard container.contains(.sections) else {
+            throw DecodingError.keyNotFound(CodingKeys.sections, .init(codingPath: container.codingPath, debugDescription: "a screen needs 'sections'"))
+        }
+        sections = try container.decodeLossyArray(of: ScreenSection.self, forKey: .sections)
+        toolbar = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar)
+        menu = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .menu)
+    }
+}
+
+/// A group of components with an optional header ("Popular works", "Biography").
+public struct ScreenSection: Sendable, Hashable, Identifiable {
+    /// Unique within its screen; lets clients animate changes section by section.
+    public var id: String
+    /// The section's title row.
+    public var header: Component.SectionHeader?
+    /// The section's content, in order.
+    public var components: [Component]
+
+    /// Creates a section.
+    public init(id: String, header: Component.SectionHeader? = nil, components: [Component]) {
+        self.id = id
+        self.header = header
+        self.components = components
+    }
+}
+
+extension ScreenSection: Codable {
+    enum CodingKeys: String, CodingKey { case id, header, components }
+
+    /// Decodes lossily: one bad component does not lose the section.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        header = try container.decodeIfPresent(Component.SectionHeader.self, forKey: .header)
+        components = try container.decodeLossyArray(of: Component.self, forKey: .components)
+    }
+}
+
+/// The header of a screen: a title, a subtitle and an image (artist, composer, work).
+///
+/// Navigate actions carry the destination's header so the client can push the new screen and
+/// draw its header before the body has loaded.
+public struct ScreenHeader: Codable, Sendable, Hashable {
+    /// Large title.
+    public var title: String
+    /// Line under the title ("1756–1791 · Austrian").
+    public var subtitle: String?
+    /// Hero image; its `lowResURL` should be one the previous screen showed.
+    public var image: RemoteImage?
+
+    /// Creates a header.
+    public init(title: String, subtitle: String? = nil, image: RemoteImage? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.image = image
+    }
+}
+
+/// A titled action in a toolbar or menu.
+public struct MenuItem: Codable, Sendable, Hashable {
+    /// The label.
+    public var title: String
+    /// A symbol name the app maps to an icon (`heart`, `share`); optional decoration.
+    public var icon: String?
+    /// What tapping it does.
+    public var action: Action
+
+    /// Creates a menu item.
+    public init(title: String, icon: String? = nil, action: Action) {
+        self.title = title
+        self.icon = icon
+        self.action = action
+    }
+}

@@ -1,0 +1,40 @@
+/// A version of the wire contract, as named in request paths (`/api/v1/...`).
+///
+/// An app speaks exactly one version for its whole life; the server speaks every supported one
+/// and shapes each response for the version in the request.
+public struct APIVersion: RawRepresentable, Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The version number, starting at 1.
+    public let rawValue: Int
+
+    /// A version by number.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A version by number.
+    public init(_ number: Int) { self.rawValue = number }
+
+    /// The walking skeleton's contract.
+    public static let v1 = APIVersion(1)
+
+    /// The newest version this build of the contract knows.
+    public static let latest = APIVersion.v1
+
+    /// Every version this build of the contract can produce, oldest first.
+    public static let supported: ClosedRange<APIVersion> = .v1 ... .latest
+
+    /// Orders by number.
+    public static func < (lhs: APIVersion, rhs: APIVersion) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `v1`, as it appears in paths.
+    public var description: String { "v\(rawValue)" }
+
+    /// Decodes a bare number.
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    /// Encodes a bare number.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

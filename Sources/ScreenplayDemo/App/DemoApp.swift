@@ -1,0 +1,102 @@
+import Foundation
+public import Hummingbird
+public import Logging
+import ScreenplayContract
+public import ScreenplayServer
+import ScreenplayHummingbird
+import ScreenplayStore
+public import ScreenplayStoreSQLite
+
+/// The demo backend: a classical-music catalog in embedded SQLite, served as Screenplay
+/// screens (`/api/v1/…`), as web pages (`/`), with its own images and audio.
+///
+/// `open` creates and seeds the database on first start; later starts keep everything users
+/// did (favorites, playlists).
+public struct DemoApp: Sendable {
+    /// The database.
+    public let store: SQLiteStore
+    /// The Screenplay server core with the demo's screens and commands.
+    public let service: ScreenplayService
+    let catalog: CatalogRepository
+    let logger: Logger
+
+    /// The database file inside a data folder.
+    public static func databasePath(in dataDirectory: String) -> String {
+        (dataDirectory as NSString).appendingPathComponent("screenplay-demo.sqlite")
+    }
+
+    /// Opens (creating and seeding if needed) the demo's database in `dataDirectory`.
+    public static func open(dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo")) async throws -> DemoApp {
+        let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
+        do {
+            let applied = try await Migrator(CatalogSchema.migrations).run(on: store)
+            if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        return DemoApp(store: store, logger: logger)
+    }
+
+    init(store: SQLiteStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        let catalog = CatalogRepository(store: store)
+        self.catalog = catalog
+        let users = UserDirectory(store: store)
+        var routes = ScreenplayRoutes()
+        Self.registerScreens(in: &routes, catalog: catalog, users: users)
+        PlaylistCommands(catalog: catalog).register(in: &routes)
+        self.service = ScreenplayService(routes: routes, identity: users, logger: logger)
+    }
+
+    static func registerScreens(in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory) {
+        let screens = CatalogScreens(catalog: catalog)
+        let library = LibraryScreens(catalog: catalog)
+        // Catalog screens are the same for everyone and never change while running; screens with
+        // a user's data change with that user's revision.
+        let catalogRevision: ScreenplayRoutes.RevisionFunction = { _ in "catalog" }
+        let userRevision: ScreenplayRoutes.RevisionFunction = { request in
+            "user-\(request.user.id)-\(try await users.revision(of: request.user))"
+        }
+        routes.screen("home", revision: userRevision) { request in try await screens.home(for: request.user) }
+        routes.screen("composer/:slug", revision: catalogRevision) { request in try await screens.composer(slug: try request.parameter("slug")) }
+        routes.screen("work/:id", revision: catalogRevision) { request in try await screens.work(id: try Self.id(request)) }
+        routes.screen("playlist/:id", revision: userRevision) { request in try await library.playlist(id: try Self.id(request), for: request.user) }
+        routes.screen("favorites", revision: userRevision) { request in try await library.favorites(for: request.user) }
+        routes.screen("cities", revision: catalogRevision) { _ in CityStatistics.screen() }
+    }
+
+    static func id(_ request: ScreenRequest) throws -> Int64 {
+        let text = try request.parameter("id")
+        guard let id = Int64(text), id > 0 else {
+            throw ScreenplayError.notFound("'\(text)' is not an id", path: "screens/" + request.path)
+        }
+        return id
+    }
+
+    /// The router: API, web pages, images and audio.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.addScreenplay(service)
+        WebPages(service: service).register(on: router)
+        MediaRoutes.register(on: router, catalog: catalog)
+        router.get("health") { _, _ in "ok" }
+        return router
+    }
+
+    /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
+    /// `onRunning` receives the bound port.
+    public func makeApplication(
+        host: String = "127.0.0.1", port: Int = 8080, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "Screenplay"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// Closes the database.
+    public func close() async throws { try await store.close() }
+}

@@ -1,0 +1,248 @@
+import SQLKit
+import ScreenplayServer
+import ScreenplayStore
+
+/// A composer as stored.
+struct ComposerRecord: Decodable, Sendable {
+    let id: Int64
+    let slug: String
+    let name: String
+    let born: Int
+    let died: Int
+    let nationality: String
+    let period: String
+    let popularity: Int
+    let biography: String
+}
+
+/// A work as stored, with its composer's name and slug joined in.
+struct WorkRecord: Decodable, Sendable {
+    let id: Int64
+    let composerId: Int64
+    let composerSlug: String
+    let composerName: String
+    let slug: String
+    let title: String
+    let catalogue: String?
+    let musicalKey: String?
+    let year: Int
+    let genre: String
+    let recordingCount: Int
+}
+
+/// A recording as stored.
+struct RecordingRecord: Decodable, Sendable {
+    let id: Int64
+    let workId: Int64
+    let performers: String
+    let year: Int
+    let label: String
+}
+
+/// A track as stored.
+struct TrackRecord: Decodable, Sendable {
+    let id: Int64
+    let recordingId: Int64
+    let title: String
+    let seconds: Int
+}
+
+/// A playlist as stored; `userId` is `nil` for editorial playlists.
+struct PlaylistRecord: Decodable, Sendable {
+    let id: Int64
+    let userId: Int64?
+    let name: String
+    let description: String?
+    let workCount: Int
+}
+
+/// Every query the demo's screens and commands make, in one place.
+///
+/// Ownership is enforced here, not in the screens: a user's playlist is only ever returned to
+/// that user, so no screen or command can leak or change another user's data by mistake.
+struct CatalogRepository: Sendable {
+    let store: any SQLStore
+
+    private static let workColumns = """
+        w.id, w.composer_id, c.slug AS composer_slug, c.name AS composer_name, w.slug, w.title, w.catalogue, \
+        w.musical_key, w.year, w.genre, (SELECT COUNT(*) FROM recordings r WHERE r.work_id = w.id) AS recording_count
+        """
+
+    private static let playlistColumns = """
+        p.id, p.user_id, p.name, p.description, (SELECT COUNT(*) FROM playlist_works pw WHERE pw.playlist_id = p.id) AS work_count
+        """
+
+    // MARK: Catalog
+
+    func composers() async throws -> [ComposerRecord] {
+        try await store.read { database in
+            try await database.select().column("*").from("composers").orderBy("popularity").all(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func composer(slug: String) async throws -> ComposerRecord? {
+        try await store.read { database in
+            try await database.select().column("*").from("composers").where("slug", .equal, slug)
+                .first(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func works(composerID: Int64) async throws -> [WorkRecord] {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.composer_id = \(bind: composerID) ORDER BY w.position")
+                .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func work(id: Int64) async throws -> WorkRecord? {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.id = \(bind: id)")
+                .first(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func recordings(workID: Int64) async throws -> [(RecordingRecord, [TrackRecord])] {
+        try await store.read { database in
+            let recordings = try await database.select().column("*").from("recordings").where("work_id", .equal, workID)
+                .orderBy("position").all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            var result: [(RecordingRecord, [TrackRecord])] = []
+            for recording in recordings {
+                let tracks = try await database.select().column("*").from("tracks").where("recording_id", .equal, recording.id)
+                    .orderBy("position").all(decoding: TrackRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+                result.append((recording, tracks))
+            }
+            return result
+        }
+    }
+
+    func tracks(recordingID: Int64) async throws -> [TrackRecord] {
+        try await store.read { database in
+            try await database.select().column("*").from("tracks").where("recording_id", .equal, recordingID)
+                .orderBy("position").all(decoding: TrackRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func track(id: Int64) async throws -> TrackRecord? {
+        try await store.read { database in
+            try await database.select().column("*").from("tracks").where("id", .equal, id)
+                .first(decoding: TrackRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    // MARK: Playlists (ownership enforced)
+
+    /// Editorial playlists, visible to everyone.
+    func editorialPlaylists() async throws -> [PlaylistRecord] {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists p WHERE p.user_id IS NULL ORDER BY p.id")
+                .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    /// The user's own playlists, newest last.
+    func playlists(of user: UserIdentity) async throws -> [PlaylistRecord] {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists p WHERE p.user_id = \(bind: user.id) ORDER BY p.id")
+                .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    /// A playlist the user may see: editorial, or their own. Others' playlists are `nil`.
+    func playlist(id: Int64, visibleTo user: UserIdentity) async throws -> PlaylistRecord? {
+        try await store.read { database in
+            try await Self.playlist(id: id, visibleTo: user, on: database)
+        }
+    }
+
+    static func playlist(id: Int64, visibleTo user: UserIdentity, on database: any SQLDatabase) async throws -> PlaylistRecord? {
+        try await database.raw("SELECT \(unsafeRaw: playlistColumns) FROM playlists p WHERE p.id = \(bind: id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id))")
+            .first(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func works(inPlaylist id: Int64) async throws -> [WorkRecord] {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM playlist_works pw JOIN works w ON w.id = pw.work_id JOIN composers c ON c.id = w.composer_id WHERE pw.playlist_id = \(bind: id) ORDER BY pw.position")
+                .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func favoritePlaylists(of user: UserIdentity) async throws -> [PlaylistRecord] {
+        try await store.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM favorites f JOIN playlists p ON p.id = f.playlist_id WHERE f.user_id = \(bind: user.id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id)) ORDER BY f.created_at, p.id")
+                .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    func isFavorite(playlistID: Int64, user: UserIdentity) async throws -> Bool {
+        try await store.read { database in
+            try await database.select().column("playlist_id").from("favorites")
+                .where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).first() != nil
+        }
+    }
+
+    // MARK: Writes (each in one transaction that also bumps the user's revision)
+
+    enum WriteOutcome: Sendable, Equatable { case done, alreadyDone, notFound }
+
+    func setFavorite(_ favorite: Bool, playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
+        try await store.transaction { database in
+            guard try await Self.playlist(id: playlistID, visibleTo: user, on: database) != nil else { return .notFound }
+            let existing = try await database.select().column("playlist_id").from("favorites")
+                .where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).first()
+            if favorite {
+                guard existing == nil else { return .alreadyDone }
+                try await database.insert(into: "favorites").columns("user_id", "playlist_id", "created_at")
+                    .values(SQLBind(user.id), SQLBind(playlistID), SQLBind(Migrator.timestamp())).run()
+            } else {
+                guard existing != nil else { return .alreadyDone }
+                try await database.delete(from: "favorites").where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).run()
+            }
+            try await UserDirectory.bumpRevision(of: user, on: database)
+            return .done
+        }
+    }
+
+    /// Creates a playlist owned by `user`, optionally with a first work; returns its id.
+    func createPlaylist(named name: String, firstWork: Int64?, user: UserIdentity) async throws -> Int64 {
+        try await store.transaction { database in
+            guard let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at")
+                .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()))
+                .returning("id").first()
+            else { throw ScreenplayError.internalError("creating a playlist returned no id") }
+            let id = try row.decode(column: "id", as: Int64.self)
+            if let firstWork {
+                try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
+                    .values(SQLBind(id), SQLBind(firstWork), SQLBind(0)).run()
+            }
+            try await UserDirectory.bumpRevision(of: user, on: database)
+            return id
+        }
+    }
+
+    /// Appends a work to one of the user's own playlists.
+    func add(work workID: Int64, toPlaylist playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
+        try await store.transaction { database in
+            let owned = try await database.select().column("id").from("playlists")
+                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
+            guard owned != nil else { return .notFound }
+            let present = try await database.select().column("work_id").from("playlist_works")
+                .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
+            guard present == nil else { return .alreadyDone }
+            let next = try await database.raw("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)").first()
+            let position = try next?.decode(column: "next", as: Int.self) ?? 0
+            try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
+                .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position)).run()
+            try await UserDirectory.bumpRevision(of: user, on: database)
+            return .done
+        }
+    }
+
+    func counts() async throws -> (composers: Int, works: Int, recordings: Int, tracks: Int) {
+        try await store.read { database in
+            func count(_ table: String) async throws -> Int {
+                try await database.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first()?.decode(column: "n", as: Int.self) ?? 0
+            }
+            return (try await count("composers"), try await count("works"), try await count("recordings"), try await count("tracks"))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ScreenplayContract
+import ScreenplayServer
+
+/// The remote commands behind the demo's menus: favorites and playlists.
+///
+/// Every flow (create a playlist through a prompt, add a work through a choice list) is driven
+/// from here; the client only shows the results.
+struct PlaylistCommands: Sendable {
+    let catalog: CatalogRepository
+
+    static let maximumNameLength = 100
+
+    // MARK: Menu items the screens show
+
+    static func newPlaylistMenuItem() -> MenuItem {
+        MenuItem(title: "New playlist", icon: "plus", action: .command("commands/playlists/new"))
+    }
+
+    static func addToPlaylistMenuItem(workID: Int64) -> MenuItem {
+        MenuItem(title: "Add to playlist", icon: "text.badge.plus", action: .command("commands/playlists/choose", payload: ["workId": .integer(Int(workID))]))
+    }
+
+    /// Offers the opposite of the current state, so the menu always reads right.
+    static func favoriteMenuItem(playlistID: Int64, isFavorite: Bool) -> MenuItem {
+        let payload: JSONValue = ["playlistId": .integer(Int(playlistID))]
+        return isFavorite
+            ? MenuItem(title: "Remove from favorites", icon: "heart.slash", action: .command("commands/favorites/remove", payload: payload))
+            : MenuItem(title: "Add to favorites", icon: "heart", action: .command("commands/favorites/add", payload: payload))
+    }
+
+    // MARK: Routes
+
+    func register(in routes: inout ScreenplayRoutes) {
+        routes.command("favorites/add") { request in try await setFavorite(true, request) }
+        routes.command("favorites/remove") { request in try await setFavorite(false, request) }
+        routes.command("playlists/new") { request in try await newPlaylist(request) }
+        routes.command("playlists/create") { request in try await createPlaylist(request) }
+        routes.command("playlists/choose") { request in try await choosePlaylist(request) }
+        routes.command("playlists/add-work") { request in try await addWork(request) }
+    }
+
+    func setFavorite(_ favorite: Bool, _ request: CommandRequest) async throws -> CommandResult {
+        let playlistID = Int64(try request.integer("playlistId"))
+        guard let playlist = try await catalog.playlist(id: playlistID, visibleTo: request.user) else {
+            throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
+        }
+        switch try await catalog.setFavorite(favorite, playlistID: playlistID, user: request.user) {
+        case .notFound:
+            throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
+        case .done, .alreadyDone:
+            return .done(.init(message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites", refresh: true))
+        }
+    }
+
+    func newPlaylist(_ request: CommandRequest) async throws -> CommandResult {
+        var payload: [String: JSONValue] = [:]
+        if request.payload["workId"] != nil {
+            let workID = try await existingWork(request)
+            payload["workId"] = .integer(Int(workID))
+        }
+        return .prompt(
+            .init(
+                title: "New playlist", message: payload.isEmpty ? nil : "The work will be its first entry.",
+                field: .init(name: "name", placeholder: "Playlist name", maxLength: Self.maximumNameLength),
+                submitTitle: "Create", submit: .init(url: "commands/playlists/create", payload: .object(payload))))
+    }
+
+    func createPlaylist(_ request: CommandRequest) async throws -> CommandResult {
+        let name = try request.text("name", maxLength: Self.maximumNameLength)
+        let workID: Int64? = request.payload["workId"] == nil ? nil : try await existingWork(request)
+        _ = try await catalog.createPlaylist(named: name, firstWork: workID, user: request.user)
+        return .done(.init(message: "Created “\(name)”", refresh: true))
+    }
+
+    func choosePlaylist(_ request: CommandRequest) async throws -> CommandResult {
+        let workID = try await existingWork(request)
+        let playlists = try await catalog.playlists(of: request.user)
+        let options = playlists.map { playlist in
+            CommandResult.Choice.Option(
+                title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
+                command: .init(url: "commands/playlists/add-work", payload: ["playlistId": .integer(Int(playlist.id)), "workId": .integer(Int(workID))]))
+        }
+        let create = CommandResult.Choice.Option(
+            title: "New playlist…", command: .init(url: "commands/playlists/new", payload: ["workId": .integer(Int(workID))]))
+        return .choice(.init(title: "Add to playlist", message: playlists.isEmpty ? "You have no playlists yet." : nil, options: options + [create]))
+    }
+
+    func addWork(_ request: CommandRequest) async throws -> CommandResult {
+        let workID = try await existingWork(request)
+        let playlistID = Int64(try request.integer("playlistId"))
+        guard let playlist = try await catalog.playlist(id: playlistID, visibleTo: request.user), playlist.userId == request.user.id else {
+            throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId")
+        }
+        switch try await catalog.add(work: workID, toPlaylist: playlistID, user: request.user) {
+        case .notFound:
+            throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId")
+        case .alreadyDone:
+            return .done(.init(message: "Already in “\(playlist.name)”", refresh: false))
+        case .done:
+            return .done(.init(message: "Added to “\(playlist.name)”", refresh: false))
+        }
+    }
+
+    private func existingWork(_ request: CommandRequest) async throws -> Int64 {
+        let workID = Int64(try request.integer("workId"))
+        guard try await catalog.work(id: workID) != nil else {
+            throw ScreenplayError.notFound("no work \(workID)", path: "$.workId")
+        }
+        return workID
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import ScreenplayContract
+import ScreenplayServer
+
+/// Home, composer and work screens: built from the catalog, written in the DSL.
+struct CatalogScreens: Sendable {
+    let catalog: CatalogRepository
+
+    func home(for user: UserIdentity) async throws -> Screen {
+        let composers = try await catalog.composers()
+        let editorial = try await catalog.editorialPlaylists()
+        let own = try await catalog.playlists(of: user)
+        return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()]) {
+            Section("top-composers", header: "Top composers") {
+                Carousel(itemStyle: .portrait, items: composers.prefix(10).map { composer in
+                    Carousel.Item(
+                        title: composer.name, subtitle: composer.period,
+                        image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
+                        action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
+                })
+            }
+            Section("editorial", header: "Playlists") {
+                for playlist in editorial {
+                    DetailButton(
+                        title: playlist.name, subtitle: playlist.description,
+                        image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
+                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                }
+            }
+            Section("library", header: "Your library") {
+                DetailButton(title: "Favorites", subtitle: "Playlists you saved", action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
+                if own.isEmpty {
+                    Text("Create a playlist from the menu, or add a work to one from its page.", color: .token(.secondaryText))
+                }
+                for playlist in own {
+                    ListRow(
+                        title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
+                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                }
+            }
+            Section("explore", header: "Explore") {
+                DetailButton(
+                    title: "Concert cities", subtitle: "Attendance this week in three music capitals",
+                    action: .navigate(to: DemoLinks.cities, header: CityStatistics.header))
+            }
+            Section("all-composers", header: "All composers") {
+                for composer in composers {
+                    ListRow(
+                        title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.period)",
+                        image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
+                        action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
+                }
+            }
+        }
+    }
+
+    func composer(slug: String) async throws -> Screen {
+        guard let composer = try await catalog.composer(slug: slug) else {
+            throw ScreenplayError.notFound("no composer '\(slug)'", path: DemoLinks.composer(slug))
+        }
+        let works = try await catalog.works(composerID: composer.id)
+        let header = DemoLinks.composerHeader(composer)
+        return Screen(
+            id: "composer/\(composer.slug)", title: composer.name, header: header,
+            toolbar: [MenuItem(title: "Share", icon: "share", action: .share(.init(title: composer.name, url: "/" + DemoLinks.composer(slug))))]
+        ) {
+            Section("popular", header: "Popular works") {
+                for work in works.prefix(3) {
+                    DetailButton(
+                        title: work.title, subtitle: work.genre,
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+            }
+            Section("biography", header: "Biography") {
+                Paragraphs(composer.biography.components(separatedBy: "\n\n"))
+            }
+            Section("works", header: SectionHeader(title: "Works", subtitle: "\(works.count) in the catalog")) {
+                for work in works {
+                    ListRow(
+                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "),
+                        recordingCount: work.recordingCount,
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+            }
+        }
+    }
+
+    func work(id: Int64) async throws -> Screen {
+        guard let work = try await catalog.work(id: id) else {
+            throw ScreenplayError.notFound("no work \(id)", path: DemoLinks.work(id))
+        }
+        let recordings = try await catalog.recordings(workID: id)
+        return Screen(
+            id: "work/\(id)", title: work.title, header: DemoLinks.workHeader(work),
+            toolbar: [MenuItem(title: "Share", icon: "share", action: .share(.init(title: work.title, url: "/" + DemoLinks.work(id))))],
+            menu: [PlaylistCommands.addToPlaylistMenuItem(workID: id)]
+        ) {
+            Section("composer") {
+                DetailButton(
+                    title: work.composerName, subtitle: work.genre,
+                    image: DemoLinks.thumbnail(kind: "composer", slug: work.composerSlug, alt: "Portrait of \(work.composerName)"),
+                    action: .navigate(to: DemoLinks.composer(work.composerSlug)))
+            }
+            for (recording, tracks) in recordings {
+                Section("recording-\(recording.id)", header: SectionHeader(title: recording.performers, subtitle: "\(recording.label), \(recording.year)")) {
+                    for track in tracks {
+                        TrackRow(
+                            title: track.title, subtitle: recording.performers, duration: DemoLinks.duration(track.seconds),
+                            action: .play(MediaRoutes.play(track: track, recording: recording, work: work)))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ScreenplayContract
+
+/// URLs and headers shared by a screen and every link to it.
+///
+/// A navigate action must carry exactly the header its destination shows; building both from
+/// these functions is what keeps them identical.
+enum DemoLinks {
+    static func composer(_ slug: String) -> String { "screens/composer/\(slug)" }
+    static func work(_ id: Int64) -> String { "screens/work/\(id)" }
+    static func playlist(_ id: Int64) -> String { "screens/playlist/\(id)" }
+    static let favorites = "screens/favorites"
+    static let cities = "screens/cities"
+
+    static func image(kind: String, slug: String) -> RemoteImage {
+        RemoteImage(url: "/images/\(kind)/\(slug).svg", lowResURL: "/images/\(kind)/\(slug)-low.svg", alt: nil)
+    }
+
+    /// The small variant alone: what carousels and rows show, and what headers use as placeholder.
+    static func thumbnail(kind: String, slug: String, alt: String) -> RemoteImage {
+        RemoteImage(url: "/images/\(kind)/\(slug)-low.svg", size: .init(width: 96, height: 96), alt: alt)
+    }
+
+    static func composerHeader(_ composer: ComposerRecord) -> ScreenHeader {
+        var image = image(kind: "composer", slug: composer.slug)
+        image.alt = "Portrait of \(composer.name)"
+        return ScreenHeader(
+            title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.nationality) · \(composer.period)", image: image)
+    }
+
+    static func workHeader(_ work: WorkRecord) -> ScreenHeader {
+        ScreenHeader(title: work.title, subtitle: ([work.composerName] + workDetails(work)).joined(separator: " · "))
+    }
+
+    static func workDetails(_ work: WorkRecord) -> [String] {
+        [work.catalogue, work.musicalKey, String(work.year)].compactMap { $0 }
+    }
+
+    static func playlistHeader(_ playlist: PlaylistRecord) -> ScreenHeader {
+        let owner = playlist.userId == nil ? "Editorial" : "Your playlist"
+        let count = playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works"
+        var image = image(kind: "playlist", slug: String(playlist.id))
+        image.alt = "Cover of \(playlist.name)"
+        return ScreenHeader(title: playlist.name, subtitle: "\(owner) · \(count)", image: image)
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        let minutes = seconds / 60
+        let rest = seconds % 60
+        return "\(minutes):\(rest < 10 ? "0" : "")\(rest)"
+    }
+}

@@ -1,0 +1,55 @@
+import ScreenplayContract
+import ScreenplayServer
+
+/// The favorites screen's fixed header (navigate actions carry it too).
+enum FavoritesScreen {
+    static let header = ScreenHeader(title: "Favorites", subtitle: "Playlists you saved")
+}
+
+/// Playlist and favorites screens: a user's own data, only ever shown to that user.
+struct LibraryScreens: Sendable {
+    let catalog: CatalogRepository
+
+    func playlist(id: Int64, for user: UserIdentity) async throws -> Screen {
+        guard let playlist = try await catalog.playlist(id: id, visibleTo: user) else {
+            throw ScreenplayError.notFound("no playlist \(id)", path: DemoLinks.playlist(id))
+        }
+        let works = try await catalog.works(inPlaylist: id)
+        let favorite = try await catalog.isFavorite(playlistID: id, user: user)
+        return Screen(
+            id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
+            menu: [PlaylistCommands.favoriteMenuItem(playlistID: id, isFavorite: favorite)]
+        ) {
+            if let description = playlist.description {
+                Section("about") { Paragraphs([description]) }
+            }
+            Section("works", header: "Works") {
+                if works.isEmpty {
+                    Text("No works yet. Open a work and choose “Add to playlist”.", color: .token(.secondaryText))
+                }
+                for work in works {
+                    ListRow(
+                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), composer: work.composerName,
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+            }
+        }
+    }
+
+    func favorites(for user: UserIdentity) async throws -> Screen {
+        let playlists = try await catalog.favoritePlaylists(of: user)
+        return Screen(id: "favorites", title: "Favorites", header: FavoritesScreen.header) {
+            Section("playlists", header: "Playlists") {
+                if playlists.isEmpty {
+                    Text("Nothing here yet. Open a playlist and choose “Add to favorites”.", color: .token(.secondaryText))
+                }
+                for playlist in playlists {
+                    DetailButton(
+                        title: playlist.name, subtitle: DemoLinks.playlistHeader(playlist).subtitle,
+                        image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
+                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                }
+            }
+        }
+    }
+}

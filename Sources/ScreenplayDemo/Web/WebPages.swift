@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+import ScreenplayWeb
+
+/// The demo's browser pages: the same screens the apps get, as HTML, at `/` and `/screens/…`,
+/// and command form posts at `/web/command`. Browsers are identified by a cookie.
+struct WebPages: Sendable {
+    let service: ScreenplayService
+    let renderer = HTMLRenderer()
+
+    func register(on router: Router<some RequestContext>) {
+        router.get("/") { request, _ in try await screenPage(path: "home", request: request) }
+        router.get("screens/**") { request, _ in
+            let path = request.uri.path.split(separator: "/").dropFirst().joined(separator: "/")
+            return try await screenPage(path: path, request: request)
+        }
+        router.post("web/command") { request, _ in try await command(request: request) }
+    }
+
+    func screenPage(path: String, request: Request) async throws -> Response {
+        let (user, cookie) = try await identify(request)
+        let query = request.uri.queryParameters
+        let notice = query["notice"].map(String.init)
+        let currentPath = path == "home" ? "/" : "/screens/" + path
+        do {
+            let screen = try await service.screen(path: path, apiVersion: .latest, user: user)
+            return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
+        } catch {
+            return html(renderer.errorPage(title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"), status: error.status, cookie: cookie)
+        }
+    }
+
+    func command(request: Request) async throws -> Response {
+        let (user, cookie) = try await identify(request)
+        var body: [UInt8] = []
+        for try await buffer in request.body {
+            guard body.count + buffer.readableBytes <= service.configuration.maximumBodySize else {
+                return html(renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: service.configuration.maximumBodySize).message, back: "/"), status: .contentTooLarge, cookie: cookie)
+            }
+            body.append(contentsOf: buffer.readableBytesView)
+        }
+        let form: WebForm
+        do {
+            form = try WebForm(urlEncoded: body)
+        } catch {
+            return html(renderer.errorPage(title: "Bad request", message: error.description, back: "/"), status: .badRequest, cookie: cookie)
+        }
+        let result: CommandResult
+        do {
+            result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: user)
+        } catch {
+            return html(renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status, cookie: cookie)
+        }
+        switch result {
+        case .done(let done):
+            var location = form.back
+            if let message = done.message {
+                let encoded = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                location += (location.contains("?") ? "&" : "?") + "notice=" + encoded
+            }
+            return redirect(to: location, cookie: cookie)
+        case .navigate(let navigate):
+            return redirect(to: renderer.links.href(navigate.url) ?? form.back, cookie: cookie)
+        case .screen(let screen):
+            return html(renderer.page(for: screen, currentPath: form.back), cookie: cookie)
+        case .prompt(let prompt):
+            return html(renderer.page(for: prompt, back: form.back), cookie: cookie)
+        case .choice(let choice):
+            return html(renderer.page(for: choice, back: form.back), cookie: cookie)
+        case .error(let failure):
+            return html(renderer.errorPage(title: "Could not do that", message: failure.message, back: form.back), status: .unprocessableContent, cookie: cookie)
+        case .unknown(let type, _):
+            return html(renderer.errorPage(title: "Could not do that", message: "unexpected answer '\(type)'", back: form.back), status: .internalServerError, cookie: cookie)
+        }
+    }
+
+    /// The browser's user: from its cookie, or a new identity whose cookie the response sets.
+    func identify(_ request: Request) async throws -> (UserIdentity, String?) {
+        var token = ScreenplayService.token(in: request.headers)
+        if let candidate = token, candidate.utf8.count != 64 { token = nil }
+        let resolved: ResolvedIdentity
+        do {
+            resolved = try await service.resolveIdentity(token: token)
+        } catch is ScreenplayError {
+            resolved = try await service.resolveIdentity(token: nil)
+        }
+        let cookie = resolved.issuedToken.map { "\(ScreenplayService.tokenCookie)=\($0); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000" }
+        return (resolved.user, cookie)
+    }
+
+    func html(_ page: String, status: HTTPResponse.Status = .ok, cookie: String?) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        headers[.contentSecurityPolicy] = "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'"
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    func redirect(to location: String, cookie: String?) -> Response {
+        var headers: HTTPFields = [.location: location]
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: .seeOther, headers: headers)
+    }
+}

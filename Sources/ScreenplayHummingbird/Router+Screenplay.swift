@@ -1,0 +1,46 @@
+public import Hummingbird
+public import ScreenplayServer
+import HTTPTypes
+
+extension RouterMethods {
+    /// Mounts a Screenplay service on this router, under the service's path prefix.
+    ///
+    /// Every method on `{prefix}/**` goes to the service, which answers screens, commands and
+    /// all errors itself (wrong method, unknown version, oversized body) as JSON. Generic over
+    /// the host's request context, so it sits beside an app's own routes and middleware.
+    @discardableResult
+    public func addScreenplay(_ service: ScreenplayService) -> Self {
+        let prefix = service.configuration.pathPrefix.split(separator: "/").joined(separator: "/")
+        let path = RouterPath(prefix.isEmpty ? "**" : prefix + "/**")
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
+            try await ScreenplayResponder.respond(with: service, to: request)
+        }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+            on(path, method: method, use: handler)
+        }
+        return self
+    }
+}
+
+/// Converts between Hummingbird's request and response and the service's `HTTPTypes` ones.
+public enum ScreenplayResponder {
+    /// Collects the body (stopping at the service's limit, which becomes a 413) and answers.
+    public static func respond(with service: ScreenplayService, to request: Request) async throws -> Response {
+        let limit = service.configuration.maximumBodySize
+        var body: [UInt8] = []
+        for try await buffer in request.body {
+            guard body.count + buffer.readableBytes <= limit else {
+                return response(ScreenplayService.errorResponse(.payloadTooLarge(limit: limit)))
+            }
+            body.append(contentsOf: buffer.readableBytesView)
+        }
+        return response(await service.respond(to: request.head, body: body))
+    }
+
+    /// A Hummingbird response carrying the service's head and bytes.
+    public static func response(_ answer: ScreenplayService.Response) -> Response {
+        Response(
+            status: answer.head.status, headers: answer.head.headerFields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}

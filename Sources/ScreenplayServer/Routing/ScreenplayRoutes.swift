@@ -1,0 +1,66 @@
+public import ScreenplayContract
+
+/// The screens and commands a server offers, by path.
+///
+/// ```swift
+/// var routes = ScreenplayRoutes()
+/// routes.screen("composer/:slug", revision: { _ in catalogRevision }) { request in … }
+/// routes.command("favorites/add") { request in … }
+/// ```
+public struct ScreenplayRoutes: Sendable {
+    /// Builds a screen for a request.
+    public typealias ScreenBuilderFunction = @Sendable (ScreenRequest) async throws -> Screen
+    /// Names the content a request would get; see ``screen(_:revision:build:)``.
+    public typealias RevisionFunction = @Sendable (ScreenRequest) async throws -> String
+    /// Performs a command.
+    public typealias CommandFunction = @Sendable (CommandRequest) async throws -> CommandResult
+
+    struct ScreenRoute: Sendable {
+        let pattern: RoutePattern
+        let revision: RevisionFunction?
+        let build: ScreenBuilderFunction
+    }
+
+    struct CommandRoute: Sendable {
+        let pattern: RoutePattern
+        let perform: CommandFunction
+    }
+
+    private(set) var screens: [ScreenRoute] = []
+    private(set) var commands: [CommandRoute] = []
+
+    /// An empty route table.
+    public init() {}
+
+    /// Serves a screen at `screens/<pattern>`.
+    ///
+    /// - Parameters:
+    ///   - revision: A string that changes whenever the screen's content would (a data version,
+    ///     a user's revision counter). Requests with the same path, revision and API version share
+    ///     one encoding and ETag, and a cache hit does not call `build` at all. Without it, every
+    ///     request builds and encodes.
+    ///   - build: Builds the screen. Throw a ``ScreenplayError`` for a 4xx; anything else is a
+    ///     500 whose cause is logged, and the server keeps serving.
+    public mutating func screen(_ pattern: String, revision: RevisionFunction? = nil, build: @escaping ScreenBuilderFunction) {
+        screens.append(ScreenRoute(pattern: RoutePattern(pattern), revision: revision, build: build))
+    }
+
+    /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).
+    public mutating func command(_ pattern: String, perform: @escaping CommandFunction) {
+        commands.append(CommandRoute(pattern: RoutePattern(pattern), perform: perform))
+    }
+
+    func screenRoute(for segments: [String]) -> (ScreenRoute, [String: String])? {
+        for route in screens {
+            if let parameters = route.pattern.match(segments) { return (route, parameters) }
+        }
+        return nil
+    }
+
+    func commandRoute(for segments: [String]) -> (CommandRoute, [String: String])? {
+        for route in commands {
+            if let parameters = route.pattern.match(segments) { return (route, parameters) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,98 @@
+public import ScreenplayContract
+
+/// Who is asking: an identity the server handed out on the client's first request.
+public struct UserIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// The user's stable id in the store.
+    public let id: Int64
+
+    /// Wraps a stored id.
+    public init(id: Int64) { self.id = id }
+
+    /// `user 42`.
+    public var description: String { "user \(id)" }
+}
+
+/// A request for a screen, as a screen builder sees it.
+public struct ScreenRequest: Sendable {
+    /// The path under `screens/`, e.g. `composer/mozart`.
+    public let path: String
+    /// Values of the pattern's `:name` segments, percent-decoded.
+    public let parameters: [String: String]
+    /// The query string's values, percent-decoded; a repeated name keeps the last value.
+    public let query: [String: String]
+    /// The API version the client speaks.
+    public let apiVersion: APIVersion
+    /// Who asks.
+    public let user: UserIdentity
+
+    /// Creates a request (the service does this; tests may too).
+    public init(path: String, parameters: [String: String] = [:], query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) {
+        self.path = path
+        self.parameters = parameters
+        self.query = query
+        self.apiVersion = apiVersion
+        self.user = user
+    }
+
+    /// A path parameter by name; a missing one is a programming error in the route, reported as 404.
+    public func parameter(_ name: String) throws(ScreenplayError) -> String {
+        guard let value = parameters[name] else { throw .notFound("no '\(name)' in path '\(path)'", path: path) }
+        return value
+    }
+}
+
+/// A command request: the action's payload plus who sent it.
+public struct CommandRequest: Sendable {
+    /// The path under `commands/`, e.g. `favorites/add`.
+    public let path: String
+    /// Values of the pattern's `:name` segments.
+    public let parameters: [String: String]
+    /// The JSON body (`{}` when the body was empty).
+    public let payload: JSONValue
+    /// The API version the client speaks.
+    public let apiVersion: APIVersion
+    /// Who sent it.
+    public let user: UserIdentity
+
+    /// Creates a request (the service does this; tests may too).
+    public init(path: String, parameters: [String: String] = [:], payload: JSONValue, apiVersion: APIVersion, user: UserIdentity) {
+        self.path = path
+        self.parameters = parameters
+        self.payload = payload
+        self.apiVersion = apiVersion
+        self.user = user
+    }
+
+    /// A required text field, trimmed, 1...`maxLength` characters; otherwise a 422 naming it.
+    public func text(_ field: String, maxLength: Int = 200) throws(ScreenplayError) -> String {
+        guard let value = payload[field] else { throw .invalidField(field, "missing required field '\(field)'") }
+        guard let text = value.stringValue else {
+            throw .invalidField(field, "'\(field)' must be a string, found \(value.typeName)")
+        }
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .invalidField(field, "'\(field)' must not be empty") }
+        guard trimmed.count <= maxLength else {
+            throw .invalidField(field, "'\(field)' is \(trimmed.count) characters long; the limit is \(maxLength)")
+        }
+        return trimmed
+    }
+
+    /// A required integer field (an id); otherwise a 422 naming it.
+    public func integer(_ field: String) throws(ScreenplayError) -> Int {
+        guard let value = payload[field] else { throw .invalidField(field, "missing required field '\(field)'") }
+        guard let number = value.integerValue else {
+            throw .invalidField(field, "'\(field)' must be an integer, found \(value.typeName)")
+        }
+        return number
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,84 @@
+public import HTTPTypes
+public import ScreenplayContract
+
+/// An error a Screenplay server answers with: an HTTP status and a JSON body that says what and
+/// where.
+///
+/// Throw one from a screen builder or command handler for a 4xx (`.notFound(…)`,
+/// `.invalidField(…)`). A struct with static constructors rather than an enum, so new cases
+/// never break callers that switch on it.
+public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status sent.
+    public let status: HTTPResponse.Status
+    /// Stable machine-readable code (`notFound`, `invalidField`…).
+    public let code: String
+    /// For people: what is wrong and where.
+    public let message: String
+    /// A JSON path into the request body or the request path, when one is to blame.
+    public let path: String?
+
+    /// Creates an error; prefer the static constructors.
+    public init(status: HTTPResponse.Status, code: String, message: String, path: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
+    /// The body sent to clients.
+    public var body: ErrorBody { ErrorBody(code: code, message: message, path: path) }
+
+    /// `404 notFound: …`.
+    public var description: String { "\(status.code) \(code): \(message)" + (path.map { " at \($0)" } ?? "") }
+
+    /// No screen, command or record at this path.
+    public static func notFound(_ message: String, path: String? = nil) -> ScreenplayError {
+        ScreenplayError(status: .notFound, code: "notFound", message: message, path: path)
+    }
+
+    /// The request body is not JSON; the message says where it breaks.
+    public static func malformedJSON(_ message: String) -> ScreenplayError {
+        ScreenplayError(status: .badRequest, code: "malformedJSON", message: message, path: "$")
+    }
+
+    /// A body parsed but a field is missing, of the wrong type or out of range.
+    public static func invalidField(_ field: String, _ message: String) -> ScreenplayError {
+        ScreenplayError(status: .unprocessableContent, code: "invalidField", message: message, path: "$." + field)
+    }
+
+    /// The body is not `application/json`.
+    public static func unsupportedMediaType(_ received: String?) -> ScreenplayError {
+        ScreenplayError(
+            status: .unsupportedMediaType, code: "unsupportedMediaType",
+            message: "expected Content-Type application/json, got \(received.map { "'\($0)'" } ?? "none")")
+    }
+
+    /// The body is longer than the server accepts.
+    public static func payloadTooLarge(limit: Int) -> ScreenplayError {
+        ScreenplayError(
+            status: .contentTooLarge, code: "payloadTooLarge",
+            message: "request body exceeds the limit of \(limit) bytes")
+    }
+
+    /// The path names an API version the server does not speak.
+    public static func unsupportedVersion(_ requested: String, supported: ClosedRange<APIVersion>) -> ScreenplayError {
+        ScreenplayError(
+            status: .badRequest, code: "unsupportedAPIVersion",
+            message: "API version '\(requested)' is not supported; supported versions are \(supported.lowerBound) through \(supported.upperBound)")
+    }
+
+    /// The client's identity token is malformed.
+    public static func invalidToken(_ message: String) -> ScreenplayError {
+        ScreenplayError(status: .unauthorized, code: "invalidToken", message: message)
+    }
+
+    /// The method is not allowed on this path.
+    public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: String) -> ScreenplayError {
+        ScreenplayError(status: .methodNotAllowed, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")
+    }
+
+    /// Something failed on the server; the cause is logged, not sent.
+    public static func internalError(_ message: String) -> ScreenplayError {
+        ScreenplayError(status: .internalServerError, code: "internalError", message: message)
+    }
+}

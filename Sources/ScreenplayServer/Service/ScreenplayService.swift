@@ -1,0 +1,320 @@
+import Foundation
+public import HTTPTypes
+public import Logging
+public import ScreenplayContract
+
+/// The framework-agnostic Screenplay server: takes an `HTTPRequest` and its body, returns an
+/// `HTTPResponse` and its body. Web-framework adapters (``ScreenplayHummingbird``) only convert.
+///
+/// It serves `GET {prefix}/v{N}/screens/{path}` and `POST {prefix}/v{N}/commands/{path}`,
+/// with ETags and 304s, an identity per client, and JSON errors that say what and where.
+public struct ScreenplayService: Sendable {
+    /// Limits and names.
+    public struct Configuration: Sendable {
+        /// Where the API is mounted (`/api`).
+        public var pathPrefix: String
+        /// The API versions served; requests for others get a 400 naming this range.
+        public var supportedVersions: ClosedRange<APIVersion>
+        /// The largest command body accepted; larger ones get a 413 stating it.
+        public var maximumBodySize: Int
+        /// How many encoded screens to keep in memory.
+        public var cacheCapacity: Int
+
+        /// The defaults: `/api`, every version the contract knows, 64 KiB bodies, 10 000 screens.
+        public init(
+            pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
+            maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000
+        ) {
+            self.pathPrefix = pathPrefix
+            self.supportedVersions = supportedVersions
+            self.maximumBodySize = maximumBodySize
+            self.cacheCapacity = cacheCapacity
+        }
+    }
+
+    /// A response ready to send.
+    public struct Response: Sendable {
+        /// Status and headers.
+        public var head: HTTPResponse
+        /// The body bytes (empty for 304).
+        public var body: [UInt8]
+    }
+
+    /// The header that hands a new client its token.
+    public static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+    /// The cookie browsers carry the token in.
+    public static let tokenCookie = "screenplay_token"
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    let routes: ScreenplayRoutes
+    let identity: any IdentityResolver
+    let cache: EncodedScreenCache
+    let logger: Logger
+
+    /// Creates a service over a route table and an identity resolver.
+    public init(
+        routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(),
+        logger: Logger = Logger(label: "screenplay.server")
+    ) {
+        self.routes = routes
+        self.identity = identity
+        self.configuration = configuration
+        self.cache = EncodedScreenCache(capacity: configuration.cacheCapacity)
+        self.logger = logger
+    }
+
+    // MARK: HTTP
+
+    /// Answers one HTTP request. Never throws: every failure becomes a JSON error response.
+    public func respond(to request: HTTPRequest, body: [UInt8]) async -> Response {
+        do {
+            return try await route(request, body: body)
+        } catch let error as ScreenplayError {
+            return Self.errorResponse(error)
+        } catch {
+            logger.error("unexpected failure answering \(request.method) \(request.path ?? "")", metadata: ["error": "\(error)"])
+            return Self.errorResponse(.internalError("the server failed to answer this request"))
+        }
+    }
+
+    /// The JSON error response for `error`.
+    public static func errorResponse(_ error: ScreenplayError) -> Response {
+        let bytes = (try? ScreenplayEncoder().encode(error.body)).map(Array.init) ?? Array(#"{"error":{"code":"internalError","message":"?"}}"#.utf8)
+        var head = HTTPResponse(status: error.status)
+        head.headerFields[.contentType] = "application/json; charset=utf-8"
+        head.headerFields[.cacheControl] = "no-store"
+        return Response(head: head, body: bytes)
+    }
+
+    private func route(_ request: HTTPRequest, body: [UInt8]) async throws -> Response {
+        let target = RequestTarget(request.path ?? "/")
+        let prefix = RequestTarget.segments(of: configuration.pathPrefix)
+        guard target.segments.starts(with: prefix) else {
+            throw ScreenplayError.notFound("nothing is served at '\(target.path)'", path: target.path)
+        }
+        let rest = Array(target.segments.dropFirst(prefix.count))
+        guard let versionSegment = rest.first else {
+            throw ScreenplayError.notFound("expected \(configuration.pathPrefix)/v{N}/screens/… or …/commands/…", path: target.path)
+        }
+        let version = try apiVersion(from: versionSegment)
+        guard rest.count >= 2 else {
+            throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment)", path: target.path)
+        }
+        let inner = Array(rest.dropFirst(2))
+        switch rest[1] {
+        case "screens":
+            guard request.method == .get || request.method == .head else {
+                throw ScreenplayError.methodNotAllowed(request.method, allowed: "GET")
+            }
+            return try await screenResponse(request, segments: inner, query: target.query, version: version)
+        case "commands":
+            guard request.method == .post else { throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST") }
+            return try await commandResponse(request, segments: inner, body: body, version: version)
+        default:
+            throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
+        }
+    }
+
+    func apiVersion(from segment: String) throws(ScreenplayError) -> APIVersion {
+        guard segment.hasPrefix("v"), let number = Int(segment.dropFirst()), number > 0 else {
+            throw .unsupportedVersion(segment, supported: configuration.supportedVersions)
+        }
+        let version = APIVersion(number)
+        guard configuration.supportedVersions.contains(version) else {
+            throw .unsupportedVersion(segment, supported: configuration.supportedVersions)
+        }
+        return version
+    }
+
+    private func screenResponse(_ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion) async throws -> Response {
+        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
+        let encoded = try await encodedScreen(path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, user: resolved.user)
+        var head = HTTPResponse(status: .ok)
+        head.headerFields[.eTag] = encoded.etag
+        head.headerFields[.cacheControl] = "private, no-cache"
+        head.headerFields[.vary] = "Authorization, Cookie"
+        if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
+        if let condition = request.headerFields[.ifNoneMatch], ETag.matches(ifNoneMatch: condition, etag: encoded.etag) {
+            head.status = .notModified
+            return Response(head: head, body: [])
+        }
+        head.headerFields[.contentType] = "application/json; charset=utf-8"
+        return Response(head: head, body: request.method == .head ? [] : encoded.bytes)
+    }
+
+    private func commandResponse(_ request: HTTPRequest, segments: [String], body: [UInt8], version: APIVersion) async throws -> Response {
+        guard body.count <= configuration.maximumBodySize else {
+            throw ScreenplayError.payloadTooLarge(limit: configuration.maximumBodySize)
+        }
+        let payload = try Self.parsePayload(body, contentType: request.headerFields[.contentType])
+        let path = segments.joined(separator: "/")
+        guard routes.commandRoute(for: segments) != nil else {
+            throw ScreenplayError.notFound("no command at 'commands/\(path)'", path: "commands/" + path)
+        }
+        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
+        let result = try await perform(command: path, payload: payload, apiVersion: version, user: resolved.user)
+        var head = HTTPResponse(status: .ok)
+        head.headerFields[.contentType] = "application/json; charset=utf-8"
+        head.headerFields[.cacheControl] = "no-store"
+        if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
+        return Response(head: head, body: Array(try ScreenplayEncoder().encode(result)))
+    }
+
+    // MARK: In-process API (the web pages and tests use it)
+
+    /// Resolves a client's token (see ``IdentityResolver``).
+    public func resolveIdentity(token: String?) async throws -> ResolvedIdentity {
+        try await identity.resolve(token: token)
+    }
+
+    /// Builds (or takes from cache) the screen at `path` under `screens/`.
+    public func screen(path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> Screen {
+        let segments = RequestTarget.segments(of: path)
+        guard let (route, parameters) = routes.screenRoute(for: segments) else {
+            throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
+        }
+        let request = ScreenRequest(path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+        return try await build(route, request)
+    }
+
+    /// The encoded screen at `path`, from cache when its revision has not changed.
+    public func encodedScreen(path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> EncodedBody {
+        try await encodedScreen(path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, user: user)
+    }
+
+    private func encodedScreen(path: String, segments: [String], query: [String: String], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> EncodedBody {
+        guard let (route, parameters) = routes.screenRoute(for: segments) else {
+            throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
+        }
+        let request = ScreenRequest(path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+        var key: EncodedScreenCache.Key?
+        if let revision = route.revision {
+            let value: String
+            do {
+                value = try await revision(request)
+            } catch {
+                throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
+            }
+            let queryPart = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            let cacheKey = EncodedScreenCache.Key(path: request.path + "?" + queryPart, revision: value, apiVersion: apiVersion.rawValue)
+            if let hit = cache.body(for: cacheKey) { return hit }
+            key = cacheKey
+        }
+        let screen = try await build(route, request)
+        let body: EncodedBody
+        do {
+            body = EncodedBody(bytes: Array(try ScreenplayEncoder().encode(screen)))
+        } catch {
+            throw mapBuilderError(error, what: "encoding of screen '\(request.path)'")
+        }
+        if let key { cache.store(body, for: key) }
+        return body
+    }
+
+    /// Performs the command at `path` under `commands/`.
+    public func perform(command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> CommandResult {
+        let segments = RequestTarget.segments(of: path)
+        guard let (route, parameters) = routes.commandRoute(for: segments) else {
+            throw .notFound("no command at 'commands/\(path)'", path: "commands/" + path)
+        }
+        let request = CommandRequest(path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
+        do {
+            return try await route.perform(request)
+        } catch {
+            throw mapBuilderError(error, what: "command '\(request.path)'")
+        }
+    }
+
+    private func build(_ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest) async throws(ScreenplayError) -> Screen {
+        do {
+            return try await route.build(request)
+        } catch {
+            throw mapBuilderError(error, what: "screen '\(request.path)'")
+        }
+    }
+
+    /// Keeps a ``ScreenplayError`` as it is; anything else is logged and becomes a 500 that
+    /// names the screen or command but not the cause.
+    private func mapBuilderError(_ error: any Error, what: String) -> ScreenplayError {
+        if let error = error as? ScreenplayError { return error }
+        if let convertible = error as? any ScreenplayErrorConvertible { return convertible.screenplayError }
+        logger.error("failure in \(what)", metadata: ["error": "\(String(reflecting: error))"])
+        return .internalError("the server failed to build \(what)")
+    }
+
+    // MARK: Parsing
+
+    /// The client's token: `Authorization: Bearer …`, else the `screenplay_token` cookie.
+    public static func token(in headers: HTTPFields) -> String? {
+        if let authorization = headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1].trimmingWhitespaceSubstring()) }
+        }
+        for cookieHeader in headers[values: .cookie] {
+            for pair in cookieHeader.split(separator: ";") {
+                let trimmed = pair.trimmingWhitespaceSubstring()
+                if trimmed.hasPrefix(tokenCookie + "=") { return String(trimmed.dropFirst(tokenCookie.count + 1)) }
+            }
+        }
+        return nil
+    }
+
+    /// Parses a command body: empty means `{}`; otherwise it must be declared and valid JSON.
+    public static func parsePayload(_ body: [UInt8], contentType: String?) throws(ScreenplayError) -> JSONValue {
+        guard !body.isEmpty else { return .object([:]) }
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingWhitespaceSubstring().lowercased() }
+        guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
+        let data = Data(body)
+        if let failure = JSONSyntax.firstError(in: data) {
+            throw .malformedJSON("request body is not valid JSON: \(failure)")
+        }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw .malformedJSON("request body is not valid JSON: \(error)")
+        }
+    }
+}
+
+/// Lets an app's own error types choose their HTTP status and message.
+public protocol ScreenplayErrorConvertible: Error {
+    /// The error to answer with.
+    var screenplayError: ScreenplayError { get }
+}
+
+/// A request path split into decoded segments and query values.
+struct RequestTarget {
+    let path: String
+    let segments: [String]
+    let query: [String: String]
+
+    init(_ raw: String) {
+        let parts = raw.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = String(parts.first ?? "/")
+        segments = Self.segments(of: path)
+        var query: [String: String] = [:]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let key = Self.decodeQueryPart(keyValue[0])
+                query[key] = keyValue.count == 2 ? Self.decodeQueryPart(keyValue[1]) : ""
+            }
+        }
+        self.query = query
+    }
+
+    static func segments(of path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(decode)
+    }
+
+    static func decode(_ part: Substring) -> String {
+        part.removingPercentEncoding ?? String(part)
+    }
+
+    /// Query values also spell spaces as `+` (HTML forms).
+    static func decodeQueryPart(_ part: Substring) -> String {
+        let plusAsSpace = part.replacingOccurrences(of: "+", with: " ")
+        return plusAsSpace.removingPercentEncoding ?? plusAsSpace
+    }
+}

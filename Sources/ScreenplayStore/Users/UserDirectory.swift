@@ -1,0 +1,108 @@
+public import SQLKit
+public import ScreenplayServer
+import Synchronization
+
+/// Users and their tokens, in the store: the server's ``IdentityResolver``.
+///
+/// A client without a token gets a new user and a random 256-bit token; later requests carry
+/// the token and resolve to the same user. Each user has a revision counter that commands bump
+/// in the same transaction as their writes, so screens that show a user's data can be cached
+/// by (path, revision) and never served stale.
+public struct UserDirectory: IdentityResolver {
+    /// The migrations this directory needs; run them with the app's own.
+    public static let migrations: [Migration] = [
+        Migration(id: "screenplay-0001-users") { database in
+            try await database.create(table: "screenplay_users")
+                .column("id", type: .bigint, .primaryKey(autoIncrement: true))
+                .column("token", type: .text, .notNull, .unique)
+                .column("revision", type: .bigint, .notNull, .default(0))
+                .column("created_at", type: .text, .notNull)
+                .run()
+        }
+    ]
+
+    let store: any SQLStore
+    private let known = KnownTokens()
+
+    /// A directory over `store`.
+    public init(store: any SQLStore) { self.store = store }
+
+    /// Resolves a token, creating a user when there is none or the store does not know it.
+    public func resolve(token: String?) async throws -> ResolvedIdentity {
+        if let token {
+            guard Self.isWellFormed(token) else {
+                throw ScreenplayError.invalidToken("the token must be 64 lowercase hex digits, as the server issued it")
+            }
+            if let user = known.user(for: token) { return ResolvedIdentity(user: user, issuedToken: nil) }
+            let row = try await store.read { database in
+                try await database.select().column("id").from("screenplay_users").where("token", .equal, token).first()
+            }
+            if let row {
+                let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
+                known.remember(token, user)
+                return ResolvedIdentity(user: user, issuedToken: nil)
+            }
+        }
+        let newToken = Self.makeToken()
+        let id = try await store.transaction { database in
+            let row = try await database.insert(into: "screenplay_users")
+                .columns("token", "revision", "created_at")
+                .values(SQLBind(newToken), SQLBind(Int64(0)), SQLBind(ISO8601.now()))
+                .returning("id")
+                .first()
+            guard let row else { throw ScreenplayError.internalError("creating a user returned no id") }
+            return try row.decode(column: "id", as: Int64.self)
+        }
+        let user = UserIdentity(id: id)
+        known.remember(newToken, user)
+        return ResolvedIdentity(user: user, issuedToken: newToken)
+    }
+
+    /// The user's revision: changes whenever one of their commands changed data.
+    public func revision(of user: UserIdentity) async throws -> Int64 {
+        try await store.read { database in
+            try await Self.revision(of: user, on: database)
+        }
+    }
+
+    /// Reads a revision inside a caller's session.
+    public static func revision(of user: UserIdentity, on database: any SQLDatabase) async throws -> Int64 {
+        let row = try await database.select().column("revision").from("screenplay_users").where("id", .equal, user.id).first()
+        return try row?.decode(column: "revision", as: Int64.self) ?? 0
+    }
+
+    /// Bumps the user's revision; call it in the transaction that changes their data.
+    public static func bumpRevision(of user: UserIdentity, on database: any SQLDatabase) async throws {
+        try await database.update("screenplay_users")
+            .set(SQLIdentifier("revision"), to: SQLBinaryExpression(SQLIdentifier("revision"), .add, SQLLiteral.numeric("1")))
+            .where("id", .equal, user.id)
+            .run()
+    }
+
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}
+
+/// Tokens already looked up, so a returning client costs no query.
+private final class KnownTokens: Sendable {
+    private let tokens = Mutex<[String: UserIdentity]>([:])
+    private let limit = 100_000
+
+    func user(for token: String) -> UserIdentity? { tokens.withLock { $0[token] } }
+
+    func remember(_ token: String, _ user: UserIdentity) {
+        tokens.withLock { tokens in
+            if tokens.count >= limit { tokens.removeAll(keepingCapacity: true) }
+            tokens[token] = user
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+public import ScreenplayContract
+
+/// A command form post from a page rendered by ``HTMLRenderer``: which command, its payload,
+/// the prompt's text if any, and where to return.
+public struct WebForm: Sendable, Equatable {
+    /// The command URL relative to the API base (`commands/favorites/add`).
+    public let commandURL: String
+    /// The payload, with a prompt's text already merged in under its field name.
+    public let payload: JSONValue
+    /// The page to go back to: always a local path.
+    public let back: String
+
+    /// Why a form post was refused.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The form field at fault.
+        public let field: String
+        /// What is wrong with it.
+        public let message: String
+        /// `field 'payload': …`.
+        public var description: String { "form field '\(field)': \(message)" }
+    }
+
+    /// Parses an `application/x-www-form-urlencoded` body.
+    public init(urlEncoded body: [UInt8]) throws(Problem) {
+        let fields = Self.fields(of: body)
+        guard let url = fields["url"], url.hasPrefix("commands/") else {
+            throw Problem(field: "url", message: "expected a command URL starting with 'commands/'")
+        }
+        do {
+            try LinkPolicy.endpoint.check(url)
+        } catch {
+            throw Problem(field: "url", message: error.message)
+        }
+        var payload: JSONValue = .object([:])
+        if let text = fields["payload"], !text.isEmpty {
+            if let failure = JSONSyntax.firstError(in: Data(text.utf8)) {
+                throw Problem(field: "payload", message: "not valid JSON: \(failure)")
+            }
+            guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw Problem(field: "payload", message: "not valid JSON")
+            }
+            payload = decoded
+        }
+        if let field = fields["field"] {
+            guard case .object(var members) = payload else {
+                throw Problem(field: "payload", message: "a prompt's payload must be a JSON object")
+            }
+            members[field] = .string(fields["value"] ?? "")
+            payload = .object(members)
+        }
+        self.commandURL = url
+        self.payload = payload
+        self.back = Self.safeBackPath(fields["back"] ?? "/")
+    }
+
+    /// The command path without its `commands/` prefix.
+    public var commandPath: String { String(commandURL.dropFirst("commands/".count)) }
+
+    /// A local path to return to: anything that could leave the site becomes `/`.
+    public static func safeBackPath(_ path: String) -> String {
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+            !path.unicodeScalars.contains(where: { $0.value < 0x20 })
+        else { return "/" }
+        return path
+    }
+
+    /// Decodes `a=1&b=two+words` into a dictionary; later duplicates win.
+    public static func fields(of body: [UInt8]) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            result[decode(parts[0])] = parts.count == 2 ? decode(parts[1]) : ""
+        }
+        return result
+    }
+}

@@ -1,0 +1,26 @@
+public import ScreenplayContract
+
+/// Maps the contract's URLs to browser URLs.
+///
+/// Action URLs are relative to the API base (`screens/composer/mozart`); the web pages live at
+/// the same paths from the site root (`/screens/composer/mozart`). Root-relative and http(s)
+/// URLs pass through; anything the ``LinkPolicy`` refuses renders as no link at all.
+public struct WebLinks: Sendable {
+    /// The path that answers command form posts.
+    public var commandPath: String
+
+    /// Creates the mapping.
+    public init(commandPath: String = "/web/command") { self.commandPath = commandPath }
+
+    /// The browser URL of a screen path such as `screens/home`.
+    public func href(_ url: String, policy: LinkPolicy = .endpoint) -> String? {
+        guard (try? policy.check(url)) != nil else { return nil }
+        if url.hasPrefix("/") || url.lowercased().hasPrefix("http:") || url.lowercased().hasPrefix("https:")
+            || url.lowercased().hasPrefix("mailto:") || url.lowercased().hasPrefix("tel:")
+        {
+            return url
+        }
+        if url == "screens/home" { return "/" }
+        return "/" + url
+    }
+}

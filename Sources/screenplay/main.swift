@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ScreenplayDemo
+
+/// The Screenplay command-line tool.
+@main
+struct ScreenplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screenplay",
+        abstract: "Server-driven UI for Swift: run the demo server and work with the contract.",
+        subcommands: [Serve.self])
+}
+
+/// `screenplay serve`: the demo catalog on an embedded SQLite database.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the demo server (classical-music catalog, embedded SQLite).")
+
+    @Option(name: .long, help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(name: .long, help: "Folder for the database (created and seeded on first start).")
+    var data = "./data"
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "screenplay")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
+        let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
+        let host = self.host
+        let app = demo.makeApplication(host: host, port: port) { boundPort in
+            let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host
+            print("Screenplay demo is running. Open http://\(shownHost):\(boundPort)/ in a browser.")
+            print("API: http://\(shownHost):\(boundPort)/api/v1/screens/home · data: \(dataDirectory) · Ctrl-C stops.")
+        }
+        do {
+            try await app.runService()
+        } catch {
+            try? await demo.close()
+            throw error
+        }
+        try await demo.close()
+    }
+}
