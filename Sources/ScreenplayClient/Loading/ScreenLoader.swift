@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+public import ScreenplayContract
+
+/// A screen as the client holds it: the decoded value, what decoding set aside, and its ETag.
+public struct LoadedScreen: Sendable, Hashable {
+    /// The screen.
+    public let screen: Screen
+    /// Elements skipped or unknown while decoding; logged by the app, asserted empty by tests.
+    public let issues: [DecodingIssue]
+    /// The entity tag it was served with.
+    public let etag: String?
+    /// Whether the server answered 304 and the cached copy was used.
+    public let revalidated: Bool
+}
+
+/// Keeps the client's identity token between requests (and app launches, when persisted).
+public protocol TokenStore: Sendable {
+    /// The token, if the server issued one.
+    func token() async -> String?
+    /// Saves the token the server issued.
+    func save(_ token: String) async
+}
+
+/// A token kept in memory for the life of the process.
+public actor InMemoryTokenStore: TokenStore {
+    private var stored: String?
+    /// Starts with `token` (or none).
+    public init(token: String? = nil) { stored = token }
+    /// The token, if any.
+    public func token() -> String? { stored }
+    /// Replaces the token.
+    public func save(_ token: String) { stored = token }
+}
+
+/// Loads screens and performs commands over a ``ScreenTransport``, with its own ETag cache.
+///
+/// Each screen URL's last decoded copy is kept with its ETag; the next load sends
+/// `If-None-Match`, and a 304 returns the cached copy without decoding anything. The token the
+/// server hands a new client is saved and sent as `Authorization: Bearer` from then on.
+public actor ScreenLoader {
+    /// The server and API version.
+    public nonisolated let endpoint: ServerEndpoint
+    let transport: any ScreenTransport
+    let tokens: any TokenStore
+    let decoder = ScreenplayDecoder(mode: .lossy)
+    private var cache: [URL: LoadedScreen] = [:]
+    private let cacheLimit: Int
+
+    /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation.
+    public init(endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200) {
+        self.endpoint = endpoint
+        self.transport = transport
+        self.tokens = tokens
+        self.cacheLimit = cacheLimit
+    }
+
+    /// Loads the screen at `reference` (relative to the API base, e.g. `screens/home`).
+    public func screen(at reference: String) async throws(ClientError) -> LoadedScreen {
+        guard let url = endpoint.resolve(reference) else {
+            throw ClientError(kind: .invalidURL, message: "refused screen URL '\(reference)'")
+        }
+        let cached = cache[url]
+        var request = try await makeRequest(.get, url: url)
+        if let etag = cached?.etag { request.headerFields[.ifNoneMatch] = etag }
+        let (response, body) = try await send(request, body: nil)
+        if response.status == .notModified, let cached {
+            return LoadedScreen(screen: cached.screen, issues: cached.issues, etag: cached.etag, revalidated: true)
+        }
+        try Self.check(response, body: body, url: url)
+        let decoded: Decoded<Screen>
+        do {
+            decoded = try decoder.decode(Screen.self, from: Data(body))
+        } catch {
+            throw ClientError(kind: .decoding(error), message: "the screen at \(url.path) could not be read: \(error)")
+        }
+        let loaded = LoadedScreen(screen: decoded.value, issues: decoded.issues, etag: response.headerFields[.eTag], revalidated: false)
+        if cache.count >= cacheLimit, cache[url] == nil { cache.removeAll(keepingCapacity: true) }
+        cache[url] = loaded
+        return loaded
+    }
+
+    /// POSTs a command's payload (plus `extra` members, such as a prompt's text) and decodes
+    /// the result.
+    public func perform(_ command: Action.Command, extra: [String: JSONValue] = [:]) async throws(ClientError) -> Decoded<CommandResult> {
+        guard let url = endpoint.resolve(command.url) else {
+            throw ClientError(kind: .invalidURL, message: "refused command URL '\(command.url)'")
+        }
+        var payload = command.payload ?? .object([:])
+        if !extra.isEmpty {
+            guard case .object(var members) = payload else {
+                throw ClientError(kind: .invalidURL, message: "command '\(command.url)' has a non-object payload; cannot add fields")
+            }
+            for (key, value) in extra { members[key] = value }
+            payload = .object(members)
+        }
+        var request = try await makeRequest(.post, url: url)
+        request.headerFields[.contentType] = "application/json"
+        let body: [UInt8]
+        do {
+            body = Array(try ScreenplayEncoder().encode(payload))
+        } catch {
+            throw ClientError(kind: .invalidURL, message: "payload of '\(command.url)' could not be encoded: \(error)")
+        }
+        let (response, responseBody) = try await send(request, body: body)
+        try Self.check(response, body: responseBody, url: url)
+        do {
+            return try decoder.decode(CommandResult.self, from: Data(responseBody))
+        } catch {
+            throw ClientError(kind: .decoding(error), message: "the answer of \(url.path) could not be read: \(error)")
+        }
+    }
+
+    /// Forgets cached screens (e.g. on sign-out).
+    public func clearCache() { cache.removeAll() }
+
+    private func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {
+        guard let scheme = url.scheme, let host = url.host else {
+            throw ClientError(kind: .invalidURL, message: "'\(url)' is not an absolute http(s) URL")
+        }
+        let authority = url.port.map { "\(host):\($0)" } ?? host
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { path += "?" + query }
+        var request = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path)
+        request.headerFields[.accept] = "application/json"
+        if let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
+        return request
+    }
+
+    private func send(_ request: HTTPRequest, body: [UInt8]?) async throws(ClientError) -> (HTTPResponse, [UInt8]) {
+        let answer: (HTTPResponse, [UInt8])
+        do {
+            answer = try await transport.send(request, body: body)
+        } catch {
+            throw ClientError(kind: .transport, message: "no answer from \(request.authority ?? "the server"): \(error)")
+        }
+        if let issued = answer.0.headerFields[Self.tokenHeader] { await tokens.save(issued) }
+        return answer
+    }
+
+    static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+
+    static func check(_ response: HTTPResponse, body: [UInt8], url: URL) throws(ClientError) {
+        guard response.status.kind != .successful else { return }
+        let errorBody = try? JSONDecoder().decode(ErrorBody.self, from: Data(body))
+        let message = errorBody?.error.message ?? "HTTP \(response.status.code) from \(url.path)"
+        throw ClientError(kind: .server(status: response.status.code, body: errorBody), message: message)
+    }
+}

@@ -1,0 +1,43 @@
+public import AsyncHTTPClient
+public import HTTPTypes
+public import NIOCore
+import NIOHTTP1
+public import ScreenplayClient
+
+/// The Linux and server-side transport, over AsyncHTTPClient.
+///
+/// URLSession on Linux neither caches nor revalidates, and the client core wants a plain pipe
+/// anyway: this one sends exactly the headers it is given and returns 304s as 304s.
+public struct AsyncHTTPClientTransport: ScreenTransport {
+    let client: HTTPClient
+    let timeout: TimeAmount
+    let maximumResponseSize: Int
+
+    /// Creates a transport over `client` (the shared one by default).
+    ///
+    /// - Parameters:
+    ///   - timeout: Per-request deadline.
+    ///   - maximumResponseSize: Responses larger than this fail instead of exhausting memory.
+    public init(client: HTTPClient = .shared, timeout: TimeAmount = .seconds(30), maximumResponseSize: Int = 32 * 1024 * 1024) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Sends the request and collects the body (up to the size limit).
+    public func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
+        let scheme = request.scheme ?? "http"
+        let url = "\(scheme)://\(request.authority ?? "localhost")\(request.path ?? "/")"
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(outgoing, timeout: timeout)
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let buffer = try await response.body.collect(upTo: maximumResponseSize)
+        return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), Array(buffer.readableBytesView))
+    }
+}
