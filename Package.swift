@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ScreenplayClient
+import ScreenplayClientAsyncHTTPClient
+import ScreenplayContract
+import ScreenplayDemo
+
+/// Runs the real demo server on a loopback port for the length of a test, with a data folder
+/// of its own (kept across restarts inside one test, removed at the end).
+struct DemoServerHarness {
+    let dataDirectory: String
+
+    init() {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-e2e-\(UUID().uuidString)").path
+    }
+
+    /// Starts the server, runs `body` with its root URL, then stops it and closes the database.
+    func withServer<Result: Sendable>(_ body: (URL) async throws -> Result) async throws -> Result {
+        var logger = Logger(label: "screenplay.e2e")
+        logger.logLevel = .warning
+        let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = demo.makeApplication(host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw HarnessError.serverDidNotStart }
+        let root = URL(string: "http://127.0.0.1:\(port)/")!
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body(root))
+        } catch {
+            outcome = .failure(error)
+        }
+        server.cancel()
+        _ = await server.result
+        try await demo.close()
+        return try outcome.get()
+    }
+
+    func removeData() {
+        try? FileManager.default.removeItem(atPath: dataDirectory)
+    }
+
+    enum HarnessError: Error { case serverDidNotStart }
+}
+
+/// A client of the demo: loader + navigator over AsyncHTTPClient, with its own token.
+struct DemoClient {
+    let loader: ScreenLoader
+    let navigator: ScreenNavigator
+    let tokens: InMemoryTokenStore
+
+    init(root: URL, token: String? = nil) {
+        tokens = InMemoryTokenStore(token: token)
+        loader = ScreenLoader(endpoint: ServerEndpoint(root: root), transport: AsyncHTTPClientTransport(), tokens: tokens)
+        navigator = ScreenNavigator(loader: loader)
+    }
+}
+
+/// A raw HTTP exchange, for the bad-input cases no well-behaved client would send.
+struct RawResponse {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func errorBody() throws -> ErrorBody {
+        try JSONDecoder().decode(ErrorBody.self, from: Data(body))
+    }
+}
+
+func raw(_ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> RawResponse {
+    let request = HTTPRequest(method: method, scheme: "http", authority: "\(root.host!):\(root.port!)", path: path, headerFields: headers)
+    let (response, bytes) = try await AsyncHTTPClientTransport().send(request, body: body)
+    return RawResponse(status: response.status, headers: response.headerFields, body: bytes)
+}
+
+extension ScreenNavigator.Snapshot {
+    /// The loaded top screen, or a failure describing the state.
+    func topScreen() throws -> Screen {
+        guard let screen = top?.state.screen else { throw SnapshotError.notLoaded("\(String(describing: top?.state))") }
+        return screen
+    }
+
+    enum SnapshotError: Error { case notLoaded(String) }
+}
+
+extension Screen {
+    /// Every menu and toolbar item title.
+    var menuTitles: [String] { ((toolbar ?? []) + (menu ?? [])).map(\.title) }
+
+    func menuItem(_ title: String) -> MenuItem? { ((toolbar ?? []) + (menu ?? [])).first { $0.title == title } }
+
+    /// Every action reachable in the body, menus and toolbar, depth first.
+    var allActions: [Action] {
+        var actions = ((toolbar ?? []) + (menu ?? [])).map(\.action)
+        func visit(_ component: Component) {
+            switch component {
+            case .sectionHeader(let header): if let action = header.action { actions.append(action) }
+            case .detailButton(let button): actions.append(button.action)
+            case .listRow(let row): if let action = row.action { actions.append(action) }
+            case .trackRow(let row): if let action = row.action { actions.append(action) }
+            case .carousel(let carousel): actions += carousel.items.compactMap(\.action)
+            case .image(let image): if let action = image.action { actions.append(action) }
+            case .button(let button): actions.append(button.action)
+            default: break
+            }
+            component.children.forEach(visit)
+        }
+        for section in sections {
+            if let action = section.header?.action { actions.append(action) }
+            section.components.forEach(visit)
+        }
+        return actions
+    }
+
+    /// Titles of list rows, detail buttons and carousel items, for "is it listed" checks.
+    var listedTitles: [String] {
+        sections.flatMap(\.components).flatMap { component -> [String] in
+            switch component {
+            case .listRow(let row): [row.title]
+            case .detailButton(let button): [button.title]
+            case .carousel(let carousel): carousel.items.map(\.title)
+            default: []
+            }
+        }
+    }
+}

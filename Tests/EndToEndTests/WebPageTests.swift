@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("End to end: web pages without JavaScript", .serialized)
+struct WebPageTests {
+    static func cookie(from response: RawResponse) -> String? {
+        response.headers[.setCookie]?.split(separator: ";").first.map(String.init)
+    }
+
+    static func form(_ fields: [String: String]) -> [UInt8] {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return Array(fields.map { key, value in
+            "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&").utf8)
+    }
+
+    @Test("the root URL shows the home screen as HTML and hands the browser a cookie")
+    func home() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let page = try await raw(.get, root, "/")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let cookie = try #require(Self.cookie(from: page))
+            #expect(cookie.hasPrefix("screenplay_token="))
+            #expect(page.headers[.setCookie]?.contains("HttpOnly") == true)
+            #expect(page.text.contains("<h2>Top composers</h2>"))
+            #expect(page.text.contains("href=\"/screens/composer/mozart\""))
+            let again = try await raw(.get, root, "/", headers: [.cookie: cookie])
+            #expect(again.headers[.setCookie] == nil)
+
+            let composer = try await raw(.get, root, "/screens/composer/mozart", headers: [.cookie: cookie])
+            #expect(composer.status == .ok)
+            #expect(composer.text.contains("Wolfgang Amadeus Mozart"))
+            let missing = try await raw(.get, root, "/screens/composer/nobody", headers: [.cookie: cookie])
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("no composer"))
+        }
+    }
+
+    @Test("menu commands work as form posts: favorite, then a prompt whose text is escaped on the page")
+    func formCommands() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let cookie = try #require(Self.cookie(from: try await raw(.get, root, "/")))
+            let headers: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"]
+            let playlistPage = try await raw(.get, root, "/screens/playlist/1", headers: [.cookie: cookie])
+            #expect(playlistPage.text.contains("Add to favorites"))
+            let favorite = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
+                "url": "commands/favorites/add", "payload": "{\"playlistId\":1}", "back": "/screens/playlist/1",
+            ]))
+            #expect(favorite.status == .seeOther)
+            let location = try #require(favorite.headers[.location])
+            #expect(location.hasPrefix("/screens/playlist/1?notice="))
+            let after = try await raw(.get, root, location, headers: [.cookie: cookie])
+            #expect(after.text.contains("Remove from favorites"))
+            #expect(after.text.contains("role=\"status\""))
+
+            let prompt = try await raw(.post, root, "/web/command", headers: headers, body: Self.form(["url": "commands/playlists/new", "payload": "{}", "back": "/"]))
+            #expect(prompt.status == .ok)
+            #expect(prompt.text.contains("name=\"field\" value=\"name\""))
+            let hostile = "<script>alert('x')</script>"
+            let created = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
+                "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": hostile,
+            ]))
+            #expect(created.status == .seeOther)
+            let home = try await raw(.get, root, "/", headers: [.cookie: cookie])
+            #expect(home.text.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
+            #expect(!home.text.contains(hostile))
+
+            let empty = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
+                "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": "  ",
+            ]))
+            #expect(empty.status == .unprocessableContent)
+            #expect(empty.text.contains("must not be empty"))
+
+            let offsite = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
+                "url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "//evil.example/",
+            ]))
+            #expect(offsite.headers[.location]?.hasPrefix("/?notice=") == true)
+        }
+    }
+}

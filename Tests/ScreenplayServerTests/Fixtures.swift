@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+import Synchronization
+
+/// Hands out sequential users; a token is `"token-<id>"`. Counts how often it was asked.
+final class CountingIdentities: IdentityResolver {
+    private let state = Mutex((next: Int64(1), calls: 0))
+
+    func resolve(token: String?) async throws -> ResolvedIdentity {
+        try state.withLock { state in
+            state.calls += 1
+            if let token {
+                guard token.hasPrefix("token-"), let id = Int64(token.dropFirst(6)) else {
+                    throw ScreenplayError.invalidToken("bad token '\(token)'")
+                }
+                return ResolvedIdentity(user: UserIdentity(id: id), issuedToken: nil)
+            }
+            defer { state.next += 1 }
+            return ResolvedIdentity(user: UserIdentity(id: state.next), issuedToken: "token-\(state.next)")
+        }
+    }
+}
+
+/// Counts calls, for cache assertions.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// A request to the service as an HTTP client would send it.
+func request(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:]) -> HTTPRequest {
+    HTTPRequest(method: method, scheme: "http", authority: "localhost", path: path, headerFields: headers)
+}
+
+func decodeError(_ response: ScreenplayService.Response) throws -> ErrorBody {
+    try ScreenplayDecoder().decode(ErrorBody.self, from: .init(response.body)).value
+}

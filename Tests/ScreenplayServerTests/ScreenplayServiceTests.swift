@@ -1,0 +1,218 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+import Synchronization
+import Testing
+
+@Suite("Screenplay service (HTTP core, in process)")
+struct ScreenplayServiceTests {
+    struct Boom: Error {}
+
+    static func makeService(builds: Counter = Counter(), revision: @escaping @Sendable () -> String = { "r1" }, maximumBodySize: Int = 1024) -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.screen("home", revision: { _ in revision() }) { request in
+            builds.increment()
+            return Screen(id: "home", title: "Home for \(request.user.id)") {
+                Section("s") { Text("revision \(revision())") }
+            }
+        }
+        routes.screen("item/:id") { request in
+            Screen(id: "item", title: try request.parameter("id")) { Section("s") { Text("x") } }
+        }
+        routes.screen("broken") { _ in throw Boom() }
+        routes.command("echo/:name") { request in
+            .done(.init(message: "\(request.parameters["name"] ?? "?"): \(try request.text("text", maxLength: 10))", refresh: true))
+        }
+        routes.command("count") { request in .done(.init(message: String(try request.integer("n")))) }
+        return ScreenplayService(
+            routes: routes, identity: CountingIdentities(), configuration: .init(maximumBodySize: maximumBodySize))
+    }
+
+    @Suite("screens")
+    struct Screens {
+        @Test("a screen is JSON with an ETag, and a new client gets a token")
+        func screen() async throws {
+            let service = makeService()
+            let response = await service.respond(to: request(.get, "/api/v1/screens/home"), body: [])
+            #expect(response.head.status == .ok)
+            #expect(response.head.headerFields[.contentType] == "application/json; charset=utf-8")
+            #expect(response.head.headerFields[ScreenplayService.tokenHeader] == "token-1")
+            let etag = try #require(response.head.headerFields[.eTag])
+            #expect(etag.hasPrefix("\"sp-") && etag.hasSuffix("\""))
+            let screen = try ScreenplayDecoder(mode: .strict).decode(Screen.self, from: Data(response.body)).value
+            #expect(screen.title == "Home for 1")
+        }
+
+        @Test("If-None-Match with the current ETag is a 304 with no body; a stale one gets 200")
+        func conditional() async throws {
+            let service = makeService()
+            let first = await service.respond(to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7"]), body: [])
+            let etag = try #require(first.head.headerFields[.eTag])
+            let second = await service.respond(
+                to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7", .ifNoneMatch: etag]), body: [])
+            #expect(second.head.status == .notModified)
+            #expect(second.body.isEmpty)
+            #expect(second.head.headerFields[.eTag] == etag)
+            let stale = await service.respond(
+                to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7", .ifNoneMatch: "\"sp-0000000000000000\""]), body: [])
+            #expect(stale.head.status == .ok)
+            #expect(stale.body == first.body)
+        }
+
+        @Test("same revision: built and encoded once; new revision: rebuilt with a new ETag")
+        func cache() async throws {
+            let builds = Counter()
+            let revision = RevisionBox("r1")
+            let service = makeService(builds: builds, revision: { revision.value })
+            let headers: HTTPFields = [.authorization: "Bearer token-3"]
+            let first = await service.respond(to: request(.get, "/api/v1/screens/home", headers: headers), body: [])
+            let second = await service.respond(to: request(.get, "/api/v1/screens/home", headers: headers), body: [])
+            #expect(builds.count == 1)
+            #expect(first.body == second.body)
+            revision.value = "r2"
+            let third = await service.respond(to: request(.get, "/api/v1/screens/home", headers: headers), body: [])
+            #expect(builds.count == 2)
+            #expect(third.head.headerFields[.eTag] != first.head.headerFields[.eTag])
+        }
+
+        @Test("path parameters are percent-decoded")
+        func parameters() async throws {
+            let service = makeService()
+            let response = await service.respond(to: request(.get, "/api/v1/screens/item/a%20b?x=1"), body: [])
+            let screen = try ScreenplayDecoder().decode(Screen.self, from: Data(response.body)).value
+            #expect(screen.title == "a b")
+        }
+
+        @Test("unknown screen is a 404 naming the path")
+        func notFound() async throws {
+            let response = await makeService().respond(to: request(.get, "/api/v1/screens/nope/deeper"), body: [])
+            #expect(response.head.status == .notFound)
+            let body = try decodeError(response)
+            #expect(body.error.code == "notFound")
+            #expect(body.error.message.contains("nope/deeper"))
+        }
+
+        @Test("unsupported API versions are a 400 that names the supported range", arguments: ["v0", "v2", "v99", "vx", "1"])
+        func versions(segment: String) async throws {
+            let response = await makeService().respond(to: request(.get, "/api/\(segment)/screens/home"), body: [])
+            #expect(response.head.status == .badRequest)
+            let body = try decodeError(response)
+            #expect(body.error.code == "unsupportedAPIVersion")
+            #expect(body.error.message.contains("v1 through v1"))
+            #expect(body.error.message.contains(segment))
+        }
+
+        @Test("a failing builder is a 500 that does not leak the cause, and the server keeps serving")
+        func builderFailure() async throws {
+            let service = makeService()
+            let failed = await service.respond(to: request(.get, "/api/v1/screens/broken"), body: [])
+            #expect(failed.head.status == .internalServerError)
+            let body = try decodeError(failed)
+            #expect(body.error.code == "internalError")
+            #expect(body.error.message.contains("broken"))
+            #expect(!body.error.message.contains("Boom"))
+            let next = await service.respond(to: request(.get, "/api/v1/screens/home"), body: [])
+            #expect(next.head.status == .ok)
+        }
+
+        @Test("wrong method and malformed token")
+        func methodAndToken() async throws {
+            let service = makeService()
+            let post = await service.respond(to: request(.post, "/api/v1/screens/home"), body: [])
+            #expect(post.head.status == .methodNotAllowed)
+            let token = await service.respond(to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer nonsense"]), body: [])
+            #expect(token.head.status == .unauthorized)
+            #expect(try decodeError(token).error.code == "invalidToken")
+        }
+    }
+
+    @Suite("commands")
+    struct Commands {
+        static let json: HTTPFields = [.contentType: "application/json", .authorization: "Bearer token-1"]
+
+        @Test("a command gets its payload and path parameters and answers a result")
+        func command() async throws {
+            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/greet", headers: Self.json), body: Array(#"{"text":"hello"}"#.utf8))
+            #expect(response.head.status == .ok)
+            let result = try ScreenplayDecoder(mode: .strict).decode(CommandResult.self, from: Data(response.body)).value
+            #expect(result == .done(.init(message: "greet: hello", refresh: true)))
+        }
+
+        @Test("malformed JSON is a 400 with line and column")
+        func malformed() async throws {
+            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array("{\"text\":\n  \"unterminated}".utf8))
+            #expect(response.head.status == .badRequest)
+            let body = try decodeError(response)
+            #expect(body.error.code == "malformedJSON")
+            #expect(body.error.message.contains("line 2, column 3"))
+        }
+
+        @Test("wrong content type is a 415 naming what was sent")
+        func contentType() async throws {
+            let response = await makeService().respond(
+                to: request(.post, "/api/v1/commands/echo/a", headers: [.contentType: "text/plain"]), body: Array("text=hi".utf8))
+            #expect(response.head.status == .unsupportedMediaType)
+            #expect(try decodeError(response).error.message.contains("text/plain"))
+        }
+
+        @Test("a body over the limit is a 413 stating the limit")
+        func tooLarge() async throws {
+            let body = Array(("{\"text\":\"" + String(repeating: "a", count: 2000) + "\"}").utf8)
+            let response = await makeService(maximumBodySize: 1024).respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: body)
+            #expect(response.head.status == .contentTooLarge)
+            #expect(try decodeError(response).error.message.contains("1024 bytes"))
+        }
+
+        @Test("a payload that parses but is invalid is a 422 naming the field", arguments: [
+            (#"{}"#, "$.text", "missing"),
+            (#"{"text": 5}"#, "$.text", "must be a string"),
+            (#"{"text": "   "}"#, "$.text", "must not be empty"),
+            (#"{"text": "much too long text"}"#, "$.text", "limit is 10"),
+        ])
+        func invalidField(body: String, path: String, phrase: String) async throws {
+            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array(body.utf8))
+            #expect(response.head.status == .unprocessableContent)
+            let error = try decodeError(response)
+            #expect(error.error.path == path)
+            #expect(error.error.message.contains(phrase))
+        }
+
+        @Test("integers accept 3 and 3.0 but not '3'")
+        func integers() async throws {
+            let service = makeService()
+            for (body, status) in [(#"{"n":3}"#, HTTPResponse.Status.ok), (#"{"n":3.0}"#, .ok), (#"{"n":"3"}"#, .unprocessableContent)] {
+                let response = await service.respond(to: request(.post, "/api/v1/commands/count", headers: Self.json), body: Array(body.utf8))
+                #expect(response.head.status == status, "\(body)")
+            }
+        }
+
+        @Test("unknown command is a 404; GET on a command is a 405")
+        func unknown() async throws {
+            let service = makeService()
+            let missing = await service.respond(to: request(.post, "/api/v1/commands/nope", headers: Self.json), body: Array("{}".utf8))
+            #expect(missing.head.status == .notFound)
+            let get = await service.respond(to: request(.get, "/api/v1/commands/count"), body: [])
+            #expect(get.head.status == .methodNotAllowed)
+        }
+    }
+
+    @Test("ETag matching honors lists, weak tags and *")
+    func etagMatching() {
+        #expect(ETag.matches(ifNoneMatch: "\"a\", \"b\"", etag: "\"b\""))
+        #expect(ETag.matches(ifNoneMatch: "W/\"b\"", etag: "\"b\""))
+        #expect(ETag.matches(ifNoneMatch: "*", etag: "\"b\""))
+        #expect(!ETag.matches(ifNoneMatch: "\"c\"", etag: "\"b\""))
+        #expect(ETag.strong(for: Array("x".utf8)) == ETag.strong(for: Array("x".utf8)))
+        #expect(ETag.strong(for: Array("x".utf8)) != ETag.strong(for: Array("y".utf8)))
+    }
+}
+
+final class RevisionBox: Sendable {
+    private let stored: Mutex<String>
+    init(_ value: String) { stored = Mutex(value) }
+    var value: String {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import SQLKit
+import ScreenplayStore
+import ScreenplayStoreSQLite
+import Testing
+
+/// A migration that creates `table` with one integer column and logs its id when it runs.
+private func creating(_ table: String, id: String, log: Shared<[String]>? = nil) -> Migration {
+    Migration(id: id) { database in
+        log?.update { $0.append(id) }
+        try await database.create(table: table).column("value", type: .bigint).run()
+    }
+}
+
+@Suite("Migrator")
+struct MigratorTests {
+    @Suite("Applying")
+    struct Applying {
+        @Test("applies every migration in order and returns their ids")
+        func appliesInOrder() async throws {
+            let log = Shared<[String]>([])
+            let migrations = [
+                creating("first", id: "0001-first", log: log),
+                // Depends on the first: fails unless it runs after it.
+                Migration(id: "0002-seed-first") { database in
+                    log.update { $0.append("0002-seed-first") }
+                    try await database.raw("INSERT INTO first (value) VALUES (42)").run()
+                },
+                creating("third", id: "0003-third", log: log),
+            ]
+            try await withInMemoryStore { store async throws in
+                let applied = try await Migrator(migrations).run(on: store)
+                #expect(applied == ["0001-first", "0002-seed-first", "0003-third"])
+                #expect(log.value == ["0001-first", "0002-seed-first", "0003-third"])
+                #expect(try await recordedMigrations(in: store) == ["0001-first", "0002-seed-first", "0003-third"])
+                #expect(try await rowCount(of: "first", in: store) == 1)
+                #expect(try await tableExists("third", in: store))
+            }
+        }
+
+        @Test("a second run applies nothing and runs no migration body")
+        func secondRunAppliesNothing() async throws {
+            let log = Shared<[String]>([])
+            let migrator = Migrator([creating("a", id: "a", log: log), creating("b", id: "b", log: log)])
+            try await withInMemoryStore { store async throws in
+                #expect(try await migrator.run(on: store) == ["a", "b"])
+                #expect(try await migrator.run(on: store) == [])
+                #expect(log.value == ["a", "b"])
+                #expect(try await recordedMigrations(in: store) == ["a", "b"])
+            }
+        }
+
+        @Test("a migration appended later is applied alone")
+        func appendedMigrationRunsAlone() async throws {
+            let log = Shared<[String]>([])
+            let first = [creating("a", id: "a", log: log), creating("b", id: "b", log: log)]
+            try await withInMemoryStore { store async throws in
+                try await Migrator(first).run(on: store)
+                let applied = try await Migrator(first + [creating("c", id: "c", log: log)]).run(on: store)
+                #expect(applied == ["c"])
+                #expect(log.value == ["a", "b", "c"])
+                #expect(try await tableExists("c", in: store))
+            }
+        }
+
+        @Test("an empty list still creates the bookkeeping table")
+        func emptyListCreatesBookkeeping() async throws {
+            try await withInMemoryStore { store async throws in
+                #expect(try await Migrator([]).run(on: store) == [])
+                #expect(try await tableExists("screenplay_migrations", in: store))
+                #expect(try await rowCount(of: "screenplay_migrations", in: store) == 0)
+            }
+        }
+
+        @Test("records when each migration ran as ISO 8601 UTC text")
+        func recordsTimestamp() async throws {
+            try await withInMemoryStore { store async throws in
+                try await Migrator([creating("a", id: "a")]).run(on: store)
+                let appliedAt = try await store.read { database in
+                    try await database.raw("SELECT applied_at FROM screenplay_migrations WHERE id = 'a'").first()?
+                        .decode(column: "applied_at", as: String.self)
+                }
+                let text = try #require(appliedAt)
+                #expect(text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil, "applied_at was '\(text)'")
+                let year = try #require(Int(text.prefix(4)))
+                #expect(year >= 2025)
+            }
+        }
+
+        @Test("Migrator.timestamp() is ISO 8601 UTC to the second")
+        func timestampFormat() {
+            let text = Migrator.timestamp()
+            #expect(text.wholeMatch(of: /\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-6]\dZ/) != nil, "got '\(text)'")
+        }
+    }
+
+    @Suite("Failure")
+    struct Failure {
+        @Test("a migration that throws is rolled back: no table, no record, and the error propagates")
+        func throwingMigrationRollsBack() async throws {
+            let failing = Migration(id: "0002-broken") { database in
+                try await database.create(table: "half_done").column("value", type: .bigint).run()
+                try await database.raw("INSERT INTO half_done (value) VALUES (1)").run()
+                throw IntendedFailure(reason: "broken migration")
+            }
+            try await withInMemoryStore { store async throws in
+                await #expect(throws: IntendedFailure(reason: "broken migration")) {
+                    try await Migrator([creating("good", id: "0001-good"), failing]).run(on: store)
+                }
+                #expect(try await tableExists("half_done", in: store) == false)
+                #expect(try await recordedMigrations(in: store) == ["0001-good"])
+                // The migration before the broken one stays applied: each has its own transaction.
+                #expect(try await tableExists("good", in: store))
+            }
+        }
+
+        @Test("migrations after a failing one do not run; fixing it applies the rest next time")
+        func laterMigrationsWaitForTheFix() async throws {
+            let log = Shared<[String]>([])
+            let broken = Migration(id: "b") { _ in throw IntendedFailure() }
+            try await withInMemoryStore { store async throws in
+                await #expect(throws: IntendedFailure.self) {
+                    try await Migrator([creating("a", id: "a", log: log), broken, creating("c", id: "c", log: log)]).run(on: store)
+                }
+                #expect(log.value == ["a"])
+                #expect(try await tableExists("c", in: store) == false)
+
+                let applied = try await Migrator([creating("a", id: "a", log: log), creating("b", id: "b", log: log), creating("c", id: "c", log: log)])
+                    .run(on: store)
+                #expect(applied == ["b", "c"])
+                #expect(log.value == ["a", "b", "c"])
+            }
+        }
+
+        @Test("duplicate ids are refused when the migrator is made")
+        func duplicateIDsTrap() async {
+            await #expect(processExitsWith: .failure) {
+                _ = Migrator([Migration(id: "same") { _ in }, Migration(id: "same") { _ in }])
+            }
+        }
+    }
+
+    @Suite("Persistence")
+    struct Persistence {
+        @Test("records survive reopening a file-backed store")
+        func recordsSurviveReopening() async throws {
+            try await withTemporaryDirectory { folder async throws in
+                let path = folder.appendingPathComponent("screenplay.sqlite").path
+                let log = Shared<[String]>([])
+                let original = [creating("a", id: "a", log: log), creating("b", id: "b", log: log)]
+
+                try await withFileStore(at: path) { store async throws in
+                    #expect(try await Migrator(original).run(on: store) == ["a", "b"])
+                    try await store.transaction { database in
+                        try await database.raw("INSERT INTO a (value) VALUES (7)").run()
+                    }
+                }
+                try await withFileStore(at: path) { store async throws in
+                    #expect(try await Migrator(original).run(on: store) == [])
+                    #expect(try await Migrator(original + [creating("c", id: "c", log: log)]).run(on: store) == ["c"])
+                    #expect(try await recordedMigrations(in: store) == ["a", "b", "c"])
+                    #expect(try await rowCount(of: "a", in: store) == 1)
+                }
+                #expect(log.value == ["a", "b", "c"])
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import HTTPTypes
+import SQLKit
+import ScreenplayServer
+import ScreenplayStore
+import ScreenplayStoreSQLite
+import Testing
+
+/// Runs `body` with a migrated in-memory store and a directory over it.
+private func withDirectory<Result>(_ body: (SQLiteStore, UserDirectory) async throws -> Result) async throws -> Result {
+    try await withInMemoryStore { store async throws in
+        try await Migrator(UserDirectory.migrations).run(on: store)
+        return try await body(store, UserDirectory(store: store))
+    }
+}
+
+private func isIssuedToken(_ token: String) -> Bool {
+    token.wholeMatch(of: /[0-9a-f]{64}/) != nil
+}
+
+@Suite("UserDirectory")
+struct UserDirectoryTests {
+    @Suite("Resolving tokens")
+    struct Resolving {
+        @Test("no token: a new user and a 64 lowercase hex token")
+        func noTokenCreatesUser() async throws {
+            try await withDirectory { store, directory async throws in
+                let resolved = try await directory.resolve(token: nil)
+                let token = try #require(resolved.issuedToken)
+                #expect(isIssuedToken(token), "issued '\(token)'")
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
+                let storedToken = try await store.read { database in
+                    try await database.raw("SELECT token FROM screenplay_users WHERE id = \(bind: resolved.user.id)").first()?
+                        .decode(column: "token", as: String.self)
+                }
+                #expect(storedToken == token)
+            }
+        }
+
+        @Test("the issued token resolves to the same user and issues nothing new")
+        func issuedTokenResolvesToSameUser() async throws {
+            try await withDirectory { store, directory async throws in
+                let first = try await directory.resolve(token: nil)
+                let token = try #require(first.issuedToken)
+                let again = try await directory.resolve(token: token)
+                #expect(again == ResolvedIdentity(user: first.user, issuedToken: nil))
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
+            }
+        }
+
+        @Test("a directory with an empty memory finds the token in the store")
+        func tokenFoundInStore() async throws {
+            try await withDirectory { store, directory async throws in
+                let first = try await directory.resolve(token: nil)
+                let token = try #require(first.issuedToken)
+                let restarted = UserDirectory(store: store)
+                let again = try await restarted.resolve(token: token)
+                #expect(again.user == first.user)
+                #expect(again.issuedToken == nil)
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
+            }
+        }
+
+        @Test("two clients without tokens get different users and tokens")
+        func twoNewClientsDiffer() async throws {
+            try await withDirectory { _, directory async throws in
+                let first = try await directory.resolve(token: nil)
+                let second = try await directory.resolve(token: nil)
+                #expect(first.user != second.user)
+                #expect(first.issuedToken != nil)
+                #expect(first.issuedToken != second.issuedToken)
+            }
+        }
+
+        @Test("many concurrent new clients all get distinct users and tokens")
+        func concurrentNewClients() async throws {
+            try await withDirectory { store, directory async throws in
+                let resolved = try await withThrowingTaskGroup(of: ResolvedIdentity.self) { group in
+                    for _ in 0..<30 { group.addTask { try await directory.resolve(token: nil) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(Set(resolved.map(\.user)).count == 30)
+                #expect(Set(resolved.compactMap(\.issuedToken)).count == 30)
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 30)
+            }
+        }
+
+        @Test("an unknown well-formed token gets a new user and a new token, not the one sent")
+        func unknownTokenGetsNewIdentity() async throws {
+            try await withDirectory { store, directory async throws in
+                let existing = try await directory.resolve(token: nil)
+                let unknown = String(repeating: "ab", count: 32)
+                let resolved = try await directory.resolve(token: unknown)
+                let issued = try #require(resolved.issuedToken)
+                #expect(issued != unknown)
+                #expect(isIssuedToken(issued))
+                #expect(resolved.user != existing.user)
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 2)
+                // The new token is the one that now works.
+                #expect(try await directory.resolve(token: issued).user == resolved.user)
+            }
+        }
+
+        @Test(
+            "a malformed token is refused with 401 invalidToken",
+            arguments: [
+                "",
+                "abc123",
+                String(repeating: "A", count: 64),
+                String(repeating: "0", count: 63) + "F",
+                String(repeating: "g", count: 64),
+                String(repeating: "0", count: 62) + " 1",
+                String(repeating: "a", count: 65),
+                String(repeating: "a", count: 63),
+                String(repeating: "é", count: 32),
+            ]
+        )
+        func malformedTokenRefused(token: String) async throws {
+            try await withDirectory { store, directory async throws in
+                let error = await #expect(throws: ScreenplayError.self) {
+                    try await directory.resolve(token: token)
+                }
+                #expect(error?.code == "invalidToken")
+                #expect(error?.status == .unauthorized)
+                #expect(error?.status.code == 401)
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 0)
+            }
+        }
+    }
+
+    @Suite("Revisions")
+    struct Revisions {
+        @Test("a new user's revision is 0")
+        func startsAtZero() async throws {
+            try await withDirectory { _, directory async throws in
+                let user = try await directory.resolve(token: nil).user
+                #expect(try await directory.revision(of: user) == 0)
+            }
+        }
+
+        @Test("bumping inside a transaction increments by one each time, for that user only")
+        func bumpIncrements() async throws {
+            try await withDirectory { store, directory async throws in
+                let user = try await directory.resolve(token: nil).user
+                let other = try await directory.resolve(token: nil).user
+                try await store.transaction { database in
+                    try await UserDirectory.bumpRevision(of: user, on: database)
+                }
+                #expect(try await directory.revision(of: user) == 1)
+                try await store.transaction { database in
+                    try await UserDirectory.bumpRevision(of: user, on: database)
+                    try await UserDirectory.bumpRevision(of: user, on: database)
+                    // The caller's session sees its own bumps before commit.
+                    #expect(try await UserDirectory.revision(of: user, on: database) == 3)
+                }
+                #expect(try await directory.revision(of: user) == 3)
+                #expect(try await directory.revision(of: other) == 0)
+            }
+        }
+
+        @Test("a bump in a rolled-back transaction does not count")
+        func rolledBackBumpIsLost() async throws {
+            try await withDirectory { store, directory async throws in
+                let user = try await directory.resolve(token: nil).user
+                try await store.transaction { database in
+                    try await UserDirectory.bumpRevision(of: user, on: database)
+                }
+                await #expect(throws: IntendedFailure.self) {
+                    try await store.transaction { database in
+                        try await UserDirectory.bumpRevision(of: user, on: database)
+                        throw IntendedFailure()
+                    }
+                }
+                #expect(try await directory.revision(of: user) == 1)
+            }
+        }
+
+        @Test("a user the store does not know has revision 0")
+        func unknownUserIsZero() async throws {
+            try await withDirectory { _, directory async throws in
+                #expect(try await directory.revision(of: UserIdentity(id: 9_999)) == 0)
+            }
+        }
+    }
+
+    @Suite("Migrations")
+    struct Migrations {
+        @Test("the directory's migrations create screenplay_users once")
+        func migrationsCreateUsersTable() async throws {
+            try await withInMemoryStore { store async throws in
+                let applied = try await Migrator(UserDirectory.migrations).run(on: store)
+                #expect(applied == UserDirectory.migrations.map(\.id))
+                #expect(applied.isEmpty == false)
+                #expect(try await tableExists("screenplay_users", in: store))
+                #expect(try await Migrator(UserDirectory.migrations).run(on: store) == [])
+            }
+        }
+
+        @Test("tokens are unique in the table")
+        func tokensAreUnique() async throws {
+            try await withDirectory { store, directory async throws in
+                let token = try #require(try await directory.resolve(token: nil).issuedToken)
+                await #expect(throws: (any Error).self) {
+                    try await store.transaction { database in
+                        try await database.raw(
+                            "INSERT INTO screenplay_users (token, revision, created_at) VALUES (\(bind: token), 0, 'now')"
+                        ).run()
+                    }
+                }
+            }
+        }
+    }
+}

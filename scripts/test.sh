@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the whole Screenplay test suite on a fresh Debian machine with the Swift toolchain.
+# Installs what the tests need when it is missing, then builds and runs every test target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+# The build links sqlite-nio's vendored SQLite and BoringSSL: only a C compiler and the
+# toolchain are needed, both part of the Swift image. Later suites add their packages here.
+for tool in git; do command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool"); done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "==> installing: ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+
+echo "==> swift $(swift --version 2>&1 | head -1)"
+echo "==> building (debug, with tests)"
+swift build --build-tests
+echo "==> running tests"
+swift test --skip-build "$@"
