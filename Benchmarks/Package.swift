@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+// Benchmarks for Screenplay, in their own package so library users never build them.
+// Run: cd Benchmarks && swift package benchmark
+
+import PackageDescription
+
+let package = Package(
+    name: "ScreenplayBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ContractBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScreenplayContract", package: "Screenplay"),
+                .product(name: "ScreenplayServer", package: "Screenplay"),
+                .product(name: "ScreenplayDemo", package: "Screenplay"),
+            ],
+            path: "Benchmarks/ContractBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
