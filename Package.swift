@@ -156,7 +156,10 @@ let package = Package(
         .testTarget(name: "ScreenplayWebTests", dependencies: ["ScreenplayWeb"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayDemoTests",
-            dependencies: ["ScreenplayDemo", "ScreenplayStoreSQLite", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: [
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStoreSQLite",
+                .product(name: "SQLKit", package: "sql-kit"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,6 @@
+import HTTPTypes
 public import Hummingbird
 public import ScreenplayServer
-import HTTPTypes
 
 extension RouterMethods {
     /// Mounts a Screenplay service on this router, under the service's path prefix.

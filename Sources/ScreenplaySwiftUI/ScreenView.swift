@@ -15,6 +15,7 @@ public struct ScreenView: View {
     /// Shows `navigator`'s stack; call `navigator.start(at:)` to load the first screen.
     public init(navigator: ScreenNavigator) { self.navigator = navigator }
 
+    /// The top screen in its current state: loading with its header, failed with retry, or loaded.
     public var body: some View {
         Group {
             if let entry = snapshot?.top {

@@ -48,7 +48,9 @@ public actor ScreenLoader {
     private let cacheLimit: Int
 
     /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation.
-    public init(endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200) {
+    public init(
+        endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200
+    ) {
         self.endpoint = endpoint
         self.transport = transport
         self.tokens = tokens

@@ -38,7 +38,8 @@ public struct LinkPolicy: Sendable, Hashable {
         if let scheme = Self.scheme(of: url) {
             guard allowedSchemes.contains(scheme.lowercased()) else {
                 let allowed = allowedSchemes.sorted().joined(separator: ", ")
-                throw ContractViolation("URL scheme '\(scheme)' is not allowed here (allowed: \(allowed)\(allowsRelative ? ", or a relative path" : ""))")
+                throw ContractViolation(
+                    "URL scheme '\(scheme)' is not allowed here (allowed: \(allowed)\(allowsRelative ? ", or a relative path" : ""))")
             }
         } else {
             guard allowsRelative else { throw ContractViolation("URL '\(url.prefix(80))' must be absolute") }

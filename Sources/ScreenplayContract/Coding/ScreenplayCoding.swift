@@ -69,4 +69,3 @@ public struct ScreenplayEncoder: Sendable {
         return try encoder.encode(value)
     }
 }
-

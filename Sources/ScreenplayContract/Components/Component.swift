@@ -66,10 +66,11 @@ extension Component {
 
     /// This component's kind; for `unknown`, the type it arrived with.
     public var kind: ComponentKind {
-        payload.map { type(of: $0).kind } ?? {
-            if case .unknown(let unknown) = self { return ComponentKind(rawValue: unknown.type) }
-            return ComponentKind(rawValue: "unknown")
-        }()
+        payload.map { type(of: $0).kind }
+            ?? {
+                if case .unknown(let unknown) = self { return ComponentKind(rawValue: unknown.type) }
+                return ComponentKind(rawValue: "unknown")
+            }()
     }
 
     /// The kind-specific payload, or `nil` for an unknown kind.

@@ -41,7 +41,8 @@ extension Screen: Codable {
         title = try container.decode(String.self, forKey: .title)
         header = try container.decodeIfPresent(ScreenHeader.self, forKey: .header)
         guard container.contains(.sections) else {
-            throw DecodingError.keyNotFound(CodingKeys.sections, .init(codingPath: container.codingPath, debugDescription: "a screen needs 'sections'"))
+            throw DecodingError.keyNotFound(
+                CodingKeys.sections, .init(codingPath: container.codingPath, debugDescription: "a screen needs 'sections'"))
         }
         sections = try container.decodeLossyArray(of: ScreenSection.self, forKey: .sections)
         toolbar = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar)

@@ -31,7 +31,8 @@ public enum ColorValue: Sendable, Hashable {
         if hex.count == 6 {
             self = .rgba(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF), alpha: 255)
         } else {
-            self = .rgba(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF), blue: UInt8(value >> 8 & 0xFF), alpha: UInt8(value & 0xFF))
+            self = .rgba(
+                red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF), blue: UInt8(value >> 8 & 0xFF), alpha: UInt8(value & 0xFF))
         }
     }
 
@@ -42,10 +43,11 @@ public enum ColorValue: Sendable, Hashable {
             return token.rawValue
         case .rgba(let red, let green, let blue, let alpha):
             let parts = alpha == 255 ? [red, green, blue] : [red, green, blue, alpha]
-            return "#" + parts.map { byte in
-                let digits = String(byte, radix: 16, uppercase: true)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined()
+            return "#"
+                + parts.map { byte in
+                    let digits = String(byte, radix: 16, uppercase: true)
+                    return digits.count == 1 ? "0" + digits : digits
+                }.joined()
         }
     }
 }

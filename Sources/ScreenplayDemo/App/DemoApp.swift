@@ -2,8 +2,8 @@ import Foundation
 public import Hummingbird
 public import Logging
 import ScreenplayContract
-public import ScreenplayServer
 import ScreenplayHummingbird
+public import ScreenplayServer
 import ScreenplayStore
 public import ScreenplayStoreSQLite
 
@@ -60,9 +60,13 @@ public struct DemoApp: Sendable {
             "user-\(request.user.id)-\(try await users.revision(of: request.user))"
         }
         routes.screen("home", revision: userRevision) { request in try await screens.home(for: request.user) }
-        routes.screen("composer/:slug", revision: catalogRevision) { request in try await screens.composer(slug: try request.parameter("slug")) }
+        routes.screen("composer/:slug", revision: catalogRevision) { request in
+            try await screens.composer(slug: try request.parameter("slug"))
+        }
         routes.screen("work/:id", revision: catalogRevision) { request in try await screens.work(id: try Self.id(request)) }
-        routes.screen("playlist/:id", revision: userRevision) { request in try await library.playlist(id: try Self.id(request), for: request.user) }
+        routes.screen("playlist/:id", revision: userRevision) { request in
+            try await library.playlist(id: try Self.id(request), for: request.user)
+        }
         routes.screen("favorites", revision: userRevision) { request in try await library.favorites(for: request.user) }
         routes.screen("cities", revision: catalogRevision) { _ in CityStatistics.screen() }
     }

@@ -76,7 +76,8 @@ struct CatalogRepository: Sendable {
 
     func composers() async throws -> [ComposerRecord] {
         try await store.read { database in
-            try await database.select().column("*").from("composers").orderBy("popularity").all(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.select().column("*").from("composers").orderBy("popularity").all(
+                decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
@@ -89,15 +90,19 @@ struct CatalogRepository: Sendable {
 
     func works(composerID: Int64) async throws -> [WorkRecord] {
         try await store.read { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.composer_id = \(bind: composerID) ORDER BY w.position")
-                .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.composer_id = \(bind: composerID) ORDER BY w.position"
+            )
+            .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
     func work(id: Int64) async throws -> WorkRecord? {
         try await store.read { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.id = \(bind: id)")
-                .first(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE w.id = \(bind: id)"
+            )
+            .first(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
@@ -142,8 +147,10 @@ struct CatalogRepository: Sendable {
     /// The user's own playlists, newest last.
     func playlists(of user: UserIdentity) async throws -> [PlaylistRecord] {
         try await store.read { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists p WHERE p.user_id = \(bind: user.id) ORDER BY p.id")
-                .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists p WHERE p.user_id = \(bind: user.id) ORDER BY p.id"
+            )
+            .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
@@ -155,21 +162,27 @@ struct CatalogRepository: Sendable {
     }
 
     static func playlist(id: Int64, visibleTo user: UserIdentity, on database: any SQLDatabase) async throws -> PlaylistRecord? {
-        try await database.raw("SELECT \(unsafeRaw: playlistColumns) FROM playlists p WHERE p.id = \(bind: id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id))")
-            .first(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        try await database.raw(
+            "SELECT \(unsafeRaw: playlistColumns) FROM playlists p WHERE p.id = \(bind: id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id))"
+        )
+        .first(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
     func works(inPlaylist id: Int64) async throws -> [WorkRecord] {
         try await store.read { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.workColumns) FROM playlist_works pw JOIN works w ON w.id = pw.work_id JOIN composers c ON c.id = w.composer_id WHERE pw.playlist_id = \(bind: id) ORDER BY pw.position")
-                .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.workColumns) FROM playlist_works pw JOIN works w ON w.id = pw.work_id JOIN composers c ON c.id = w.composer_id WHERE pw.playlist_id = \(bind: id) ORDER BY pw.position"
+            )
+            .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
     func favoritePlaylists(of user: UserIdentity) async throws -> [PlaylistRecord] {
         try await store.read { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM favorites f JOIN playlists p ON p.id = f.playlist_id WHERE f.user_id = \(bind: user.id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id)) ORDER BY f.created_at, p.id")
-                .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.playlistColumns) FROM favorites f JOIN playlists p ON p.id = f.playlist_id WHERE f.user_id = \(bind: user.id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id)) ORDER BY f.created_at, p.id"
+            )
+            .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 
@@ -195,7 +208,8 @@ struct CatalogRepository: Sendable {
                     .values(SQLBind(user.id), SQLBind(playlistID), SQLBind(Migrator.timestamp())).run()
             } else {
                 guard existing != nil else { return .alreadyDone }
-                try await database.delete(from: "favorites").where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).run()
+                try await database.delete(from: "favorites").where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID)
+                    .run()
             }
             try await UserDirectory.bumpRevision(of: user, on: database)
             return .done
@@ -205,9 +219,10 @@ struct CatalogRepository: Sendable {
     /// Creates a playlist owned by `user`, optionally with a first work; returns its id.
     func createPlaylist(named name: String, firstWork: Int64?, user: UserIdentity) async throws -> Int64 {
         try await store.transaction { database in
-            guard let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at")
-                .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()))
-                .returning("id").first()
+            guard
+                let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at")
+                    .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()))
+                    .returning("id").first()
             else { throw ScreenplayError.internalError("creating a playlist returned no id") }
             let id = try row.decode(column: "id", as: Int64.self)
             if let firstWork {
@@ -228,7 +243,9 @@ struct CatalogRepository: Sendable {
             let present = try await database.select().column("work_id").from("playlist_works")
                 .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
             guard present == nil else { return .alreadyDone }
-            let next = try await database.raw("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)").first()
+            let next = try await database.raw(
+                "SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)"
+            ).first()
             let position = try next?.decode(column: "next", as: Int.self) ?? 0
             try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
                 .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position)).run()

@@ -6,10 +6,11 @@ import ScreenplayStore
 /// Catalog tables are shared by everyone; `playlists` with a `user_id` and `favorites` belong to
 /// one user each. Editorial playlists have no owner and are visible to all.
 enum CatalogSchema {
-    static let migrations: [Migration] = UserDirectory.migrations + [
-        Migration(id: "demo-0001-catalog", apply: createCatalog),
-        Migration(id: "demo-0002-seed", apply: seed),
-    ]
+    static let migrations: [Migration] =
+        UserDirectory.migrations + [
+            Migration(id: "demo-0001-catalog", apply: createCatalog),
+            Migration(id: "demo-0002-seed", apply: seed),
+        ]
 
     static func createCatalog(_ database: any SQLDatabase) async throws {
         try await database.create(table: "composers")
@@ -149,12 +150,15 @@ enum EditorialPlaylists {
             composers.flatMap { composer in composer.works.filter(match).map { "\(composer.slug)/\($0.slug)" } }.prefix(count).map { $0 }
         }
         return [
-            Playlist(name: "Baroque Essentials", description: "Where it all began: counterpoint, concertos and oratorio.",
-                     works: pick({ $0.period == "Baroque" }, 8)),
-            Playlist(name: "Late Night Piano", description: "Solo piano for the quiet hours.",
-                     works: genre({ $0.genre.lowercased().contains("piano") }, 10)),
-            Playlist(name: "Symphonic Giants", description: "The great symphonies, from Haydn to Shostakovich.",
-                     works: genre({ $0.genre.lowercased().contains("symphon") }, 10)),
+            Playlist(
+                name: "Baroque Essentials", description: "Where it all began: counterpoint, concertos and oratorio.",
+                works: pick({ $0.period == "Baroque" }, 8)),
+            Playlist(
+                name: "Late Night Piano", description: "Solo piano for the quiet hours.",
+                works: genre({ $0.genre.lowercased().contains("piano") }, 10)),
+            Playlist(
+                name: "Symphonic Giants", description: "The great symphonies, from Haydn to Shostakovich.",
+                works: genre({ $0.genre.lowercased().contains("symphon") }, 10)),
         ]
     }
 }

@@ -1,43 +1,43 @@
 /// The catalog the demo seeds into its database on first start: real composers, works,
 /// recordings and movements, so every screen shows believable content.
 struct SeedComposer: Sendable {
-    let slug: String            // url-safe, e.g. "mozart"
-    let name: String            // "Wolfgang Amadeus Mozart"
+    let slug: String  // url-safe, e.g. "mozart"
+    let name: String  // "Wolfgang Amadeus Mozart"
     let born: Int
     let died: Int
-    let nationality: String     // "Austrian"
-    let period: String          // "Classical", "Baroque", "Romantic", "Late Romantic", "20th century", ...
-    let popularity: Int         // 1 = most popular; unique 1...N, used to order the home carousel
-    let biography: [String]     // 2 or 3 factual paragraphs, 2-4 sentences each, in your own words
+    let nationality: String  // "Austrian"
+    let period: String  // "Classical", "Baroque", "Romantic", "Late Romantic", "20th century", ...
+    let popularity: Int  // 1 = most popular; unique 1...N, used to order the home carousel
+    let biography: [String]  // 2 or 3 factual paragraphs, 2-4 sentences each, in your own words
     let works: [SeedWork]
 }
 
 /// One composition of a seeded composer; it becomes a work page and groups the recordings
 /// that can be browsed and played for it.
 struct SeedWork: Sendable {
-    let slug: String            // url-safe and unique within the composer, e.g. "eine-kleine-nachtmusik"
-    let title: String           // "Serenade No. 13 \"Eine kleine Nachtmusik\""
-    let catalogue: String?      // "K. 525", "BWV 1007", "Op. 27 No. 2" (nil if none)
-    let key: String?            // "G major" (nil if not applicable)
-    let year: Int               // year of composition (completion)
-    let genre: String           // "Symphony", "Piano sonata", "Opera", "Concerto", "Chamber", "Choral", "Orchestral", "Solo instrumental", ...
+    let slug: String  // url-safe and unique within the composer, e.g. "eine-kleine-nachtmusik"
+    let title: String  // "Serenade No. 13 \"Eine kleine Nachtmusik\""
+    let catalogue: String?  // "K. 525", "BWV 1007", "Op. 27 No. 2" (nil if none)
+    let key: String?  // "G major" (nil if not applicable)
+    let year: Int  // year of composition (completion)
+    let genre: String  // "Symphony", "Piano sonata", "Opera", "Concerto", "Chamber", "Choral", "Orchestral", "Solo instrumental", ...
     let recordings: [SeedRecording]
 }
 
 /// A specific recorded performance of a work, so the demo can show several interpretations
 /// of the same piece with their performers, year and label.
 struct SeedRecording: Sendable {
-    let performers: String      // "Wiener Philharmoniker, Karl Böhm"
-    let year: Int               // recording year
-    let label: String           // "Deutsche Grammophon"
-    let tracks: [SeedTrack]     // the movements (or acts/numbers for operas: pick 3-5 well known numbers)
+    let performers: String  // "Wiener Philharmoniker, Karl Böhm"
+    let year: Int  // recording year
+    let label: String  // "Deutsche Grammophon"
+    let tracks: [SeedTrack]  // the movements (or acts/numbers for operas: pick 3-5 well known numbers)
 }
 
 /// A single track of a recording (a movement or a number), giving track lists and
 /// durations for the player and recording screens.
 struct SeedTrack: Sendable {
-    let title: String           // "I. Allegro"
-    let seconds: Int            // duration in seconds, realistic for that recording
+    let title: String  // "I. Allegro"
+    let seconds: Int  // duration in seconds, realistic for that recording
 }
 
 /// Namespace holding the static seed data; the demo reads it once to populate an empty database.
@@ -110,7 +110,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Adagio", seconds: 39),
                                 SeedTrack(title: "III. Allegro", seconds: 281),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -132,7 +132,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Agnus Dei", seconds: 284),
                                 SeedTrack(title: "Dona nobis pacem", seconds: 161),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -151,7 +151,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "I. Toccata", seconds: 167),
                                 SeedTrack(title: "II. Fugue", seconds: 376),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -171,7 +171,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Largo ma non tanto", seconds: 398),
                                 SeedTrack(title: "III. Allegro", seconds: 292),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -237,7 +237,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Adagio e piano – Presto e forte", seconds: 121),
                                 SeedTrack(title: "III. Presto", seconds: 154),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -257,7 +257,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Largo", seconds: 132),
                                 SeedTrack(title: "III. Allegro", seconds: 194),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -279,7 +279,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Domine Deus, Rex coelestis", seconds: 208),
                                 SeedTrack(title: "Cum Sancto Spiritu", seconds: 167),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -299,7 +299,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Largo", seconds: 141),
                                 SeedTrack(title: "III. Presto", seconds: 149),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -371,7 +371,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "IV. Lentement", seconds: 102),
                                 SeedTrack(title: "V. Bourrée", seconds: 52),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -393,7 +393,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "IV. La Réjouissance", seconds: 149),
                                 SeedTrack(title: "V. Menuets I & II", seconds: 213),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -414,7 +414,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Piangerò la sorte mia", seconds: 422),
                                 SeedTrack(title: "Da tempeste il legno infranto", seconds: 318),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -434,7 +434,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "And all the people rejoic'd", seconds: 58),
                                 SeedTrack(title: "God save the King", seconds: 102),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -471,7 +471,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Menuet: Allegro molto", seconds: 278),
                                 SeedTrack(title: "IV. Finale: Allegro di molto", seconds: 238),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -492,7 +492,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Menuet: Allegro", seconds: 287),
                                 SeedTrack(title: "IV. Finale: Spiritoso", seconds: 303),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -513,7 +513,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Menuetto: Allegro", seconds: 267),
                                 SeedTrack(title: "IV. Finale: Presto", seconds: 331),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -533,7 +533,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Andante", seconds: 221),
                                 SeedTrack(title: "III. Finale: Allegro", seconds: 269),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -555,7 +555,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Nun beut die Flur das frische Grün", seconds: 246),
                                 SeedTrack(title: "Mit Würd' und Hoheit angetan", seconds: 217),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -592,7 +592,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Menuetto: Allegretto", seconds: 129),
                                 SeedTrack(title: "IV. Rondo: Allegro", seconds: 187),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -644,7 +644,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Andante", seconds: 418),
                                 SeedTrack(title: "III. Allegro vivace assai", seconds: 402),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -699,7 +699,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Der Hölle Rache kocht in meinem Herzen", seconds: 178),
                                 SeedTrack(title: "Pa-pa-pa-Papagena", seconds: 158),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -799,7 +799,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Allegretto", seconds: 131),
                                 SeedTrack(title: "III. Presto agitato", seconds: 398),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -819,7 +819,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Adagio un poco mosso", seconds: 512),
                                 SeedTrack(title: "III. Rondo: Allegro", seconds: 618),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -839,7 +839,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Larghetto", seconds: 639),
                                 SeedTrack(title: "III. Rondo: Allegro", seconds: 612),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -874,7 +874,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "I. Allegro moderato", seconds: 782),
                                 SeedTrack(title: "II. Andante con moto", seconds: 668),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -896,7 +896,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "IV. Tema con variazioni: Andantino", seconds: 469),
                                 SeedTrack(title: "V. Finale: Allegro giusto", seconds: 399),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -917,7 +917,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Scherzo: Presto – Trio: Andante sostenuto", seconds: 609),
                                 SeedTrack(title: "IV. Allegretto", seconds: 582),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -938,7 +938,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "No. 3 in G-flat major: Andante", seconds: 381),
                                 SeedTrack(title: "No. 4 in A-flat major: Allegretto", seconds: 462),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -960,7 +960,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "20. Der Wegweiser", seconds: 241),
                                 SeedTrack(title: "24. Der Leiermann", seconds: 208),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -992,7 +992,7 @@ enum CatalogSeed {
                             year: 1987,
                             label: "Deutsche Grammophon",
                             tracks: [
-                                SeedTrack(title: "Ballade No. 1 in G minor", seconds: 583),
+                                SeedTrack(title: "Ballade No. 1 in G minor", seconds: 583)
                             ]
                         ),
                         SeedRecording(
@@ -1000,7 +1000,7 @@ enum CatalogSeed {
                             year: 1959,
                             label: "RCA Victor",
                             tracks: [
-                                SeedTrack(title: "Ballade No. 1 in G minor", seconds: 544),
+                                SeedTrack(title: "Ballade No. 1 in G minor", seconds: 544)
                             ]
                         ),
                     ]
@@ -1053,7 +1053,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Marche funèbre: Lento", seconds: 507),
                                 SeedTrack(title: "IV. Finale: Presto", seconds: 81),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1099,9 +1099,9 @@ enum CatalogSeed {
                             year: 1964,
                             label: "RCA Victor",
                             tracks: [
-                                SeedTrack(title: "Polonaise in A-flat major", seconds: 411),
+                                SeedTrack(title: "Polonaise in A-flat major", seconds: 411)
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1177,7 +1177,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "XII. Kind im Einschlummern", seconds: 102),
                                 SeedTrack(title: "XIII. Der Dichter spricht", seconds: 111),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1199,7 +1199,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "IV. Feierlich", seconds: 341),
                                 SeedTrack(title: "V. Lebhaft", seconds: 342),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1220,7 +1220,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "7. Ich grolle nicht", seconds: 98),
                                 SeedTrack(title: "16. Die alten, bösen Lieder", seconds: 269),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1240,7 +1240,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Langsam", seconds: 292),
                                 SeedTrack(title: "III. Sehr lebhaft", seconds: 478),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1277,7 +1277,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Un poco allegretto e grazioso", seconds: 281),
                                 SeedTrack(title: "IV. Adagio – Più andante – Allegro non troppo, ma con brio", seconds: 1049),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1298,7 +1298,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Allegro giocoso", seconds: 369),
                                 SeedTrack(title: "IV. Allegro energico e passionato", seconds: 592),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1352,7 +1352,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "VI. Denn wir haben hie keine bleibende Statt", seconds: 721),
                                 SeedTrack(title: "VII. Selig sind die Toten", seconds: 649),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1373,7 +1373,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Andantino – Presto non assai", seconds: 301),
                                 SeedTrack(title: "IV. Con moto", seconds: 543),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1410,7 +1410,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Allegro molto vivace", seconds: 501),
                                 SeedTrack(title: "IV. Finale: Adagio lamentoso", seconds: 589),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1460,7 +1460,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Canzonetta: Andante", seconds: 362),
                                 SeedTrack(title: "III. Finale: Allegro vivacissimo", seconds: 517),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1482,7 +1482,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Act III: Hungarian Dance (Czardas)", seconds: 161),
                                 SeedTrack(title: "Act IV: Final Scene", seconds: 412),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1504,7 +1504,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "Russian Dance (Trepak)", seconds: 69),
                                 SeedTrack(title: "Waltz of the Flowers", seconds: 412),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1603,7 +1603,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Allegretto grazioso – Molto vivace", seconds: 372),
                                 SeedTrack(title: "IV. Allegro ma non troppo", seconds: 578),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1624,7 +1624,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Molto vivace", seconds: 238),
                                 SeedTrack(title: "IV. Finale: Vivace ma non troppo", seconds: 339),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1649,7 +1649,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "VII. Allegro assai (C minor)", seconds: 198),
                                 SeedTrack(title: "VIII. Presto (G minor)", seconds: 242),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1681,7 +1681,7 @@ enum CatalogSeed {
                             year: 1964,
                             label: "Deutsche Grammophon",
                             tracks: [
-                                SeedTrack(title: "Prélude à l'après-midi d'un faune", seconds: 618),
+                                SeedTrack(title: "Prélude à l'après-midi d'un faune", seconds: 618)
                             ]
                         ),
                         SeedRecording(
@@ -1689,7 +1689,7 @@ enum CatalogSeed {
                             year: 1991,
                             label: "Deutsche Grammophon",
                             tracks: [
-                                SeedTrack(title: "Prélude à l'après-midi d'un faune", seconds: 587),
+                                SeedTrack(title: "Prélude à l'après-midi d'un faune", seconds: 587)
                             ]
                         ),
                     ]
@@ -1742,7 +1742,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Clair de lune", seconds: 271),
                                 SeedTrack(title: "IV. Passepied", seconds: 198),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1771,7 +1771,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "XI. La danse de Puck", seconds: 168),
                                 SeedTrack(title: "XII. Minstrels", seconds: 139),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1792,7 +1792,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Andantino, doucement expressif", seconds: 458),
                                 SeedTrack(title: "IV. Très modéré – Très mouvementé et avec passion", seconds: 439),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -1824,7 +1824,7 @@ enum CatalogSeed {
                             year: 1966,
                             label: "Deutsche Grammophon",
                             tracks: [
-                                SeedTrack(title: "Boléro", seconds: 958),
+                                SeedTrack(title: "Boléro", seconds: 958)
                             ]
                         ),
                         SeedRecording(
@@ -1832,7 +1832,7 @@ enum CatalogSeed {
                             year: 1981,
                             label: "Decca",
                             tracks: [
-                                SeedTrack(title: "Boléro", seconds: 909),
+                                SeedTrack(title: "Boléro", seconds: 909)
                             ]
                         ),
                     ]
@@ -1884,7 +1884,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Pantomime", seconds: 312),
                                 SeedTrack(title: "III. Danse générale", seconds: 261),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1904,7 +1904,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Le gibet", seconds: 381),
                                 SeedTrack(title: "III. Scarbo", seconds: 519),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -1925,7 +1925,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Très lent", seconds: 521),
                                 SeedTrack(title: "IV. Vif et agité", seconds: 311),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -2022,7 +2022,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Adagio", seconds: 878),
                                 SeedTrack(title: "IV. Allegro vivace", seconds: 822),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2038,9 +2038,9 @@ enum CatalogSeed {
                             year: 1928,
                             label: "RCA Victor",
                             tracks: [
-                                SeedTrack(title: "Prelude in C-sharp minor", seconds: 218),
+                                SeedTrack(title: "Prelude in C-sharp minor", seconds: 218)
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2060,7 +2060,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Andante con moto (Tempo di valse)", seconds: 581),
                                 SeedTrack(title: "III. Lento assai – Allegro vivace", seconds: 808),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]
@@ -2097,7 +2097,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Largo", seconds: 892),
                                 SeedTrack(title: "IV. Allegro non troppo", seconds: 542),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2119,7 +2119,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "IV. Largo", seconds: 302),
                                 SeedTrack(title: "V. Largo", seconds: 211),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2139,7 +2139,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "II. Andante", seconds: 362),
                                 SeedTrack(title: "III. Allegro", seconds: 319),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2160,7 +2160,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Cadenza", seconds: 321),
                                 SeedTrack(title: "IV. Allegro con moto", seconds: 279),
                             ]
-                        ),
+                        )
                     ]
                 ),
                 SeedWork(
@@ -2181,7 +2181,7 @@ enum CatalogSeed {
                                 SeedTrack(title: "III. Adagio", seconds: 1195),
                                 SeedTrack(title: "IV. Allegro non troppo", seconds: 1090),
                             ]
-                        ),
+                        )
                     ]
                 ),
             ]

@@ -17,7 +17,9 @@ struct PlaylistCommands: Sendable {
     }
 
     static func addToPlaylistMenuItem(workID: Int64) -> MenuItem {
-        MenuItem(title: "Add to playlist", icon: "text.badge.plus", action: .command("commands/playlists/choose", payload: ["workId": .integer(Int(workID))]))
+        MenuItem(
+            title: "Add to playlist", icon: "text.badge.plus",
+            action: .command("commands/playlists/choose", payload: ["workId": .integer(Int(workID))]))
     }
 
     /// Offers the opposite of the current state, so the menu always reads right.
@@ -48,7 +50,10 @@ struct PlaylistCommands: Sendable {
         case .notFound:
             throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
         case .done, .alreadyDone:
-            return .done(.init(message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites", refresh: true))
+            return .done(
+                .init(
+                    message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites", refresh: true
+                ))
         }
     }
 
@@ -78,11 +83,14 @@ struct PlaylistCommands: Sendable {
         let options = playlists.map { playlist in
             CommandResult.Choice.Option(
                 title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
-                command: .init(url: "commands/playlists/add-work", payload: ["playlistId": .integer(Int(playlist.id)), "workId": .integer(Int(workID))]))
+                command: .init(
+                    url: "commands/playlists/add-work",
+                    payload: ["playlistId": .integer(Int(playlist.id)), "workId": .integer(Int(workID))]))
         }
         let create = CommandResult.Choice.Option(
             title: "New playlist…", command: .init(url: "commands/playlists/new", payload: ["workId": .integer(Int(workID))]))
-        return .choice(.init(title: "Add to playlist", message: playlists.isEmpty ? "You have no playlists yet." : nil, options: options + [create]))
+        return .choice(
+            .init(title: "Add to playlist", message: playlists.isEmpty ? "You have no playlists yet." : nil, options: options + [create]))
     }
 
     func addWork(_ request: CommandRequest) async throws -> CommandResult {

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import ScreenplayContract
 
 /// The demo's own media: generated SVG images (with low-res variants), a short generated tone
@@ -50,7 +50,8 @@ enum MediaRoutes {
             let tracks = try await catalog.tracks(recordingID: id)
             guard !tracks.isEmpty else { throw HTTPError(.notFound, message: "no recording \(id)") }
             let queue = tracks.map {
-                Action.Play.Track(id: String($0.id), title: $0.title, durationSeconds: $0.seconds, streamURL: "/media/audio/track/\($0.id).wav")
+                Action.Play.Track(
+                    id: String($0.id), title: $0.title, durationSeconds: $0.seconds, streamURL: "/media/audio/track/\($0.id).wav")
             }
             let bytes = try ScreenplayEncoder().encode(["tracks": queue])
             return Response(
@@ -108,9 +109,18 @@ enum ToneGenerator {
         var bytes: [UInt8] = []
         func append32(_ value: Int) { bytes += withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
         func append16(_ value: Int) { bytes += withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
-        bytes += Array("RIFF".utf8); append32(36 + count); bytes += Array("WAVEfmt ".utf8)
-        append32(16); append16(1); append16(1); append32(sampleRate); append32(sampleRate); append16(1); append16(8)
-        bytes += Array("data".utf8); append32(count)
+        bytes += Array("RIFF".utf8)
+        append32(36 + count)
+        bytes += Array("WAVEfmt ".utf8)
+        append32(16)
+        append16(1)
+        append16(1)
+        append32(sampleRate)
+        append32(sampleRate)
+        append16(1)
+        append16(8)
+        bytes += Array("data".utf8)
+        append32(count)
         for index in 0..<count {
             let envelope = min(1, Double(count - index) / 800)
             let sample = sin(2 * Double.pi * frequency * Double(index) / Double(sampleRate)) * 60 * envelope

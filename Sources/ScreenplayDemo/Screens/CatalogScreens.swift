@@ -12,12 +12,14 @@ struct CatalogScreens: Sendable {
         let own = try await catalog.playlists(of: user)
         return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()]) {
             Section("top-composers", header: "Top composers") {
-                Carousel(itemStyle: .portrait, items: composers.prefix(10).map { composer in
-                    Carousel.Item(
-                        title: composer.name, subtitle: composer.period,
-                        image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
-                        action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
-                })
+                Carousel(
+                    itemStyle: .portrait,
+                    items: composers.prefix(10).map { composer in
+                        Carousel.Item(
+                            title: composer.name, subtitle: composer.period,
+                            image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
+                            action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
+                    })
             }
             Section("editorial", header: "Playlists") {
                 for playlist in editorial {
@@ -28,7 +30,9 @@ struct CatalogScreens: Sendable {
                 }
             }
             Section("library", header: "Your library") {
-                DetailButton(title: "Favorites", subtitle: "Playlists you saved", action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
+                DetailButton(
+                    title: "Favorites", subtitle: "Playlists you saved",
+                    action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
                 if own.isEmpty {
                     Text("Create a playlist from the menu, or add a work to one from its page.", color: .token(.secondaryText))
                 }
@@ -62,7 +66,9 @@ struct CatalogScreens: Sendable {
         let header = DemoLinks.composerHeader(composer)
         return Screen(
             id: "composer/\(composer.slug)", title: composer.name, header: header,
-            toolbar: [MenuItem(title: "Share", icon: "share", action: .share(.init(title: composer.name, url: "/" + DemoLinks.composer(slug))))]
+            toolbar: [
+                MenuItem(title: "Share", icon: "share", action: .share(.init(title: composer.name, url: "/" + DemoLinks.composer(slug))))
+            ]
         ) {
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
@@ -102,7 +108,10 @@ struct CatalogScreens: Sendable {
                     action: .navigate(to: DemoLinks.composer(work.composerSlug)))
             }
             for (recording, tracks) in recordings {
-                Section("recording-\(recording.id)", header: SectionHeader(title: recording.performers, subtitle: "\(recording.label), \(recording.year)")) {
+                Section(
+                    "recording-\(recording.id)",
+                    header: SectionHeader(title: recording.performers, subtitle: "\(recording.label), \(recording.year)")
+                ) {
                     for track in tracks {
                         TrackRow(
                             title: track.title, subtitle: recording.performers, duration: DemoLinks.duration(track.seconds),

@@ -24,7 +24,8 @@ enum DemoLinks {
         var image = image(kind: "composer", slug: composer.slug)
         image.alt = "Portrait of \(composer.name)"
         return ScreenHeader(
-            title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.nationality) · \(composer.period)", image: image)
+            title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.nationality) · \(composer.period)", image: image
+        )
     }
 
     static func workHeader(_ work: WorkRecord) -> ScreenHeader {

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import ScreenplayContract
 import ScreenplayServer
 import ScreenplayWeb
@@ -29,7 +29,10 @@ struct WebPages: Sendable {
             let screen = try await service.screen(path: path, apiVersion: .latest, user: user)
             return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
         } catch {
-            return html(renderer.errorPage(title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"), status: error.status, cookie: cookie)
+            return html(
+                renderer.errorPage(
+                    title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"),
+                status: error.status, cookie: cookie)
         }
     }
 
@@ -38,7 +41,10 @@ struct WebPages: Sendable {
         var body: [UInt8] = []
         for try await buffer in request.body {
             guard body.count + buffer.readableBytes <= service.configuration.maximumBodySize else {
-                return html(renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: service.configuration.maximumBodySize).message, back: "/"), status: .contentTooLarge, cookie: cookie)
+                return html(
+                    renderer.errorPage(
+                        title: "Too large", message: ScreenplayError.payloadTooLarge(limit: service.configuration.maximumBodySize).message,
+                        back: "/"), status: .contentTooLarge, cookie: cookie)
             }
             body.append(contentsOf: buffer.readableBytesView)
         }
@@ -46,13 +52,16 @@ struct WebPages: Sendable {
         do {
             form = try WebForm(urlEncoded: body)
         } catch {
-            return html(renderer.errorPage(title: "Bad request", message: error.description, back: "/"), status: .badRequest, cookie: cookie)
+            return html(
+                renderer.errorPage(title: "Bad request", message: error.description, back: "/"), status: .badRequest, cookie: cookie)
         }
         let result: CommandResult
         do {
             result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: user)
         } catch {
-            return html(renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status, cookie: cookie)
+            return html(
+                renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status,
+                cookie: cookie)
         }
         switch result {
         case .done(let done):
@@ -71,9 +80,13 @@ struct WebPages: Sendable {
         case .choice(let choice):
             return html(renderer.page(for: choice, back: form.back), cookie: cookie)
         case .error(let failure):
-            return html(renderer.errorPage(title: "Could not do that", message: failure.message, back: form.back), status: .unprocessableContent, cookie: cookie)
+            return html(
+                renderer.errorPage(title: "Could not do that", message: failure.message, back: form.back), status: .unprocessableContent,
+                cookie: cookie)
         case .unknown(let type, _):
-            return html(renderer.errorPage(title: "Could not do that", message: "unexpected answer '\(type)'", back: form.back), status: .internalServerError, cookie: cookie)
+            return html(
+                renderer.errorPage(title: "Could not do that", message: "unexpected answer '\(type)'", back: form.back),
+                status: .internalServerError, cookie: cookie)
         }
     }
 
@@ -93,7 +106,8 @@ struct WebPages: Sendable {
 
     func html(_ page: String, status: HTTPResponse.Status = .ok, cookie: String?) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
-        headers[.contentSecurityPolicy] = "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'"
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'"
         if let cookie { headers[.setCookie] = cookie }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }

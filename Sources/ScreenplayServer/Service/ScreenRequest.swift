@@ -26,7 +26,8 @@ public struct ScreenRequest: Sendable {
     public let user: UserIdentity
 
     /// Creates a request (the service does this; tests may too).
-    public init(path: String, parameters: [String: String] = [:], query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) {
+    public init(path: String, parameters: [String: String] = [:], query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity)
+    {
         self.path = path
         self.parameters = parameters
         self.query = query

@@ -64,7 +64,9 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     public static func unsupportedVersion(_ requested: String, supported: ClosedRange<APIVersion>) -> ScreenplayError {
         ScreenplayError(
             status: .badRequest, code: "unsupportedAPIVersion",
-            message: "API version '\(requested)' is not supported; supported versions are \(supported.lowerBound) through \(supported.upperBound)")
+            message:
+                "API version '\(requested)' is not supported; supported versions are \(supported.lowerBound) through \(supported.upperBound)"
+        )
     }
 
     /// The client's identity token is malformed.

@@ -80,7 +80,9 @@ public struct ScreenplayService: Sendable {
 
     /// The JSON error response for `error`.
     public static func errorResponse(_ error: ScreenplayError) -> Response {
-        let bytes = (try? ScreenplayEncoder().encode(error.body)).map(Array.init) ?? Array(#"{"error":{"code":"internalError","message":"?"}}"#.utf8)
+        let bytes =
+            (try? ScreenplayEncoder().encode(error.body)).map(Array.init)
+            ?? Array(#"{"error":{"code":"internalError","message":"?"}}"#.utf8)
         var head = HTTPResponse(status: error.status)
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
@@ -127,9 +129,12 @@ public struct ScreenplayService: Sendable {
         return version
     }
 
-    private func screenResponse(_ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion) async throws -> Response {
+    private func screenResponse(
+        _ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion
+    ) async throws -> Response {
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
-        let encoded = try await encodedScreen(path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, user: resolved.user)
+        let encoded = try await encodedScreen(
+            path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, user: resolved.user)
         var head = HTTPResponse(status: .ok)
         head.headerFields[.eTag] = encoded.etag
         head.headerFields[.cacheControl] = "private, no-cache"
@@ -169,25 +174,33 @@ public struct ScreenplayService: Sendable {
     }
 
     /// Builds (or takes from cache) the screen at `path` under `screens/`.
-    public func screen(path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> Screen {
+    public func screen(
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> Screen {
         let segments = RequestTarget.segments(of: path)
         guard let (route, parameters) = routes.screenRoute(for: segments) else {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
         }
-        let request = ScreenRequest(path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+        let request = ScreenRequest(
+            path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
         return try await build(route, request)
     }
 
     /// The encoded screen at `path`, from cache when its revision has not changed.
-    public func encodedScreen(path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> EncodedBody {
+    public func encodedScreen(
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> EncodedBody {
         try await encodedScreen(path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, user: user)
     }
 
-    private func encodedScreen(path: String, segments: [String], query: [String: String], apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> EncodedBody {
+    private func encodedScreen(
+        path: String, segments: [String], query: [String: String], apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> EncodedBody {
         guard let (route, parameters) = routes.screenRoute(for: segments) else {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
         }
-        let request = ScreenRequest(path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+        let request = ScreenRequest(
+            path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
         var key: EncodedScreenCache.Key?
         if let revision = route.revision {
             let value: String
@@ -213,12 +226,15 @@ public struct ScreenplayService: Sendable {
     }
 
     /// Performs the command at `path` under `commands/`.
-    public func perform(command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity) async throws(ScreenplayError) -> CommandResult {
+    public func perform(
+        command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> CommandResult {
         let segments = RequestTarget.segments(of: path)
         guard let (route, parameters) = routes.commandRoute(for: segments) else {
             throw .notFound("no command at 'commands/\(path)'", path: "commands/" + path)
         }
-        let request = CommandRequest(path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
+        let request = CommandRequest(
+            path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
         do {
             return try await route.perform(request)
         } catch {

@@ -80,7 +80,10 @@ public struct UserDirectory: IdentityResolver {
     }
 
     static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        token.utf8.count == 64
+            && token.utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     static func makeToken() -> String {

@@ -1,5 +1,5 @@
-public import ScreenplayContract
 import Foundation
+public import ScreenplayContract
 
 /// Renders screens and command results as accessible HTML that works without JavaScript.
 ///
@@ -87,12 +87,16 @@ public struct HTMLRenderer: Sendable {
         case .paragraphs(let text):
             return "<div class=\"paragraphs\">" + text.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
         case .detailButton(let button):
-            return row(title: button.title, subtitle: button.subtitle, image: button.image, accessories: [], action: button.action, back: back, kind: "detail")
+            return row(
+                title: button.title, subtitle: button.subtitle, image: button.image, accessories: [], action: button.action, back: back,
+                kind: "detail")
         case .listRow(let row):
             var accessories: [String] = []
             if let composer = row.composer { accessories.append(composer) }
             if let count = row.recordingCount { accessories.append(count == 1 ? "1 recording" : "\(count) recordings") }
-            return self.row(title: row.title, subtitle: row.subtitle, image: row.image, accessories: accessories, action: row.action, back: back, kind: "list")
+            return self.row(
+                title: row.title, subtitle: row.subtitle, image: row.image, accessories: accessories, action: row.action, back: back,
+                kind: "list")
         case .trackRow(let track):
             var html = "<div class=\"track\"><span class=\"title\">\(HTML.escape(track.title))</span>"
             if let subtitle = track.subtitle { html += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
@@ -110,17 +114,22 @@ public struct HTMLRenderer: Sendable {
             }
             return html + "</ul>"
         case .verticalStack(let stack):
-            let style = stackStyle(direction: "column", align: stack.alignment.map(flexAlignment), spacing: stack.spacing, background: stack.background, padding: stack.padding)
+            let style = stackStyle(
+                direction: "column", align: stack.alignment.map(flexAlignment), spacing: stack.spacing, background: stack.background,
+                padding: stack.padding)
             return "<div class=\"stack\" style=\"\(style)\">" + stack.children.map { self.component($0, back: back) }.joined() + "</div>"
         case .horizontalStack(let stack):
-            let style = stackStyle(direction: "row", align: stack.alignment.map(flexAlignment), spacing: stack.spacing, background: stack.background, padding: stack.padding)
+            let style = stackStyle(
+                direction: "row", align: stack.alignment.map(flexAlignment), spacing: stack.spacing, background: stack.background,
+                padding: stack.padding)
             return "<div class=\"stack\" style=\"\(style)\">" + stack.children.map { self.component($0, back: back) }.joined() + "</div>"
         case .text(let text):
             var style: [String] = []
             if let size = text.size { style.append("font-size:\(css(size))px") }
             if let weight = text.weight { style.append("font-weight:\(cssWeight(weight))") }
             if let color = text.color { style.append("color:\(css(color))") }
-            return "<span class=\"text\"" + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"") + ">\(HTML.escape(text.text))</span>"
+            return "<span class=\"text\"" + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
+                + ">\(HTML.escape(text.text))</span>"
         case .image(let image):
             return wrap(imageHTML(image.image), in: image.action, back: back)
         case .rectangle(let rectangle):
@@ -157,7 +166,9 @@ public struct HTMLRenderer: Sendable {
         return html
     }
 
-    func row(title: String, subtitle: String?, image: RemoteImage?, accessories: [String], action: Action?, back: String, kind: String) -> String {
+    func row(
+        title: String, subtitle: String?, image: RemoteImage?, accessories: [String], action: Action?, back: String, kind: String
+    ) -> String {
         var inner = ""
         if let image { inner += imageHTML(image) }
         inner += "<span class=\"text-block\"><span class=\"title\">\(HTML.escape(title))</span>"
@@ -207,7 +218,8 @@ public struct HTMLRenderer: Sendable {
         let classes = "action" + (style.map { " " + $0 } ?? "")
         switch action {
         case .command(let command):
-            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"inline\">" + hiddenFields(command: command, back: back)
+            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"inline\">"
+                + hiddenFields(command: command, back: back)
                 + "<button type=\"submit\" class=\"\(classes)\"\(aria)>\(HTML.escape(title))</button></form>"
         case .navigate(let navigate):
             guard let href = links.href(navigate.url) else { return "" }
@@ -227,7 +239,8 @@ public struct HTMLRenderer: Sendable {
     }
 
     func hiddenFields(command: Action.Command, back: String) -> String {
-        let payload = (try? ScreenplayEncoder().encode(command.payload ?? .object([:]))).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        let payload =
+            (try? ScreenplayEncoder().encode(command.payload ?? .object([:]))).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
         return "<input type=\"hidden\" name=\"url\" value=\"\(HTML.escape(command.url))\">"
             + "<input type=\"hidden\" name=\"payload\" value=\"\(HTML.escape(payload))\">"
             + "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(back))\">"

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayServer
+import Testing
+
+/// Opens a demo in a fresh folder, runs `body`, closes and removes it.
+func withDemo<Result: Sendable>(_ body: (DemoApp, String) async throws -> Result) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-demo-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let demo = try await DemoApp.open(dataDirectory: folder)
+    do {
+        let result = try await body(demo, folder)
+        try await demo.close()
+        return result
+    } catch {
+        try? await demo.close()
+        throw error
+    }
+}
+
+@Suite("Demo catalog")
+struct DemoAppTests {
+    @Test("first start seeds a real catalog; reopening the same folder seeds nothing twice")
+    func seed() async throws {
+        try await withDemo { demo, folder in
+            let user = try await demo.service.resolveIdentity(token: nil).user
+            let home = try await demo.service.screen(path: "home", apiVersion: .v1, user: user)
+            guard case .carousel(let carousel) = home.sections[0].components[0] else {
+                Issue.record("home opens with the composer carousel")
+                return
+            }
+            #expect(carousel.items.count == 10)
+            #expect(carousel.items.first?.title == "Wolfgang Amadeus Mozart")
+            let allComposers = home.sections.first { $0.id == "all-composers" }?.components.count ?? 0
+            #expect(allComposers >= 12)
+            var works = 0
+            for composer in ["mozart", "bach", "beethoven"] {
+                let screen = try await demo.service.screen(path: "composer/\(composer)", apiVersion: .v1, user: user)
+                works += screen.sections.first { $0.id == "works" }?.components.count ?? 0
+                #expect(screen.sections.first { $0.id == "biography" } != nil)
+            }
+            #expect(works == 15)
+
+            try await demo.close()
+            let reopened = try await DemoApp.open(dataDirectory: folder)
+            let again = try await reopened.service.screen(path: "home", apiVersion: .v1, user: user)
+            #expect(again.sections.first { $0.id == "all-composers" }?.components.count == allComposers)
+            try await reopened.close()
+            // withDemo closes `demo` again; closing twice must be harmless.
+        }
+    }
+
+    @Test("a work screen lists recordings with playable tracks whose first track starts at once")
+    func workScreen() async throws {
+        try await withDemo { demo, _ in
+            let user = try await demo.service.resolveIdentity(token: nil).user
+            let work = try await demo.service.screen(path: "work/1", apiVersion: .v1, user: user)
+            let recordings = work.sections.filter { $0.id.hasPrefix("recording-") }
+            #expect(!recordings.isEmpty)
+            guard case .trackRow(let track) = recordings[0].components[0], case .play(let play) = track.action else {
+                Issue.record("recordings list track rows with play actions")
+                return
+            }
+            #expect(track.duration?.contains(":") == true)
+            #expect(play.firstTrack.title == track.title)
+            #expect(play.firstTrack.streamURL.hasPrefix("/media/audio/track/"))
+            #expect(work.menu?.map(\.title) == ["Add to playlist"])
+        }
+    }
+
+    @Test("concert cities: three cards of seven day-bars whose height follows the number")
+    func cities() async throws {
+        try await withDemo { demo, _ in
+            let user = try await demo.service.resolveIdentity(token: nil).user
+            let screen = try await demo.service.screen(path: "cities", apiVersion: .v1, user: user)
+            let cards = screen.sections[0].components
+            #expect(cards.count == 3)
+            for card in cards {
+                guard case .horizontalStack(let outer) = card, case .verticalStack(let right) = outer.children[1],
+                    case .horizontalStack(let bars) = right.children[1]
+                else {
+                    Issue.record("unexpected card shape")
+                    continue
+                }
+                #expect(bars.children.count == 7)
+                for bar in bars.children {
+                    guard case .verticalStack(let column) = bar, case .text(let number) = column.children[0],
+                        case .rectangle(let rectangle) = column.children[1], let value = Double(number.text)
+                    else {
+                        Issue.record("a bar is number, rectangle, weekday")
+                        continue
+                    }
+                    #expect((100...1000).contains(value))
+                    #expect(rectangle.height == (60 * value / 1000).rounded())
+                }
+            }
+        }
+    }
+
+    @Test("a user's command changes their screens' ETag and no one else's")
+    func revisions() async throws {
+        try await withDemo { demo, _ in
+            let alice = try await demo.service.resolveIdentity(token: nil).user
+            let bob = try await demo.service.resolveIdentity(token: nil).user
+            let aliceBefore = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: alice)
+            let bobBefore = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: bob)
+            #expect(aliceBefore.etag == bobBefore.etag)
+            let result = try await demo.service.perform(command: "favorites/add", payload: ["playlistId": 1], apiVersion: .v1, user: alice)
+            #expect(result == .done(.init(message: "Added “Baroque Essentials” to favorites", refresh: true)))
+            let aliceAfter = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: alice)
+            let bobAfter = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: bob)
+            #expect(aliceAfter.etag != aliceBefore.etag)
+            #expect(bobAfter.etag == bobBefore.etag)
+            let composer = try await demo.service.encodedScreen(path: "composer/mozart", apiVersion: .v1, user: alice)
+            let composerForBob = try await demo.service.encodedScreen(path: "composer/mozart", apiVersion: .v1, user: bob)
+            #expect(composer == composerForBob)
+        }
+    }
+
+    @Test("commands refuse bad payloads with the field named")
+    func commandValidation() async throws {
+        try await withDemo { demo, _ in
+            let user = try await demo.service.resolveIdentity(token: nil).user
+            await #expect {
+                try await demo.service.perform(command: "favorites/add", payload: ["playlistId": "one"], apiVersion: .v1, user: user)
+            } throws: { error in
+                (error as? ScreenplayError)?.path == "$.playlistId" && (error as? ScreenplayError)?.status == .unprocessableContent
+            }
+            await #expect {
+                try await demo.service.perform(command: "favorites/add", payload: ["playlistId": 9999], apiVersion: .v1, user: user)
+            } throws: { error in
+                (error as? ScreenplayError)?.status == .notFound
+            }
+            await #expect {
+                try await demo.service.perform(command: "playlists/create", payload: ["name": .string(String(repeating: "x", count: 101))], apiVersion: .v1, user: user)
+            } throws: { error in
+                (error as? ScreenplayError)?.message.contains("limit is 100") == true
+            }
+        }
+    }
+}
