@@ -73,9 +73,12 @@ struct RawResponse {
     }
 }
 
+/// Does not follow redirects, so tests see the 303s themselves. Lives for the whole test process.
+let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
 func raw(_ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> RawResponse {
     let request = HTTPRequest(method: method, scheme: "http", authority: "\(root.host!):\(root.port!)", path: path, headerFields: headers)
-    let (response, bytes) = try await AsyncHTTPClientTransport().send(request, body: body)
+    let (response, bytes) = try await AsyncHTTPClientTransport(client: rawClient).send(request, body: body)
     return RawResponse(status: response.status, headers: response.headerFields, body: bytes)
 }
 

@@ -195,7 +195,7 @@ struct ComponentCodingTests {
     struct UnknownKinds {
         @Test("An unknown component keeps its type and JSON, and encodes back verbatim")
         func keptVerbatim() throws {
-            let json = #"{"columns":3,"cells":[{"title":"a"}],"type":"grid"}"#
+            let json = #"{"cells":[{"title":"a"}],"columns":3,"type":"grid"}"#
             let decoded = try ScreenplayDecoder().decode(Component.self, from: Data(json.utf8))
             guard case .unknown(let unknown) = decoded.value else {
                 Issue.record("expected .unknown, got \(decoded.value)")

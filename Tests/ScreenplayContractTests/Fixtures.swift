@@ -1,5 +1,6 @@
 import Foundation
 import ScreenplayContract
+import Testing
 
 /// Shared helpers for the contract tests: decoding fixtures and looking inside encoded JSON
 /// without going through the types under test.

@@ -90,7 +90,8 @@ struct MigratorTests {
         @Test("Migrator.timestamp() is ISO 8601 UTC to the second")
         func timestampFormat() {
             let text = Migrator.timestamp()
-            #expect(text.wholeMatch(of: /\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-6]\dZ/) != nil, "got '\(text)'")
+            #expect(
+                text.wholeMatch(of: /\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-6]\dZ/) != nil, "got '\(text)'")
         }
     }
 
@@ -125,8 +126,10 @@ struct MigratorTests {
                 #expect(log.value == ["a"])
                 #expect(try await tableExists("c", in: store) == false)
 
-                let applied = try await Migrator([creating("a", id: "a", log: log), creating("b", id: "b", log: log), creating("c", id: "c", log: log)])
-                    .run(on: store)
+                let applied = try await Migrator([
+                    creating("a", id: "a", log: log), creating("b", id: "b", log: log), creating("c", id: "c", log: log),
+                ])
+                .run(on: store)
                 #expect(applied == ["b", "c"])
                 #expect(log.value == ["a", "b", "c"])
             }

@@ -176,7 +176,9 @@ struct SQLiteStoreTests {
                     try await createItems(in: store)
                 }
                 var isDirectory: ObjCBool = false
-                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("deeply/nested/folder").path, isDirectory: &isDirectory))
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: folder.appendingPathComponent("deeply/nested/folder").path, isDirectory: &isDirectory))
                 #expect(isDirectory.boolValue)
                 #expect(FileManager.default.fileExists(atPath: path))
             }

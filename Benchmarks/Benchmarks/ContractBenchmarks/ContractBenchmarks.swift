@@ -77,6 +77,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Decode 20 KB synthetic screen (strict)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try strict.decode(Screen.self, from: Inputs.syntheticJSON)) }
     }
+    Benchmark("Decode 20 KB synthetic screen (plain JSONDecoder)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try JSONDecoder().decode(Screen.self, from: Inputs.syntheticJSON)) }
+    }
     Benchmark("Baseline: JSONSerialization parse of the 20 KB screen") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try JSONSerialization.jsonObject(with: Inputs.syntheticJSON)) }
     }

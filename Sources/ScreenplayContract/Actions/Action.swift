@@ -174,6 +174,18 @@ extension Action {
                 self.durationSeconds = durationSeconds
                 self.streamURL = streamURL
             }
+
+            enum CodingKeys: String, CodingKey { case id, title, subtitle, durationSeconds, streamURL }
+
+            /// Decodes and checks `streamURL` against ``LinkPolicy/resource``.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                title = try container.decode(String.self, forKey: .title)
+                subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+                durationSeconds = try container.decodeIfPresent(Int.self, forKey: .durationSeconds)
+                streamURL = try container.decodeLink(forKey: .streamURL, policy: .resource)
+            }
         }
 
         enum CodingKeys: String, CodingKey { case metadataURL, firstTrack }

@@ -44,7 +44,8 @@ public enum JSONPath {
             } else if key.stringValue.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) && !key.stringValue.isEmpty {
                 result += "." + key.stringValue
             } else {
-                result += "[\"" + key.stringValue.replacingOccurrences(of: "\"", with: "\\\"") + "\"]"
+                let escaped = key.stringValue.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                result += "[\"" + escaped + "\"]"
             }
         }
         return result

@@ -32,6 +32,10 @@ public struct LinkPolicy: Sendable, Hashable {
         guard url.utf8.count <= Self.maximumLength else {
             throw ContractViolation("URL is \(url.utf8.count) bytes long; the limit is \(Self.maximumLength)")
         }
+        guard !url.contains("\\") else {
+            // Browsers read a backslash as a slash in http(s) URLs: "/\\evil.example" would leave the site.
+            throw ContractViolation("URL '\(url.prefix(80))' contains a backslash")
+        }
         guard !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == " " }) else {
             throw ContractViolation("URL '\(url.prefix(80))' contains whitespace or control characters")
         }

@@ -81,13 +81,4 @@ extension KeyedDecodingContainer {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeLossyArray(of: type, forKey: key)
     }
-
-    /// Decodes a required text and rejects an empty one: a row with no title is a server bug.
-    func decodeNonEmpty(forKey key: Key) throws -> String {
-        let text = try decode(String.self, forKey: key)
-        guard !text.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(key.stringValue)' must not be empty")
-        }
-        return text
-    }
 }

@@ -25,7 +25,7 @@ public enum ColorValue: Sendable, Hashable {
             return
         }
         let hex = text.dropFirst()
-        guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else {
+        guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
             throw ContractViolation("'\(text)' is not a hex color: expected #RRGGBB or #RRGGBBAA")
         }
         if hex.count == 6 {

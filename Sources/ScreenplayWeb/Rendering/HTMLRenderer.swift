@@ -319,6 +319,6 @@ public struct HTMLRenderer: Sendable {
         .menu{display:flex;gap:8px;flex-wrap:wrap;margin:8px 0}form.inline{display:inline}
         button,.action{font:inherit;padding:6px 12px;border-radius:8px;border:1px solid var(--sp-accent);background:#fff;color:var(--sp-accent);cursor:pointer;text-decoration:none}
         .notice{background:#e8f5e9;padding:8px 12px;border-radius:8px}.error{background:#fdecea;padding:8px 12px;border-radius:8px}
-        .choices{list-style:none;padding:0}.choices li{margin:8px 0}
+        .choices{list-style:none;padding:0}.choices li{margin:8px 0}section>.stack{margin-bottom:12px;border-radius:10px}
         """
 }

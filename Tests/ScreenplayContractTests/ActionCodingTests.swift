@@ -1,0 +1,139 @@
+import Foundation
+import ScreenplayContract
+import Testing
+
+/// One action kind, populated and minimal, with the exact members each has on the wire.
+struct ActionSample: Sendable, CustomTestStringConvertible {
+    let kind: String
+    let full: Action
+    let fullKeys: Set<String>
+    let minimal: Action
+    let minimalKeys: Set<String>
+
+    var testDescription: String { kind }
+
+    static let track = Action.Play.Track(
+        id: "t1", title: "I. Allegro", subtitle: "Karajan", durationSeconds: 461, streamURL: "https://cdn.example/t1.m4a")
+
+    static let all: [ActionSample] = [
+        ActionSample(
+            kind: "navigate",
+            full: .navigate(.init(url: "screens/composer/mozart", header: .init(title: "Mozart", subtitle: "Austrian"), presentation: .modal)),
+            fullKeys: ["type", "url", "header", "presentation"],
+            minimal: .navigate(.init(url: "screens/composer/mozart")),
+            minimalKeys: ["type", "url"]),
+        ActionSample(
+            kind: "command",
+            full: .command(.init(url: "commands/favorites/add", payload: ["workId": 42, "tags": ["a", "b"], "note": nil])),
+            fullKeys: ["type", "url", "payload"],
+            minimal: .command(.init(url: "commands/favorites/add")),
+            minimalKeys: ["type", "url"]),
+        ActionSample(
+            kind: "play",
+            full: .play(.init(metadataURL: "queues/album/1", firstTrack: track)),
+            fullKeys: ["type", "metadataURL", "firstTrack"],
+            minimal: .play(.init(metadataURL: "https://api.example/queues/1", firstTrack: .init(id: "t", title: "T", streamURL: "streams/t"))),
+            minimalKeys: ["type", "metadataURL", "firstTrack"]),
+        ActionSample(
+            kind: "share",
+            full: .share(.init(title: "Requiem", url: "https://screenplay.example/works/626")),
+            fullKeys: ["type", "title", "url"],
+            minimal: .share(.init(title: "Requiem", url: "mailto:friend@example.com")),
+            minimalKeys: ["type", "title", "url"]),
+        ActionSample(
+            kind: "openURL",
+            full: .openURL(.init(url: "tel:+431234567")),
+            fullKeys: ["type", "url"],
+            minimal: .openURL(.init(url: "https://example.com")),
+            minimalKeys: ["type", "url"]),
+        ActionSample(
+            kind: "custom",
+            full: .custom(.init(name: "purchase", payload: ["sku": "premium", "price": 4.99, "trial": true])),
+            fullKeys: ["type", "name", "payload"],
+            minimal: .custom(.init(name: "openCamera")),
+            minimalKeys: ["type", "name"]),
+    ]
+}
+
+@Suite("Action coding")
+struct ActionCodingTests {
+    @Test("The samples cover every known action kind")
+    func samplesCoverCatalog() {
+        #expect(ActionSample.all.map(\.kind) == Action.knownKinds)
+        #expect(ActionSample.all.map(\.full.kind) == Action.knownKinds)
+    }
+
+    @Test("A populated action survives encode and decode", arguments: ActionSample.all)
+    func fullRoundTrip(sample: ActionSample) throws {
+        #expect(try Fixture.roundTrip(sample.full) == sample.full)
+    }
+
+    @Test("A minimal action survives encode and decode", arguments: ActionSample.all)
+    func minimalRoundTrip(sample: ActionSample) throws {
+        #expect(try Fixture.roundTrip(sample.minimal) == sample.minimal)
+    }
+
+    @Test("`type` names the kind, fields are flattened beside it", arguments: ActionSample.all)
+    func wireShape(sample: ActionSample) throws {
+        let object = try Fixture.wireObject(sample.full)
+        #expect(object["type"] as? String == sample.kind)
+        #expect(Set(object.keys) == sample.fullKeys)
+    }
+
+    @Test("Nil optionals are omitted", arguments: ActionSample.all)
+    func nilOmitted(sample: ActionSample) throws {
+        let object = try Fixture.wireObject(sample.minimal)
+        #expect(Set(object.keys) == sample.minimalKeys)
+        for absent in sample.fullKeys.subtracting(sample.minimalKeys) {
+            #expect(object[absent] == nil, "'\(absent)' should be omitted when nil")
+        }
+    }
+
+    @Test("A play's first track omits its nil subtitle and duration")
+    func trackOptionalsOmitted() throws {
+        let minimal = try #require(ActionSample.all.first { $0.kind == "play" }?.minimal)
+        let track = try #require(try Fixture.wireObject(minimal)["firstTrack"] as? [String: Any])
+        #expect(Set(track.keys) == ["id", "title", "streamURL"])
+
+        let full = try #require(ActionSample.all.first { $0.kind == "play" }?.full)
+        let fullTrack = try #require(try Fixture.wireObject(full)["firstTrack"] as? [String: Any])
+        #expect(fullTrack["durationSeconds"] as? Int == 461)
+    }
+
+    @Test("A command payload keeps integers, nulls and nesting")
+    func payloadPreserved() throws {
+        let sample = try #require(ActionSample.all.first { $0.kind == "command" })
+        let payload = try #require(try Fixture.wireObject(sample.full)["payload"] as? [String: Any])
+        #expect(payload["workId"] as? Int == 42)
+        #expect(payload["tags"] as? [String] == ["a", "b"])
+        #expect(payload["note"] is NSNull)
+    }
+
+    @Test("An unknown action type is kept with its JSON and reported")
+    func unknownKept() throws {
+        let json = #"{"type":"teleport","where":"moon"}"#
+        let decoded = try ScreenplayDecoder().decode(Action.self, from: Data(json.utf8))
+        #expect(decoded.value == .unknown(type: "teleport", json: ["type": "teleport", "where": "moon"]))
+        #expect(decoded.value.kind == "teleport")
+        #expect(decoded.issues.map(\.kind) == [.unknownKind])
+        #expect(decoded.issues.first?.message == "unknown action type 'teleport'")
+        #expect(try ScreenplayEncoder().encode(decoded.value).utf8Text == json)
+    }
+
+    @Test("An action with no `type` fails with the path of the missing field")
+    func missingType() {
+        let error = #expect(throws: ScreenplayDecodingError.self) {
+            try ScreenplayDecoder().decode(Action.self, from: Data(#"{"url":"screens/a"}"#.utf8))
+        }
+        #expect(error?.path == "$.type")
+        #expect(error?.message == "missing required field 'type'")
+    }
+
+    @Test("Navigate presentation accepts only known values")
+    func unknownPresentation() {
+        let error = #expect(throws: ScreenplayDecodingError.self) {
+            try ScreenplayDecoder().decode(Action.self, from: Data(#"{"type":"navigate","url":"screens/a","presentation":"popover"}"#.utf8))
+        }
+        #expect(error?.path == "$.presentation")
+    }
+}

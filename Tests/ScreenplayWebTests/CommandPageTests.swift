@@ -1,0 +1,99 @@
+import Foundation
+import ScreenplayContract
+import ScreenplayWeb
+import Testing
+
+@Suite("Command pages")
+struct CommandPageTests {
+    @Suite("Prompt")
+    struct PromptPage {
+        static let prompt = CommandResult.Prompt(
+            title: "New playlist", message: "Give it a <name>",
+            field: .init(name: "playlistName", placeholder: "Name", initialValue: #"My "list""#, maxLength: 40),
+            submitTitle: "Create", submit: .init(url: "commands/playlists/create", payload: ["source": "menu"]))
+
+        @Test("The form posts the submit command with url, payload and back")
+        func hiddenCommandFields() {
+            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            #expect(html.contains(#"<form method="post" action="/web/command" class="prompt"><input type="hidden" name="url" value="commands/playlists/create"><input type="hidden" name="payload" value="{&quot;source&quot;:&quot;menu&quot;}"><input type="hidden" name="back" value="/screens/home">"#))
+        }
+
+        @Test("The field name travels as a hidden `field`; the text as `value` with a max length")
+        func textInput() {
+            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            #expect(html.contains(#"<input type="hidden" name="field" value="playlistName">"#))
+            #expect(html.contains(#"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required maxlength="40" value="My &quot;list&quot;" placeholder="Name"><button type="submit">Create</button></form>"#))
+        }
+
+        @Test("Title, message and cancel link are on the page")
+        func surroundings() {
+            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            #expect(html.contains("<title>New playlist · Screenplay</title>"))
+            #expect(html.contains("<h1>New playlist</h1><p>Give it a &lt;name&gt;</p>"))
+            #expect(html.contains(#"<p><a href="/screens/home">Cancel</a></p>"#))
+        }
+
+        @Test("Without a placeholder the label is the title and there is no limit")
+        func minimalField() {
+            let prompt = CommandResult.Prompt(title: "Rename", field: .init(name: "name"), submitTitle: "Save", submit: .init(url: "commands/rename"))
+            let html = HTMLRenderer().page(for: prompt, back: "/")
+            #expect(html.contains(#"<label for="prompt-value">Rename</label><input id="prompt-value" name="value" type="text" required><button type="submit">Save</button>"#))
+            #expect(!html.contains("maxlength"))
+            #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
+        }
+
+        @Test("An off-site back path is not used for the cancel link")
+        func offSiteCancel() {
+            let html = HTMLRenderer().page(for: Self.prompt, back: "https://evil.example")
+            #expect(html.contains(#"<p><a href="/">Cancel</a></p>"#))
+        }
+    }
+
+    @Suite("Choice")
+    struct ChoicePage {
+        static let choice = CommandResult.Choice(
+            title: "Add to playlist", message: "Pick one",
+            options: [
+                .init(title: "Road trip", subtitle: "12 tracks", command: .init(url: "commands/playlists/add", payload: ["playlist": 1])),
+                .init(title: "Focus", command: .init(url: "commands/playlists/add", payload: ["playlist": 2])),
+                .init(title: "New…", command: .init(url: "commands/playlists/new")),
+            ])
+
+        @Test("One form per option, each posting its own command")
+        func oneFormPerOption() {
+            let html = HTMLRenderer().page(for: Self.choice, back: "/screens/work/3")
+            #expect(Fixture.count(of: "<form ", in: html) == 3)
+            #expect(Fixture.count(of: #"<form method="post" action="/web/command">"#, in: html) == 3)
+            #expect(Fixture.count(of: #"<input type="hidden" name="back" value="/screens/work/3">"#, in: html) == 3)
+            #expect(html.contains(#"<input type="hidden" name="payload" value="{&quot;playlist&quot;:1}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Road trip <small>12 tracks</small></button>"#))
+            #expect(html.contains(#"<input type="hidden" name="payload" value="{&quot;playlist&quot;:2}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Focus</button>"#))
+            #expect(html.contains(#"<input type="hidden" name="url" value="commands/playlists/new"><input type="hidden" name="payload" value="{}">"#))
+        }
+
+        @Test("Options keep their order")
+        func order() throws {
+            let html = HTMLRenderer().page(for: Self.choice, back: "/")
+            let positions = try ["Road trip", "Focus", "New…"].map { try #require(html.range(of: ">\($0)")?.lowerBound) }
+            #expect(positions == positions.sorted())
+        }
+
+        @Test("Title, message and cancel link")
+        func surroundings() {
+            let html = HTMLRenderer().page(for: Self.choice, back: "//evil.example")
+            #expect(html.contains(#"<h1>Add to playlist</h1><p>Pick one</p><ul class="choices">"#))
+            #expect(html.contains(#"<p><a href="/">Cancel</a></p>"#))
+        }
+    }
+
+    @Suite("Error page")
+    struct ErrorPage {
+        @Test("The message is an alert and the back link is kept local")
+        func alert() {
+            let html = HTMLRenderer().errorPage(title: "Oops", message: "No <playlist>", back: "/screens/a")
+            #expect(html.contains(#"<h1>Oops</h1><p class="error" role="alert">No &lt;playlist&gt;</p><p><a href="/screens/a">Back</a></p>"#))
+            let offSite = HTMLRenderer().errorPage(title: "Oops", message: "x", back: "//evil.example")
+            #expect(offSite.contains(#"<p><a href="/">Back</a></p>"#))
+            #expect(!HTMLRenderer().errorPage(title: "Oops", message: "x", back: nil).contains(">Back<"))
+        }
+    }
+}

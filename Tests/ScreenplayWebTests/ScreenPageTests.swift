@@ -1,0 +1,293 @@
+import Foundation
+import ScreenplayContract
+import ScreenplayWeb
+import Testing
+
+@Suite("Screen pages")
+struct ScreenPageTests {
+    @Suite("Document")
+    struct Document {
+        @Test("The page is an English HTML document titled after the screen")
+        func document() {
+            let html = HTMLRenderer().page(for: Fixture.screen([], title: "Mozart"), currentPath: "/screens/composer/mozart")
+            #expect(html.hasPrefix("<!doctype html>"))
+            #expect(html.contains(#"<html lang="en">"#))
+            #expect(html.contains("<title>Mozart · Screenplay</title>"))
+            #expect(html.contains("<h1>Mozart</h1>"))
+            #expect(html.contains(#"<meta charset="utf-8">"#))
+            #expect(html.hasSuffix("</main></body></html>"))
+        }
+
+        @Test("Pages other than the home page link home; the home page does not")
+        func homeLink() {
+            let home = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/")
+            let other = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/screens/a")
+            #expect(!home.contains(#"<p class="home">"#))
+            #expect(other.contains(#"<p class="home"><a href="/">← Home</a></p>"#))
+        }
+
+        @Test("The notice is announced as a status")
+        func notice() {
+            let html = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: "Added <b>Requiem</b>")
+            #expect(html.contains(#"<p class="notice" role="status">Added &lt;b&gt;Requiem&lt;/b&gt;</p>"#))
+            #expect(!HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/").contains("role=\"status\""))
+        }
+
+        @Test("A screen header replaces the plain title heading")
+        func header() {
+            let screen = Screen(
+                id: "m", title: "Mozart",
+                header: ScreenHeader(
+                    title: "W. A. Mozart", subtitle: "1756–1791",
+                    image: RemoteImage(url: "images/m.jpg", lowResURL: "images/m-small.jpg", alt: "Portrait of Mozart")),
+                sections: [])
+            let html = HTMLRenderer().page(for: screen, currentPath: "/x")
+            #expect(html.contains(#"<header class="hero"><img src="/images/m.jpg" alt="Portrait of Mozart" loading="lazy" style="background-image:url('/images/m-small.jpg');background-size:cover"><h1>W. A. Mozart</h1><p class="subtitle">1756–1791</p></header>"#))
+            #expect(!html.contains("<h1>Mozart</h1>"))
+            #expect(html.contains("<title>Mozart · Screenplay</title>"))
+        }
+
+        @Test("Sections get escaped ids and their header as a heading")
+        func sections() {
+            let screen = Screen(id: "s", title: "T", sections: [
+                ScreenSection(id: #"works"><script>"#, header: .init(title: "Works", subtitle: "All of them", action: .navigate(.init(url: "screens/works"))), components: []),
+            ])
+            let html = HTMLRenderer().page(for: screen, currentPath: "/")
+            #expect(html.contains(#"<section id="section-works&quot;&gt;&lt;script&gt;"><h2><a href="/screens/works">Works</a></h2><p class="subtitle">All of them</p></section>"#))
+        }
+    }
+
+    @Suite("Escaping")
+    struct Escaping {
+        static let hostile = #"<script>alert("x")</script>'"#
+        static let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;"
+
+        @Test("Titles, subtitles, paragraphs and labels never become markup")
+        func everyTextEscaped() {
+            let h = Self.hostile
+            let screen = Screen(
+                id: "x", title: h, header: ScreenHeader(title: h, subtitle: h, image: RemoteImage(url: "images/a.png", alt: h)),
+                sections: [
+                    ScreenSection(id: h, header: .init(title: h, subtitle: h), components: [
+                        .pageHeader(.init(title: h, subtitle: h)),
+                        .paragraphs(.init([h, h])),
+                        .detailButton(.init(title: h, subtitle: h, action: .navigate(.init(url: "screens/a")))),
+                        .listRow(.init(title: h, subtitle: h, composer: h)),
+                        .trackRow(.init(title: h, subtitle: h, duration: h, action: .command(.init(url: "commands/play", payload: ["t": .string(h)])))),
+                        .carousel(.init(itemStyle: .square, items: [.init(title: h, subtitle: h)])),
+                        .text(.init(h)),
+                        .button(.init(title: h, action: .navigate(.init(url: "screens/b")))),
+                    ])
+                ],
+                menu: [MenuItem(title: h, action: .command(.init(url: "commands/x")))])
+            let html = HTMLRenderer().page(for: screen, currentPath: "/screens/x", notice: h)
+            #expect(!html.contains("<script"))
+            #expect(!html.contains(#"alert("x")"#))
+            #expect(Fixture.count(of: Self.escaped, in: html) >= 20)
+        }
+
+        @Test("A hostile current path stays inside the hidden field")
+        func hostileBack() {
+            let html = Fixture.page([.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))], currentPath: #"/x"><script>alert(1)</script>"#)
+            #expect(!html.contains("<script"))
+            #expect(html.contains(#"<input type="hidden" name="back" value="/x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">"#))
+        }
+    }
+
+    @Suite("Links")
+    struct Links {
+        @Test("Navigate actions become links under /screens, and screens/home becomes /")
+        func navigate() {
+            let html = Fixture.page([
+                .detailButton(.init(title: "Mozart", action: .navigate(.init(url: "screens/composer/mozart")))),
+                .button(.init(title: "Home", style: .plain, action: .navigate(.init(url: "screens/home")))),
+                .listRow(.init(title: "Abs", action: .navigate(.init(url: "https://example.com/x?a=1&b=2")))),
+            ])
+            #expect(html.contains(#"<div class="row detail"><a href="/screens/composer/mozart"><span class="text-block"><span class="title">Mozart</span></span></a></div>"#))
+            #expect(html.contains(#"<a class="action plain" href="/">Home</a>"#))
+            #expect(html.contains(#"<a href="https://example.com/x?a=1&amp;b=2">"#))
+        }
+
+        @Test("A javascript: navigate built in code renders no link at all")
+        func javascriptNavigate() {
+            let evil = Action.navigate(.init(url: "javascript:alert(document.cookie)"))
+            let html = Fixture.page([
+                .detailButton(.init(title: "Row", action: evil)),
+                .button(.init(title: "Button", action: evil)),
+                .sectionHeader(.init(title: "Header", action: evil)),
+                .carousel(.init(itemStyle: .wide, items: [.init(title: "Item", action: evil)])),
+                .image(.init(RemoteImage(url: "images/a.png"), action: evil)),
+            ])
+            #expect(!html.lowercased().contains("javascript"))
+            #expect(html.contains(#"<span class="title">Row</span>"#))
+            #expect(!html.contains(">Button<"))
+            #expect(html.contains("<h2>Header</h2>"))
+            #expect(html.contains(#"<li><span class="title">Item</span></li>"#))
+        }
+
+        @Test("Other refused URLs render no link either", arguments: ["//evil.example", "data:text/html,x", "file:///etc/passwd", "java\nscript:x"])
+        func refusedURLs(url: String) {
+            let html = Fixture.page([
+                .button(.init(title: "Open", action: .openURL(.init(url: url)))),
+                .button(.init(title: "Share", action: .share(.init(title: "s", url: url)))),
+                .listRow(.init(title: "Row", action: .navigate(.init(url: url)))),
+                .image(.init(RemoteImage(url: url, alt: "pic"))),
+            ])
+            #expect(!html.contains("href=\"\(url)"))
+            #expect(!html.contains("src="))
+            #expect(!html.contains(">Open<"))
+            #expect(!html.contains(">Share<"))
+        }
+
+        @Test(
+            "Backslash URLs that browsers read as another host render no link")
+        func backslashHost() {
+            let html = Fixture.page([.listRow(.init(title: "Row", action: .navigate(.init(url: #"/\evil.example"#))))])
+            #expect(!html.contains("evil.example"))
+        }
+
+        @Test("openURL links open without an opener; mailto passes through")
+        func openURL() {
+            let html = Fixture.page([.button(.init(title: "Mail", action: .openURL(.init(url: "mailto:hi@example.com"))))])
+            #expect(html.contains(#"<a class="action" href="mailto:hi@example.com" rel="noopener">Mail</a>"#))
+        }
+
+        @Test("Play links to the first track's stream")
+        func play() {
+            let play = Action.play(.init(metadataURL: "queues/1", firstTrack: .init(id: "1", title: "Allegro", streamURL: "streams/1.m4a")))
+            let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: "7:41", action: play))])
+            #expect(html.contains(#"<div class="track"><span class="title">I. Allegro</span><span class="duration">7:41</span><a class="action" href="/streams/1.m4a" aria-label="Play I. Allegro">▶ Play</a></div>"#))
+        }
+
+        @Test("Custom and unknown actions render no control")
+        func customActions() {
+            let html = Fixture.page([
+                .button(.init(title: "Buy", action: .custom(.init(name: "purchase")))),
+                .button(.init(title: "Beam", action: .unknown(type: "teleport", json: ["type": "teleport"]))),
+            ])
+            #expect(!html.contains("Buy"))
+            #expect(!html.contains("Beam"))
+        }
+    }
+
+    @Suite("Commands")
+    struct Commands {
+        @Test("Menu commands are POST forms to /web/command with url, escaped payload and back")
+        func menuForm() {
+            let screen = Screen(
+                id: "w", title: "Work", sections: [],
+                toolbar: [MenuItem(title: "Share", action: .share(.init(title: "Work", url: "https://example.com/w")))],
+                menu: [MenuItem(title: "Add to favorites", icon: "heart", action: .command(.init(url: "commands/favorites/add", payload: ["workId": 3, "name": "K<626>"])))])
+            let html = HTMLRenderer().page(for: screen, currentPath: "/screens/work/3")
+            let form = #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action">Add to favorites</button></form>"#
+            #expect(html.contains(#"<nav class="menu" aria-label="Actions"><a class="action" href="https://example.com/w">Share</a>"# + form + "</nav>"))
+        }
+
+        @Test("A command without a payload posts an empty object")
+        func emptyPayload() {
+            let html = Fixture.page([.button(.init(title: "Go", style: .primary, action: .command(.init(url: "commands/go"))))], currentPath: "/")
+            #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
+            #expect(html.contains(#"<button type="submit" class="action primary">Go</button>"#))
+        }
+
+        @Test("A row whose action is a command becomes a submit button wrapping the row")
+        func rowCommand() {
+            let html = Fixture.page([.listRow(.init(title: "Requiem", recordingCount: 2, action: .command(.init(url: "commands/open", payload: ["id": 1]))))])
+            #expect(html.contains(#"<div class="row list"><form method="post" action="/web/command"><input type="hidden" name="url" value="commands/open">"#))
+            #expect(html.contains(#"<button type="submit" class="row-button"><span class="text-block"><span class="title">Requiem</span></span><span class="accessory">2 recordings</span></button></form></div>"#))
+        }
+
+        @Test("A custom command path is used in every form")
+        func customCommandPath() {
+            let renderer = HTMLRenderer(links: WebLinks(commandPath: "/app/post"))
+            let html = renderer.page(for: Fixture.screen([.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))]), currentPath: "/")
+            #expect(html.contains(#"action="/app/post""#))
+            #expect(!html.contains("/web/command"))
+        }
+    }
+
+    @Suite("Components")
+    struct Components {
+        let renderer = HTMLRenderer()
+
+        @Test("Unknown components render nothing")
+        func unknown() {
+            let component = Component.unknown(.init(type: "grid", json: ["type": "grid", "title": "SECRET"]))
+            #expect(renderer.component(component, back: "/").isEmpty)
+            #expect(!Fixture.page([component]).contains("SECRET"))
+        }
+
+        @Test("A rectangle renders its size, hex color and radius")
+        func rectangle() {
+            #expect(renderer.component(.rectangle(.init(width: 120, height: 8.5, color: .rgb(30, 144, 255), cornerRadius: 2)), back: "/")
+                == #"<div class="rectangle" role="presentation" style="width:120px;height:8.5px;background:#1E90FF;border-radius:2px"></div>"#)
+        }
+
+        @Test("A translucent color renders as rgba()")
+        func translucent() {
+            let html = renderer.component(.rectangle(.init(width: 1, height: 1, color: .rgba(red: 255, green: 0, blue: 0, alpha: 51))), back: "/")
+            #expect(html.contains("background:rgba(255,0,0,0.2)"))
+        }
+
+        @Test("Text tokens become CSS variables; size and weight map to CSS")
+        func text() {
+            #expect(renderer.component(.text(.init("42", size: 17, weight: .semibold, color: .token(.accent))), back: "/")
+                == #"<span class="text" style="font-size:17px;font-weight:600;color:var(--sp-accent)">42</span>"#)
+            #expect(renderer.component(.text(.init("plain")), back: "/") == #"<span class="text">plain</span>"#)
+            #expect(renderer.component(.text(.init("brand", color: .token(ColorToken(rawValue: "brandPurple")!))), back: "/").contains("color:var(--sp-brandPurple)"))
+        }
+
+        @Test("Every standard token has a CSS variable in the stylesheet", arguments: ColorToken.standard)
+        func stylesheetDefinesTokens(token: ColorToken) {
+            #expect(Fixture.page([]).contains("--sp-\(token.rawValue):"))
+        }
+
+        @Test("Images carry alt text, size and a lazy-loading hint")
+        func image() {
+            #expect(renderer.component(.image(.init(RemoteImage(url: "images/a.png", size: .init(width: 40, height: 30.5), alt: #"A "portrait""#))), back: "/")
+                == #"<img src="/images/a.png" alt="A &quot;portrait&quot;" loading="lazy" width="40" height="30.5">"#)
+            #expect(renderer.component(.image(.init(RemoteImage(url: "https://cdn.example/b.png"))), back: "/")
+                == #"<img src="https://cdn.example/b.png" alt="" loading="lazy">"#)
+        }
+
+        @Test("Stacks become flex boxes with their alignment, gap, background and padding")
+        func stacks() {
+            let vertical = renderer.component(.verticalStack(.init(alignment: .trailing, spacing: 8, background: .token(.surface), padding: 4, children: [.text(.init("a"))])), back: "/")
+            #expect(vertical == #"<div class="stack" style="display:flex;flex-direction:column;align-items:flex-end;gap:8px;background:var(--sp-surface);padding:4px"><span class="text">a</span></div>"#)
+            let horizontal = renderer.component(.horizontalStack(.init(alignment: .bottom, children: [.spacer(.init(length: 10)), .spacer(.init())])), back: "/")
+            #expect(horizontal == #"<div class="stack" style="display:flex;flex-direction:row;align-items:flex-end"><div class="spacer" style="flex:0 0 10px"></div><div class="spacer" style="flex:1"></div></div>"#)
+        }
+
+        @Test("A carousel is a list of its items, in order, with its style as a class")
+        func carousel() {
+            let html = renderer.component(.carousel(.init(itemStyle: .portrait, items: [
+                .init(title: "Bach", image: RemoteImage(url: "images/bach.jpg", alt: "Bach"), action: .navigate(.init(url: "screens/composer/bach"))),
+                .init(title: "Handel", subtitle: "1685"),
+            ])), back: "/")
+            #expect(html == #"<ul class="carousel portrait"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul>"#)
+        }
+
+        @Test("List rows show their accessories, with singular and plural recordings")
+        func listRowAccessories() {
+            #expect(renderer.component(.listRow(.init(title: "A", composer: "Bach", recordingCount: 1)), back: "/").contains(#"<span class="accessory">Bach</span><span class="accessory">1 recording</span>"#))
+            #expect(renderer.component(.listRow(.init(title: "A", recordingCount: 0)), back: "/").contains(#"<span class="accessory">0 recordings</span>"#))
+        }
+
+        @Test("A page header inside the body is a second-level heading")
+        func pageHeaderComponent() {
+            #expect(renderer.component(.pageHeader(.init(title: "Requiem")), back: "/") == #"<header class="hero"><h2>Requiem</h2></header>"#)
+        }
+
+        @Test("Paragraphs are one <p> each")
+        func paragraphs() {
+            #expect(renderer.component(.paragraphs(.init(["One.", "Two."])), back: "/") == #"<div class="paragraphs"><p>One.</p><p>Two.</p></div>"#)
+        }
+
+        @Test("Huge and fractional numbers render without crashing or rounding")
+        func numbers() {
+            let html = renderer.component(.spacer(.init(length: 1e12)), back: "/")
+            #expect(html == #"<div class="spacer" style="flex:0 0 1000000000000.0px"></div>"#)
+            #expect(renderer.component(.spacer(.init(length: 0.5)), back: "/").contains("flex:0 0 0.5px"))
+        }
+    }
+}
