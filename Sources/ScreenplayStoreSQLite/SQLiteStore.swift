@@ -9,6 +9,9 @@ public import ScreenplayStore
 /// One connection, shared: transactions take turns through an ``AsyncSerialLock`` (SQLite
 /// writes one transaction at a time anyway), so two commands never interleave their writes.
 /// WAL journaling keeps a crash from leaving a half-written transaction behind.
+///
+/// Not re-entrant: inside a `transaction` or `read` body, use the database it hands you; calling
+/// `read` or `transaction` on the store again from there waits for itself forever.
 public final class SQLiteStore: SQLStore {
     private let connection: SQLiteConnection
     private let database: any SQLDatabase

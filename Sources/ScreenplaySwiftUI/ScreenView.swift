@@ -77,7 +77,7 @@ struct ComponentView: View {
         case .trackRow(let track):
             HStack {
                 rowButton(title: track.title, subtitle: track.subtitle, action: track.action)
-                if let duration = track.duration { SwiftUI.Text(duration).foregroundStyle(.secondary) }
+                if let duration = track.durationText { SwiftUI.Text(duration).foregroundStyle(.secondary) }
             }
         case .verticalStack(let stack):
             VStack { ForEach(Array(stack.children.enumerated()), id: \.offset) { ComponentView(component: $0.element, perform: perform) } }

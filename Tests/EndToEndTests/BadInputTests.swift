@@ -21,7 +21,7 @@ struct BadInputTests {
 
             let version = try await raw(.get, root, "/api/v9/screens/home")
             #expect(version.status == .badRequest)
-            #expect(try version.errorBody().error.message.contains("v1 through v1"))
+            #expect(try version.errorBody().error.message.contains("v1 through v3"))
 
             let malformed = try await raw(.post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array("{\"name\": \"x\",}".utf8))
             #expect(malformed.status == .badRequest)
@@ -65,7 +65,7 @@ struct BadInputTests {
         let body = """
             {"id":"odd","title":"Odd","sections":[{"id":"s","components":[
               {"type":"text","text":"before"},
-              {"type":"trackRow","duration":"3:00"},
+              {"type":"trackRow","duration":180},
               {"type":"hologram","intensity":11},
               {"type":"text","text":"after"}
             ]}]}
@@ -82,7 +82,8 @@ struct BadInputTests {
         defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        let loader = ScreenLoader(endpoint: ServerEndpoint(root: URL(string: "http://127.0.0.1:\(port)/")!), transport: AsyncHTTPClientTransport())
+        let loader = ScreenLoader(
+            endpoint: ServerEndpoint(root: URL(string: "http://127.0.0.1:\(port)/")!, apiVersion: .v1), transport: AsyncHTTPClientTransport())
         let loaded = try await loader.screen(at: "screens/odd")
         let components = loaded.screen.sections[0].components
         #expect(components.count == 3)

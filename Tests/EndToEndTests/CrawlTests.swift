@@ -7,12 +7,15 @@ import Testing
 
 @Suite("End to end: screens over loopback", .serialized)
 struct CrawlTests {
-    @Test("every screen reachable from home by navigate actions loads with zero decoding issues, and each navigate header matches its destination")
-    func crawl() async throws {
+    @Test(
+        "at every supported version, every screen reachable from home loads with zero decoding issues and zero unknown kinds, and each navigate header matches its destination",
+        arguments: [APIVersion.v1, .v2, .v3])
+    func crawl(version: APIVersion) async throws {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
         try await harness.withServer { root in
-            let client = DemoClient(root: root)
+            // The loader decodes as a client of `version` would: later kinds are unknown to it.
+            let client = DemoClient(root: root, apiVersion: version)
             var queue: [(url: String, header: ScreenHeader?)] = [("screens/home", nil)]
             var seen: Set<String> = []
             var loaded = 0
@@ -26,6 +29,8 @@ struct CrawlTests {
                 }
                 loaded += 1
                 components += screen.screen.sections.reduce(0) { $0 + $1.components.count }
+                let kinds = Set(screen.screen.sections.flatMap(\.components).flatMap(\.allKinds))
+                #expect(kinds.isSubset(of: Component.kinds(knownAt: version)), "\(url) at \(version): \(kinds)")
                 for action in screen.screen.allActions {
                     guard case .navigate(let navigate) = action, !seen.contains(navigate.url) else { continue }
                     seen.insert(navigate.url)
@@ -37,6 +42,57 @@ struct CrawlTests {
             #expect(components > 500)
             #expect(seen.contains("screens/cities"))
         }
+    }
+
+    @Test("v1 clients get fallbacks for v2 kinds and a deprecation notice; v3 gets the new kinds and no notice")
+    func downgradeAndDeprecation() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let old = try await raw(.get, root, "/api/v1/screens/home")
+            #expect(old.headers[HTTPField.Name("Deprecation")!] == "true")
+            #expect(old.headers[HTTPField.Name("Screenplay-Deprecation")!]?.contains("API v1 is deprecated") == true)
+            let v1Home = try ScreenplayDecoder(mode: .strict, apiVersion: .v1).decode(Screen.self, from: Data(old.body)).value
+            let v1Editorial = try #require(v1Home.sections.first { $0.id == "editorial" })
+            #expect(v1Editorial.components.allSatisfy { $0.kind == Component.DetailButton.kind })
+            #expect(v1Editorial.components.count == 3)
+
+            let new = try await raw(.get, root, "/api/v3/screens/home")
+            #expect(new.headers[HTTPField.Name("Deprecation")!] == nil)
+            let v3Home = try ScreenplayDecoder(mode: .strict, apiVersion: .v3).decode(Screen.self, from: Data(new.body)).value
+            #expect(v3Home.sections.first { $0.id == "editorial" }?.components.map(\.kind) == [Component.Grid.kind])
+            #expect(old.headers[.eTag] != new.headers[.eTag])
+
+            // The v2 favorite toggle reaches v1 as a button carrying the same command.
+            let v1Playlist = try ScreenplayDecoder(mode: .strict, apiVersion: .v1)
+                .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v1/screens/playlist/1").body)).value
+            let v3Playlist = try ScreenplayDecoder(mode: .strict, apiVersion: .v3)
+                .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v3/screens/playlist/1").body)).value
+            guard case .button(let button) = v1Playlist.sections[0].components.last,
+                case .favoriteButton(let toggle) = v3Playlist.sections[0].components.last
+            else {
+                Issue.record("expected a button for v1 and a favorite toggle for v3")
+                return
+            }
+            #expect(button.action == .command(toggle.command))
+            #expect(button.title == "Add to favorites")
+
+            // v3 sends durations as seconds; v1 and v2 as text.
+            let v1Work = try await raw(.get, root, "/api/v1/screens/work/1")
+            let v3Work = try await raw(.get, root, "/api/v3/screens/work/1")
+            #expect(v1Work.text.contains(#""duration":"\#(Component.TrackRow.format(Self.firstDuration(v3Work)))""#))
+            #expect(v3Work.text.contains(#""duration":\#(Self.firstDuration(v3Work))"#))
+        }
+    }
+
+    static func firstDuration(_ response: RawResponse) -> Int {
+        let screen = try? ScreenplayDecoder(apiVersion: .v3).decode(Screen.self, from: Data(response.body)).value
+        for section in screen?.sections ?? [] {
+            for component in section.components {
+                if case .trackRow(let row) = component, let duration = row.duration { return duration }
+            }
+        }
+        return -1
     }
 
     @Test("ETag round trip: the second load is revalidated with a 304 and reuses the decoded screen")
@@ -83,6 +139,11 @@ struct CrawlTests {
             #expect(await client.navigator.snapshot.entries.count == 2)
         }
     }
+}
+
+extension Component {
+    /// This component's kind and its descendants' kinds.
+    var allKinds: [ComponentKind] { [kind] + children.flatMap(\.allKinds) }
 }
 
 final class StateLog: Sendable {

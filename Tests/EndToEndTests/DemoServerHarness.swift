@@ -53,9 +53,10 @@ struct DemoClient {
     let navigator: ScreenNavigator
     let tokens: InMemoryTokenStore
 
-    init(root: URL, token: String? = nil) {
+    init(root: URL, token: String? = nil, apiVersion: APIVersion = .latest) {
         tokens = InMemoryTokenStore(token: token)
-        loader = ScreenLoader(endpoint: ServerEndpoint(root: root), transport: AsyncHTTPClientTransport(), tokens: tokens)
+        loader = ScreenLoader(
+            endpoint: ServerEndpoint(root: root, apiVersion: apiVersion), transport: AsyncHTTPClientTransport(), tokens: tokens)
         navigator = ScreenNavigator(loader: loader)
     }
 }
@@ -110,6 +111,8 @@ extension Screen {
             case .carousel(let carousel): actions += carousel.items.compactMap(\.action)
             case .image(let image): if let action = image.action { actions.append(action) }
             case .button(let button): actions.append(button.action)
+            case .grid(let grid): actions += grid.cards.compactMap(\.action)
+            case .favoriteButton(let toggle): actions.append(.command(toggle.command))
             default: break
             }
             component.children.forEach(visit)
@@ -128,6 +131,7 @@ extension Screen {
             case .listRow(let row): [row.title]
             case .detailButton(let button): [button.title]
             case .carousel(let carousel): carousel.items.map(\.title)
+            case .grid(let grid): grid.cards.map(\.title)
             default: []
             }
         }

@@ -9,14 +9,14 @@ struct ServerEndpointTests {
     struct APIBase {
         @Test("a root without a trailing slash gets /api/v1/")
         func rootWithoutSlash() {
-            let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!)
+            let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!, apiVersion: .v1)
             #expect(endpoint.apiBase.absoluteString == "http://127.0.0.1:8080/api/v1/")
             #expect(endpoint.apiVersion == .v1)
         }
 
         @Test("a root with a trailing slash gets the same base")
         func rootWithSlash() {
-            let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080/")!)
+            let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080/")!, apiVersion: .v1)
             #expect(endpoint.apiBase.absoluteString == "http://127.0.0.1:8080/api/v1/")
         }
 
@@ -25,15 +25,15 @@ struct ServerEndpointTests {
             let root = URL(string: "https://music.example")!
             #expect(ServerEndpoint(root: root, apiVersion: APIVersion(3)).apiBase.absoluteString == "https://music.example/api/v3/")
             #expect(
-                ServerEndpoint(root: root, pathPrefix: "/screenplay/api/").apiBase.absoluteString
+                ServerEndpoint(root: root, apiVersion: .v1, pathPrefix: "/screenplay/api/").apiBase.absoluteString
                     == "https://music.example/screenplay/api/v1/")
-            #expect(ServerEndpoint(root: root, pathPrefix: "").apiBase.absoluteString == "https://music.example/v1/")
+            #expect(ServerEndpoint(root: root, apiVersion: .v1, pathPrefix: "").apiBase.absoluteString == "https://music.example/v1/")
         }
     }
 
     @Suite("Resolving references")
     struct Resolving {
-        let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!)
+        let endpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!, apiVersion: .v1)
 
         @Test("a relative reference resolves under the API base")
         func relative() {

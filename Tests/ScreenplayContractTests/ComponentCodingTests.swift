@@ -50,7 +50,7 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             minimalKeys: ["type", "title"]),
         ComponentSample(
             kind: "trackRow",
-            full: .trackRow(.init(title: "I. Allegro", subtitle: "Berliner Philharmoniker", duration: "7:41", action: navigate)),
+            full: .trackRow(.init(title: "I. Allegro", subtitle: "Berliner Philharmoniker", duration: 461, action: navigate)),
             fullKeys: ["type", "title", "subtitle", "duration", "action"],
             minimal: .trackRow(.init(title: "I. Allegro")),
             minimalKeys: ["type", "title"]),
@@ -102,6 +102,21 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             fullKeys: ["type", "length"],
             minimal: .spacer(.init()),
             minimalKeys: ["type"]),
+        ComponentSample(
+            kind: "favoriteButton",
+            full: .favoriteButton(
+                .init(
+                    isFavorite: true, label: "Baroque Essentials", add: .init(url: "commands/favorites/add", payload: ["playlistId": 1]),
+                    remove: .init(url: "commands/favorites/remove", payload: ["playlistId": 1]))),
+            fullKeys: ["type", "isFavorite", "label", "add", "remove"],
+            minimal: .favoriteButton(.init(isFavorite: false, label: "x", add: .init(url: "commands/a"), remove: .init(url: "commands/r"))),
+            minimalKeys: ["type", "isFavorite", "label", "add", "remove"]),
+        ComponentSample(
+            kind: "grid",
+            full: .grid(.init(columns: 3, cards: [.init(title: "Card", subtitle: "Sub", image: image, action: navigate)])),
+            fullKeys: ["type", "columns", "cards"],
+            minimal: .grid(.init(columns: 1, cards: [])),
+            minimalKeys: ["type", "columns", "cards"]),
     ]
 }
 
@@ -109,7 +124,7 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
 struct ComponentCodingTests {
     @Test("The samples cover every known kind exactly once")
     func samplesCoverCatalog() {
-        #expect(Component.knownKinds.count == 14)
+        #expect(Component.knownKinds.count == 16)
         #expect(ComponentSample.all.map(\.kind) == Component.knownKinds.map(\.rawValue))
         #expect(ComponentSample.all.map(\.full.kind) == Component.knownKinds)
     }
@@ -195,17 +210,17 @@ struct ComponentCodingTests {
     struct UnknownKinds {
         @Test("An unknown component keeps its type and JSON, and encodes back verbatim")
         func keptVerbatim() throws {
-            let json = #"{"cells":[{"title":"a"}],"columns":3,"type":"grid"}"#
+            let json = #"{"cells":[{"title":"a"}],"columns":3,"type":"hologram"}"#
             let decoded = try ScreenplayDecoder().decode(Component.self, from: Data(json.utf8))
             guard case .unknown(let unknown) = decoded.value else {
                 Issue.record("expected .unknown, got \(decoded.value)")
                 return
             }
-            #expect(unknown.type == "grid")
+            #expect(unknown.type == "hologram")
             #expect(unknown.json["columns"] == .integer(3))
-            #expect(decoded.value.kind.rawValue == "grid")
+            #expect(decoded.value.kind.rawValue == "hologram")
             #expect(decoded.value.payload == nil)
-            #expect(decoded.issues == [DecodingIssue(kind: .unknownKind, path: "$", message: "unknown component type 'grid'")])
+            #expect(decoded.issues == [DecodingIssue(kind: .unknownKind, path: "$", message: "unknown component type 'hologram'")])
             #expect(try ScreenplayEncoder().encode(decoded.value).utf8Text == json)
         }
 

@@ -103,7 +103,7 @@ struct HostileInputTests {
         let components = (0..<count).map { index -> String in
             switch index % 3 {
             case 0: #"{"type":"text","text":"t\#(index)"}"#
-            case 1: #"{"type":"trackRow","title":"Track \#(index)","duration":"1:00"}"#
+            case 1: #"{"type":"trackRow","title":"Track \#(index)","duration":60}"#
             default: #"{"type":"listRow","title":"Row \#(index)","recordingCount":\#(index)}"#
             }
         }.joined(separator: ",")
@@ -112,8 +112,8 @@ struct HostileInputTests {
         let section = try #require(decoded.value.sections.first)
         #expect(section.components.count == count)
         #expect(section.components.first == .text(.init("t0")))
-        #expect(section.components[1] == .trackRow(.init(title: "Track 1", duration: "1:00")))
-        #expect(section.components.last == .trackRow(.init(title: "Track 19999", duration: "1:00")))
+        #expect(section.components[1] == .trackRow(.init(title: "Track 1", duration: 60)))
+        #expect(section.components.last == .trackRow(.init(title: "Track 19999", duration: 60)))
         #expect(section.components[19_997] == .listRow(.init(title: "Row 19997", recordingCount: 19_997)))
     }
 

@@ -10,7 +10,7 @@ struct LossyDecodingTests {
         func missingTitle() throws {
             let (components, issues) = try Fixture.components(#"""
                 {"type":"text","text":"before"},
-                {"type":"trackRow","duration":"7:41"},
+                {"type":"trackRow","duration":461},
                 {"type":"text","text":"after"}
                 """#)
             #expect(components == [.text(.init("before")), .text(.init("after"))])
@@ -117,17 +117,17 @@ struct LossyDecodingTests {
             let (components, issues) = try Fixture.components(#"""
                 {"type":"verticalStack","children":[
                   {"type":"text","text":"a"},
-                  {"type":"grid","columns":3},
+                  {"type":"hologram","columns":3},
                   {"type":"horizontalStack","children":[{"type":"spacer"},{"type":"chart","values":[1,2.5]}]}
                 ]}
                 """#)
-            let grid = Component.unknown(.init(type: "grid", json: ["type": "grid", "columns": 3]))
+            let hologram = Component.unknown(.init(type: "hologram", json: ["type": "hologram", "columns": 3]))
             let chart = Component.unknown(.init(type: "chart", json: ["type": "chart", "values": [1, 2.5]]))
             #expect(components == [.verticalStack(.init(children: [
-                .text(.init("a")), grid, .horizontalStack(.init(children: [.spacer(.init()), chart])),
+                .text(.init("a")), hologram, .horizontalStack(.init(children: [.spacer(.init()), chart])),
             ]))])
             #expect(issues == [
-                DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].children[1]", message: "unknown component type 'grid'"),
+                DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].children[1]", message: "unknown component type 'hologram'"),
                 DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].children[2].children[1]", message: "unknown component type 'chart'"),
             ])
         }
@@ -141,9 +141,9 @@ struct LossyDecodingTests {
 
         @Test("An unknown kind survives a re-encode unchanged")
         func reEncode() throws {
-            let (components, _) = try Fixture.components(#"{"type":"grid","columns":3,"cells":[{"t":"x"}]}"#)
+            let (components, _) = try Fixture.components(#"{"type":"hologram","columns":3,"cells":[{"t":"x"}]}"#)
             let bytes = try ScreenplayEncoder().encode(components)
-            #expect(bytes.utf8Text == #"[{"cells":[{"t":"x"}],"columns":3,"type":"grid"}]"#)
+            #expect(bytes.utf8Text == #"[{"cells":[{"t":"x"}],"columns":3,"type":"hologram"}]"#)
         }
     }
 
@@ -237,7 +237,7 @@ struct LossyDecodingTests {
 struct StrictDecodingTests {
     @Test("The first bad element fails the whole decode with its path")
     func throwsWithPath() {
-        let json = Fixture.screenJSON(components: #"{"type":"text","text":"a"},{"type":"trackRow","duration":"1:00"}"#)
+        let json = Fixture.screenJSON(components: #"{"type":"text","text":"a"},{"type":"trackRow","duration":60}"#)
         let error = #expect(throws: ScreenplayDecodingError.self) { try Fixture.screen(json, mode: .strict) }
         #expect(error?.path == "$.sections[0].components[1].title")
         #expect(error?.message == "missing required field 'title'")
@@ -261,9 +261,9 @@ struct StrictDecodingTests {
 
     @Test("Unknown kinds are not errors in strict mode: kept and reported")
     func unknownKindsKept() throws {
-        let json = Fixture.screenJSON(components: #"{"type":"grid"}"#)
+        let json = Fixture.screenJSON(components: #"{"type":"hologram"}"#)
         let decoded = try Fixture.screen(json, mode: .strict)
-        #expect(decoded.value.sections[0].components == [.unknown(.init(type: "grid", json: ["type": "grid"]))])
+        #expect(decoded.value.sections[0].components == [.unknown(.init(type: "hologram", json: ["type": "hologram"]))])
         #expect(decoded.issues.map(\.kind) == [.unknownKind])
     }
 

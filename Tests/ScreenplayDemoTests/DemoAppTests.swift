@@ -63,7 +63,7 @@ struct DemoAppTests {
                 Issue.record("recordings list track rows with play actions")
                 return
             }
-            #expect(track.duration?.contains(":") == true)
+            #expect((track.duration ?? 0) > 0)
             #expect(play.firstTrack.title == track.title)
             #expect(play.firstTrack.streamURL.hasPrefix("/media/audio/track/"))
             #expect(work.menu?.map(\.title) == ["Add to playlist"])

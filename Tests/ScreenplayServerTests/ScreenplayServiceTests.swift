@@ -93,13 +93,13 @@ struct ScreenplayServiceTests {
             #expect(body.error.message.contains("nope/deeper"))
         }
 
-        @Test("unsupported API versions are a 400 that names the supported range", arguments: ["v0", "v2", "v99", "vx", "1"])
+        @Test("unsupported API versions are a 400 that names the supported range", arguments: ["v0", "v4", "v99", "vx", "1"])
         func versions(segment: String) async throws {
             let response = await makeService().respond(to: request(.get, "/api/\(segment)/screens/home"), body: [])
             #expect(response.head.status == .badRequest)
             let body = try decodeError(response)
             #expect(body.error.code == "unsupportedAPIVersion")
-            #expect(body.error.message.contains("v1 through v1"))
+            #expect(body.error.message.contains("v1 through v3"))
             #expect(body.error.message.contains(segment))
         }
 

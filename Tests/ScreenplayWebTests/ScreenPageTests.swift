@@ -73,7 +73,7 @@ struct ScreenPageTests {
                         .paragraphs(.init([h, h])),
                         .detailButton(.init(title: h, subtitle: h, action: .navigate(.init(url: "screens/a")))),
                         .listRow(.init(title: h, subtitle: h, composer: h)),
-                        .trackRow(.init(title: h, subtitle: h, duration: h, action: .command(.init(url: "commands/play", payload: ["t": .string(h)])))),
+                        .trackRow(.init(title: h, subtitle: h, duration: 61, action: .command(.init(url: "commands/play", payload: ["t": .string(h)])))),
                         .carousel(.init(itemStyle: .square, items: [.init(title: h, subtitle: h)])),
                         .text(.init(h)),
                         .button(.init(title: h, action: .navigate(.init(url: "screens/b")))),
@@ -155,7 +155,7 @@ struct ScreenPageTests {
         @Test("Play links to the first track's stream")
         func play() {
             let play = Action.play(.init(metadataURL: "queues/1", firstTrack: .init(id: "1", title: "Allegro", streamURL: "streams/1.m4a")))
-            let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: "7:41", action: play))])
+            let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: play))])
             #expect(html.contains(#"<div class="track"><span class="title">I. Allegro</span><span class="duration">7:41</span><a class="action" href="/streams/1.m4a" aria-label="Play I. Allegro">▶ Play</a></div>"#))
         }
 

@@ -12,6 +12,8 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         case decoding(ScreenplayDecodingError)
         /// The URL was refused by the link policy.
         case invalidURL
+        /// The request could not be built (a payload that cannot take a prompt's text).
+        case invalidRequest
     }
 
     /// What kind of failure.

@@ -43,7 +43,7 @@ public actor ScreenLoader {
     public nonisolated let endpoint: ServerEndpoint
     let transport: any ScreenTransport
     let tokens: any TokenStore
-    let decoder = ScreenplayDecoder(mode: .lossy)
+    var decoder: ScreenplayDecoder { ScreenplayDecoder(mode: .lossy, apiVersion: endpoint.apiVersion) }
     private var cache: [URL: LoadedScreen] = [:]
     private let cacheLimit: Int
 
@@ -91,7 +91,7 @@ public actor ScreenLoader {
         var payload = command.payload ?? .object([:])
         if !extra.isEmpty {
             guard case .object(var members) = payload else {
-                throw ClientError(kind: .invalidURL, message: "command '\(command.url)' has a non-object payload; cannot add fields")
+                throw ClientError(kind: .invalidRequest, message: "command '\(command.url)' has a non-object payload; cannot add fields")
             }
             for (key, value) in extra { members[key] = value }
             payload = .object(members)
@@ -100,9 +100,9 @@ public actor ScreenLoader {
         request.headerFields[.contentType] = "application/json"
         let body: [UInt8]
         do {
-            body = Array(try ScreenplayEncoder().encode(payload))
+            body = Array(try ScreenplayEncoder(apiVersion: endpoint.apiVersion).encode(payload))
         } catch {
-            throw ClientError(kind: .invalidURL, message: "payload of '\(command.url)' could not be encoded: \(error)")
+            throw ClientError(kind: .invalidRequest, message: "payload of '\(command.url)' could not be encoded: \(error)")
         }
         let (response, responseBody) = try await send(request, body: body)
         try Self.check(response, body: responseBody, url: url)
@@ -117,15 +117,17 @@ public actor ScreenLoader {
     public func clearCache() { cache.removeAll() }
 
     private func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {
-        guard let scheme = url.scheme, let host = url.host else {
+        guard let scheme = url.scheme, let authority = Self.authority(of: url) else {
             throw ClientError(kind: .invalidURL, message: "'\(url)' is not an absolute http(s) URL")
         }
-        let authority = url.port.map { "\(host):\($0)" } ?? host
-        var path = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { path += "?" + query }
+        // Keep the path's percent-encoding: "a%2Fb" is one segment, not two.
+        let encodedPath = url.path(percentEncoded: true)
+        var path = encodedPath.isEmpty ? "/" : encodedPath
+        if let query = url.query(percentEncoded: true) { path += "?" + query }
         var request = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path)
         request.headerFields[.accept] = "application/json"
-        if let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
+        // The identity token is for our server only, never for another host a link points at.
+        if isEndpointOrigin(url), let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
         return request
     }
 
@@ -136,8 +138,23 @@ public actor ScreenLoader {
         } catch {
             throw ClientError(kind: .transport, message: "no answer from \(request.authority ?? "the server"): \(error)")
         }
-        if let issued = answer.0.headerFields[Self.tokenHeader] { await tokens.save(issued) }
+        if let issued = answer.0.headerFields[Self.tokenHeader], request.scheme == endpoint.root.scheme,
+            request.authority == Self.authority(of: endpoint.root)
+        {
+            await tokens.save(issued)
+        }
         return answer
+    }
+
+    /// `host:port`, with IPv6 hosts in brackets.
+    static func authority(of url: URL) -> String? {
+        guard let host = url.host(percentEncoded: false), !host.isEmpty else { return nil }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return url.port.map { "\(bracketed):\($0)" } ?? bracketed
+    }
+
+    func isEndpointOrigin(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == endpoint.root.scheme?.lowercased() && Self.authority(of: url) == Self.authority(of: endpoint.root)
     }
 
     static let tokenHeader = HTTPField.Name("Screenplay-Token")!

@@ -32,15 +32,21 @@ public struct ScreenplayDecodingError: Error, Sendable, Hashable, CustomStringCo
 public struct ScreenplayDecoder: Sendable {
     /// Lossy (clients) or strict (contract tests, benchmarks).
     public var mode: DecodingMode
+    /// The API version read: later kinds are unknown, changed fields are read in its shape.
+    public var apiVersion: APIVersion
 
-    /// Creates a decoder.
-    public init(mode: DecodingMode = .lossy) { self.mode = mode }
+    /// Creates a decoder for a client of `apiVersion`.
+    public init(mode: DecodingMode = .lossy, apiVersion: APIVersion = .latest) {
+        self.mode = mode
+        self.apiVersion = apiVersion
+    }
 
     /// Decodes `type` from `data`, returning the value and every issue met.
     public func decode<Value: Decodable & Sendable>(_ type: Value.Type, from data: Data) throws(ScreenplayDecodingError) -> Decoded<Value> {
         let log = DecodingIssueLog(mode: mode)
         let decoder = JSONDecoder()
         decoder.userInfo[.screenplayIssueLog] = log
+        decoder.userInfo[.screenplayAPIVersion] = apiVersion
         do {
             let value = try decoder.decode(Value.self, from: data)
             return Decoded(value: value, issues: log.recorded)
@@ -59,13 +65,18 @@ public struct ScreenplayDecoder: Sendable {
 /// Encodes contract types deterministically: the same value always gives the same bytes, so a
 /// hash of the bytes is a stable ETag.
 public struct ScreenplayEncoder: Sendable {
-    /// Creates an encoder.
-    public init() {}
+    /// The API version written: fields that changed shape are written as that version had them.
+    /// (Kinds the version lacks must be downgraded before encoding; the server does that.)
+    public var apiVersion: APIVersion
+
+    /// Creates an encoder for clients of `apiVersion`.
+    public init(apiVersion: APIVersion = .latest) { self.apiVersion = apiVersion }
 
     /// Encodes with sorted keys and unescaped slashes (URLs stay readable).
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[.screenplayAPIVersion] = apiVersion
         return try encoder.encode(value)
     }
 }

@@ -34,6 +34,10 @@ public enum Component: Sendable, Hashable {
     case button(Button)
     /// Empty space, fixed or flexible.
     case spacer(Spacer)
+    /// A heart that toggles a favorite (v2).
+    case favoriteButton(FavoriteButton)
+    /// Cards in columns (v2).
+    case grid(Grid)
     /// A kind this client does not know: kept with its JSON, never rendered, always logged.
     case unknown(Unknown)
 }
@@ -48,21 +52,49 @@ public struct ComponentKind: RawRepresentable, Hashable, Sendable, Codable, Cust
     public var description: String { rawValue }
 }
 
-/// The payload of one component kind: its fields and its wire name.
+/// The payload of one component kind: its fields, its wire name, its versions and its fallback.
+///
+/// Adding a kind means one file with a type conforming to this protocol, and one line in
+/// ``Component/catalog``.
 public protocol ComponentPayload: Codable, Sendable, Hashable {
     /// The `type` this payload is sent under.
     static var kind: ComponentKind { get }
+    /// When the kind joined the contract and what older clients get instead.
+    static var versioning: KindVersioning { get }
+    /// Fields whose wire shape changed after the kind was introduced.
+    static var fieldChanges: [FieldChange] { get }
     /// Wraps the payload as a component.
     var component: Component { get }
+    /// What a client of `version` (older than ``versioning``'s `introduced`) gets instead:
+    /// components built from the same data, or nothing (the kind is dropped).
+    func fallback(for version: APIVersion) -> [Component]
+}
+
+extension ComponentPayload {
+    /// Part of v1 unless the kind says otherwise.
+    public static var versioning: KindVersioning { .original }
+    /// No field changes unless the kind lists them.
+    public static var fieldChanges: [FieldChange] { [] }
+    /// Dropped unless the kind builds a fallback.
+    public func fallback(for version: APIVersion) -> [Component] { [] }
 }
 
 extension Component {
-    /// Every kind this build knows, in catalog order.
-    public static let knownKinds: [ComponentKind] = [
-        ScreenHeader.kind, SectionHeader.kind, Paragraphs.kind, DetailButton.kind, ListRow.kind, TrackRow.kind,
-        Carousel.kind, VerticalStack.kind, HorizontalStack.kind, Text.kind, Image.kind, Rectangle.kind,
-        Button.kind, Spacer.kind,
+    /// Every built-in kind's payload type, in catalog order: the single list the decoder, the
+    /// downgrade, the schema and the docs are generated from.
+    public static let catalog: [any ComponentPayload.Type] = [
+        ScreenHeader.self, SectionHeader.self, Paragraphs.self, DetailButton.self, ListRow.self, TrackRow.self,
+        Carousel.self, VerticalStack.self, HorizontalStack.self, Text.self, Image.self, Rectangle.self,
+        Button.self, Spacer.self, FavoriteButton.self, Grid.self,
     ]
+
+    /// Every kind this build knows, in catalog order.
+    public static let knownKinds: [ComponentKind] = catalog.map { $0.kind }
+
+    /// The kinds a client of `version` knows.
+    public static func kinds(knownAt version: APIVersion) -> [ComponentKind] {
+        catalog.filter { $0.versioning.introduced <= version }.map { $0.kind }
+    }
 
     /// This component's kind; for `unknown`, the type it arrived with.
     public var kind: ComponentKind {
@@ -90,6 +122,8 @@ extension Component {
         case .rectangle(let value): value
         case .button(let value): value
         case .spacer(let value): value
+        case .favoriteButton(let value): value
+        case .grid(let value): value
         case .unknown: nil
         }
     }
@@ -120,19 +154,9 @@ extension Component {
 
 private enum TypeKey: String, CodingKey { case type }
 
-/// Decoders for each known kind, looked up by wire name.
-private let componentDecoders: [String: @Sendable (any Decoder) throws -> Component] = {
-    func entry<P: ComponentPayload>(_ type: P.Type) -> (String, @Sendable (any Decoder) throws -> Component) {
-        (P.kind.rawValue, { try P(from: $0).component })
-    }
-    return Dictionary(uniqueKeysWithValues: [
-        entry(ScreenHeader.self), entry(Component.SectionHeader.self), entry(Component.Paragraphs.self),
-        entry(Component.DetailButton.self), entry(Component.ListRow.self), entry(Component.TrackRow.self),
-        entry(Component.Carousel.self), entry(Component.VerticalStack.self), entry(Component.HorizontalStack.self),
-        entry(Component.Text.self), entry(Component.Image.self), entry(Component.Rectangle.self),
-        entry(Component.Button.self), entry(Component.Spacer.self),
-    ])
-}()
+/// Each known kind's payload type and the version that introduced it, by wire name.
+private let componentTypes: [String: any ComponentPayload.Type] = Dictionary(
+    uniqueKeysWithValues: Component.catalog.map { ($0.kind.rawValue, $0) })
 
 extension Component: Codable {
     /// Reads `type`, then the kind's fields from the same object. Unknown types become
@@ -140,8 +164,8 @@ extension Component: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TypeKey.self)
         let type = try container.decode(String.self, forKey: .type)
-        if let decode = componentDecoders[type] {
-            self = try decode(decoder)
+        if let payload = componentTypes[type], payload.versioning.introduced <= decoder.screenplayAPIVersion {
+            self = try payload.init(from: decoder).component
         } else {
             decoder.recordUnknownKind("component", type: type)
             self = .unknown(Unknown(type: type, json: try JSONValue(from: decoder)))

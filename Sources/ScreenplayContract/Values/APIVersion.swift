@@ -12,11 +12,17 @@ public struct APIVersion: RawRepresentable, Comparable, Hashable, Sendable, Coda
     /// A version by number.
     public init(_ number: Int) { self.rawValue = number }
 
-    /// The walking skeleton's contract.
+    /// The first contract: screens, sections, the domain components and layout primitives.
     public static let v1 = APIVersion(1)
 
+    /// Adds the favorite toggle button and the grid of cards.
+    public static let v2 = APIVersion(2)
+
+    /// The track row's `duration` becomes a number of seconds (it was display text).
+    public static let v3 = APIVersion(3)
+
     /// The newest version this build of the contract knows.
-    public static let latest = APIVersion.v1
+    public static let latest = APIVersion.v3
 
     /// Every version this build of the contract can produce, oldest first.
     public static let supported: ClosedRange<APIVersion> = .v1 ... .latest

@@ -47,7 +47,9 @@ public struct DemoApp: Sendable {
         var routes = ScreenplayRoutes()
         Self.registerScreens(in: &routes, catalog: catalog, users: users)
         PlaylistCommands(catalog: catalog).register(in: &routes)
-        self.service = ScreenplayService(routes: routes, identity: users, logger: logger)
+        // v1 still works, and says it is on its way out.
+        self.service = ScreenplayService(
+            routes: routes, identity: users, configuration: .init(deprecatedVersions: [.v1]), logger: logger)
     }
 
     static func registerScreens(in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory) {

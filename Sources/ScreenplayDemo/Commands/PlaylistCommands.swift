@@ -30,6 +30,14 @@ struct PlaylistCommands: Sendable {
             : MenuItem(title: "Add to favorites", icon: "heart", action: .command("commands/favorites/add", payload: payload))
     }
 
+    /// The toggle for a playlist's favorite state, carrying both commands.
+    static func favoriteButton(playlist: PlaylistRecord, isFavorite: Bool) -> Component.FavoriteButton {
+        let payload: JSONValue = ["playlistId": .integer(Int(playlist.id))]
+        return Component.FavoriteButton(
+            isFavorite: isFavorite, label: playlist.name,
+            add: .init(url: "commands/favorites/add", payload: payload), remove: .init(url: "commands/favorites/remove", payload: payload))
+    }
+
     // MARK: Routes
 
     func register(in routes: inout ScreenplayRoutes) {

@@ -22,12 +22,15 @@ struct CatalogScreens: Sendable {
                     })
             }
             Section("editorial", header: "Playlists") {
-                for playlist in editorial {
-                    DetailButton(
-                        title: playlist.name, subtitle: playlist.description,
-                        image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
-                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
-                }
+                // A grid from v2 on; v1 apps get its fallback, one row per card.
+                Grid(
+                    columns: 3,
+                    cards: editorial.map { playlist in
+                        Grid.Card(
+                            title: playlist.name, subtitle: playlist.description,
+                            image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
+                            action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                    })
             }
             Section("library", header: "Your library") {
                 DetailButton(
@@ -114,7 +117,7 @@ struct CatalogScreens: Sendable {
                 ) {
                     for track in tracks {
                         TrackRow(
-                            title: track.title, subtitle: recording.performers, duration: DemoLinks.duration(track.seconds),
+                            title: track.title, subtitle: recording.performers, duration: track.seconds,
                             action: .play(MediaRoutes.play(track: track, recording: recording, work: work)))
                     }
                 }

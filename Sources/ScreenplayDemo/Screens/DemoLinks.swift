@@ -43,10 +43,4 @@ enum DemoLinks {
         image.alt = "Cover of \(playlist.name)"
         return ScreenHeader(title: playlist.name, subtitle: "\(owner) · \(count)", image: image)
     }
-
-    static func duration(_ seconds: Int) -> String {
-        let minutes = seconds / 60
-        let rest = seconds % 60
-        return "\(minutes):\(rest < 10 ? "0" : "")\(rest)"
-    }
 }

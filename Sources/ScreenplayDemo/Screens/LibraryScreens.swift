@@ -20,8 +20,10 @@ struct LibraryScreens: Sendable {
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
             menu: [PlaylistCommands.favoriteMenuItem(playlistID: id, isFavorite: favorite)]
         ) {
-            if let description = playlist.description {
-                Section("about") { Paragraphs([description]) }
+            Section("about") {
+                if let description = playlist.description { Paragraphs([description]) }
+                // A heart from v2 on; v1 apps get its fallback, a button with the same command.
+                PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
             }
             Section("works", header: "Works") {
                 if works.isEmpty {

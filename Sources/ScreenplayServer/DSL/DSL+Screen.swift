@@ -29,6 +29,10 @@ public typealias DetailButton = Component.DetailButton
 public typealias Carousel = Component.Carousel
 /// Running text.
 public typealias Paragraphs = Component.Paragraphs
+/// Cards in columns (v2).
+public typealias Grid = Component.Grid
+/// A favorite toggle (v2).
+public typealias FavoriteButton = Component.FavoriteButton
 /// A section's title row.
 public typealias SectionHeader = Component.SectionHeader
 

@@ -19,14 +19,19 @@ public struct ScreenplayService: Sendable {
         public var maximumBodySize: Int
         /// How many encoded screens to keep in memory.
         public var cacheCapacity: Int
+        /// Versions still served but on their way out: their responses carry a `Deprecation`
+        /// header so app teams see it in their logs before the version is dropped.
+        public var deprecatedVersions: Set<APIVersion>
 
-        /// The defaults: `/api`, every version the contract knows, 64 KiB bodies, 10 000 screens.
+        /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
+        /// bodies, 10 000 screens.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
-            maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000
+            deprecatedVersions: Set<APIVersion> = [], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000
         ) {
             self.pathPrefix = pathPrefix
             self.supportedVersions = supportedVersions
+            self.deprecatedVersions = deprecatedVersions
             self.maximumBodySize = maximumBodySize
             self.cacheCapacity = cacheCapacity
         }
@@ -42,6 +47,11 @@ public struct ScreenplayService: Sendable {
 
     /// The header that hands a new client its token.
     public static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+    /// The header that explains a deprecated version (`Deprecation: true` goes with it).
+    public static let deprecationNoticeHeader = HTTPField.Name("Screenplay-Deprecation")!
+    /// RFC 9745's `Deprecation` header.
+    public static let deprecationHeader = HTTPField.Name("Deprecation")!
+
     /// The cookie browsers carry the token in.
     public static let tokenCookie = "screenplay_token"
 
@@ -104,18 +114,25 @@ public struct ScreenplayService: Sendable {
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment)", path: target.path)
         }
         let inner = Array(rest.dropFirst(2))
+        var response: Response
         switch rest[1] {
         case "screens":
             guard request.method == .get || request.method == .head else {
                 throw ScreenplayError.methodNotAllowed(request.method, allowed: "GET")
             }
-            return try await screenResponse(request, segments: inner, query: target.query, version: version)
+            response = try await screenResponse(request, segments: inner, query: target.query, version: version)
         case "commands":
             guard request.method == .post else { throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST") }
-            return try await commandResponse(request, segments: inner, body: body, version: version)
+            response = try await commandResponse(request, segments: inner, body: body, version: version)
         default:
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
         }
+        if configuration.deprecatedVersions.contains(version) {
+            response.head.headerFields[Self.deprecationHeader] = "true"
+            response.head.headerFields[Self.deprecationNoticeHeader] =
+                "API \(version) is deprecated; move to \(configuration.supportedVersions.upperBound) (supported: \(configuration.supportedVersions.lowerBound) through \(configuration.supportedVersions.upperBound))"
+        }
+        return response
     }
 
     func apiVersion(from segment: String) throws(ScreenplayError) -> APIVersion {
@@ -163,7 +180,8 @@ public struct ScreenplayService: Sendable {
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
-        return Response(head: head, body: Array(try ScreenplayEncoder().encode(result)))
+        let shaped = Downgrade(to: version).result(result)
+        return Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: version).encode(shaped)))
     }
 
     // MARK: In-process API (the web pages and tests use it)
@@ -173,7 +191,8 @@ public struct ScreenplayService: Sendable {
         try await identity.resolve(token: token)
     }
 
-    /// Builds (or takes from cache) the screen at `path` under `screens/`.
+    /// Builds the screen at `path` under `screens/`, as built: not downgraded (renderers in
+    /// process, such as the web pages, speak the latest version).
     public func screen(
         path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
     ) async throws(ScreenplayError) -> Screen {
@@ -214,10 +233,10 @@ public struct ScreenplayService: Sendable {
             if let hit = cache.body(for: cacheKey) { return hit }
             key = cacheKey
         }
-        let screen = try await build(route, request)
+        let screen = Downgrade(to: apiVersion).screen(try await build(route, request))
         let body: EncodedBody
         do {
-            body = EncodedBody(bytes: Array(try ScreenplayEncoder().encode(screen)))
+            body = EncodedBody(bytes: Array(try ScreenplayEncoder(apiVersion: apiVersion).encode(screen)))
         } catch {
             throw mapBuilderError(error, what: "encoding of screen '\(request.path)'")
         }

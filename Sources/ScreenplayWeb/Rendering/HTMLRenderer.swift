@@ -100,7 +100,7 @@ public struct HTMLRenderer: Sendable {
         case .trackRow(let track):
             var html = "<div class=\"track\"><span class=\"title\">\(HTML.escape(track.title))</span>"
             if let subtitle = track.subtitle { html += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
-            if let duration = track.duration { html += "<span class=\"duration\">\(HTML.escape(duration))</span>" }
+            if let duration = track.durationText { html += "<span class=\"duration\">\(HTML.escape(duration))</span>" }
             if let action = track.action { html += actionControl(title: "Play", action: action, back: back, label: "Play \(track.title)") }
             return html + "</div>"
         case .carousel(let carousel):
@@ -141,6 +141,20 @@ public struct HTMLRenderer: Sendable {
         case .spacer(let spacer):
             if let length = spacer.length { return "<div class=\"spacer\" style=\"flex:0 0 \(css(length))px\"></div>" }
             return "<div class=\"spacer\" style=\"flex:1\"></div>"
+        case .favoriteButton(let favorite):
+            let title = favorite.isFavorite ? "♥ Remove from favorites" : "♡ Add to favorites"
+            return actionControl(
+                title: title, action: .command(favorite.command), back: back, label: "\(title): \(favorite.label)", style: "favorite")
+        case .grid(let grid):
+            var html = "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(grid.columns),1fr)\">"
+            for card in grid.cards {
+                var inner = ""
+                if let image = card.image { inner += imageHTML(image) }
+                inner += "<span class=\"title\">\(HTML.escape(card.title))</span>"
+                if let subtitle = card.subtitle { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
+                html += "<li>" + wrap(inner, in: card.action, back: back) + "</li>"
+            }
+            return html + "</ul>"
         case .unknown:
             return ""
         }
@@ -320,5 +334,6 @@ public struct HTMLRenderer: Sendable {
         button,.action{font:inherit;padding:6px 12px;border-radius:8px;border:1px solid var(--sp-accent);background:#fff;color:var(--sp-accent);cursor:pointer;text-decoration:none}
         .notice{background:#e8f5e9;padding:8px 12px;border-radius:8px}.error{background:#fdecea;padding:8px 12px;border-radius:8px}
         .choices{list-style:none;padding:0}.choices li{margin:8px 0}section>.stack{margin-bottom:12px;border-radius:10px}
+        .grid{display:grid;gap:12px;list-style:none;padding:0}.grid img{width:100%;height:auto;border-radius:8px}.grid a{text-decoration:none;color:inherit}
         """
 }

@@ -3,7 +3,7 @@ import ScreenplayClient
 import ScreenplayContract
 
 /// The endpoint every client test talks to.
-let testEndpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!)
+let testEndpoint = ServerEndpoint(root: URL(string: "http://127.0.0.1:8080")!, apiVersion: .v1)
 
 /// The request path of an API-relative reference: `api("screens/home")` is `/api/v1/screens/home`.
 func api(_ reference: String) -> String { "/api/v1/" + reference }

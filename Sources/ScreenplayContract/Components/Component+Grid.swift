@@ -1,0 +1,66 @@
+extension Component {
+    /// Cards laid out in columns (v2): covers, tiles.
+    public struct Grid: ComponentPayload {
+        /// `grid`.
+        public static let kind = ComponentKind(rawValue: "grid")
+        /// New in v2; v1 gets rows.
+        public static let versioning = KindVersioning(
+            introduced: .v2, fallback: "one `detailButton` row per card with an action, a `listRow` per card without")
+        /// Columns on a phone in portrait (1...6); wider screens may add more.
+        public var columns: Int
+        /// The cards, in reading order; bad ones are skipped by the lossy decoder.
+        public var cards: [Card]
+
+        /// Creates a grid.
+        public init(columns: Int, cards: [Card]) {
+            self.columns = columns
+            self.cards = cards
+        }
+
+        /// `.grid(self)`.
+        public var component: Component { .grid(self) }
+
+        /// One card.
+        public struct Card: Codable, Sendable, Hashable {
+            /// The main label.
+            public var title: String
+            /// A second label.
+            public var subtitle: String?
+            /// The card's picture.
+            public var image: RemoteImage?
+            /// What tapping the card does.
+            public var action: Action?
+
+            /// Creates a card.
+            public init(title: String, subtitle: String? = nil, image: RemoteImage? = nil, action: Action? = nil) {
+                self.title = title
+                self.subtitle = subtitle
+                self.image = image
+                self.action = action
+            }
+        }
+
+        /// Rows built from the same cards.
+        public func fallback(for version: APIVersion) -> [Component] {
+            cards.map { card in
+                if let action = card.action {
+                    return .detailButton(DetailButton(title: card.title, subtitle: card.subtitle, image: card.image, action: action))
+                }
+                return .listRow(ListRow(title: card.title, subtitle: card.subtitle, image: card.image))
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case columns, cards }
+
+        /// Decodes lossily and refuses column counts outside 1...6.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            columns = try container.decode(Int.self, forKey: .columns)
+            guard (1...6).contains(columns) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .columns, in: container, debugDescription: "'columns' is \(columns); expected 1...6")
+            }
+            cards = try container.decodeLossyArray(of: Card.self, forKey: .cards)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+public import ScreenplayContract
+
+/// Shapes a response for a client of an older API version, before it is encoded.
+///
+/// Every component kind the client's version lacks is replaced by its fallback (built from the
+/// same data, and downgraded again in turn) or dropped. The walk reaches everything that carries
+/// components: sections, stacks, screens inside command results. Field-level changes (a field
+/// that changed type) are the encoder's job, by version. A client of version N therefore never
+/// receives a kind it cannot decode.
+public struct Downgrade: Sendable {
+    /// The client's version.
+    public let version: APIVersion
+
+    /// A downgrade to `version`.
+    public init(to version: APIVersion) { self.version = version }
+
+    /// Whether anything can change: the latest version takes every response as it is.
+    public var isIdentity: Bool { version >= .latest }
+
+    /// The screen as a client of ``version`` must receive it.
+    public func screen(_ screen: Screen) -> Screen {
+        guard !isIdentity else { return screen }
+        var result = screen
+        result.sections = screen.sections.map { section in
+            var section = section
+            section.components = components(section.components)
+            return section
+        }
+        return result
+    }
+
+    /// Components with later kinds replaced by their fallbacks, recursively.
+    public func components(_ components: [Component]) -> [Component] {
+        guard !isIdentity else { return components }
+        return components.flatMap(component)
+    }
+
+    /// One component for ``version``: itself (children downgraded), its fallback, or nothing.
+    public func component(_ component: Component) -> [Component] {
+        if let payload = component.payload, type(of: payload).versioning.introduced > version {
+            return components(payload.fallback(for: version))
+        }
+        switch component {
+        case .verticalStack(var stack):
+            stack.children = components(stack.children)
+            return [.verticalStack(stack)]
+        case .horizontalStack(var stack):
+            stack.children = components(stack.children)
+            return [.horizontalStack(stack)]
+        default:
+            return [component]
+        }
+    }
+
+    /// The command result as a client of ``version`` must receive it.
+    public func result(_ result: CommandResult) -> CommandResult {
+        guard !isIdentity else { return result }
+        if case .screen(let replacement) = result { return .screen(screen(replacement)) }
+        return result
+    }
+}
