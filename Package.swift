@@ -119,7 +119,10 @@ let package = Package(
         .executableTarget(
             name: "screenplay",
             dependencies: [
-                "ScreenplayDemo",
+                "ScreenplayDemo", "ScreenplayContract",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

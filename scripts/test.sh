@@ -6,12 +6,19 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 # The build links sqlite-nio's vendored SQLite and BoringSSL: only a C compiler and the
-# toolchain are needed, both part of the Swift image. Later suites add their packages here.
+# toolchain are needed, both part of the Swift image.
 for tool in git; do command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool"); done
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "==> installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+
+# The contract tests validate served JSON with Python's jsonschema, independently of Swift.
+command -v python3 >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq python3 python3-pip; }
+if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+  echo "==> installing jsonschema (pip)"
+  python3 -m pip install --quiet 'jsonschema>=4.18' || python3 -m pip install --quiet --break-system-packages 'jsonschema>=4.18'
 fi
 
 echo "==> swift $(swift --version 2>&1 | head -1)"

@@ -48,6 +48,8 @@ extension Decoder {
 struct LossyElement<Wrapped: Decodable>: Decodable {
     let value: Wrapped?
 
+    init(value: Wrapped?) { self.value = value }
+
     init(from decoder: any Decoder) throws {
         do {
             value = try Wrapped(from: decoder)
@@ -61,10 +63,9 @@ struct LossyElement<Wrapped: Decodable>: Decodable {
 }
 
 extension KeyedDecodingContainer {
-    /// Decodes an array element by element; bad elements are logged and skipped (lossy mode).
-    /// A missing key or `null` is an empty array.
+    /// Decodes a required array element by element; bad elements are logged and skipped (lossy
+    /// mode). A missing key or `null` fails the whole containing element, as for any required field.
     func decodeLossyArray<Element: Decodable>(of type: Element.Type, forKey key: Key) throws -> [Element] {
-        guard contains(key), try !decodeNil(forKey: key) else { return [] }
         var array = try nestedUnkeyedContainer(forKey: key)
         var result: [Element] = []
         if let count = array.count { result.reserveCapacity(count) }
@@ -80,5 +81,17 @@ extension KeyedDecodingContainer {
     func decodeLossyArrayIfPresent<Element: Decodable>(of type: Element.Type, forKey key: Key) throws -> [Element]? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeLossyArray(of: type, forKey: key)
+    }
+}
+
+/// Lets the schema recorder see through the lossy wrapper to the element type.
+protocol LossyElementRecordable {
+    static func recorded(by recorder: SchemaRecorder, at path: [any CodingKey]) throws -> (Any, JSONValue)
+}
+
+extension LossyElement: LossyElementRecordable {
+    static func recorded(by recorder: SchemaRecorder, at path: [any CodingKey]) throws -> (Any, JSONValue) {
+        let (value, schema) = try recorder.record(Wrapped.self, at: path)
+        return (LossyElement(value: value), schema)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ScreenplayContract
 import ScreenplayDemo
 
 /// The Screenplay command-line tool.
@@ -10,7 +11,7 @@ struct ScreenplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screenplay",
         abstract: "Server-driven UI for Swift: run the demo server and work with the contract.",
-        subcommands: [Serve.self])
+        subcommands: [Serve.self, SchemaCommand.self, Validate.self])
 }
 
 /// `screenplay serve`: the demo catalog on an embedded SQLite database.
