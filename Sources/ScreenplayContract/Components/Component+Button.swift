@@ -20,6 +20,16 @@ extension Component {
         /// `.button(self)`.
         public var component: Component { .button(self) }
 
+        /// A button with a title and an action.
+        public static let summary = "A button with a title and an action."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            Button(
+                title: "Add to favorites", style: .secondary,
+                action: .command(.init(url: "commands/favorites/add", payload: ["playlistId": 1])))
+        }
+
         /// How prominent the button is.
         public enum Style: String, Codable, Sendable, Hashable, CaseIterable {
             /// Filled with the accent color.

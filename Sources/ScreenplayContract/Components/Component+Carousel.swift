@@ -20,6 +20,21 @@ extension Component {
         /// `.carousel(self)`.
         public var component: Component { .carousel(self) }
 
+        /// A horizontally scrolling row of items that all share one cell style.
+        public static let summary = "A horizontally scrolling row of items that all share one cell style."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            Carousel(
+                itemStyle: .portrait,
+                items: [
+                    .init(
+                        title: "Wolfgang Amadeus Mozart", subtitle: "Classical",
+                        image: RemoteImage(url: "/images/composer/mozart-low.svg", alt: "Portrait of Mozart"),
+                        action: .navigate(.init(url: "screens/composer/mozart")))
+                ])
+        }
+
         /// The shape of a carousel cell.
         public enum ItemStyle: String, Codable, Sendable, Hashable, CaseIterable {
             /// A round portrait with the name under it (people).

@@ -22,5 +22,16 @@ extension Component {
 
         /// `.detailButton(self)`.
         public var component: Component { .detailButton(self) }
+
+        /// A row that leads somewhere: title, subtitle, image, and a required action.
+        public static let summary = "A row that leads somewhere: title, subtitle, image, and a required action."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            DetailButton(
+                title: "Symphony No. 40", subtitle: "Symphony",
+                image: RemoteImage(url: "/images/work/40-low.svg", size: .init(width: 96, height: 96), alt: "Cover"),
+                action: .navigate(.init(url: "screens/work/12")))
+        }
     }
 }

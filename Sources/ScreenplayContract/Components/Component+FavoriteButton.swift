@@ -30,6 +30,17 @@ extension Component {
         /// `.favoriteButton(self)`.
         public var component: Component { .favoriteButton(self) }
 
+        /// A toggle for whether something is a favorite, carrying both commands so the client can flip it at once.
+        public static let summary =
+            "A toggle for whether something is a favorite, carrying both commands so the client can flip it at once."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            FavoriteButton(
+                isFavorite: false, label: "Baroque Essentials", add: .init(url: "commands/favorites/add", payload: ["playlistId": 1]),
+                remove: .init(url: "commands/favorites/remove", payload: ["playlistId": 1]))
+        }
+
         /// The command a tap posts now.
         public var command: Action.Command { isFavorite ? remove : add }
 

@@ -20,6 +20,21 @@ extension Component {
         /// `.grid(self)`.
         public var component: Component { .grid(self) }
 
+        /// Cards laid out in columns: covers, tiles.
+        public static let summary = "Cards laid out in columns: covers, tiles."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            Grid(
+                columns: 3,
+                cards: [
+                    .init(
+                        title: "Late Night Piano", subtitle: "Solo piano for the quiet hours.",
+                        image: RemoteImage(url: "/images/playlist/2-low.svg", alt: "Cover"),
+                        action: .navigate(.init(url: "screens/playlist/2")))
+                ])
+        }
+
         /// One card.
         public struct Card: Codable, Sendable, Hashable {
             /// The main label.

@@ -16,5 +16,13 @@ extension Component {
 
         /// `.image(self)`.
         public var component: Component { .image(self) }
+
+        /// An image on its own, with its size and alt text, optionally tappable.
+        public static let summary = "An image on its own, with its size and alt text, optionally tappable."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            Image(RemoteImage(url: "/images/city/vienna.svg", size: .init(width: 100, height: 100), alt: "View of Vienna"))
+        }
     }
 }

@@ -34,5 +34,16 @@ extension Component {
 
         /// `.listRow(self)`.
         public var component: Component { .listRow(self) }
+
+        /// A row in a list, with optional accessories (composer, number of recordings) the server fills in per screen.
+        public static let summary =
+            "A row in a list, with optional accessories (composer, number of recordings) the server fills in per screen."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            ListRow(
+                title: "Requiem", subtitle: "K. 626 · D minor · 1791", composer: "Wolfgang Amadeus Mozart", recordingCount: 2,
+                action: .navigate(.init(url: "screens/work/14")))
+        }
     }
 }

@@ -11,5 +11,11 @@ extension Component {
 
         /// `.paragraphs(self)`.
         public var component: Component { .paragraphs(self) }
+
+        /// Running text in paragraphs, such as a biography. Plain text, no markup.
+        public static let summary = "Running text in paragraphs, such as a biography. Plain text, no markup."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self { Paragraphs(["Mozart was born in Salzburg in 1756.", "He settled in Vienna in 1781."]) }
     }
 }

@@ -23,6 +23,12 @@ extension Component {
         /// `.rectangle(self)`.
         public var component: Component { .rectangle(self) }
 
+        /// A filled rectangle: chart bars, dividers, swatches.
+        public static let summary = "A filled rectangle: chart bars, dividers, swatches."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self { Rectangle(width: 20, height: 58, color: .rgb(245, 10, 0), cornerRadius: 2) }
+
         enum CodingKeys: String, CodingKey { case width, height, color, cornerRadius }
 
         /// Decodes and rejects sizes outside 0...10 000 points, which no screen can show.

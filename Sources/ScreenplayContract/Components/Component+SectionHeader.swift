@@ -19,5 +19,14 @@ extension Component {
 
         /// `.sectionHeader(self)`.
         public var component: Component { .sectionHeader(self) }
+
+        /// A title row that opens a group of components, optionally with an action such as "See all".
+        public static let summary = "A title row that opens a group of components, optionally with an action such as \"See all\"."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            SectionHeader(
+                title: "Popular works", subtitle: "5 in the catalog", action: .navigate(.init(url: "screens/composer/mozart/works")))
+        }
     }
 }

@@ -11,5 +11,11 @@ extension Component {
 
         /// `.spacer(self)`.
         public var component: Component { .spacer(self) }
+
+        /// Empty space along the parent stack: a fixed length, or flexible.
+        public static let summary = "Empty space along the parent stack: a fixed length, or flexible."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self { Spacer(length: 16) }
     }
 }

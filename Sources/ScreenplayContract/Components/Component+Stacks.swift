@@ -29,6 +29,19 @@ extension Component {
         /// `.verticalStack(self)`.
         public var component: Component { .verticalStack(self) }
 
+        /// Children top to bottom: the layout primitive for one-off screens.
+        public static let summary = "Children laid out top to bottom: the layout primitive for one-off screens."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            VerticalStack(
+                alignment: .center, spacing: 2,
+                children: [
+                    .text(.init("964", size: 11)), .rectangle(.init(width: 20, height: 58, color: .rgb(245, 10, 0))),
+                    .text(.init("Sun", size: 12)),
+                ])
+        }
+
         enum CodingKeys: String, CodingKey { case alignment, spacing, background, padding, children }
 
         /// Decodes lossily: one bad child does not lose the stack.
@@ -71,6 +84,19 @@ extension Component {
 
         /// `.horizontalStack(self)`.
         public var component: Component { .horizontalStack(self) }
+
+        /// Children left to right.
+        public static let summary = "Children laid out left to right; bars grow from the bottom with `alignment: bottom`."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            HorizontalStack(
+                alignment: .bottom, spacing: 4, background: .token(.surface), padding: 12,
+                children: [
+                    .rectangle(.init(width: 20, height: 26, color: .rgb(110, 145, 0))),
+                    .rectangle(.init(width: 20, height: 42, color: .rgb(179, 76, 0))),
+                ])
+        }
 
         enum CodingKeys: String, CodingKey { case alignment, spacing, background, padding, children }
 

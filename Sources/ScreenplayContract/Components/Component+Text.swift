@@ -22,6 +22,12 @@ extension Component {
 
         /// `.text(self)`.
         public var component: Component { .text(self) }
+
+        /// One run of styled text: the layout primitive for labels and numbers.
+        public static let summary = "One run of styled text: the layout primitive for labels and numbers."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self { Text("964", size: 11, weight: .semibold, color: .token(.secondaryText)) }
     }
 
     /// Font weights every renderer maps.

@@ -31,6 +31,20 @@ extension Component {
         /// `.trackRow(self)`.
         public var component: Component { .trackRow(self) }
 
+        /// A playable track with its duration and (usually) a play action.
+        public static let summary = "A playable track with its duration and (usually) a play action."
+
+        /// A typical value, shown in the generated contract docs.
+        public static var example: Self {
+            TrackRow(
+                title: "I. Allegro molto", subtitle: "Wiener Philharmoniker, Karl Böhm", duration: 461,
+                action: .play(
+                    .init(
+                        metadataURL: "/media/queues/recording/3",
+                        firstTrack: .init(id: "17", title: "I. Allegro molto", durationSeconds: 461, streamURL: "/media/audio/track/17.wav")
+                    )))
+        }
+
         /// The duration as clients up to v2 received it: `m:ss`, or `h:mm:ss` from an hour.
         public var durationText: String? { duration.map(Self.format) }
 

@@ -63,6 +63,10 @@ public protocol ComponentPayload: Codable, Sendable, Hashable {
     static var versioning: KindVersioning { get }
     /// Fields whose wire shape changed after the kind was introduced.
     static var fieldChanges: [FieldChange] { get }
+    /// One sentence on what the kind is for, for the generated docs.
+    static var summary: String { get }
+    /// A typical value, for the generated docs' example JSON.
+    static var example: Self { get }
     /// Wraps the payload as a component.
     var component: Component { get }
     /// What a client of `version` (older than ``versioning``'s `introduced`) gets instead:
@@ -187,6 +191,15 @@ extension Component: Codable {
 extension ScreenHeader: ComponentPayload {
     /// `pageHeader`: the header type doubles as a body component.
     public static let kind = ComponentKind(rawValue: "pageHeader")
+    /// A big header with title, subtitle and image; the same type screens and navigate actions carry.
+    public static let summary =
+        "A big header with title, subtitle and image; the same type screens and navigate actions carry as their header."
+    /// A typical value, shown in the generated contract docs.
+    public static var example: Self {
+        ScreenHeader(
+            title: "Wolfgang Amadeus Mozart", subtitle: "1756–1791 · Austrian · Classical",
+            image: RemoteImage(url: "/images/composer/mozart.svg", lowResURL: "/images/composer/mozart-low.svg", alt: "Portrait of Mozart"))
+    }
     /// `.pageHeader(self)`.
     public var component: Component { .pageHeader(self) }
 }

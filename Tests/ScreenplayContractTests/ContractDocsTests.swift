@@ -1,0 +1,59 @@
+import Foundation
+import ScreenplayContract
+import Testing
+
+@Suite("Generated contract artifacts")
+struct ContractDocsTests {
+    static let docsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/contract")
+
+    @Test("the committed docs/contract matches what the Swift definitions generate (run `swift run screenplay docs` to refresh)")
+    func docsUpToDate() throws {
+        let generated = try ContractDocs.files()
+        for (path, text) in generated {
+            let committed = try? String(contentsOf: Self.docsFolder.appendingPathComponent(path), encoding: .utf8)
+            #expect(committed == text, "docs/contract/\(path) is out of date: run `swift run screenplay docs`")
+        }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.docsFolder.appendingPathComponent("components").path)
+        #expect(Set(pages.map { "components/" + $0 }) == Set(generated.keys.filter { $0.hasPrefix("components/") }), "stale pages in docs/contract/components")
+    }
+
+    @Test("every component kind has a page that names its fields, versions and fallback")
+    func pages() throws {
+        let files = try ContractDocs.files()
+        #expect(files.count == Component.catalog.count + 1)
+        let grid = try #require(files["components/grid.md"])
+        #expect(grid.contains("| introduced | v2 |"))
+        #expect(grid.contains("| `columns` | integer | yes | v2 |"))
+        #expect(grid.contains("What a v1 client receives instead"))
+        let track = try #require(files["components/trackRow.md"])
+        #expect(track.contains("string (v1–v2), integer (v3)"))
+        #expect(track.contains("| `title` | string | yes | v1 |"))
+    }
+
+    @Test("each kind's example round-trips at the latest version")
+    func examples() throws {
+        for payload in Component.catalog {
+            let component = payload.example.component
+            let bytes = try ScreenplayEncoder().encode(component)
+            let decoded = try ScreenplayDecoder(mode: .strict).decode(Component.self, from: bytes)
+            #expect(decoded.value == component, "\(payload.kind)")
+        }
+    }
+
+    @Test("the schema marks required and optional fields, enums and versions")
+    func schemaShape() throws {
+        let v1 = try ContractSchema.document(for: .v1)
+        let v3 = try ContractSchema.document(for: .v3)
+        let definitions = try #require(v1["$defs"]?.objectValue)
+        #expect(definitions["component.grid"] == nil)
+        #expect(v3["$defs"]?["component.grid"]?["x-introduced"] == .integer(2))
+        let carousel = try #require(definitions["component.carousel"])
+        #expect(carousel["required"] == ["type", "itemStyle", "items"])
+        #expect(carousel["properties"]?["itemStyle"]?["enum"] == ["portrait", "square", "wide"])
+        #expect(definitions["component.trackRow"]?["properties"]?["duration"]?["type"] == "string")
+        #expect(v3["$defs"]?["component.trackRow"]?["properties"]?["duration"]?["type"] == "integer")
+        #expect(definitions["Screen"]?["required"] == ["id", "title", "sections"])
+        #expect(try ContractSchema.text(for: .v2) == ContractSchema.text(for: .v2))
+    }
+}
