@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "Screenplay", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +23,18 @@ let package = Package(
             ],
             path: "Benchmarks/ContractBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "VersioningBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScreenplayContract", package: "Screenplay"),
+                .product(name: "ScreenplayServer", package: "Screenplay"),
+                .product(name: "ScreenplayDemo", package: "Screenplay"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/VersioningBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ScreenplayClient
+import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
 import Synchronization
 import Testing
@@ -150,4 +151,43 @@ final class StateLog: Sendable {
     private let storage = Mutex<[ScreenState?]>([])
     func append(_ state: ScreenState?) { storage.withLock { $0.append(state) } }
     var values: [ScreenState?] { storage.withLock { $0 } }
+}
+
+@Suite("End to end: app-defined component kinds", .serialized)
+struct CustomKindTests {
+    static func offers(in screen: Screen) -> [Component] {
+        screen.sections.flatMap(\.components).filter { $0.kind.rawValue == "ticketOffer" }
+    }
+
+    @Test("only clients that registered the kind, at v2 or later, receive it; the rest get its fallback")
+    func customKinds() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            for (version, registered, expectsOffer) in [
+                (APIVersion.v3, true, true), (.v2, true, true), (.v3, false, false), (.v1, true, false),
+            ] {
+                let loader = ScreenLoader(
+                    endpoint: ServerEndpoint(root: root, apiVersion: version), transport: AsyncHTTPClientTransport(),
+                    customKinds: registered ? ["ticketOffer"] : [])
+                let loaded = try await loader.screen(at: "screens/cities")
+                #expect(loaded.issues.isEmpty, "\(version) registered=\(registered): \(loaded.issues)")
+                let offers = Self.offers(in: loaded.screen)
+                #expect(offers.count == (expectsOffer ? 3 : 0), "\(version) registered=\(registered)")
+                let buttons = loaded.screen.sections.flatMap(\.components).compactMap { component -> Component.Button? in
+                    if case .button(let button) = component { return button }
+                    return nil
+                }
+                #expect(buttons.count == (expectsOffer ? 0 : 3), "\(version) registered=\(registered)")
+                if let first = buttons.first {
+                    #expect(first.title == "Tickets: Concerts in Vienna · from €25")
+                    #expect(first.action == .openURL(.init(url: "https://tickets.example/vienna")))
+                }
+            }
+            // Made-up names in the header change nothing, and do not split the cache.
+            let plain = try await raw(.get, root, "/api/v3/screens/cities")
+            let noise = try await raw(.get, root, "/api/v3/screens/cities", headers: [HTTPField.Name("Screenplay-Components")!: "bogus, other"])
+            #expect(plain.headers[.eTag] == noise.headers[.eTag])
+        }
+    }
 }

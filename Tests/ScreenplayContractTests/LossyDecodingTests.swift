@@ -100,11 +100,13 @@ struct LossyDecodingTests {
             #expect(issues.first?.message == "expected a string, found null")
         }
 
-        @Test("Missing or null `components` is an empty section, not an issue")
+        @Test("`components` is required (the schema says so too): a section without it is skipped and reported; absent menus are nil")
         func absentComponents() throws {
-            let decoded = try Fixture.screen(#"{"id":"s","title":"T","sections":[{"id":"a"},{"id":"b","components":null}]}"#)
-            #expect(decoded.value.sections == [ScreenSection(id: "a", components: []), ScreenSection(id: "b", components: [])])
-            #expect(decoded.issues.isEmpty)
+            let decoded = try Fixture.screen(
+                #"{"id":"s","title":"T","sections":[{"id":"a"},{"id":"b","components":null},{"id":"c","components":[]}]}"#)
+            #expect(decoded.value.sections == [ScreenSection(id: "c", components: [])])
+            #expect(decoded.issues.map(\.path) == ["$.sections[0].components", "$.sections[1].components"])
+            #expect(decoded.issues.first?.message == "missing required field 'components'")
             #expect(decoded.value.toolbar == nil)
             #expect(decoded.value.menu == nil)
         }

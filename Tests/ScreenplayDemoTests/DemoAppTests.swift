@@ -75,8 +75,9 @@ struct DemoAppTests {
         try await withDemo { demo, _ in
             let user = try await demo.service.resolveIdentity(token: nil).user
             let screen = try await demo.service.screen(path: "cities", apiVersion: .v1, user: user)
-            let cards = screen.sections[0].components
+            let cards = screen.sections[0].components.filter { $0.kind == Component.HorizontalStack.kind }
             #expect(cards.count == 3)
+            #expect(screen.sections[0].components.filter { $0.kind.rawValue == "ticketOffer" }.count == 3)
             for card in cards {
                 guard case .horizontalStack(let outer) = card, case .verticalStack(let right) = outer.children[1],
                     case .horizontalStack(let bars) = right.children[1]

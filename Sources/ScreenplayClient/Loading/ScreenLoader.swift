@@ -43,18 +43,23 @@ public actor ScreenLoader {
     public nonisolated let endpoint: ServerEndpoint
     let transport: any ScreenTransport
     let tokens: any TokenStore
-    var decoder: ScreenplayDecoder { ScreenplayDecoder(mode: .lossy, apiVersion: endpoint.apiVersion) }
+    var decoder: ScreenplayDecoder { ScreenplayDecoder(mode: .lossy, apiVersion: endpoint.apiVersion, customKinds: customKinds) }
+    /// App-defined component kinds this app renders; sent in `Screenplay-Components`.
+    public nonisolated let customKinds: Set<String>
     private var cache: [URL: LoadedScreen] = [:]
     private let cacheLimit: Int
 
-    /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation.
+    /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation, and
+    /// `customKinds` names the app-defined component kinds the app has renderers for.
     public init(
-        endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200
+        endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200,
+        customKinds: Set<String> = []
     ) {
         self.endpoint = endpoint
         self.transport = transport
         self.tokens = tokens
         self.cacheLimit = cacheLimit
+        self.customKinds = customKinds
     }
 
     /// Loads the screen at `reference` (relative to the API base, e.g. `screens/home`).
@@ -126,6 +131,7 @@ public actor ScreenLoader {
         if let query = url.query(percentEncoded: true) { path += "?" + query }
         var request = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path)
         request.headerFields[.accept] = "application/json"
+        if !customKinds.isEmpty { request.headerFields[Self.componentsHeader] = customKinds.sorted().joined(separator: ", ") }
         // The identity token is for our server only, never for another host a link points at.
         if isEndpointOrigin(url), let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
         return request
@@ -158,6 +164,7 @@ public actor ScreenLoader {
     }
 
     static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+    static let componentsHeader = HTTPField.Name("Screenplay-Components")!
 
     static func check(_ response: HTTPResponse, body: [UInt8], url: URL) throws(ClientError) {
         guard response.status.kind != .successful else { return }

@@ -15,8 +15,12 @@ public enum DecodingMode: Sendable, Hashable {
 final class DecodingIssueLog: Sendable {
     private let issues = Mutex<[DecodingIssue]>([])
     let mode: DecodingMode
+    let customKinds: Set<String>
 
-    init(mode: DecodingMode) { self.mode = mode }
+    init(mode: DecodingMode, customKinds: Set<String> = []) {
+        self.mode = mode
+        self.customKinds = customKinds
+    }
 
     func record(_ issue: DecodingIssue) {
         issues.withLock { $0.append(issue) }
@@ -35,7 +39,8 @@ extension Decoder {
 
     /// Records an unknown kind (kept, never rendered) at this decoder's path.
     func recordUnknownKind(_ family: String, type: String) {
-        issueLog?.record(
+        guard let issueLog, !(family == "component" && issueLog.customKinds.contains(type)) else { return }
+        issueLog.record(
             DecodingIssue(kind: .unknownKind, path: JSONPath.render(codingPath), message: "unknown \(family) type '\(type)'")
         )
     }

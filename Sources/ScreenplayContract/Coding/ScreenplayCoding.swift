@@ -34,16 +34,20 @@ public struct ScreenplayDecoder: Sendable {
     public var mode: DecodingMode
     /// The API version read: later kinds are unknown, changed fields are read in its shape.
     public var apiVersion: APIVersion
+    /// App-defined component kinds this client renders: kept as ``Component/unknown(_:)`` for
+    /// the app's renderer, but not reported as issues.
+    public var customKinds: Set<String>
 
-    /// Creates a decoder for a client of `apiVersion`.
-    public init(mode: DecodingMode = .lossy, apiVersion: APIVersion = .latest) {
+    /// Creates a decoder for a client of `apiVersion` that renders `customKinds`.
+    public init(mode: DecodingMode = .lossy, apiVersion: APIVersion = .latest, customKinds: Set<String> = []) {
         self.mode = mode
         self.apiVersion = apiVersion
+        self.customKinds = customKinds
     }
 
     /// Decodes `type` from `data`, returning the value and every issue met.
     public func decode<Value: Decodable & Sendable>(_ type: Value.Type, from data: Data) throws(ScreenplayDecodingError) -> Decoded<Value> {
-        let log = DecodingIssueLog(mode: mode)
+        let log = DecodingIssueLog(mode: mode, customKinds: customKinds)
         let decoder = JSONDecoder()
         decoder.userInfo[.screenplayIssueLog] = log
         decoder.userInfo[.screenplayAPIVersion] = apiVersion

@@ -47,6 +47,7 @@ public struct DemoApp: Sendable {
         var routes = ScreenplayRoutes()
         Self.registerScreens(in: &routes, catalog: catalog, users: users)
         PlaylistCommands(catalog: catalog).register(in: &routes)
+        routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
         self.service = ScreenplayService(
             routes: routes, identity: users, configuration: .init(deprecatedVersions: [.v1]), logger: logger)

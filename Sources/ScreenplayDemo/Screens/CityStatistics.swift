@@ -37,7 +37,10 @@ enum CityStatistics {
     static func screen() -> Screen {
         Screen(id: "cities", title: "Concert cities", header: header) {
             Section("cities") {
-                for city in cities { cityCard(city) }
+                for city in cities {
+                    cityCard(city)
+                    TicketOffer.offer(city: city.name)
+                }
             }
         }
     }

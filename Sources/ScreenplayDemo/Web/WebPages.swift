@@ -26,7 +26,9 @@ struct WebPages: Sendable {
         let notice = query["notice"].map(String.init)
         let currentPath = path == "home" ? "/" : "/screens/" + path
         do {
-            let screen = try await service.screen(path: path, apiVersion: .latest, user: user)
+            // The web renders the latest kinds, and app-defined kinds through their fallbacks.
+            let screen = Downgrade(to: .latest, customKinds: service.customKinds).screen(
+                try await service.screen(path: path, apiVersion: .latest, user: user))
             return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
         } catch {
             return html(

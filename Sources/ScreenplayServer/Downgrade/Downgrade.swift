@@ -10,12 +10,20 @@ public import ScreenplayContract
 public struct Downgrade: Sendable {
     /// The client's version.
     public let version: APIVersion
+    /// App-defined kinds the server knows, by wire name.
+    public let customKinds: [String: CustomComponentKind]
+    /// App-defined kinds this client said it renders (`Screenplay-Components`).
+    public let clientKinds: Set<String>
 
-    /// A downgrade to `version`.
-    public init(to version: APIVersion) { self.version = version }
+    /// A downgrade to `version` for a client that renders `clientKinds` of the `customKinds`.
+    public init(to version: APIVersion, customKinds: [String: CustomComponentKind] = [:], clientKinds: Set<String> = []) {
+        self.version = version
+        self.customKinds = customKinds
+        self.clientKinds = clientKinds
+    }
 
-    /// Whether anything can change: the latest version takes every response as it is.
-    public var isIdentity: Bool { version >= .latest }
+    /// Whether nothing can change: the latest version with no app-defined kinds registered.
+    public var isIdentity: Bool { version >= .latest && customKinds.isEmpty }
 
     /// The screen as a client of ``version`` must receive it.
     public func screen(_ screen: Screen) -> Screen {
@@ -41,6 +49,11 @@ public struct Downgrade: Sendable {
             return components(payload.fallback(for: version))
         }
         switch component {
+        case .unknown(let custom):
+            // App-defined kinds go only to clients that can show them; unregistered ones never leave.
+            guard let kind = customKinds[custom.type] else { return [] }
+            if kind.versioning.introduced <= version && clientKinds.contains(custom.type) { return [component] }
+            return components(kind.fallback(custom.json))
         case .verticalStack(var stack):
             stack.children = components(stack.children)
             return [.verticalStack(stack)]

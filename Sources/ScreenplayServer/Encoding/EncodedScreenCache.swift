@@ -61,6 +61,8 @@ final class EncodedScreenCache: Sendable {
         let path: String
         let revision: String
         let apiVersion: Int
+        /// The app-defined kinds the client renders, sorted and joined.
+        let clientKinds: String
     }
 
     private struct Entry {

@@ -28,6 +28,13 @@ public struct ScreenplayRoutes: Sendable {
 
     private(set) var screens: [ScreenRoute] = []
     private(set) var commands: [CommandRoute] = []
+    private(set) var customKinds: [String: CustomComponentKind] = [:]
+
+    /// Registers an app-defined component kind with its version and fallback (see
+    /// ``CustomComponentKind``). Components of unregistered custom kinds are never sent.
+    public mutating func componentKind(_ kind: CustomComponentKind) {
+        customKinds[kind.type] = kind
+    }
 
     /// An empty route table.
     public init() {}

@@ -52,6 +52,9 @@ public struct ScreenplayService: Sendable {
     /// RFC 9745's `Deprecation` header.
     public static let deprecationHeader = HTTPField.Name("Deprecation")!
 
+    /// The request header in which a client lists the app-defined component kinds it renders.
+    public static let componentsHeader = HTTPField.Name("Screenplay-Components")!
+
     /// The cookie browsers carry the token in.
     public static let tokenCookie = "screenplay_token"
 
@@ -150,8 +153,10 @@ public struct ScreenplayService: Sendable {
         _ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion
     ) async throws -> Response {
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
+        let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
         let encoded = try await encodedScreen(
-            path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, user: resolved.user)
+            path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, clientKinds: clientKinds,
+            user: resolved.user)
         var head = HTTPResponse(status: .ok)
         head.headerFields[.eTag] = encoded.etag
         head.headerFields[.cacheControl] = "private, no-cache"
@@ -180,11 +185,15 @@ public struct ScreenplayService: Sendable {
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
-        let shaped = Downgrade(to: version).result(result)
+        let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
+        let shaped = Downgrade(to: version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
         return Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: version).encode(shaped)))
     }
 
     // MARK: In-process API (the web pages and tests use it)
+
+    /// The app-defined component kinds registered with the routes.
+    public var customKinds: [String: CustomComponentKind] { routes.customKinds }
 
     /// Resolves a client's token (see ``IdentityResolver``).
     public func resolveIdentity(token: String?) async throws -> ResolvedIdentity {
@@ -207,13 +216,15 @@ public struct ScreenplayService: Sendable {
 
     /// The encoded screen at `path`, from cache when its revision has not changed.
     public func encodedScreen(
-        path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity
     ) async throws(ScreenplayError) -> EncodedBody {
-        try await encodedScreen(path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, user: user)
+        try await encodedScreen(
+            path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, clientKinds: clientKinds,
+            user: user)
     }
 
     private func encodedScreen(
-        path: String, segments: [String], query: [String: String], apiVersion: APIVersion, user: UserIdentity
+        path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity
     ) async throws(ScreenplayError) -> EncodedBody {
         guard let (route, parameters) = routes.screenRoute(for: segments) else {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
@@ -229,11 +240,14 @@ public struct ScreenplayService: Sendable {
                 throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
             }
             let queryPart = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            let cacheKey = EncodedScreenCache.Key(path: request.path + "?" + queryPart, revision: value, apiVersion: apiVersion.rawValue)
+            let cacheKey = EncodedScreenCache.Key(
+                path: request.path + "?" + queryPart, revision: value, apiVersion: apiVersion.rawValue,
+                clientKinds: clientKinds.sorted().joined(separator: ","))
             if let hit = cache.body(for: cacheKey) { return hit }
             key = cacheKey
         }
-        let screen = Downgrade(to: apiVersion).screen(try await build(route, request))
+        let downgrade = Downgrade(to: apiVersion, customKinds: routes.customKinds, clientKinds: clientKinds)
+        let screen = downgrade.screen(try await build(route, request))
         let body: EncodedBody
         do {
             body = EncodedBody(bytes: Array(try ScreenplayEncoder(apiVersion: apiVersion).encode(screen)))
@@ -293,6 +307,20 @@ public struct ScreenplayService: Sendable {
             }
         }
         return nil
+    }
+
+    /// The app-defined kinds a client lists in `Screenplay-Components`, limited to those the
+    /// server knows (so made-up names cannot multiply cache entries).
+    static func clientKinds(in headers: HTTPFields, known: [String: CustomComponentKind]) -> Set<String> {
+        guard !known.isEmpty else { return [] }
+        var kinds: Set<String> = []
+        for value in headers[values: componentsHeader] {
+            for name in value.split(separator: ",") {
+                let trimmed = String(name.trimmingWhitespaceSubstring())
+                if known[trimmed] != nil { kinds.insert(trimmed) }
+            }
+        }
+        return kinds
     }
 
     /// Parses a command body: empty means `{}`; otherwise it must be declared and valid JSON.
