@@ -74,6 +74,31 @@ struct CommandLineTests {
         #expect(missing.output.contains("no file at '/nonexistent/screen.json'"))
     }
 
+    @Test("contract-diff finds no breaking change from v1 to v2 to v3, and a removed required field breaks")
+    func contractDiff() throws {
+        var files: [URL] = []
+        defer { files.forEach { try? FileManager.default.removeItem(at: $0) } }
+        for version in [APIVersion.v1, .v2, .v3] { files.append(try Self.temporaryFile(try ContractSchema.text(for: version))) }
+        let v1v2 = try runCLI(["contract-diff", files[0].path, files[1].path])
+        #expect(v1v2.status == 0, "\(v1v2.output)")
+        #expect(v1v2.output.contains("component.grid"))
+        let v2v3 = try runCLI(["contract-diff", files[1].path, files[2].path])
+        #expect(v2v3.status == 0, "\(v2v3.output)")
+        #expect(v2v3.output.contains("handled by downgrade"))
+        // v3 with `title` no longer required in listRow: what a careless edit to the Swift type would do.
+        var schema = try #require(try JSONSerialization.jsonObject(with: Data(ContractSchema.text(for: .v3).utf8)) as? [String: Any])
+        var definitions = try #require(schema["$defs"] as? [String: Any])
+        var listRow = try #require(definitions["component.listRow"] as? [String: Any])
+        listRow["required"] = ["type"]
+        definitions["component.listRow"] = listRow
+        schema["$defs"] = definitions
+        let broken = String(decoding: try JSONSerialization.data(withJSONObject: schema), as: UTF8.self)
+        files.append(try Self.temporaryFile(broken))
+        let diff = try runCLI(["contract-diff", files[2].path, files[3].path])
+        #expect(diff.status == 1, "\(diff.output)")
+        #expect(diff.output.contains("component.listRow.title"))
+    }
+
     @Test("validate reads a screen straight from a running server")
     func validateURL() async throws {
         let harness = DemoServerHarness()
