@@ -33,6 +33,10 @@ public enum Action: Sendable, Hashable {
 
     /// Every kind this build knows.
     public static let knownKinds: [String] = [Navigate.kind, Command.kind, Play.kind, Share.kind, OpenURL.kind, Custom.kind]
+
+    /// When each action kind joined the contract and what older clients get instead; all are v1
+    /// so far. A later kind would list its fallback here and in the schema.
+    public static let versioning: [String: KindVersioning] = Dictionary(uniqueKeysWithValues: knownKinds.map { ($0, .original) })
 }
 
 private enum TypeKey: String, CodingKey { case type }

@@ -34,6 +34,10 @@ public enum CommandResult: Sendable, Hashable {
     /// Every kind this build knows.
     public static let knownKinds = ["done", "screen", "choice", "prompt", "navigate", "error"]
 
+    /// When each result kind joined the contract and what older clients get instead; all are v1
+    /// so far.
+    public static let versioning: [String: KindVersioning] = Dictionary(uniqueKeysWithValues: knownKinds.map { ($0, .original) })
+
     /// Success.
     public struct Done: Codable, Sendable, Hashable {
         /// A short confirmation ("Added to favorites").

@@ -36,7 +36,8 @@ public enum ContractSchema {
         ]
         var actionRefs: [JSONValue] = []
         for (kind, type) in actions {
-            definitions["action." + kind] = annotated(tagged(try record(type), type: kind), versioning: .original, changes: [])
+            definitions["action." + kind] = annotated(
+                tagged(try record(type), type: kind), versioning: Action.versioning[kind] ?? .original, changes: [])
             actionRefs.append(["$ref": .string("#/$defs/action." + kind)])
         }
         definitions["Action"] = ["oneOf": .array(actionRefs)]
@@ -47,14 +48,15 @@ public enum ContractSchema {
         ]
         var resultRefs: [JSONValue] = []
         for (kind, type) in results {
-            definitions["result." + kind] = annotated(tagged(try record(type), type: kind), versioning: .original, changes: [])
+            definitions["result." + kind] = annotated(
+                tagged(try record(type), type: kind), versioning: CommandResult.versioning[kind] ?? .original, changes: [])
             resultRefs.append(["$ref": .string("#/$defs/result." + kind)])
         }
         definitions["result.screen"] = annotated(
             [
                 "type": "object", "additionalProperties": false, "required": ["type", "screen"],
                 "properties": ["type": ["const": "screen"], "screen": ["$ref": "#/$defs/Screen"]],
-            ], versioning: .original, changes: [])
+            ], versioning: CommandResult.versioning["screen"] ?? .original, changes: [])
         resultRefs.append(["$ref": "#/$defs/result.screen"])
         definitions["CommandResult"] = ["oneOf": .array(resultRefs)]
         definitions["ErrorBody"] = try record(ErrorBody.self)

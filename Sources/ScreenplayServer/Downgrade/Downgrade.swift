@@ -65,9 +65,13 @@ public struct Downgrade: Sendable {
         }
     }
 
-    /// The command result as a client of ``version`` must receive it.
+    /// The command result as a client of ``version`` must receive it: a result kind the version
+    /// lacks becomes a generic `done`, and a replacement screen is downgraded like any screen.
     public func result(_ result: CommandResult) -> CommandResult {
         guard !isIdentity else { return result }
+        if let versioning = CommandResult.versioning[result.kind], versioning.introduced > version {
+            return .done(.init(message: "Done. Update the app to see more.", refresh: true))
+        }
         if case .screen(let replacement) = result { return .screen(screen(replacement)) }
         return result
     }
