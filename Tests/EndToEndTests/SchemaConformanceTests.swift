@@ -47,6 +47,9 @@ struct SchemaConformanceTests {
                 let response = try await raw(.post, root, "/api/\(version)/\(path)", headers: auth, body: Array(body.utf8))
                 #expect(response.status == .ok, "\(name)")
                 try add(name, "CommandResult", response.body)
+                // …and a client of this version reads it with no issue and no unknown kind.
+                let result = try ScreenplayDecoder(mode: .strict, apiVersion: version).decode(CommandResult.self, from: Data(response.body))
+                #expect(result.issues.isEmpty, "\(name): \(result.issues)")
             }
             let failure = try await raw(.post, root, "/api/\(version)/commands/playlists/create", headers: auth, body: Array(#"{"name":7}"#.utf8))
             try add("error body", "ErrorBody", failure.body)
