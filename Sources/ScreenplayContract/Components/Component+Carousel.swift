@@ -46,24 +46,7 @@ extension Component {
         }
 
         /// One cell.
-        public struct Item: Codable, Sendable, Hashable {
-            /// The label under the image.
-            public var title: String
-            /// A second label.
-            public var subtitle: String?
-            /// The picture.
-            public var image: RemoteImage?
-            /// What tapping the cell does.
-            public var action: Action?
-
-            /// Creates an item.
-            public init(title: String, subtitle: String? = nil, image: RemoteImage? = nil, action: Action? = nil) {
-                self.title = title
-                self.subtitle = subtitle
-                self.image = image
-                self.action = action
-            }
-        }
+        public typealias Item = Tile
 
         enum CodingKeys: String, CodingKey { case itemStyle, items }
 

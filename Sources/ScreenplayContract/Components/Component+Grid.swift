@@ -36,34 +36,10 @@ extension Component {
         }
 
         /// One card.
-        public struct Card: Codable, Sendable, Hashable {
-            /// The main label.
-            public var title: String
-            /// A second label.
-            public var subtitle: String?
-            /// The card's picture.
-            public var image: RemoteImage?
-            /// What tapping the card does.
-            public var action: Action?
-
-            /// Creates a card.
-            public init(title: String, subtitle: String? = nil, image: RemoteImage? = nil, action: Action? = nil) {
-                self.title = title
-                self.subtitle = subtitle
-                self.image = image
-                self.action = action
-            }
-        }
+        public typealias Card = Tile
 
         /// Rows built from the same cards.
-        public func fallback(for version: APIVersion) -> [Component] {
-            cards.map { card in
-                if let action = card.action {
-                    return .detailButton(DetailButton(title: card.title, subtitle: card.subtitle, image: card.image, action: action))
-                }
-                return .listRow(ListRow(title: card.title, subtitle: card.subtitle, image: card.image))
-            }
-        }
+        public func fallback(for version: APIVersion) -> [Component] { cards.map(\.row) }
 
         enum CodingKeys: String, CodingKey { case columns, cards }
 

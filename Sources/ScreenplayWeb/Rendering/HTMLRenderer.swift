@@ -104,15 +104,7 @@ public struct HTMLRenderer: Sendable {
             if let action = track.action { html += actionControl(title: "Play", action: action, back: back, label: "Play \(track.title)") }
             return html + "</div>"
         case .carousel(let carousel):
-            var html = "<ul class=\"carousel \(carousel.itemStyle.rawValue)\">"
-            for item in carousel.items {
-                var inner = ""
-                if let image = item.image { inner += imageHTML(image) }
-                inner += "<span class=\"title\">\(HTML.escape(item.title))</span>"
-                if let subtitle = item.subtitle { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
-                html += "<li>" + wrap(inner, in: item.action, back: back) + "</li>"
-            }
-            return html + "</ul>"
+            return tiles(carousel.items, listAttributes: "class=\"carousel \(carousel.itemStyle.rawValue)\"", back: back)
         case .verticalStack(let stack):
             let style = stackStyle(
                 direction: "column", align: stack.alignment.map(flexAlignment), spacing: stack.spacing, background: stack.background,
@@ -146,15 +138,7 @@ public struct HTMLRenderer: Sendable {
             return actionControl(
                 title: title, action: .command(favorite.command), back: back, label: "\(title): \(favorite.label)", style: "favorite")
         case .grid(let grid):
-            var html = "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(grid.columns),1fr)\">"
-            for card in grid.cards {
-                var inner = ""
-                if let image = card.image { inner += imageHTML(image) }
-                inner += "<span class=\"title\">\(HTML.escape(card.title))</span>"
-                if let subtitle = card.subtitle { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
-                html += "<li>" + wrap(inner, in: card.action, back: back) + "</li>"
-            }
-            return html + "</ul>"
+            return tiles(grid.cards, listAttributes: "class=\"grid\" style=\"grid-template-columns:repeat(\(grid.columns),1fr)\"", back: back)
         case .unknown:
             return ""
         }
@@ -190,6 +174,19 @@ public struct HTMLRenderer: Sendable {
         inner += "</span>"
         for accessory in accessories { inner += "<span class=\"accessory\">\(HTML.escape(accessory))</span>" }
         return "<div class=\"row \(kind)\">" + wrap(inner, in: action, back: back) + "</div>"
+    }
+
+    /// Carousel cells and grid cards: a list of linked pictures with labels.
+    func tiles(_ tiles: [Component.Tile], listAttributes: String, back: String) -> String {
+        var html = "<ul \(listAttributes)>"
+        for tile in tiles {
+            var inner = ""
+            if let image = tile.image { inner += imageHTML(image) }
+            inner += "<span class=\"title\">\(HTML.escape(tile.title))</span>"
+            if let subtitle = tile.subtitle { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
+            html += "<li>" + wrap(inner, in: tile.action, back: back) + "</li>"
+        }
+        return html + "</ul>"
     }
 
     func imageHTML(_ image: RemoteImage, placeholder: Bool = false) -> String {
