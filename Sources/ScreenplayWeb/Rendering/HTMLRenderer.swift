@@ -138,7 +138,8 @@ public struct HTMLRenderer: Sendable {
             return actionControl(
                 title: title, action: .command(favorite.command), back: back, label: "\(title): \(favorite.label)", style: "favorite")
         case .grid(let grid):
-            return tiles(grid.cards, listAttributes: "class=\"grid\" style=\"grid-template-columns:repeat(\(grid.columns),1fr)\"", back: back)
+            return tiles(
+                grid.cards, listAttributes: "class=\"grid\" style=\"grid-template-columns:repeat(\(grid.columns),1fr)\"", back: back)
         case .unknown:
             return ""
         }
