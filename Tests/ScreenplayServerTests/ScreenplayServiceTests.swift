@@ -216,3 +216,36 @@ final class RevisionBox: Sendable {
         set { stored.withLock { $0 = newValue } }
     }
 }
+
+@Suite("Verification of encoded screens")
+struct VerificationTests {
+    static func service(verifies: Bool) -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.screen("evil") { _ in
+            Screen(id: "evil", title: "Evil") {
+                Section("s") { Button(title: "Run", action: .navigate(to: "javascript:alert(1)")) }
+            }
+        }
+        routes.screen("fine") { _ in
+            Screen(id: "fine", title: "Fine") { Section("s") { Component.Grid(columns: 2, cards: [.init(title: "x")]) } }
+        }
+        return ScreenplayService(routes: routes, identity: CountingIdentities(), configuration: .init(verifiesEncodedScreens: verifies))
+    }
+
+    @Test("a screen a client would refuse is a 500 naming the screen, not a silently broken screen")
+    func refused() async throws {
+        let response = await Self.service(verifies: true).respond(to: request(.get, "/api/v3/screens/evil"), body: [])
+        #expect(response.head.status == .internalServerError)
+        #expect(try decodeError(response).error.message.contains("'evil'"))
+        let unchecked = await Self.service(verifies: false).respond(to: request(.get, "/api/v3/screens/evil"), body: [])
+        #expect(unchecked.head.status == .ok)
+    }
+
+    @Test("downgraded screens pass verification at every version")
+    func downgradedPass() async throws {
+        for version in ["v1", "v2", "v3"] {
+            let response = await Self.service(verifies: true).respond(to: request(.get, "/api/\(version)/screens/fine"), body: [])
+            #expect(response.head.status == .ok, "\(version)")
+        }
+    }
+}

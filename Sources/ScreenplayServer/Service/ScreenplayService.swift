@@ -22,18 +22,26 @@ public struct ScreenplayService: Sendable {
         /// Versions still served but on their way out: their responses carry a `Deprecation`
         /// header so app teams see it in their logs before the version is dropped.
         public var deprecatedVersions: Set<APIVersion>
+        /// Whether every freshly encoded screen is decoded back, strictly, as a client of its
+        /// version would, before it is cached and sent. A screen that a client would refuse (a
+        /// forbidden link scheme, a bad color, an out-of-range size) then fails loudly here, with
+        /// its JSON path in the log, instead of silently losing a component on every device.
+        /// Costs one decode per cache miss, none per cache hit.
+        public var verifiesEncodedScreens: Bool
 
         /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
-        /// bodies, 10 000 screens.
+        /// bodies, 10 000 screens, verification on.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
-            deprecatedVersions: Set<APIVersion> = [], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000
+            deprecatedVersions: Set<APIVersion> = [], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000,
+            verifiesEncodedScreens: Bool = true
         ) {
             self.pathPrefix = pathPrefix
             self.supportedVersions = supportedVersions
             self.deprecatedVersions = deprecatedVersions
             self.maximumBodySize = maximumBodySize
             self.cacheCapacity = cacheCapacity
+            self.verifiesEncodedScreens = verifiesEncodedScreens
         }
     }
 
@@ -254,8 +262,27 @@ public struct ScreenplayService: Sendable {
         } catch {
             throw mapBuilderError(error, what: "encoding of screen '\(request.path)'")
         }
+        if configuration.verifiesEncodedScreens {
+            try verify(body, path: request.path, version: apiVersion, clientKinds: clientKinds)
+        }
         if let key { cache.store(body, for: key) }
         return body
+    }
+
+    /// Decodes `body` strictly as a client of `version` would; any issue is a server bug, logged
+    /// with its JSON path and answered with a 500 that names the screen.
+    private func verify(_ body: EncodedBody, path: String, version: APIVersion, clientKinds: Set<String>) throws(ScreenplayError) {
+        let decoder = ScreenplayDecoder(mode: .strict, apiVersion: version, customKinds: clientKinds)
+        let problem: String?
+        do {
+            problem = try decoder.decode(Screen.self, from: Data(body.bytes)).issues.first?.description
+        } catch {
+            problem = error.description
+        }
+        guard let problem else { return }
+        logger.error(
+            "screen would not decode for \(version) clients", metadata: ["screen": "\(path)", "problem": "\(problem)"])
+        throw .internalError("the server built screen '\(path)' in a form \(version) clients cannot read")
     }
 
     /// Performs the command at `path` under `commands/`.
