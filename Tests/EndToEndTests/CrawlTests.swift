@@ -51,7 +51,8 @@ struct CrawlTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             let old = try await raw(.get, root, "/api/v1/screens/home")
-            #expect(old.headers[HTTPField.Name("Deprecation")!] == "true")
+            // RFC 9745: the date v1 was deprecated (2026-11-01), as @<unix time>.
+            #expect(old.headers[HTTPField.Name("Deprecation")!] == "@1793491200")
             #expect(old.headers[HTTPField.Name("Screenplay-Deprecation")!]?.contains("API v1 is deprecated") == true)
             let v1Home = try ScreenplayDecoder(mode: .strict, apiVersion: .v1).decode(Screen.self, from: Data(old.body)).value
             let v1Editorial = try #require(v1Home.sections.first { $0.id == "editorial" })

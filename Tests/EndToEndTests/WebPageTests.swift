@@ -78,6 +78,25 @@ struct WebPageTests {
             #expect(empty.status == .unprocessableContent)
             #expect(empty.text.contains("must not be empty"))
 
+            // Cross-site posts are refused, and a post without a session never mints one.
+            let favoriteForm = Self.form(["url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "/"])
+            var crossSite = headers
+            crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+            #expect(try await raw(.post, root, "/web/command", headers: crossSite, body: favoriteForm).status == .forbidden)
+            var foreignOrigin = headers
+            foreignOrigin[.origin] = "http://evil.example"
+            #expect(try await raw(.post, root, "/web/command", headers: foreignOrigin, body: favoriteForm).status == .forbidden)
+            var sameOrigin = headers
+            sameOrigin[.origin] = "http://\(root.host!):\(root.port!)"
+            sameOrigin[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+            let accepted = try await raw(.post, root, "/web/command", headers: sameOrigin, body: Self.form(["url": "commands/favorites/add", "payload": "{\"playlistId\":2}", "back": "/"]))
+            #expect(accepted.status == .seeOther)
+            let cookieless = try await raw(.post, root, "/web/command", headers: [.contentType: "application/x-www-form-urlencoded"], body: favoriteForm)
+            #expect(cookieless.status == .forbidden)
+            #expect(cookieless.headers[.setCookie] == nil)
+            let stillFavorite = try await raw(.get, root, "/screens/playlist/1", headers: [.cookie: cookie])
+            #expect(stillFavorite.text.contains("Remove from favorites"))
+
             let offsite = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
                 "url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "//evil.example/",
             ]))

@@ -427,6 +427,49 @@ struct ScreenNavigatorTests {
             #expect(after.presented == .message("Added"))
         }
 
+        @Test("a command's answer applies to the screen it was sent from, even after the user navigated away")
+        func answerAppliesToOrigin() async throws {
+            let gate = Gate()
+            let transport = transportWithHome()
+            transport.on(.get, api("screens/composer/mozart"), .screen(Samples.mozart, etag: "\"m\""))
+            let replacement = Screen(id: "home-2", title: "Home, replaced", sections: [])
+            transport.on(.post, api("commands/favorites/add"), gate: gate, .result(.screen(replacement)))
+            let navigator = navigator(transport)
+            await navigator.start(at: "screens/home")
+
+            let command = Task { await navigator.perform(.command(Samples.favoriteCommand)) }
+            await gate.waitForArrivals()
+            await navigator.navigate(toMozart)
+            gate.open()
+            await command.value
+
+            let entries = await navigator.snapshot.entries
+            #expect(entries.count == 2)
+            #expect(entries[0].state.screen == replacement)
+            #expect(entries[1].state.screen == Samples.mozart)
+        }
+
+        @Test("two overlapping commands keep isPerformingCommand true until both answer")
+        func overlappingCommands() async {
+            let first = Gate()
+            let second = Gate()
+            let transport = transportWithHome()
+            transport.on(.post, api("commands/favorites/add"), gate: first, .result(.done(.init(message: "one"))))
+            transport.on(.post, api("commands/other"), gate: second, .result(.done(.init(message: "two"))))
+            let navigator = navigator(transport)
+            await navigator.start(at: "screens/home")
+            let one = Task { await navigator.perform(.command(Samples.favoriteCommand)) }
+            await first.waitForArrivals()
+            let two = Task { await navigator.perform(.command(.init(url: "commands/other"))) }
+            await second.waitForArrivals()
+            first.open()
+            await one.value
+            #expect(await navigator.snapshot.isPerformingCommand)
+            second.open()
+            await two.value
+            #expect(await navigator.snapshot.isPerformingCommand == false)
+        }
+
         @Test("dismiss clears what is presented")
         func dismissClears() async {
             let transport = transportWithHome()

@@ -50,7 +50,7 @@ struct DowngradeTests {
     @Test("v2 and later keep the v2 kinds untouched")
     func v2() {
         #expect(Downgrade(to: .v2).screen(Self.screen()) == Self.screen())
-        #expect(Downgrade(to: .v3).isIdentity)
+        #expect(Downgrade(to: .v3).screen(Self.screen()) == Self.screen())
     }
 
     @Test("a v1 decoder sees v2 kinds as unknown; undowngraded bytes would cost a v1 client its component")
@@ -69,6 +69,16 @@ struct DowngradeTests {
         }
         #expect(screen.sections[0].components[1].kind == Component.Button.kind)
         #expect(Downgrade(to: .v1).result(.done(.init(message: "x"))) == .done(.init(message: "x")))
+    }
+
+    @Test("an unregistered app-defined component never leaves, at any version; in results too")
+    func unregisteredCustom() {
+        let screen = Screen(id: "s", title: "S") { Section("a") { Text("kept"); Component.custom("mystery", fields: ["x": 1]) } }
+        for version in [APIVersion.v1, .v3] {
+            #expect(Downgrade(to: version).screen(screen).sections[0].components == [.text(.init("kept"))])
+        }
+        guard case .screen(let result) = Downgrade(to: .v3).result(.screen(screen)) else { return }
+        #expect(result.sections[0].components.count == 1)
     }
 
     @Test("the catalog records when each kind arrived")

@@ -8,6 +8,9 @@ import Synchronization
 final class CountingIdentities: IdentityResolver {
     private let state = Mutex((next: Int64(1), calls: 0))
 
+    /// How many times a token was resolved.
+    var calls: Int { state.withLock { $0.calls } }
+
     func resolve(token: String?) async throws -> ResolvedIdentity {
         try state.withLock { state in
             state.calls += 1

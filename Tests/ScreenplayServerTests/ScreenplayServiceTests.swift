@@ -249,3 +249,72 @@ struct VerificationTests {
         }
     }
 }
+
+@Suite("Cache keys")
+struct CacheKeyTests {
+    static func service(identities: CountingIdentities = CountingIdentities(), builds: Counter = Counter()) -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        // The same revision for everyone: only the user in the key keeps their screens apart.
+        routes.screen("mine", revision: { _ in "r1" }) { request in
+            builds.increment()
+            return Screen(id: "mine", title: "Only for \(request.user.id)") { Section("s") { Text("x") } }
+        }
+        routes.screen("search", revision: { _ in "r1" }, sharing: .everyone, queryKeys: ["q"]) { request in
+            builds.increment()
+            return Screen(id: "search", title: "q=\(request.query["q"] ?? "-") junk=\(request.query["junk"] ?? "-")") { Section("s") { Text("x") } }
+        }
+        routes.screen("docs/:a") { request in Screen(id: "a", title: try request.parameter("a")) { Section("s") { Text("x") } } }
+        return ScreenplayService(routes: routes, identity: identities)
+    }
+
+    static func title(_ response: ScreenplayService.Response) throws -> String {
+        try ScreenplayDecoder().decode(Screen.self, from: .init(response.body)).value.title
+    }
+
+    @Test("per-user routes never serve one user's screen to another, even at the same revision")
+    func perUser() async throws {
+        let service = Self.service()
+        let alice = await service.respond(to: request(.get, "/api/v3/screens/mine", headers: [.authorization: "Bearer token-1"]), body: [])
+        let bob = await service.respond(to: request(.get, "/api/v3/screens/mine", headers: [.authorization: "Bearer token-2"]), body: [])
+        #expect(try Self.title(alice) == "Only for 1")
+        #expect(try Self.title(bob) == "Only for 2")
+    }
+
+    @Test("only declared query keys reach the builder and the key; encoded ampersands stay values")
+    func query() async throws {
+        let builds = Counter()
+        let service = Self.service(builds: builds)
+        let plain = await service.respond(to: request(.get, "/api/v3/screens/search?q=bach"), body: [])
+        let noisy = await service.respond(to: request(.get, "/api/v3/screens/search?q=bach&junk=1&utm=x"), body: [])
+        #expect(try Self.title(plain) == "q=bach junk=-")
+        #expect(noisy.body == plain.body)
+        #expect(builds.count == 1)
+        let encoded = await service.respond(to: request(.get, "/api/v3/screens/search?q=x%26junk%3D2"), body: [])
+        let split = await service.respond(to: request(.get, "/api/v3/screens/search?q=x&junk=2"), body: [])
+        #expect(try Self.title(encoded) == "q=x&junk=2 junk=-")
+        #expect(try Self.title(split) == "q=x junk=-")
+    }
+
+    @Test("an unknown screen is a 404 before any identity is created")
+    func notFoundFirst() async throws {
+        let identities = CountingIdentities()
+        let service = Self.service(identities: identities)
+        let response = await service.respond(to: request(.get, "/api/v3/screens/nothing/here"), body: [])
+        #expect(response.head.status == .notFound)
+        #expect(response.head.headerFields[ScreenplayService.tokenHeader] == nil)
+        #expect(identities.calls == 0)
+    }
+
+    @Test("a deprecated version carries RFC 9745's Deprecation date")
+    func deprecation() async throws {
+        var routes = ScreenplayRoutes()
+        routes.screen("home") { _ in Screen(id: "h", title: "H") { Section("s") { Text("x") } } }
+        let service = ScreenplayService(
+            routes: routes, identity: CountingIdentities(), configuration: .init(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_000)]))
+        let old = await service.respond(to: request(.get, "/api/v1/screens/home"), body: [])
+        #expect(old.head.headerFields[ScreenplayService.deprecationHeader] == "@1000")
+        #expect(old.head.headerFields[ScreenplayService.deprecationNoticeHeader]?.contains("v1 is deprecated") == true)
+        let new = await service.respond(to: request(.get, "/api/v3/screens/home"), body: [])
+        #expect(new.head.headerFields[ScreenplayService.deprecationHeader] == nil)
+    }
+}

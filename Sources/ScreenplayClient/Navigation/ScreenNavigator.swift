@@ -53,7 +53,8 @@ public actor ScreenNavigator {
     let loader: ScreenLoader
     private var entries: [Entry] = []
     private var presented: Presented?
-    private var busy = false
+    /// Commands sent and not yet answered; the UI blocks input while any is.
+    private var commandsInFlight = 0
     private var issues: [DecodingIssue] = []
     private var nextID = 0
     private var localHandlers: [String: LocalHandler] = [:]
@@ -64,7 +65,7 @@ public actor ScreenNavigator {
 
     /// The current state.
     public var snapshot: Snapshot {
-        Snapshot(entries: entries, presented: presented, isPerformingCommand: busy, issues: issues)
+        Snapshot(entries: entries, presented: presented, isPerformingCommand: commandsInFlight > 0, issues: issues)
     }
 
     /// Calls `observer` with every new snapshot (renderers redraw from it).
@@ -178,7 +179,10 @@ public actor ScreenNavigator {
     }
 
     private func run(_ command: Action.Command, extra: [String: JSONValue]) async {
-        busy = true
+        // The screen the command was sent from: its answer applies there, even if the user
+        // navigated while it was in flight.
+        let origin = entries.last?.id
+        commandsInFlight += 1
         publish()
         let outcome: Result<Decoded<CommandResult>, ClientError>
         do {
@@ -186,26 +190,30 @@ public actor ScreenNavigator {
         } catch {
             outcome = .failure(error)
         }
-        busy = false
+        commandsInFlight -= 1
         switch outcome {
         case .failure(let error):
             presented = .error(error.message)
             publish()
         case .success(let decoded):
             issues += decoded.issues
-            await apply(decoded.value)
+            await apply(decoded.value, to: origin)
         }
     }
 
-    /// Turns a command's answer into state.
-    func apply(_ result: CommandResult) async {
+    /// Turns a command's answer into state, for the screen (`origin`) it was sent from.
+    func apply(_ result: CommandResult, to origin: Int?) async {
         switch result {
         case .done(let done):
             presented = done.message.map(Presented.message)
             publish()
-            if done.refresh { await refresh() }
+            if done.refresh, let index = entries.firstIndex(where: { $0.id == origin }) {
+                let action = entries[index].machine.refresh()
+                await carryOut(action, entryID: entries[index].id)
+            }
         case .screen(let screen):
-            if let index = entries.indices.last {
+            // A screen that was popped meanwhile gets nothing; the one on top now is not its target.
+            if let index = entries.firstIndex(where: { $0.id == origin }) {
                 entries[index].machine.replace(with: screen)
             }
             presented = nil

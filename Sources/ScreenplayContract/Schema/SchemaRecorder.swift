@@ -58,6 +58,13 @@ final class SchemaRecorder: Decoder {
     /// Records `type` and returns a stand-in value of it, with its schema.
     func record<T: Decodable>(_ type: T.Type, at path: [any CodingKey]) throws -> (T, JSONValue) {
         if let (value, schema) = Self.leaf(type) { return (value, schema) }
+        // A scalar the recorder has no stand-in for would recurse forever through its own
+        // single-value init: refuse it, naming the field, so the gap is fixed here.
+        if type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type {
+            throw DecodingError.typeMismatch(
+                type,
+                .init(codingPath: path, debugDescription: "the schema recorder has no stand-in for \(type); add it to SchemaRecorder.leaf"))
+        }
         if let wrapper = type as? any LossyElementRecordable.Type {
             let (value, schema) = try wrapper.recorded(by: self, at: path)
             if let value = value as? T { return (value, schema) }
@@ -75,8 +82,12 @@ final class SchemaRecorder: Decoder {
         switch type {
         case is String.Type: return cast("x", ["type": "string"])
         case is Bool.Type: return cast(false, ["type": "boolean"])
-        case is Int.Type, is Int64.Type, is Int32.Type: return cast(1 as Int, ["type": "integer"]) ?? cast(Int64(1), ["type": "integer"])
+        case is Int.Type: return cast(1 as Int, ["type": "integer"])
+        case is Int64.Type: return cast(Int64(1), ["type": "integer"])
+        case is Int32.Type: return cast(Int32(1), ["type": "integer"])
+        case is UInt.Type: return cast(UInt(1), ["type": "integer", "minimum": 0])
         case is Double.Type: return cast(1.0, ["type": "number"])
+        case is Float.Type: return cast(Float(1), ["type": "number"])
         case is JSONValue.Type: return cast(JSONValue.null, ["description": "any JSON value"])
         case is ColorValue.Type:
             return cast(

@@ -50,7 +50,8 @@ public struct DemoApp: Sendable {
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
         self.service = ScreenplayService(
-            routes: routes, identity: users, configuration: .init(deprecatedVersions: [.v1]), logger: logger)
+            routes: routes, identity: users, configuration: .init(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)]),
+            logger: logger)
     }
 
     static func registerScreens(in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory) {
@@ -60,18 +61,20 @@ public struct DemoApp: Sendable {
         // a user's data change with that user's revision.
         let catalogRevision: ScreenplayRoutes.RevisionFunction = { _ in "catalog" }
         let userRevision: ScreenplayRoutes.RevisionFunction = { request in
-            "user-\(request.user.id)-\(try await users.revision(of: request.user))"
+            String(try await users.revision(of: request.user))
         }
         routes.screen("home", revision: userRevision) { request in try await screens.home(for: request.user) }
-        routes.screen("composer/:slug", revision: catalogRevision) { request in
+        routes.screen("composer/:slug", revision: catalogRevision, sharing: .everyone) { request in
             try await screens.composer(slug: try request.parameter("slug"))
         }
-        routes.screen("work/:id", revision: catalogRevision) { request in try await screens.work(id: try Self.id(request)) }
+        routes.screen("work/:id", revision: catalogRevision, sharing: .everyone) { request in
+            try await screens.work(id: try Self.id(request))
+        }
         routes.screen("playlist/:id", revision: userRevision) { request in
             try await library.playlist(id: try Self.id(request), for: request.user)
         }
         routes.screen("favorites", revision: userRevision) { request in try await library.favorites(for: request.user) }
-        routes.screen("cities", revision: catalogRevision) { _ in CityStatistics.screen() }
+        routes.screen("cities", revision: catalogRevision, sharing: .everyone) { _ in CityStatistics.screen() }
     }
 
     static func id(_ request: ScreenRequest) throws -> Int64 {

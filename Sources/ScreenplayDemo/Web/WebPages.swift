@@ -39,7 +39,19 @@ struct WebPages: Sendable {
     }
 
     func command(request: Request) async throws -> Response {
-        let (user, cookie) = try await identify(request)
+        // A command changes a user's data: it must come from our own pages and from a browser that
+        // already has its identity. A cross-site form post carries neither, and never gets a new
+        // identity (which would silently replace the victim's cookie).
+        if let refusal = crossSiteRefusal(request) { return refusal }
+        var token = ScreenplayService.token(in: request.headers)
+        if let candidate = token, candidate.utf8.count != 64 { token = nil }
+        guard let token, let resolved = try? await service.resolveIdentity(token: token), resolved.issuedToken == nil else {
+            return html(
+                renderer.errorPage(
+                    title: "Session expired", message: "This browser has no Screenplay session; open the page again and retry.", back: "/"),
+                status: .forbidden, cookie: nil)
+        }
+        let (user, cookie) = (resolved.user, String?.none)
         var body: [UInt8] = []
         for try await buffer in request.body {
             guard body.count + buffer.readableBytes <= service.configuration.maximumBodySize else {
@@ -90,6 +102,22 @@ struct WebPages: Sendable {
                 renderer.errorPage(title: "Could not do that", message: "unexpected answer '\(type)'", back: form.back),
                 status: .internalServerError, cookie: cookie)
         }
+    }
+
+    /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
+    /// whose `Origin` is not this host.
+    func crossSiteRefusal(_ request: Request) -> Response? {
+        let refused = html(
+            renderer.errorPage(title: "Refused", message: "commands are accepted only from this site's own pages", back: "/"),
+            status: .forbidden, cookie: nil)
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
+            return refused
+        }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else { return refused }
+        }
+        return nil
     }
 
     /// The browser's user: from its cookie, or a new identity whose cookie the response sets.

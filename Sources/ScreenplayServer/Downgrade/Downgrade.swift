@@ -3,7 +3,9 @@ public import ScreenplayContract
 /// Shapes a response for a client of an older API version, before it is encoded.
 ///
 /// Every component kind the client's version lacks is replaced by its fallback (built from the
-/// same data, and downgraded again in turn) or dropped. The walk reaches everything that carries
+/// same data, and downgraded again in turn) or dropped. Components of app-defined kinds the server
+/// has not registered never leave, at any version. The walk runs for every version (about 17 µs for
+/// the demo's home screen, against about 400 µs to encode it) and only on cache misses. The walk reaches everything that carries
 /// components: sections, stacks, screens inside command results. Field-level changes (a field
 /// that changed type) are the encoder's job, by version. A client of version N therefore never
 /// receives a kind it cannot decode.
@@ -22,12 +24,8 @@ public struct Downgrade: Sendable {
         self.clientKinds = clientKinds
     }
 
-    /// Whether nothing can change: the latest version with no app-defined kinds registered.
-    public var isIdentity: Bool { version >= .latest && customKinds.isEmpty }
-
     /// The screen as a client of ``version`` must receive it.
     public func screen(_ screen: Screen) -> Screen {
-        guard !isIdentity else { return screen }
         var result = screen
         result.sections = screen.sections.map { section in
             var section = section
@@ -39,7 +37,6 @@ public struct Downgrade: Sendable {
 
     /// Components with later kinds replaced by their fallbacks, recursively.
     public func components(_ components: [Component]) -> [Component] {
-        guard !isIdentity else { return components }
         return components.flatMap(component)
     }
 
@@ -68,7 +65,6 @@ public struct Downgrade: Sendable {
     /// The command result as a client of ``version`` must receive it: a result kind the version
     /// lacks becomes a generic `done`, and a replacement screen is downgraded like any screen.
     public func result(_ result: CommandResult) -> CommandResult {
-        guard !isIdentity else { return result }
         if let versioning = CommandResult.versioning[result.kind], versioning.introduced > version {
             return .done(.init(message: "Done. Update the app to see more.", refresh: true))
         }

@@ -57,12 +57,21 @@ extension Substring {
 ///
 /// Bounded: past `capacity` entries the least recently used quarter is dropped.
 final class EncodedScreenCache: Sendable {
+    /// Every part kept apart (no joining into one string), so two different requests can never
+    /// produce the same key.
     struct Key: Hashable, Sendable {
-        let path: String
+        /// The route's pattern, as written.
+        let route: String
+        /// The pattern's parameter values, in pattern order.
+        let parameters: [String]
+        /// The declared query keys and their values, sorted by key.
+        let query: [String: String]
         let revision: String
         let apiVersion: Int
-        /// The app-defined kinds the client renders, sorted and joined.
-        let clientKinds: String
+        /// The app-defined kinds the client renders.
+        let clientKinds: Set<String>
+        /// The user, for per-user routes; `nil` for routes shared by everyone.
+        let user: Int64?
     }
 
     private struct Entry {

@@ -33,6 +33,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         return parameters
     }
 
+    /// The names of the `:name` segments, in order.
+    var parameterNames: [String] {
+        segments.compactMap { segment in
+            if case .parameter(let name) = segment { return name }
+            return nil
+        }
+    }
+
     /// The pattern as written.
     public var description: String {
         segments.map { segment in

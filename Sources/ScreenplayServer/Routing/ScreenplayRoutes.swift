@@ -18,7 +18,18 @@ public struct ScreenplayRoutes: Sendable {
     struct ScreenRoute: Sendable {
         let pattern: RoutePattern
         let revision: RevisionFunction?
+        let sharing: Sharing
+        let queryKeys: Set<String>
         let build: ScreenBuilderFunction
+    }
+
+    /// Who may share one cached encoding of a screen.
+    public enum Sharing: Sendable, Hashable {
+        /// Each user has their own cache entries (the safe default: screens that show a user's
+        /// data never reach another user, whatever the revision string says).
+        case perUser
+        /// Everyone shares entries: for screens whose content does not depend on who asks.
+        case everyone
     }
 
     struct CommandRoute: Sendable {
@@ -42,14 +53,23 @@ public struct ScreenplayRoutes: Sendable {
     /// Serves a screen at `screens/<pattern>`.
     ///
     /// - Parameters:
-    ///   - revision: A string that changes whenever the screen's content would (a data version,
-    ///     a user's revision counter). Requests with the same path, revision and API version share
-    ///     one encoding and ETag, and a cache hit does not call `build` at all. Without it, every
-    ///     request builds and encodes.
+    ///   - revision: A string that changes whenever the screen's content would (a catalog
+    ///     version, the user's revision counter). Requests with the same route parameters,
+    ///     declared query values, revision, API version and (unless `sharing` is `.everyone`) user
+    ///     share one encoding and ETag, and a cache hit does not call `build` at all. Without it,
+    ///     every request builds and encodes.
+    ///   - sharing: `.perUser` (default) keeps each user's cache entries apart; `.everyone` lets
+    ///     all users share them, for screens that show nobody's own data.
+    ///   - queryKeys: The query parameters the screen reads. Only these reach the builder and
+    ///     the cache key, so made-up query strings can neither split the cache nor change a screen.
     ///   - build: Builds the screen. Throw a ``ScreenplayError`` for a 4xx; anything else is a
     ///     500 whose cause is logged, and the server keeps serving.
-    public mutating func screen(_ pattern: String, revision: RevisionFunction? = nil, build: @escaping ScreenBuilderFunction) {
-        screens.append(ScreenRoute(pattern: RoutePattern(pattern), revision: revision, build: build))
+    public mutating func screen(
+        _ pattern: String, revision: RevisionFunction? = nil, sharing: Sharing = .perUser, queryKeys: Set<String> = [],
+        build: @escaping ScreenBuilderFunction
+    ) {
+        screens.append(
+            ScreenRoute(pattern: RoutePattern(pattern), revision: revision, sharing: sharing, queryKeys: queryKeys, build: build))
     }
 
     /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).

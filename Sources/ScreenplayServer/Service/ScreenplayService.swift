@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 public import Logging
 public import ScreenplayContract
@@ -19,9 +19,10 @@ public struct ScreenplayService: Sendable {
         public var maximumBodySize: Int
         /// How many encoded screens to keep in memory.
         public var cacheCapacity: Int
-        /// Versions still served but on their way out: their responses carry a `Deprecation`
-        /// header so app teams see it in their logs before the version is dropped.
-        public var deprecatedVersions: Set<APIVersion>
+        /// Versions still served but on their way out, with the date they were deprecated: their
+        /// responses carry RFC 9745's `Deprecation: @<unix time>` (plus a readable
+        /// `Screenplay-Deprecation`) so app teams see it in their logs before the version is dropped.
+        public var deprecatedVersions: [APIVersion: Date]
         /// Whether every freshly encoded screen is decoded back, strictly, as a client of its
         /// version would, before it is cached and sent. A screen that a client would refuse (a
         /// forbidden link scheme, a bad color, an out-of-range size) then fails loudly here, with
@@ -33,7 +34,7 @@ public struct ScreenplayService: Sendable {
         /// bodies, 10 000 screens, verification on.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
-            deprecatedVersions: Set<APIVersion> = [], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000,
+            deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000,
             verifiesEncodedScreens: Bool = true
         ) {
             self.pathPrefix = pathPrefix
@@ -138,8 +139,8 @@ public struct ScreenplayService: Sendable {
         default:
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
         }
-        if configuration.deprecatedVersions.contains(version) {
-            response.head.headerFields[Self.deprecationHeader] = "true"
+        if let since = configuration.deprecatedVersions[version] {
+            response.head.headerFields[Self.deprecationHeader] = "@\(Int(since.timeIntervalSince1970))"
             response.head.headerFields[Self.deprecationNoticeHeader] =
                 "API \(version) is deprecated; move to \(configuration.supportedVersions.upperBound) (supported: \(configuration.supportedVersions.lowerBound) through \(configuration.supportedVersions.upperBound))"
         }
@@ -160,6 +161,11 @@ public struct ScreenplayService: Sendable {
     private func screenResponse(
         _ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion
     ) async throws -> Response {
+        // An unknown path is a 404 before anyone gets an identity: no user rows for garbage URLs.
+        guard routes.screenRoute(for: segments) != nil else {
+            throw ScreenplayError.notFound(
+                "no screen at 'screens/\(segments.joined(separator: "/"))'", path: "screens/" + segments.joined(separator: "/"))
+        }
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
         let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
         let encoded = try await encodedScreen(
@@ -218,7 +224,8 @@ public struct ScreenplayService: Sendable {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
         }
         let request = ScreenRequest(
-            path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+            path: segments.joined(separator: "/"), parameters: parameters, query: query.filter { route.queryKeys.contains($0.key) },
+            apiVersion: apiVersion, user: user)
         return try await build(route, request)
     }
 
@@ -237,8 +244,10 @@ public struct ScreenplayService: Sendable {
         guard let (route, parameters) = routes.screenRoute(for: segments) else {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
         }
+        // Only the query keys the route declares reach the builder and the cache key.
+        let declaredQuery = query.filter { route.queryKeys.contains($0.key) }
         let request = ScreenRequest(
-            path: segments.joined(separator: "/"), parameters: parameters, query: query, apiVersion: apiVersion, user: user)
+            path: segments.joined(separator: "/"), parameters: parameters, query: declaredQuery, apiVersion: apiVersion, user: user)
         var key: EncodedScreenCache.Key?
         if let revision = route.revision {
             let value: String
@@ -247,10 +256,10 @@ public struct ScreenplayService: Sendable {
             } catch {
                 throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
             }
-            let queryPart = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             let cacheKey = EncodedScreenCache.Key(
-                path: request.path + "?" + queryPart, revision: value, apiVersion: apiVersion.rawValue,
-                clientKinds: clientKinds.sorted().joined(separator: ","))
+                route: route.pattern.description, parameters: route.pattern.parameterNames.map { parameters[$0] ?? "" },
+                query: declaredQuery, revision: value, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
+                user: route.sharing == .everyone ? nil : user.id)
             if let hit = cache.body(for: cacheKey) { return hit }
             key = cacheKey
         }

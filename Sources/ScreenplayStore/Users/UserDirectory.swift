@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// A client without a token gets a new user and a random 256-bit token; later requests carry
 /// the token and resolve to the same user. Each user has a revision counter that commands bump
-/// in the same transaction as their writes, so screens that show a user's data can be cached
-/// by (path, revision) and never served stale.
+/// in the same transaction as their writes, so a per-user route (the default sharing) can use it
+/// as its revision and is never served stale. The counter is per user, not global: two users can
+/// be at the same revision, which is why per-user routes key their cache by user too.
 public struct UserDirectory: IdentityResolver {
     /// The migrations this directory needs; run them with the app's own.
     public static let migrations: [Migration] = [

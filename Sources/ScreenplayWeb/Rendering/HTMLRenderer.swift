@@ -194,7 +194,11 @@ public struct HTMLRenderer: Sendable {
         guard let source = links.href(image.url, policy: .resource) else { return "" }
         var html = "<img src=\"\(HTML.escape(source))\" alt=\"\(HTML.escape(image.alt ?? ""))\" loading=\"lazy\""
         if let size = image.size { html += " width=\"\(css(size.width))\" height=\"\(css(size.height))\"" }
-        if placeholder, let low = image.lowResURL, let lowSource = links.href(low, policy: .resource) {
+        // Only URLs with no CSS-significant characters go into the style attribute: HTML escaping
+        // is undone before CSS parses it, so a quote or parenthesis could end the url().
+        if placeholder, let low = image.lowResURL, let lowSource = links.href(low, policy: .resource),
+            !lowSource.contains(where: { "'\"()\\;".contains($0) || $0.isWhitespace })
+        {
             html += " style=\"background-image:url('\(HTML.escape(lowSource))');background-size:cover\""
         }
         return html + ">"
