@@ -471,6 +471,27 @@ struct ScreenLoaderTests {
 
     @Suite("Token scope")
     struct TokenScope {
+        @Test("parallel first requests share one identity: the second waits for the first's token")
+        func oneIdentityForParallelFirstRequests() async throws {
+            let gate = Gate()
+            let transport = FakeTransport()
+            transport.on(.get, "/api/v1/screens/home", gate: gate, .screen(Samples.home, etag: "\"h\"", token: "issued-once"))
+            transport.on(.get, "/api/v1/screens/composer/mozart", .screen(Samples.mozart, etag: "\"m\""))
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport)
+            let first = Task { try await loader.screen(at: "screens/home") }
+            await gate.waitForArrivals()
+            let second = Task { try await loader.screen(at: "screens/composer/mozart") }
+            // The second request must not go out before the first has its token.
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(transport.requests.count == 1)
+            gate.open()
+            _ = try await first.value
+            _ = try await second.value
+            #expect(transport.requests.count == 2)
+            #expect(transport.requests[0][.authorization] == nil)
+            #expect(transport.requests[1][.authorization] == "Bearer issued-once")
+        }
+
         @Test(
             "the identity token is not sent to, nor replaced by, another origin"
         )

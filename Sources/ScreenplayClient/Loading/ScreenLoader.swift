@@ -138,19 +138,46 @@ public actor ScreenLoader {
     }
 
     private func send(_ request: HTTPRequest, body: [UInt8]?) async throws(ClientError) -> (HTTPResponse, [UInt8]) {
+        var request = request
+        let toServer = request.scheme == endpoint.root.scheme && request.authority == Self.authority(of: endpoint.root)
+        // Until the server has answered once (and so handed out a token, if it issues them), one
+        // request at a time goes to it: two parallel first requests would otherwise each create a
+        // user, and one identity would be lost. After the first answer, requests run in parallel.
+        var leadsBootstrap = false
+        if toServer, !hasHeardFromServer, request.headerFields[.authorization] == nil {
+            if tokenWaiters != nil {
+                await withCheckedContinuation { tokenWaiters?.append($0) }
+                if let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
+            } else {
+                tokenWaiters = []
+                leadsBootstrap = true
+            }
+        }
+        defer {
+            if leadsBootstrap {
+                let waiters = tokenWaiters ?? []
+                tokenWaiters = nil
+                waiters.forEach { $0.resume() }
+            }
+        }
         let answer: (HTTPResponse, [UInt8])
         do {
             answer = try await transport.send(request, body: body)
         } catch {
             throw ClientError(kind: .transport, message: "no answer from \(request.authority ?? "the server"): \(error)")
         }
-        if let issued = answer.0.headerFields[Self.tokenHeader], request.scheme == endpoint.root.scheme,
-            request.authority == Self.authority(of: endpoint.root)
-        {
+        if toServer, let issued = answer.0.headerFields[Self.tokenHeader] {
             await tokens.save(issued)
         }
+        if toServer { hasHeardFromServer = true }
         return answer
     }
+
+    /// Whether any answer from the server has arrived (see the bootstrap in `send`).
+    private var hasHeardFromServer = false
+
+    /// Requests waiting for the first request's token; `nil` when no first request is in flight.
+    private var tokenWaiters: [CheckedContinuation<Void, Never>]?
 
     /// `host:port`, with IPv6 hosts in brackets.
     static func authority(of url: URL) -> String? {
