@@ -19,9 +19,6 @@ public struct PayloadValidator: Sendable {
         /// Whether the payload decodes with no issue at all.
         public var isClean: Bool { problems.isEmpty }
 
-        /// One line per problem.
-        public var lines: [String] { problems }
-
         /// `clean: …` or `N issues`.
         public var summary: String {
             isClean ? "clean: decodes with no issues" : "\(problems.count) issue\(problems.count == 1 ? "" : "s")"
@@ -43,7 +40,7 @@ public struct PayloadValidator: Sendable {
             case .screen: issues = try decoder.decode(Screen.self, from: data).issues
             case .commandResult: issues = try decoder.decode(CommandResult.self, from: data).issues
             }
-            return Report(problems: issues.map { "\($0.path): \($0.kind == .unknownKind ? "" : "")\($0.message)" })
+            return Report(problems: issues.map(\.description))
         } catch {
             return Report(problems: [error.description])
         }

@@ -40,7 +40,7 @@ struct Validate: AsyncParsableCommand {
     func run() async throws {
         let data = try await load()
         let report = PayloadValidator(apiVersion: APIVersion(apiVersion)).validate(data, as: kind == .screen ? .screen : .commandResult)
-        for line in report.lines { print(line) }
+        for problem in report.problems { print(problem) }
         print(report.summary)
         if !report.isClean { throw ExitCode(1) }
     }
