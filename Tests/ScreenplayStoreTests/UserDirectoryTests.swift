@@ -1,7 +1,7 @@
 import HTTPTypes
 import SQLKit
 import ScreenplayServer
-import ScreenplayStore
+@testable import ScreenplayStore
 import ScreenplayStoreSQLite
 import Testing
 
@@ -19,6 +19,11 @@ private func isIssuedToken(_ token: String) -> Bool {
 
 @Suite("UserDirectory")
 struct UserDirectoryTests {
+    @Test("tokens are stored as their SHA-256 (FIPS 180-2 test vector)")
+    func hashing() {
+        #expect(UserDirectory.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Suite("Resolving tokens")
     struct Resolving {
         @Test("no token: a new user and a 64 lowercase hex token")
@@ -28,11 +33,13 @@ struct UserDirectoryTests {
                 let token = try #require(resolved.issuedToken)
                 #expect(isIssuedToken(token), "issued '\(token)'")
                 #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
-                let storedToken = try await store.read { database in
-                    try await database.raw("SELECT token FROM screenplay_users WHERE id = \(bind: resolved.user.id)").first()?
-                        .decode(column: "token", as: String.self)
+                let stored = try await store.read { database in
+                    try await database.raw("SELECT token_hash FROM screenplay_users WHERE id = \(bind: resolved.user.id)").first()?
+                        .decode(column: "token_hash", as: String.self)
                 }
-                #expect(storedToken == token)
+                // Only the SHA-256 of the token is stored: a copy of the database holds no usable token.
+                #expect(stored == UserDirectory.hash(token))
+                #expect(stored != token)
             }
         }
 

@@ -1,5 +1,6 @@
 public import SQLKit
 public import ScreenplayServer
+import Crypto
 import Synchronization
 
 /// Users and their tokens, in the store: the server's ``IdentityResolver``.
@@ -15,7 +16,7 @@ public struct UserDirectory: IdentityResolver {
         Migration(id: "screenplay-0001-users") { database in
             try await database.create(table: "screenplay_users")
                 .column("id", type: .bigint, .primaryKey(autoIncrement: true))
-                .column("token", type: .text, .notNull, .unique)
+                .column("token_hash", type: .text, .notNull, .unique)
                 .column("revision", type: .bigint, .notNull, .default(0))
                 .column("created_at", type: .text, .notNull)
                 .run()
@@ -36,7 +37,7 @@ public struct UserDirectory: IdentityResolver {
             }
             if let user = known.user(for: token) { return ResolvedIdentity(user: user, issuedToken: nil) }
             let row = try await store.read { database in
-                try await database.select().column("id").from("screenplay_users").where("token", .equal, token).first()
+                try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token)).first()
             }
             if let row {
                 let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
@@ -47,8 +48,8 @@ public struct UserDirectory: IdentityResolver {
         let newToken = Self.makeToken()
         let id = try await store.transaction { database in
             let row = try await database.insert(into: "screenplay_users")
-                .columns("token", "revision", "created_at")
-                .values(SQLBind(newToken), SQLBind(Int64(0)), SQLBind(ISO8601.now()))
+                .columns("token_hash", "revision", "created_at")
+                .values(SQLBind(Self.hash(newToken)), SQLBind(Int64(0)), SQLBind(ISO8601.now()))
                 .returning("id")
                 .first()
             guard let row else { throw ScreenplayError.internalError("creating a user returned no id") }
@@ -78,6 +79,15 @@ public struct UserDirectory: IdentityResolver {
             .set(SQLIdentifier("revision"), to: SQLBinaryExpression(SQLIdentifier("revision"), .add, SQLLiteral.numeric("1")))
             .where("id", .equal, user.id)
             .run()
+    }
+
+    /// The SHA-256 of a token, as stored: a copy of the database (a backup, a dump, a query log)
+    /// holds no token anyone could present.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 
     static func isWellFormed(_ token: String) -> Bool {
