@@ -1,6 +1,6 @@
+import Crypto
 public import SQLKit
 public import ScreenplayServer
-import Crypto
 import Synchronization
 
 /// Users and their tokens, in the store: the server's ``IdentityResolver``.
