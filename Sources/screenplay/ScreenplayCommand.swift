@@ -44,8 +44,14 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let app = demo.makeApplication(host: host, port: port) { boundPort in
             let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host
-            print("Screenplay demo is running. Open http://\(shownHost):\(boundPort)/ in a browser.")
-            print("API: http://\(shownHost):\(boundPort)/api/v1/screens/home · data: \(dataDirectory) · Ctrl-C stops.")
+            // Written straight to the file handle: when stdout is a pipe (a script, a log), print's
+            // buffer would hold the URL back until the server stops.
+            let message = """
+                Screenplay demo is running. Open http://\(shownHost):\(boundPort)/ in a browser.
+                API: http://\(shownHost):\(boundPort)/api/v\(APIVersion.latest.rawValue)/screens/home · data: \(dataDirectory) · Ctrl-C stops.
+
+                """
+            FileHandle.standardOutput.write(Data(message.utf8))
         }
         do {
             try await app.runService()
