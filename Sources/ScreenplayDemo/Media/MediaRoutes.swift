@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ScreenplayContract
+import ScreenplayWeb
 
 /// The demo's own media: generated SVG images (with low-res variants), a short generated tone
 /// per track, and play queues. Real apps point at their CDN; the demo serves itself so it runs
@@ -89,8 +90,7 @@ enum ImageGenerator {
         var hash: UInt64 = 1469598103934665603
         for byte in seed.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
         let hue = Int(hash % 360)
-        let escaped = label.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        let escaped = HTML.escape(label)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size)" viewBox="0 0 100 100">\
             <rect width="100" height="100" fill="hsl(\(hue),55%,42%)"/>\

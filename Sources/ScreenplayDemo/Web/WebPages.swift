@@ -43,9 +43,9 @@ struct WebPages: Sendable {
         // already has its identity. A cross-site form post carries neither, and never gets a new
         // identity (which would silently replace the victim's cookie).
         if let refusal = crossSiteRefusal(request) { return refusal }
-        var token = ScreenplayService.token(in: request.headers)
-        if let candidate = token, candidate.utf8.count != 64 { token = nil }
-        guard let token, let resolved = try? await service.resolveIdentity(token: token), resolved.issuedToken == nil else {
+        guard let token = sessionToken(request), let resolved = try? await service.resolveIdentity(token: token),
+            resolved.issuedToken == nil
+        else {
             return html(
                 renderer.errorPage(
                     title: "Session expired", message: "This browser has no Screenplay session; open the page again and retry.", back: "/"),
@@ -120,13 +120,18 @@ struct WebPages: Sendable {
         return nil
     }
 
+    /// The token the browser's cookie carries, when it has the shape the server issues (a stale
+    /// or mangled cookie counts as none).
+    func sessionToken(_ request: Request) -> String? {
+        guard let token = ScreenplayService.token(in: request.headers), token.utf8.count == 64 else { return nil }
+        return token
+    }
+
     /// The browser's user: from its cookie, or a new identity whose cookie the response sets.
     func identify(_ request: Request) async throws -> (UserIdentity, String?) {
-        var token = ScreenplayService.token(in: request.headers)
-        if let candidate = token, candidate.utf8.count != 64 { token = nil }
         let resolved: ResolvedIdentity
         do {
-            resolved = try await service.resolveIdentity(token: token)
+            resolved = try await service.resolveIdentity(token: sessionToken(request))
         } catch is ScreenplayError {
             resolved = try await service.resolveIdentity(token: nil)
         }

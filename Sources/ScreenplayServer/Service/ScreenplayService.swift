@@ -219,14 +219,23 @@ public struct ScreenplayService: Sendable {
     public func screen(
         path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
     ) async throws(ScreenplayError) -> Screen {
-        let segments = RequestTarget.segments(of: path)
+        let (route, request) = try screenRequest(
+            path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, user: user)
+        return try await build(route, request)
+    }
+
+    /// The route for a screen path and the request its builder sees. Only the query keys the
+    /// route declares reach the builder (and the cache key).
+    private func screenRequest(
+        path: String, segments: [String], query: [String: String], apiVersion: APIVersion, user: UserIdentity
+    ) throws(ScreenplayError) -> (ScreenplayRoutes.ScreenRoute, ScreenRequest) {
         guard let (route, parameters) = routes.screenRoute(for: segments) else {
             throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
         }
         let request = ScreenRequest(
             path: segments.joined(separator: "/"), parameters: parameters, query: query.filter { route.queryKeys.contains($0.key) },
             apiVersion: apiVersion, user: user)
-        return try await build(route, request)
+        return (route, request)
     }
 
     /// The encoded screen at `path`, from cache when its revision has not changed.
@@ -241,13 +250,7 @@ public struct ScreenplayService: Sendable {
     private func encodedScreen(
         path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity
     ) async throws(ScreenplayError) -> EncodedBody {
-        guard let (route, parameters) = routes.screenRoute(for: segments) else {
-            throw .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
-        }
-        // Only the query keys the route declares reach the builder and the cache key.
-        let declaredQuery = query.filter { route.queryKeys.contains($0.key) }
-        let request = ScreenRequest(
-            path: segments.joined(separator: "/"), parameters: parameters, query: declaredQuery, apiVersion: apiVersion, user: user)
+        let (route, request) = try screenRequest(path: path, segments: segments, query: query, apiVersion: apiVersion, user: user)
         var key: EncodedScreenCache.Key?
         if let revision = route.revision {
             let value: String
@@ -257,8 +260,8 @@ public struct ScreenplayService: Sendable {
                 throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
             }
             let cacheKey = EncodedScreenCache.Key(
-                route: route.pattern.description, parameters: route.pattern.parameterNames.map { parameters[$0] ?? "" },
-                query: declaredQuery, revision: value, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
+                route: route.pattern.description, parameters: route.pattern.parameterNames.map { request.parameters[$0] ?? "" },
+                query: request.query, revision: value, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
                 user: route.sharing == .everyone ? nil : user.id)
             if let hit = cache.body(for: cacheKey) { return hit }
             key = cacheKey
