@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ScreenplayContract", targets: ["ScreenplayContract"]),
+        .library(name: "ScreenplayContractTools", targets: ["ScreenplayContractTools"]),
         .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
         .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
         .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
@@ -39,6 +40,8 @@ let package = Package(
     targets: [
         // MARK: Contract: the wire types, Foundation only.
         .target(name: "ScreenplayContract", swiftSettings: swiftSettings),
+        // Build tooling apps never ship: schema generation, contract diff and check, docs.
+        .target(name: "ScreenplayContractTools", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
 
         // MARK: Server core: DSL, routing, encoding, commands; speaks HTTPTypes only.
         .target(
@@ -118,13 +121,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The CLI links no HTTP client of its own (no second TLS stack to build before `serve`
+        // runs): `validate URL` uses Foundation's.
         .executableTarget(
             name: "screenplay",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -133,6 +135,9 @@ let package = Package(
 
         // MARK: Tests: one target per module, plus end to end over loopback.
         .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayServerTests",
             dependencies: ["ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -170,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

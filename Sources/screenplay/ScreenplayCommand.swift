@@ -11,7 +11,9 @@ struct ScreenplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screenplay",
         abstract: "Server-driven UI for Swift: run the demo server and work with the contract.",
-        subcommands: [Serve.self, SchemaCommand.self, Validate.self, DocsCommand.self, ContractDiffCommand.self])
+        subcommands: [
+            Serve.self, SchemaCommand.self, Validate.self, DocsCommand.self, ContractDiffCommand.self, ContractCheckCommand.self,
+        ])
 }
 
 /// `screenplay serve`: the demo catalog on an embedded SQLite database.

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenplayContract
+import ScreenplayContractTools
 import Testing
 
 /// Runs the built `screenplay` executable.
@@ -29,6 +30,13 @@ struct CommandLineTests {
         return url
     }
 
+    /// `value` with the member at a path of object keys replaced.
+    static func setting(_ value: JSONValue, at path: [String], to replacement: JSONValue) -> JSONValue {
+        guard let key = path.first, var object = value.objectValue else { return replacement }
+        object[key] = setting(object[key] ?? [:], at: Array(path.dropFirst()), to: replacement)
+        return .object(object)
+    }
+
     @Test("schema prints the generated schema of the version asked for, and refuses unknown versions")
     func schema() throws {
         let (status, output) = try runCLI(["schema", "--api-version", "2"])
@@ -41,7 +49,8 @@ struct CommandLineTests {
 
     @Test("validate passes a clean payload and lists each issue with its path otherwise, with exit codes to match")
     func validate() throws {
-        let clean = try Self.temporaryFile(#"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"trackRow","title":"t","duration":"1:00"}]}]}"#)
+        let clean = try Self.temporaryFile(
+            #"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"trackRow","title":"t","duration":"1:00"}]}]}"#)
         defer { try? FileManager.default.removeItem(at: clean) }
         let ok = try runCLI(["validate", "--api-version", "1", clean.path])
         #expect(ok.status == 0, "\(ok.output)")
@@ -53,7 +62,8 @@ struct CommandLineTests {
         #expect(v3.output.contains("$.sections[0].components[0].duration"))
 
         let dirty = try Self.temporaryFile(
-            #"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"grid","columns":2,"cards":[]},{"type":"listRow"},{"type":"rectangle","width":1e9,"height":1,"color":"accent"}]}]}"#)
+            #"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"grid","columns":2,"cards":[]},{"type":"listRow"},{"type":"rectangle","width":1e9,"height":1,"color":"accent"}]}]}"#
+        )
         defer { try? FileManager.default.removeItem(at: dirty) }
         let report = try runCLI(["validate", "--api-version", "1", dirty.path])
         #expect(report.status == 1)
@@ -84,7 +94,7 @@ struct CommandLineTests {
         #expect(v1v2.output.contains("component.grid"))
         let v2v3 = try runCLI(["contract-diff", files[1].path, files[2].path])
         #expect(v2v3.status == 0, "\(v2v3.output)")
-        #expect(v2v3.output.contains("handled by downgrade"))
+        #expect(v2v3.output.contains("the server writes the old shape for older clients"))
         // v3 with `title` no longer required in listRow: what a careless edit to the Swift type would do.
         var schema = try #require(try JSONSerialization.jsonObject(with: Data(ContractSchema.text(for: .v3).utf8)) as? [String: Any])
         var definitions = try #require(schema["$defs"] as? [String: Any])
@@ -97,6 +107,72 @@ struct CommandLineTests {
         let diff = try runCLI(["contract-diff", files[2].path, files[3].path])
         #expect(diff.status == 1, "\(diff.output)")
         #expect(diff.output.contains("component.listRow.title"))
+        #expect(diff.output.contains("#/$defs/component.listRow/properties/title"))
+
+        let json = try runCLI(["contract-diff", "--format", "json", files[2].path, files[3].path])
+        #expect(json.status == 1)
+        let report = try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))
+        #expect(report["breaking"] == true)
+        #expect(report["changes"]?.arrayValue?.first?["schemaPath"] == "#/$defs/component.listRow/properties/title")
+        #expect(report["changes"]?.arrayValue?.first?["direction"] == "response")
+    }
+
+    @Test("contract-diff and contract-check exit 2, naming the file and the place, for input that is not a contract schema")
+    func badContractInput() throws {
+        let good = try Self.temporaryFile(try ContractSchema.text(for: .v3))
+        let notJSON = try Self.temporaryFile("{\"$defs\": {,}")
+        let notSchema = try Self.temporaryFile(#"{"id": "home"}"#)
+        let unknownKeyword = try Self.temporaryFile(#"{"$defs": {"A": {"type": "string", "if": {"minLength": 1}}}}"#)
+        defer { [good, notJSON, notSchema, unknownKeyword].forEach { try? FileManager.default.removeItem(at: $0) } }
+        for (file, expected) in [
+            (notJSON, "line 1"), (notSchema, "at #: not a contract schema this tool understands: it has no `$defs` object"),
+            (unknownKeyword, "at #/$defs/A/if"),
+        ] {
+            let result = try runCLI(["contract-diff", good.path, file.path])
+            #expect(result.status == 2, "\(result.output)")
+            #expect(result.output.contains(file.path), "\(result.output)")
+            #expect(result.output.contains(expected), "\(result.output)")
+        }
+        let missing = try runCLI(["contract-diff", good.path, "/nonexistent/schema.json"])
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("/nonexistent/schema.json: no such file"))
+        let folder = try runCLI(["contract-check", "--released", "/nonexistent/contracts"])
+        #expect(folder.status == 2)
+        #expect(folder.output.contains("/nonexistent/contracts"))
+    }
+
+    @Test("contract-check passes on the committed released contracts, fails on a breaking change to one, and can write a release")
+    func contractCheck() throws {
+        let committed = try runCLI(["contract-check"])
+        #expect(committed.status == 0, "\(committed.output)")
+        for version in 1...3 { #expect(committed.output.contains("v\(version) (contract/v\(version).schema.json): ok")) }
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-released-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A v3 released when grids had at most 4 columns: this build's 6 would break those apps.
+        var released = try ContractSchema.document(for: .v3)
+        released = Self.setting(released, at: ["$defs", "component.grid", "properties", "columns", "maximum"], to: 4)
+        let encoder = JSONEncoder()
+        try encoder.encode(released).write(to: folder.appendingPathComponent("v3.schema.json"))
+        let broken = try runCLI(["contract-check", "--released", folder.path])
+        #expect(broken.status == 1, "\(broken.output)")
+        #expect(broken.output.contains("v3") && broken.output.contains("BREAKING") && broken.output.contains("component.grid.columns"))
+        #expect(broken.output.contains("Not released yet: v1, v2"))
+
+        let json = try runCLI(["contract-check", "--released", folder.path, "--format", "json"])
+        #expect(json.status == 1)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))["breaking"] == true)
+
+        let rewritten = try runCLI(["contract-check", "--released", folder.path, "--write", "3"])
+        #expect(rewritten.status == 0, "\(rewritten.output)")
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("v3.schema.json"), encoding: .utf8) == (try ContractSchema.text(for: .v3)))
+
+        try Data("{\"x-api-version\": 2, \"$defs\": {}}".utf8).write(to: folder.appendingPathComponent("v3.schema.json"))
+        let misnamed = try runCLI(["contract-check", "--released", folder.path])
+        #expect(misnamed.status == 2, "\(misnamed.output)")
+        #expect(misnamed.output.contains("v3.schema.json at #/x-api-version"))
     }
 
     @Test("validate reads a screen straight from a running server")
@@ -105,7 +181,9 @@ struct CommandLineTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             for version in 1...3 {
-                let (status, output) = try runCLI(["validate", "--api-version", String(version), root.absoluteString + "api/v\(version)/screens/home"])
+                let (status, output) = try runCLI([
+                    "validate", "--api-version", String(version), root.absoluteString + "api/v\(version)/screens/home",
+                ])
                 #expect(status == 0, "v\(version): \(output)")
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ScreenplayContract
+import ScreenplayContractTools
 import Testing
 
 @Suite("End to end: served JSON conforms to the generated schema (checked by Python's jsonschema)", .serialized)

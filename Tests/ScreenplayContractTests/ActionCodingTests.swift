@@ -129,11 +129,11 @@ struct ActionCodingTests {
         #expect(error?.message == "missing required field 'type'")
     }
 
-    @Test("Navigate presentation accepts only known values")
-    func unknownPresentation() {
-        let error = #expect(throws: ScreenplayDecodingError.self) {
-            try ScreenplayDecoder().decode(Action.self, from: Data(#"{"type":"navigate","url":"screens/a","presentation":"popover"}"#.utf8))
-        }
-        #expect(error?.path == "$.presentation")
+    @Test("An unknown navigate presentation is an open-enum value: shown as a push, recorded with its path, the action kept")
+    func unknownPresentation() throws {
+        let decoded = try ScreenplayDecoder(mode: .strict).decode(
+            Action.self, from: Data(#"{"type":"navigate","url":"screens/a","presentation":"popover"}"#.utf8))
+        #expect(decoded.value == .navigate(.init(url: "screens/a", presentation: .push)))
+        #expect(decoded.issues == [DecodingIssue(kind: .unknownValue, path: "$.presentation", message: "unknown value 'popover'; shown as 'push'")])
     }
 }

@@ -122,6 +122,7 @@ struct HostileInputTests {
         let url = "screens/" + String(repeating: "a", count: LinkPolicy.maximumLength)
         let (components, issues) = try Fixture.components(#"{"type":"button","title":"x","action":{"type":"navigate","url":"\#(url)"}}"#)
         #expect(components.isEmpty)
-        #expect(issues.first?.message == "URL is \(url.utf8.count) bytes long; the limit is 4096")
+        #expect(issues.first?.message == "URL is \(url.unicodeScalars.count) characters long; the limit is 4096")
+        #expect(issues.first?.path == "$.sections[0].components[0].action.url")
     }
 }

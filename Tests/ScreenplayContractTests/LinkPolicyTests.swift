@@ -69,14 +69,19 @@ struct LinkPolicyTests {
         #expect(atLimit.utf8.count == 4096)
         #expect(throws: Never.self) { try LinkPolicy.endpoint.check(atLimit) }
         let violation = #expect(throws: ContractViolation.self) { try LinkPolicy.endpoint.check(atLimit + "a") }
-        #expect(violation?.message == "URL is 4097 bytes long; the limit is 4096")
+        #expect(violation?.message == "URL is 4097 characters long; the limit is 4096")
     }
 
-    @Test("The length limit counts UTF-8 bytes, not characters")
-    func lengthInBytes() {
-        let url = "screens/" + String(repeating: "é", count: 2045)  // 8 + 4090 bytes
-        #expect(url.count < LinkPolicy.maximumLength)
-        #expect(throws: ContractViolation.self) { try LinkPolicy.endpoint.check(url) }
+    @Test("The length limit counts Unicode scalars, as JSON Schema's maxLength does: not bytes, not grapheme clusters")
+    func lengthInScalars() {
+        // 4096 two-byte scalars: 8 200 bytes of UTF-8, within the limit.
+        let wide = "screens/" + String(repeating: "é", count: LinkPolicy.maximumLength - 8)
+        #expect(throws: Never.self) { try LinkPolicy.endpoint.check(wide) }
+        // One grapheme cluster of 4097 scalars (a letter and combining marks): over the limit.
+        let stacked = "screens/a" + String(repeating: "\u{301}", count: LinkPolicy.maximumLength - 8)
+        #expect(stacked.count < 20)
+        let violation = #expect(throws: ContractViolation.self) { try LinkPolicy.endpoint.check(stacked) }
+        #expect(violation?.message == "URL is 4097 characters long; the limit is 4096")
     }
 
     @Test("A policy without relative references demands a scheme")

@@ -111,7 +111,7 @@ extension Action {
         /// Decodes and checks `url` against ``LinkPolicy/endpoint``.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            url = try container.decodeLink(forKey: .url, policy: .endpoint)
+            url = try container.decode(checkedBy: ValueRules.EndpointLink.self, forKey: .url)
             header = try container.decodeIfPresent(ScreenHeader.self, forKey: .header)
             presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation)
         }
@@ -137,7 +137,7 @@ extension Action {
         /// Decodes and checks `url` against ``LinkPolicy/endpoint``.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            url = try container.decodeLink(forKey: .url, policy: .endpoint)
+            url = try container.decode(checkedBy: ValueRules.EndpointLink.self, forKey: .url)
             payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
         }
     }
@@ -188,7 +188,7 @@ extension Action {
                 title = try container.decode(String.self, forKey: .title)
                 subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
                 durationSeconds = try container.decodeIfPresent(Int.self, forKey: .durationSeconds)
-                streamURL = try container.decodeLink(forKey: .streamURL, policy: .resource)
+                streamURL = try container.decode(checkedBy: ValueRules.ResourceLink.self, forKey: .streamURL)
             }
         }
 
@@ -197,7 +197,7 @@ extension Action {
         /// Decodes and checks `metadataURL`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            metadataURL = try container.decodeLink(forKey: .metadataURL, policy: .endpoint)
+            metadataURL = try container.decode(checkedBy: ValueRules.EndpointLink.self, forKey: .metadataURL)
             firstTrack = try container.decode(Track.self, forKey: .firstTrack)
         }
     }
@@ -223,7 +223,7 @@ extension Action {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decode(String.self, forKey: .title)
-            url = try container.decodeLink(forKey: .url, policy: .external)
+            url = try container.decode(checkedBy: ValueRules.ExternalLink.self, forKey: .url)
         }
     }
 
@@ -241,7 +241,7 @@ extension Action {
 
         /// Decodes and checks `url` against ``LinkPolicy/external``.
         public init(from decoder: any Decoder) throws {
-            url = try decoder.container(keyedBy: CodingKeys.self).decodeLink(forKey: .url, policy: .external)
+            url = try decoder.container(keyedBy: CodingKeys.self).decode(checkedBy: ValueRules.ExternalLink.self, forKey: .url)
         }
     }
 

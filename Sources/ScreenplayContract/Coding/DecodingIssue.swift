@@ -13,6 +13,9 @@ public struct DecodingIssue: Sendable, Hashable, CustomStringConvertible {
         /// An element of a known kind that failed to decode (missing field, wrong type, bad
         /// value). Skipped.
         case invalidElement
+        /// A value of an open enum (``OpenEnumeration``) this client does not know: replaced by
+        /// the enum's fallback; the element is kept.
+        case unknownValue
     }
 
     /// What happened.

@@ -23,14 +23,16 @@ public struct LinkPolicy: Sendable, Hashable {
     /// Links handed to the system (open URL, share): web, mail and phone.
     public static let external = LinkPolicy(allowedSchemes: ["https", "http", "mailto", "tel"], allowsRelative: true)
 
-    /// The longest URL accepted; longer ones are almost surely garbage or an attack.
+    /// The longest URL accepted, in Unicode scalars (what JSON Schema's `maxLength` counts);
+    /// longer ones are almost surely garbage or an attack.
     public static let maximumLength = 4096
 
     /// Checks a URL; throws a violation naming the URL and the rule it breaks.
     public func check(_ url: String) throws(ContractViolation) {
         guard !url.isEmpty else { throw ContractViolation("empty URL") }
-        guard url.utf8.count <= Self.maximumLength else {
-            throw ContractViolation("URL is \(url.utf8.count) bytes long; the limit is \(Self.maximumLength)")
+        let length = url.unicodeScalars.count
+        guard length <= Self.maximumLength else {
+            throw ContractViolation("URL is \(length) characters long; the limit is \(Self.maximumLength)")
         }
         guard !url.contains("\\") else {
             // Browsers read a backslash as a slash in http(s) URLs: "/\\evil.example" would leave the site.
@@ -66,21 +68,34 @@ public struct LinkPolicy: Sendable, Hashable {
     }
 }
 
-extension KeyedDecodingContainer {
-    /// Decodes a required URL and checks it against `policy`.
-    func decodeLink(forKey key: Key, policy: LinkPolicy) throws -> String {
-        let url = try decode(String.self, forKey: key)
-        do {
-            try policy.check(url)
-        } catch {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: error.message)
+extension LinkPolicy {
+    /// The JSON Schema fragment that accepts exactly the URLs ``check(_:)`` accepts.
+    ///
+    /// The pattern spells the same rules: no backslash, whitespace or control character; an
+    /// allowed scheme (any letter case) before the first colon, or no scheme-like prefix at all
+    /// and no leading `//`. It uses only syntax that ECMA-262 and Python's `re` read alike, and
+    /// ends with `(?![\s\S])` rather than `$`, which Python also matches before a final newline.
+    public var schema: JSONValue {
+        func caseless(_ scheme: String) -> String {
+            scheme.map { character in
+                let lower = character.lowercased()
+                let upper = character.uppercased()
+                if lower != upper { return "[\(upper)\(lower)]" }
+                return "+-.".contains(character) ? "\\\(character)" : String(character)
+            }.joined()
         }
-        return url
-    }
-
-    /// Decodes an optional URL and checks it against `policy` when present.
-    func decodeLinkIfPresent(forKey key: Key, policy: LinkPolicy) throws -> String? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        return try decodeLink(forKey: key, policy: policy)
+        let body = #"[^\\\u0000-\u0020\u007F]"#
+        var branches: [String] = []
+        if !allowedSchemes.isEmpty {
+            // Longest first, so `https` is tried before `http`.
+            let schemes = allowedSchemes.sorted { ($0.count, $0) > ($1.count, $1) }.map(caseless)
+            branches.append("(?:" + schemes.joined(separator: "|") + "):")
+        }
+        if allowsRelative { branches.append(#"(?![A-Za-z][A-Za-z0-9+.\-]*:)(?!//)"#) }
+        let pattern = "^(?=\(body)+(?![\\s\\S]))(?:" + (branches.isEmpty ? "(?!)" : branches.joined(separator: "|")) + ")"
+        return [
+            "type": "string", "minLength": 1, "maxLength": .integer(Self.maximumLength), "pattern": .string(pattern),
+            "x-link-schemes": .array(allowedSchemes.sorted().map(JSONValue.string)), "x-link-relative": .bool(allowsRelative),
+        ]
     }
 }

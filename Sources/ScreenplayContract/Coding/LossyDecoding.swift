@@ -46,6 +46,16 @@ extension Decoder {
     }
 }
 
+extension Decoder {
+    /// Records an open-enum value this client does not know, at this decoder's path.
+    func recordUnknownValue(_ value: String, replacedBy fallback: String) {
+        issueLog?.record(
+            DecodingIssue(
+                kind: .unknownValue, path: JSONPath.render(codingPath),
+                message: "unknown value '\(value.prefix(80))'; shown as '\(fallback)'"))
+    }
+}
+
 /// Decodes one array element, catching its failure so the array keeps going.
 ///
 /// Decoding a `LossyElement` always succeeds in lossy mode, which moves the unkeyed container
@@ -89,14 +99,16 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// Lets the schema recorder see through the lossy wrapper to the element type.
-protocol LossyElementRecordable {
-    static func recorded(by recorder: SchemaRecorder, at path: [any CodingKey]) throws -> (Any, JSONValue)
+/// A wrapper the schema recorder sees through: it records the wrapped type and wraps the
+/// stand-in value it gets back.
+package protocol SchemaTransparentWrapper {
+    /// The type whose schema the wrapper has.
+    static var wrappedType: any Decodable.Type { get }
+    /// Wraps a stand-in value of ``wrappedType``.
+    static func wrapping(_ value: Any) -> Any
 }
 
-extension LossyElement: LossyElementRecordable {
-    static func recorded(by recorder: SchemaRecorder, at path: [any CodingKey]) throws -> (Any, JSONValue) {
-        let (value, schema) = try recorder.record(Wrapped.self, at: path)
-        return (LossyElement(value: value), schema)
-    }
+extension LossyElement: SchemaTransparentWrapper {
+    package static var wrappedType: any Decodable.Type { Wrapped.self }
+    package static func wrapping(_ value: Any) -> Any { LossyElement(value: value as? Wrapped) }
 }

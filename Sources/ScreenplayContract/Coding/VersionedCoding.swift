@@ -2,7 +2,7 @@ import Foundation
 
 extension CodingUserInfoKey {
     /// The API version being encoded or decoded; see ``ScreenplayEncoder`` and ``ScreenplayDecoder``.
-    static let screenplayAPIVersion = CodingUserInfoKey(rawValue: "screenplay.apiVersion")!
+    package static let screenplayAPIVersion = CodingUserInfoKey(rawValue: "screenplay.apiVersion")!
 }
 
 extension Encoder {

@@ -46,11 +46,7 @@ extension Component {
         /// Decodes lossily and refuses column counts outside 1...6.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            columns = try container.decode(Int.self, forKey: .columns)
-            guard (1...6).contains(columns) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .columns, in: container, debugDescription: "'columns' is \(columns); expected 1...6")
-            }
+            columns = try container.decode(checkedBy: ValueRules.GridColumns.self, forKey: .columns)
             cards = try container.decodeLossyArray(of: Card.self, forKey: .cards)
         }
     }

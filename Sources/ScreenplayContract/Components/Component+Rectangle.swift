@@ -34,22 +34,10 @@ extension Component {
         /// Decodes and rejects sizes outside 0...10 000 points, which no screen can show.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            width = try container.decodeDimension(forKey: .width)
-            height = try container.decodeDimension(forKey: .height)
+            width = try container.decode(checkedBy: ValueRules.Points.self, forKey: .width)
+            height = try container.decode(checkedBy: ValueRules.Points.self, forKey: .height)
             color = try container.decode(ColorValue.self, forKey: .color)
             cornerRadius = try container.decodeIfPresent(Double.self, forKey: .cornerRadius)
         }
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A length in points within 0...10 000.
-    func decodeDimension(forKey key: Key) throws -> Double {
-        let value = try decode(Double.self, forKey: key)
-        guard value.isFinite, (0...10_000).contains(value) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is \(value); expected 0...10000 points")
-        }
-        return value
     }
 }

@@ -77,19 +77,9 @@ extension Component {
             subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
             action = try container.decodeIfPresent(Action.self, forKey: .action)
             if decoder.screenplayAPIVersion >= .v3 {
-                duration = try container.decodeIfPresent(Int.self, forKey: .duration)
-                if let duration, duration < 0 {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .duration, in: container, debugDescription: "'duration' is \(duration); expected seconds ≥ 0")
-                }
-            } else if let text = try container.decodeIfPresent(String.self, forKey: .duration) {
-                guard let seconds = Self.parse(text) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .duration, in: container, debugDescription: "'duration' is '\(text)'; expected m:ss or h:mm:ss")
-                }
-                duration = seconds
+                duration = try container.decodeIfPresent(checkedBy: ValueRules.Seconds.self, forKey: .duration)
             } else {
-                duration = nil
+                duration = try container.decodeIfPresent(checkedBy: ValueRules.DurationText.self, forKey: .duration).flatMap(Self.parse)
             }
         }
 

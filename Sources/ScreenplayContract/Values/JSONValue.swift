@@ -100,6 +100,12 @@ extension JSONValue {
         }
     }
 
+    /// The elements, when this is an array, otherwise `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
     /// The value when this is a boolean, otherwise `nil`.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }

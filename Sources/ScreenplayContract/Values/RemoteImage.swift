@@ -40,8 +40,8 @@ public struct RemoteImage: Codable, Sendable, Hashable {
     /// Decodes and checks both URLs against the allowed schemes (see ``LinkPolicy``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        url = try container.decodeLink(forKey: .url, policy: .resource)
-        lowResURL = try container.decodeLinkIfPresent(forKey: .lowResURL, policy: .resource)
+        url = try container.decode(checkedBy: ValueRules.ResourceLink.self, forKey: .url)
+        lowResURL = try container.decodeIfPresent(checkedBy: ValueRules.ResourceLink.self, forKey: .lowResURL)
         size = try container.decodeIfPresent(Size.self, forKey: .size)
         alt = try container.decodeIfPresent(String.self, forKey: .alt)
     }

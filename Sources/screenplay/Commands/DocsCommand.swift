@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScreenplayContract
+import ScreenplayContractTools
 
 /// `screenplay docs`: regenerate the Markdown contract.
 struct DocsCommand: ParsableCommand {

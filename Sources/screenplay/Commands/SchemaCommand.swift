@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScreenplayContract
+import ScreenplayContractTools
 
 /// `screenplay schema --api-version N`: the contract as JSON Schema.
 struct SchemaCommand: ParsableCommand {

@@ -1,9 +1,11 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 import ScreenplayContract
+import ScreenplayContractTools
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `screenplay validate --api-version N <file-or-URL>`: decode a payload exactly as a client of
 /// version N would and list every issue with its JSON path.
@@ -50,11 +52,7 @@ struct Validate: AsyncParsableCommand {
             return FileHandle.standardInput.readDataToEndOfFile()
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: source), timeout: .seconds(30))
-            guard response.status.code == 200 else {
-                throw ValidationError("\(source) answered HTTP \(response.status.code)")
-            }
-            return Data(try await response.body.collect(upTo: maxBytes).readableBytesView)
+            return try await download()
         }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: source) else {
             throw ValidationError("no file at '\(source)'")
@@ -63,5 +61,33 @@ struct Validate: AsyncParsableCommand {
             throw ValidationError("'\(source)' is \(size) bytes; the limit is \(maxBytes) (--max-bytes)")
         }
         return try Data(contentsOf: URL(fileURLWithPath: source))
+    }
+
+    /// Fetches the payload with Foundation's HTTP client, so the CLI builds no HTTP client and TLS
+    /// stack of its own; a server that says the body is over the limit is refused before reading it.
+    func download() async throws -> Data {
+        guard let url = URL(string: source) else { throw ValidationError("'\(source)' is not a URL") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let limit = maxBytes
+        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: url) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: ValidationError("\(url.absoluteString): \(error.localizedDescription)"))
+                } else if let data, let response {
+                    continuation.resume(returning: (data, response))
+                } else {
+                    continuation.resume(throwing: ValidationError("\(url.absoluteString): no response"))
+                }
+            }.resume()
+        }
+        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+            throw ValidationError("\(source) answered HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        }
+        guard data.count <= limit else { throw ValidationError("\(source) sent \(data.count) bytes; the limit is \(limit) (--max-bytes)") }
+        return data
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenplayContract
 
 /// A `Decoder` that reads no JSON: it runs a type's real `init(from:)` and writes down every
 /// key it asks for, with the type and whether it was optional. That is how ``ContractSchema``
@@ -65,9 +66,9 @@ final class SchemaRecorder: Decoder {
                 type,
                 .init(codingPath: path, debugDescription: "the schema recorder has no stand-in for \(type); add it to SchemaRecorder.leaf"))
         }
-        if let wrapper = type as? any LossyElementRecordable.Type {
-            let (value, schema) = try wrapper.recorded(by: self, at: path)
-            if let value = value as? T { return (value, schema) }
+        if let wrapper = type as? any SchemaTransparentWrapper.Type {
+            let (value, schema) = try record(wrapper.wrappedType, at: path)
+            if let value = wrapper.wrapping(value) as? T { return (value, schema) }
         }
         let child = SchemaRecorder(codingPath: path, userInfo: userInfo)
         let value = try T(from: child)
@@ -90,18 +91,32 @@ final class SchemaRecorder: Decoder {
         case is Float.Type: return cast(Float(1), ["type": "number"])
         case is JSONValue.Type: return cast(JSONValue.null, ["description": "any JSON value"])
         case is ColorValue.Type:
+            // Open by construction: any well-formed token name decodes; renderers show tokens they
+            // do not know as `primaryText`, so adding a standard token is safe.
             return cast(
                 ColorValue.token(.accent),
                 [
-                    "type": "string", "pattern": "^(#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|[A-Za-z][A-Za-z0-9]{0,63})$",
+                    "type": "string", "pattern": #"^(?:#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|[A-Za-z][A-Za-z0-9]{0,63})(?![\s\S])"#,
                     "description": "a color token name, or #RRGGBB / #RRGGBBAA",
+                    "x-open-enum": true, "x-known-values": .array(ColorToken.standard.map { .string($0.rawValue) }),
+                    "default": .string(ColorToken.primaryText.rawValue),
                 ])
-        case is APIVersion.Type: return cast(APIVersion.v1, ["type": "integer", "minimum": 1])
         case is Component.Type: return cast(Component.spacer(.init()), ["$ref": "#/$defs/Component"])
         case is Action.Type: return cast(Action.openURL(.init(url: "x")), ["$ref": "#/$defs/Action"])
         case is Screen.Type: return cast(Screen(id: "x", title: "x", sections: []), ["$ref": "#/$defs/Screen"])
         case is CommandResult.Type: return cast(CommandResult.done(.init()), ["$ref": "#/$defs/CommandResult"])
         default:
+            if let checked = type as? any SchemaDescribedValue.Type {
+                return cast(checked.standInValue, checked.schemaFragment)
+            }
+            if let open = type as? any OpenEnumeration.Type {
+                return cast(
+                    open.firstCaseValue,
+                    [
+                        "type": "string", "x-open-enum": true, "x-known-values": .array(open.caseNames.map(JSONValue.string)),
+                        "default": .string(open.fallbackName),
+                    ])
+            }
             if let enumeration = type as? any SchemaEnumeration.Type {
                 return cast(enumeration.firstCase, ["type": "string", "enum": .array(enumeration.caseNames.map(JSONValue.string))])
             }
@@ -110,7 +125,14 @@ final class SchemaRecorder: Decoder {
     }
 }
 
-/// String enums whose cases the schema lists.
+extension OpenEnumeration {
+    static var caseNames: [String] { allCases.map(\.rawValue) }
+    static var firstCaseValue: Any { allCases.first! }
+    static var fallbackName: String { fallback.rawValue }
+}
+
+/// Closed string enums whose cases the schema lists (open ones are ``OpenEnumeration``s). None
+/// of the contract's own enums is closed today; the conformance is how one would be listed.
 protocol SchemaEnumeration {
     static var caseNames: [String] { get }
     static var firstCase: Any { get }
@@ -120,13 +142,6 @@ extension SchemaEnumeration where Self: CaseIterable & RawRepresentable, RawValu
     static var caseNames: [String] { allCases.map(\.rawValue) }
     static var firstCase: Any { allCases.first! }
 }
-
-extension Component.Carousel.ItemStyle: SchemaEnumeration {}
-extension Component.HorizontalAlignment: SchemaEnumeration {}
-extension Component.VerticalAlignment: SchemaEnumeration {}
-extension Component.FontWeight: SchemaEnumeration {}
-extension Component.Button.Style: SchemaEnumeration {}
-extension Action.Navigate.Presentation: SchemaEnumeration {}
 
 /// The members of an object as they are recorded, in order.
 final class SchemaObject {
@@ -142,12 +157,13 @@ final class SchemaObject {
 
     func markOptional(_ key: String) { optional.insert(key) }
 
+    /// Objects allow members they do not list: every decoder ignores unknown members, which is
+    /// what makes adding a field safe, so the schema says the same.
     var schema: JSONValue {
         let required = order.filter { !optional.contains($0) }
         var result: [String: JSONValue] = [
             "type": "object",
             "properties": .object(properties),
-            "additionalProperties": false,
         ]
         if !required.isEmpty { result["required"] = .array(required.map(JSONValue.string)) }
         return .object(result)

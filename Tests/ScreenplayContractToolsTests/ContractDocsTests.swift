@@ -1,5 +1,6 @@
 import Foundation
 import ScreenplayContract
+import ScreenplayContractTools
 import Testing
 
 @Suite("Generated contract artifacts")
@@ -15,7 +16,9 @@ struct ContractDocsTests {
             #expect(committed == text, "docs/contract/\(path) is out of date: run `swift run screenplay docs`")
         }
         let pages = try FileManager.default.contentsOfDirectory(atPath: Self.docsFolder.appendingPathComponent("components").path)
-        #expect(Set(pages.map { "components/" + $0 }) == Set(generated.keys.filter { $0.hasPrefix("components/") }), "stale pages in docs/contract/components")
+        #expect(
+            Set(pages.map { "components/" + $0 }) == Set(generated.keys.filter { $0.hasPrefix("components/") }),
+            "stale pages in docs/contract/components")
     }
 
     @Test("every component kind has a page that names its fields, versions and fallback")
@@ -24,10 +27,12 @@ struct ContractDocsTests {
         #expect(files.count == Component.catalog.count + 1)
         let grid = try #require(files["components/grid.md"])
         #expect(grid.contains("| introduced | v2 |"))
-        #expect(grid.contains("| `columns` | integer | yes | v2 |"))
+        #expect(grid.contains("| `columns` | integer, 1…6 | yes | v2 |"))
         #expect(grid.contains("What a v1 client receives instead"))
         let track = try #require(files["components/trackRow.md"])
-        #expect(track.contains("string (v1–v2), integer (v3)"))
+        #expect(track.contains("text `m:ss` or `h:mm:ss` (v1–v2), integer, ≥ 0 (v3)"))
+        let button = try #require(files["components/button.md"])
+        #expect(button.contains("open enum: `primary`, `secondary`, `plain`; unknown values show as `secondary`"))
         #expect(track.contains("| `title` | string | yes | v1 |"))
     }
 
@@ -50,7 +55,18 @@ struct ContractDocsTests {
         #expect(v3["$defs"]?["component.grid"]?["x-introduced"] == .integer(2))
         let carousel = try #require(definitions["component.carousel"])
         #expect(carousel["required"] == ["type", "itemStyle", "items"])
-        #expect(carousel["properties"]?["itemStyle"]?["enum"] == ["portrait", "square", "wide"])
+        #expect(carousel["properties"]?["itemStyle"]?["x-known-values"] == ["portrait", "square", "wide"])
+        #expect(carousel["properties"]?["itemStyle"]?["x-open-enum"] == true)
+        #expect(carousel["properties"]?["itemStyle"]?["default"] == "square")
+        #expect(carousel["properties"]?["itemStyle"]?["enum"] == nil)
+        #expect(definitions["component.grid"] == nil)
+        #expect(v3["$defs"]?["component.grid"]?["properties"]?["columns"] == ["type": "integer", "minimum": 1, "maximum": 6])
+        #expect(v3["$defs"]?["action.share"]?["properties"]?["url"]?["x-link-schemes"] == ["http", "https", "mailto", "tel"])
+        #expect(v3["$defs"]?["request.command"]?["x-direction"] == "request")
+        #expect(v3["$defs"]?["Screen"]?["x-direction"] == "response")
+        #expect(
+            v3["$defs"]?["component.text"]?["additionalProperties"] == nil, "decoders ignore unknown members, so the schema must allow them"
+        )
         #expect(definitions["component.trackRow"]?["properties"]?["duration"]?["type"] == "string")
         #expect(v3["$defs"]?["component.trackRow"]?["properties"]?["duration"]?["type"] == "integer")
         #expect(definitions["Screen"]?["required"] == ["id", "title", "sections"])

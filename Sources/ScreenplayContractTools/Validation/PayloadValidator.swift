@@ -1,4 +1,5 @@
 public import Foundation
+public import ScreenplayContract
 
 /// Decodes a payload exactly as a client of one API version would and reports every problem:
 /// the engine behind `screenplay validate`.

@@ -1,12 +1,22 @@
-import Foundation
+public import Foundation
+public import ScreenplayContract
 
 /// The JSON Schema (draft 2020-12) of the whole contract at one API version, generated from the
 /// Swift definitions by running their decoders against a recorder (see `SchemaRecorder`).
 ///
 /// Android and web teams generate their models from it; `contract-diff` compares two of them;
-/// the contract tests validate every screen the demo serves against it with an independent
-/// validator. Each kind carries `x-introduced`, `x-deprecated` and `x-fallback` annotations, and
-/// kinds whose fields changed carry `x-field-changes`.
+/// `contract-check` compares it with the released files in `contract/`; the contract tests
+/// validate every screen the demo serves against it with an independent validator, and prove
+/// that it accepts exactly what the Swift decoders accept at every bound.
+///
+/// Annotations beyond JSON Schema, all prefixed `x-`:
+/// - `x-api-version` (root): the version the document describes.
+/// - `x-direction` (each definition): `response` (the server writes it, old apps read it) or
+///   `request` (old apps write it, the new server reads it); `contract-diff` judges changes by it.
+/// - `x-introduced`, `x-deprecated`, `x-fallback` (each kind), `x-field-changes` (fields whose
+///   shape changed, with the version and what older clients get).
+/// - `x-open-enum`, `x-known-values` and `default` (open enums, see ``OpenEnumeration``).
+/// - `x-link-schemes`, `x-link-relative` (URL fields: the link policy their pattern spells).
 public enum ContractSchema {
     /// The schema document for `version`.
     public static func document(for version: APIVersion) throws -> JSONValue {
@@ -24,7 +34,8 @@ public enum ContractSchema {
         for payload in Component.catalog where payload.versioning.introduced <= version {
             let name = "component." + payload.kind.rawValue
             var schema = tagged(try record(payload), type: payload.kind.rawValue)
-            schema = annotated(schema, versioning: payload.versioning, changes: payload.fieldChanges.filter { $0.version <= version })
+            schema = annotated(
+                schema, versioning: payload.versioning, changes: payload.fieldChanges.filter { $0.version <= version }, downgraded: true)
             definitions[name] = schema
             componentRefs.append(["$ref": .string("#/$defs/" + name)])
         }
@@ -37,7 +48,7 @@ public enum ContractSchema {
         var actionRefs: [JSONValue] = []
         for (kind, type) in actions {
             definitions["action." + kind] = annotated(
-                tagged(try record(type), type: kind), versioning: Action.versioning[kind] ?? .original, changes: [])
+                tagged(try record(type), type: kind), versioning: Action.versioning[kind] ?? .original, changes: [], downgraded: false)
             actionRefs.append(["$ref": .string("#/$defs/action." + kind)])
         }
         definitions["Action"] = ["oneOf": .array(actionRefs)]
@@ -49,17 +60,28 @@ public enum ContractSchema {
         var resultRefs: [JSONValue] = []
         for (kind, type) in results {
             definitions["result." + kind] = annotated(
-                tagged(try record(type), type: kind), versioning: CommandResult.versioning[kind] ?? .original, changes: [])
+                tagged(try record(type), type: kind), versioning: CommandResult.versioning[kind] ?? .original, changes: [], downgraded: true
+            )
             resultRefs.append(["$ref": .string("#/$defs/result." + kind)])
         }
         definitions["result.screen"] = annotated(
             [
-                "type": "object", "additionalProperties": false, "required": ["type", "screen"],
+                "type": "object", "required": ["type", "screen"],
                 "properties": ["type": ["const": "screen"], "screen": ["$ref": "#/$defs/Screen"]],
-            ], versioning: CommandResult.versioning["screen"] ?? .original, changes: [])
+            ], versioning: CommandResult.versioning["screen"] ?? .original, changes: [], downgraded: true)
         resultRefs.append(["$ref": "#/$defs/result.screen"])
         definitions["CommandResult"] = ["oneOf": .array(resultRefs)]
         definitions["ErrorBody"] = try record(ErrorBody.self)
+        definitions["request.command"] = [
+            "description":
+                "The body of POST /api/v{N}/commands/…: the command action's payload, plus the prompt's text under the field's name. Each command reads its own fields.",
+            "x-direction": "request",
+        ]
+        for (name, definition) in definitions where definition["x-direction"] == nil {
+            guard case .object(var object) = definition else { continue }
+            object["x-direction"] = "response"
+            definitions[name] = .object(object)
+        }
 
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -92,12 +114,14 @@ public enum ContractSchema {
                 return nil
             }) ?? []
         object["required"] = .array(["type"] + required.filter { $0 != "type" })
-        object["additionalProperties"] = false
         return .object(object)
     }
 
-    static func annotated(_ schema: JSONValue, versioning: KindVersioning, changes: [FieldChange]) -> JSONValue {
+    /// Adds a kind's versioning. `downgraded` says whether the server replaces the kind for
+    /// clients older than its introduction (components and command results) or not (actions).
+    static func annotated(_ schema: JSONValue, versioning: KindVersioning, changes: [FieldChange], downgraded: Bool) -> JSONValue {
         guard case .object(var object) = schema else { return schema }
+        object["x-server-downgrades"] = .bool(downgraded)
         object["x-introduced"] = .integer(versioning.introduced.rawValue)
         object["x-deprecated"] = versioning.deprecated.map { .integer($0.rawValue) } ?? .null
         object["x-fallback"] = .string(versioning.fallback)

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenplayContract
 
 /// The Markdown contract: one page per component kind (fields, types, optionality, the version
 /// each arrived in, deprecation, fallback, an example) plus an index, generated from the same
@@ -19,6 +20,23 @@ public enum ContractDocs {
             Every component is a JSON object whose `type` names its kind. A client of version N knows
             the kinds introduced at or before N; the server replaces later kinds with their fallback
             before sending, and writes changed fields in the client's version's shape.
+
+            Members a client does not know are ignored, so adding a field is safe; a field an old
+            client must understand to render correctly is marked `x-must-understand` in the schema.
+
+            **Open and closed enums.** Style-like enums are *open*: a value a client does not know is
+            shown as the enum's default and logged as a decoding issue, and the element is kept, so a
+            new value ships safely. They are button `style` (default `secondary`), text `weight`
+            (`regular`), stack `alignment` (`center`), navigate `presentation` (`push`), carousel
+            `itemStyle` (`square`) and color tokens (`primaryText`; any well-formed token name is
+            accepted). The *closed* sets are the `type`s of components, actions and command results:
+            an unknown kind is never guessed, but set aside (components, actions) or shown as a
+            failure (command results), so a new kind must come with a version and a fallback.
+
+            **Links** are checked on decoding: navigate, command and queue URLs and images accept
+            `http`, `https` or a path relative to the API base; open-URL and share links also `mailto`
+            and `tel`. None may hold a backslash, whitespace or a control character, start with `//`,
+            or exceed 4096 characters.
 
             | kind | introduced | deprecated | fallback for older clients | summary |
             | --- | --- | --- | --- | --- |
@@ -132,18 +150,51 @@ public enum ContractDocs {
 
     static func describe(_ schema: JSONValue) -> String {
         if let reference = schema["$ref"]?.stringValue { return reference.components(separatedBy: "/").last ?? reference }
+        var text: String
         if case .array(let values) = schema["enum"] {
-            return "one of " + values.compactMap(\.stringValue).map { "`\($0)`" }.joined(separator: ", ")
+            text = "closed enum: one of " + values.compactMap(\.stringValue).map { "`\($0)`" }.joined(separator: ", ")
+        } else if let constant = schema["const"]?.stringValue {
+            text = "`\"\(constant)\"`"
+        } else if schema["x-open-enum"] == true, schema["pattern"] == nil, case .array(let values)? = schema["x-known-values"] {
+            let known = values.compactMap(\.stringValue).map { "`\($0)`" }.joined(separator: ", ")
+            text = "open enum: \(known); unknown values show as `\(schema["default"]?.stringValue ?? "?")`"
+        } else if schema["x-open-enum"] == true {
+            text = "color: a token (unknown tokens show as `\(schema["default"]?.stringValue ?? "?")`) or `#RRGGBB` / `#RRGGBBAA`"
+        } else if case .array(let schemes)? = schema["x-link-schemes"] {
+            let names = schemes.compactMap(\.stringValue).joined(separator: ", ")
+            text = "link: \(names)" + (schema["x-link-relative"] == true ? ", or relative" : "")
+        } else if schema["type"]?.stringValue == "string", schema["pattern"] != nil {
+            text = "text `m:ss` or `h:mm:ss`"
+        } else {
+            switch schema["type"]?.stringValue {
+            case "array": text = "array of " + (schema["items"].map(describe) ?? "anything")
+            case "object": text = "object"
+            case .some(let type): text = type
+            case .none: text = "any JSON"
+            }
         }
-        if let constant = schema["const"]?.stringValue { return "`\"\(constant)\"`" }
-        switch schema["type"]?.stringValue {
-        case "array": return "array of " + (schema["items"].map(describe) ?? "anything")
-        case "object": return "object"
-        case .some(let type):
-            if type == "string", schema["pattern"] != nil { return "string (color token or hex)" }
-            return type
-        case .none: return "any JSON"
+        let minimum = schema["minimum"].flatMap(Self.number)
+        let maximum = schema["maximum"].flatMap(Self.number)
+        switch (minimum, maximum) {
+        case (let low?, let high?): text += ", \(Self.format(low))…\(Self.format(high))"
+        case (let low?, nil): text += ", ≥ \(Self.format(low))"
+        case (nil, let high?): text += ", ≤ \(Self.format(high))"
+        case (nil, nil): break
         }
+        if let length = schema["maxLength"]?.integerValue { text += ", at most \(length) characters" }
+        return text
+    }
+
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let number): Double(number)
+        case .number(let number): number
+        default: nil
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number.rounded() == number ? String(Int(number)) : String(number)
     }
 
     static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }

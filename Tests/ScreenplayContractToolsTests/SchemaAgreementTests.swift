@@ -1,0 +1,335 @@
+import Foundation
+import ScreenplayContract
+import ScreenplayContractTools
+import Testing
+
+/// The generated schema must state every rule the decoders enforce, and no rule they do not.
+///
+/// For every definition of every version, probes are built from the schema itself: each required
+/// field left out, each value of the wrong type, each bound met and missed by one (or half a point),
+/// each length at its limit and one past it, each pattern against values chosen to sit on either
+/// side of it, each enum with a known and an unknown value, an unknown member. Every probe is
+/// decoded by the Swift decoder of that version and validated by Python's `jsonschema`, an
+/// independent implementation; the two verdicts must agree on every probe.
+@Suite("Schema and decoders agree")
+struct SchemaAgreementTests {
+    /// Values on both sides of each pattern the schema uses. A pattern missing here fails the
+    /// test: a rule nobody probes is a rule nobody proved.
+    static let patternProbes: [String: [String]] = {
+        let link = [
+            "screens/composer/mozart", "/images/a.svg?size=2", "https://example.com/x", "HTTP://EXAMPLE.COM", "http:", "x",
+            "screens/a:b", "javascript:alert(1)", "JavaScript:alert(1)", "//evil.example/x", "a\\b", "a b", "a\nb", "abc\n",
+            "a\u{7F}", "\t", "ftp://example.com", "data:text/html,x", "mailto:someone@example.com", "tel:+431234", "a+b.c-d:x",
+            "1abc:x", "ünïcode/päth", "screens/%2F",
+        ]
+        var table: [String: [String]] = [:]
+        for policy in [LinkPolicy.endpoint, .resource, .external] {
+            if let pattern = policy.schema["pattern"]?.stringValue { table[pattern] = link }
+        }
+        return table
+    }()
+
+    enum Step: Hashable, CustomStringConvertible {
+        case key(String)
+        case index(Int)
+
+        var description: String {
+            switch self {
+            case .key(let key): ".\(key)"
+            case .index(let index): "[\(index)]"
+            }
+        }
+    }
+
+    struct Probe: Sendable {
+        let version: APIVersion
+        let definition: String
+        let what: String
+        let instance: JSONValue
+    }
+
+    /// Builds probes from one schema document.
+    struct ProbeMaker {
+        let version: APIVersion
+        let definitions: [String: JSONValue]
+        let patterns: [String: [String]]
+        var probes: [Probe] = []
+        var unprobedPatterns: Set<String> = []
+
+        init(version: APIVersion, document: JSONValue, patterns: [String: [String]]) {
+            self.version = version
+            self.definitions = document["$defs"]?.objectValue ?? [:]
+            self.patterns = patterns
+        }
+
+        /// A value the schema accepts, with every optional member present so that their rules
+        /// are probed too.
+        func minimal(_ schema: JSONValue, depth: Int = 0) -> JSONValue {
+            if let reference = schema["$ref"]?.stringValue {
+                switch reference {
+                case "#/$defs/Component": return ["type": "spacer"]
+                case "#/$defs/Action": return ["type": "openURL", "url": "https://example.com"]
+                case "#/$defs/CommandResult": return ["type": "done"]
+                case "#/$defs/Screen": return ["id": "s", "title": "S", "sections": []]
+                default:
+                    let name = String(reference.dropFirst("#/$defs/".count))
+                    return depth > 4 ? [:] : minimal(definitions[name] ?? [:], depth: depth + 1)
+                }
+            }
+            if let constant = schema["const"] { return constant }
+            if let values = schema["enum"]?.arrayValue, let first = values.first { return first }
+            if schema["x-open-enum"] == true, let value = schema["default"] { return value }
+            switch schema["type"]?.stringValue {
+            case "string":
+                if let pattern = schema["pattern"]?.stringValue {
+                    return .string(patterns[pattern]?.first ?? "x")
+                }
+                return "x"
+            case "integer": return .integer(schema["minimum"]?.integerValue ?? 1)
+            case "number": return .integer(schema["minimum"]?.integerValue ?? 1)
+            case "boolean": return false
+            case "array": return .array([minimal(schema["items"] ?? [:], depth: depth + 1)])
+            case "object":
+                var object: [String: JSONValue] = [:]
+                for (name, property) in schema["properties"]?.objectValue ?? [:] {
+                    object[name] = minimal(property, depth: depth + 1)
+                }
+                return .object(object)
+            default:
+                return "x"
+            }
+        }
+
+        mutating func probe(definition name: String) {
+            guard let schema = definitions[name] else { return }
+            let base = minimal(schema)
+            add(name, "the minimal instance", base)
+            if case .object(var extended) = base {
+                extended["zzUnknownMember"] = ["nested": [1, 2]]
+                add(name, "an unknown member", .object(extended))
+            }
+            walk(schema, at: [], base: base, definition: name)
+        }
+
+        mutating func add(_ definition: String, _ what: String, _ instance: JSONValue) {
+            probes.append(Probe(version: version, definition: definition, what: what, instance: instance))
+        }
+
+        mutating func walk(_ schema: JSONValue, at path: [Step], base: JSONValue, definition: String) {
+            guard schema["$ref"] == nil, schema["const"] == nil else { return }
+            func at(_ value: JSONValue?) -> JSONValue { SchemaAgreementTests.setting(base, at: path, to: value) }
+            let place = path.isEmpty ? "the instance" : "$" + path.map(\.description).joined()
+            let type = schema["type"]?.stringValue
+            if !path.isEmpty {
+                let wrong: JSONValue = type == "string" ? 7 : type == "boolean" ? "true" : "7"
+                if type != nil { add(definition, "\(place) of the wrong type", at(wrong)) }
+            }
+            switch type {
+            case "object":
+                let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                for (name, property) in (schema["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    if required.contains(name), name != "type" || !path.isEmpty {
+                        add(
+                            definition, "\(place) without required '\(name)'",
+                            SchemaAgreementTests.setting(base, at: path + [.key(name)], to: nil))
+                    }
+                    walk(property, at: path + [.key(name)], base: base, definition: definition)
+                }
+            case "array":
+                add(definition, "\(place) empty", at([]))
+                walk(schema["items"] ?? [:], at: path + [.index(0)], base: base, definition: definition)
+            case "string":
+                if let pattern = schema["pattern"]?.stringValue {
+                    if let values = patterns[pattern] {
+                        for value in values { add(definition, "\(place) = \(value.debugDescription)", at(.string(value))) }
+                    } else {
+                        unprobedPatterns.insert(pattern)
+                    }
+                }
+                if let minimum = schema["minLength"]?.integerValue {
+                    add(definition, "\(place) of length \(minimum)", at(.string(String(repeating: "a", count: minimum))))
+                    if minimum > 0 {
+                        add(definition, "\(place) of length \(minimum - 1)", at(.string(String(repeating: "a", count: minimum - 1))))
+                    }
+                }
+                if let maximum = schema["maxLength"]?.integerValue {
+                    add(definition, "\(place) of length \(maximum)", at(.string(String(repeating: "a", count: maximum))))
+                    add(definition, "\(place) of length \(maximum + 1)", at(.string(String(repeating: "a", count: maximum + 1))))
+                    add(definition, "\(place) of \(maximum) scalars, more UTF-8 bytes", at(.string(String(repeating: "é", count: maximum))))
+                }
+                for value in schema["x-known-values"]?.arrayValue ?? [] { add(definition, "\(place) = \(value)", at(value)) }
+                for value in schema["enum"]?.arrayValue ?? [] { add(definition, "\(place) = \(value)", at(value)) }
+                if schema["x-open-enum"] == true || schema["enum"] != nil {
+                    add(definition, "\(place) = an unknown value", at("zzUnknownValue"))
+                }
+            case "integer", "number":
+                let step: Double = type == "integer" ? 1 : 0.5
+                func value(_ number: Double) -> JSONValue { type == "integer" ? .integer(Int(number)) : .number(number) }
+                if let minimum = schema["minimum"].flatMap(SchemaAgreementTests.number) {
+                    add(definition, "\(place) = minimum", at(value(minimum)))
+                    add(definition, "\(place) just under the minimum", at(value(minimum - step)))
+                }
+                if let maximum = schema["maximum"].flatMap(SchemaAgreementTests.number) {
+                    add(definition, "\(place) = maximum", at(value(maximum)))
+                    add(definition, "\(place) just over the maximum", at(value(maximum + step)))
+                }
+                if type == "integer" { add(definition, "\(place) with a fraction", at(.number(1.5))) }
+            default:
+                break
+            }
+        }
+    }
+
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let number): Double(number)
+        case .number(let number): number
+        default: nil
+        }
+    }
+
+    /// `value` with the member at `path` replaced (or removed, for `nil`).
+    static func setting(_ value: JSONValue, at path: [Step], to replacement: JSONValue?) -> JSONValue {
+        guard let step = path.first else { return replacement ?? .null }
+        switch (value, step) {
+        case (.object(var object), .key(let key)):
+            if path.count == 1 {
+                object[key] = replacement
+            } else {
+                object[key] = setting(object[key] ?? .null, at: Array(path.dropFirst()), to: replacement)
+            }
+            return .object(object)
+        case (.array(var array), .index(let index)) where array.indices.contains(index):
+            if path.count == 1, replacement == nil {
+                array.remove(at: index)
+            } else {
+                array[index] = setting(array[index], at: Array(path.dropFirst()), to: replacement)
+            }
+            return .array(array)
+        default:
+            return value
+        }
+    }
+
+    /// Whether the Swift decoder of `version` takes the instance whole: no element dropped, no
+    /// kind set aside (an open enum's unknown value is taken, shown as its default).
+    static func swiftAccepts(_ probe: Probe) throws -> Bool {
+        let decoder = ScreenplayDecoder(mode: .lossy, apiVersion: probe.version)
+        func screen(_ component: JSONValue) -> JSONValue {
+            ["id": "probe", "title": "Probe", "sections": [["id": "main", "components": [component]]]]
+        }
+        let issues: [DecodingIssue]
+        do {
+            switch probe.definition {
+            case let name where name.hasPrefix("component."):
+                issues = try decoder.decode(Screen.self, from: try encode(screen(probe.instance))).issues
+            case let name where name.hasPrefix("action."):
+                let button: JSONValue = ["type": "button", "title": "Probe", "action": probe.instance]
+                issues = try decoder.decode(Screen.self, from: try encode(screen(button))).issues
+            case let name where name.hasPrefix("result."):
+                issues = try decoder.decode(CommandResult.self, from: try encode(probe.instance)).issues
+            case "Screen":
+                issues = try decoder.decode(Screen.self, from: try encode(probe.instance)).issues
+            case "ErrorBody":
+                issues = try decoder.decode(ErrorBody.self, from: try encode(probe.instance)).issues
+            default:
+                Issue.record("no Swift decoder wired for \(probe.definition)")
+                return false
+            }
+        } catch {
+            return false
+        }
+        return issues.allSatisfy { $0.kind == .unknownValue }
+    }
+
+    static func encode(_ value: JSONValue) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    /// The definitions probed: every kind and every shared definition a decoder reads directly.
+    static func probedDefinitions(in document: JSONValue) -> [String] {
+        (document["$defs"]?.objectValue?.keys.map { $0 } ?? [])
+            .filter {
+                $0.hasPrefix("component.") || $0.hasPrefix("action.") || $0.hasPrefix("result.") || $0 == "Screen" || $0 == "ErrorBody"
+            }
+            .sorted()
+    }
+
+    /// The color pattern, read from the generated schema of a kind that has a color.
+    static var colorPattern: String {
+        (try? ContractSchema.document(for: .v1))?["$defs"]?["component.rectangle"]?["properties"]?["color"]?["pattern"]?.stringValue ?? ""
+    }
+
+    @Test("every probe of every definition gets the same verdict from the Swift decoder and from Python's jsonschema")
+    func verdictsAgree() throws {
+        var patterns = Self.patternProbes
+        patterns[Self.colorPattern] = [
+            "accent", "primaryText", "#AABBCC", "#aabbcc80", "a" + String(repeating: "b", count: 63),
+            "a" + String(repeating: "b", count: 64),
+            "#ABC", "#GGGGGG", "1abc", "a-b", "accent\n", "#AABBCC\n", "#ＡＢＣＤＥＦ", "#AABBCCD", "ünïcode", "",
+        ]
+        patterns[ValueRules.DurationText.pattern] = [
+            "7:41", "0:00", "1:02:03", "9999:59:59", "1:5", "1:0059", "7:60", "1:2:3:4", "7", "7:", ":41", "a:bc", "7:41\n",
+            "12345:00", "-1:00", "١:٢٣", "0:000059", "1:60:00", "",
+        ]
+        var documents: [String: JSONValue] = [:]
+        var probes: [Probe] = []
+        var unprobed: Set<String> = []
+        for version in [APIVersion.v1, .v2, .v3] {
+            let document = try ContractSchema.document(for: version)
+            documents[String(version.rawValue)] = document
+            var maker = ProbeMaker(version: version, document: document, patterns: patterns)
+            for name in Self.probedDefinitions(in: document) { maker.probe(definition: name) }
+            probes += maker.probes
+            unprobed.formUnion(maker.unprobedPatterns)
+        }
+        #expect(unprobed.isEmpty, "patterns with no probes: \(unprobed.sorted())")
+        #expect(probes.count > 500, "only \(probes.count) probes: the generator missed the schema")
+
+        let cases: [JSONValue] = probes.map {
+            ["version": .string(String($0.version.rawValue)), "definition": .string($0.definition), "instance": $0.instance]
+        }
+        let input: JSONValue = ["documents": .object(documents), "cases": .array(cases)]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("schema-probes-\(UUID().uuidString).json")
+        try Self.encode(input).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output) = try runPython(["scripts/schema-verdicts.py", file.path])
+        try #require(status == 0, "schema-verdicts.py failed: \(output.prefix(2000))")
+        let verdicts = try JSONDecoder().decode([Bool].self, from: Data(output.utf8))
+        try #require(verdicts.count == probes.count)
+
+        var disagreements: [String] = []
+        var accepted = 0
+        for (probe, pythonAccepts) in zip(probes, verdicts) {
+            let swift = try Self.swiftAccepts(probe)
+            if swift { accepted += 1 }
+            if swift != pythonAccepts {
+                disagreements.append(
+                    "\(probe.version) \(probe.definition): \(probe.what): Swift \(swift ? "accepts" : "rejects"), jsonschema \(pythonAccepts ? "accepts" : "rejects")"
+                )
+            }
+        }
+        let listed = disagreements.prefix(40).joined(separator: "\n")
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(probes.count) probes disagree:\n\(listed)")
+        // Both verdicts occur often: a generator that only made valid (or only invalid) probes proves nothing.
+        #expect(accepted > probes.count / 5 && accepted < probes.count * 4 / 5, "\(accepted) of \(probes.count) accepted")
+    }
+}
+
+/// Runs python3 from the package root and returns its exit status and standard output.
+func runPython(_ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3"] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.standardError
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
