@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
         .library(name: "ScreenplaySwiftUI", targets: ["ScreenplaySwiftUI"]),
         .library(name: "ScreenplayWeb", targets: ["ScreenplayWeb"]),
+        .library(name: "ScreenplayTerminal", targets: ["ScreenplayTerminal"]),
         .library(name: "ScreenplayDemo", targets: ["ScreenplayDemo"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
     ],
@@ -106,8 +107,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "ScreenplaySwiftUI", dependencies: ["ScreenplayClient"], swiftSettings: swiftSettings),
+        .target(name: "ScreenplaySwiftUI", dependencies: ["ScreenplayClient"], exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(name: "ScreenplayWeb", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
+        .target(name: "ScreenplayTerminal", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
 
         // MARK: Demo and CLI.
         .target(
@@ -126,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "screenplay",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -165,6 +167,9 @@ let package = Package(
         ),
         .testTarget(name: "ScreenplayWebTests", dependencies: ["ScreenplayWeb"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "ScreenplayTerminalTests", dependencies: ["ScreenplayTerminal", "ScreenplayClient", "ScreenplayContract"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "ScreenplayDemoTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStoreSQLite",
@@ -176,6 +181,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
+                "ScreenplayWeb", "ScreenplayTerminal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

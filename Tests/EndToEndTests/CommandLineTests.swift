@@ -22,6 +22,16 @@ func runCLI(_ arguments: [String], input: Data? = nil) throws -> (status: Int32,
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
 
+/// Runs the `screenplay` executable on a thread of its own, so waiting for it never holds one of
+/// the few cooperative threads an in-process demo server needs to answer it.
+func runCLIAsync(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try runCLI(arguments) })
+        }.start()
+    }
+}
+
 @Suite("Command line: schema, validate, docs")
 struct CommandLineTests {
     static func temporaryFile(_ text: String) throws -> URL {
@@ -175,13 +185,47 @@ struct CommandLineTests {
         #expect(misnamed.output.contains("v3.schema.json at #/x-api-version"))
     }
 
+    @Test("render prints the resolved tree and walks the demo with --tap and --type through a prompt and a command")
+    func renderWalk() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let home = root.absoluteString + "api/v3/screens/home"
+            let plain = try await runCLIAsync(["render", home])
+            #expect(plain.status == 0, "\(plain.output)")
+            #expect(plain.output.contains(#"header [header] h1 "Screenplay Classical""#))
+            #expect(plain.output.contains("→ navigate screens/composer/mozart"))
+
+            let walk = try await runCLIAsync(["render", home, "--tap", "New playlist", "--type", "name=Road trip", "--tap", "Create"])
+            #expect(walk.status == 0, "\(walk.output)")
+            #expect(walk.output.contains(#"textfield [presented/field:name] placeholder "Playlist name""#))
+            #expect(walk.output.contains("── step 3: tap Create"))
+            #expect(walk.output.contains(#"message [presented] "Created “Road trip”""#), "\(walk.output.suffix(600))")
+
+            // Navigation by id, then a command from the next screen.
+            let deeper = try await runCLIAsync(["render", home, "--tap", "section:all-composers/listRow:screens/composer/mozart"])
+            #expect(deeper.status == 0, "\(deeper.output)")
+            #expect(deeper.output.contains("screen 2 of 2: screens/composer/mozart"))
+
+            let ambiguous = try await runCLIAsync(["render", home, "--tap", "Mozart"])
+            #expect(ambiguous.status == 1)
+            #expect(ambiguous.output.contains("matches 2 nodes; use an id"))
+            let nothing = try await runCLIAsync(["render", home, "--tap", "No such thing"])
+            #expect(nothing.status == 1)
+            #expect(nothing.output.contains("matches no node"))
+            let badType = try await runCLIAsync(["render", home, "--type", "name=x"])
+            #expect(badType.status == 1)
+            #expect(badType.output.contains("no prompt with a field 'name' is shown"))
+        }
+    }
+
     @Test("validate reads a screen straight from a running server")
     func validateURL() async throws {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
         try await harness.withServer { root in
             for version in 1...3 {
-                let (status, output) = try runCLI([
+                let (status, output) = try await runCLIAsync([
                     "validate", "--api-version", String(version), root.absoluteString + "api/v\(version)/screens/home",
                 ])
                 #expect(status == 0, "v\(version): \(output)")

@@ -1,0 +1,213 @@
+import ScreenplayContract
+
+/// One function per component kind: the single place each kind's display decisions are made.
+extension Resolution {
+    mutating func component(_ component: Component, index: Int, parent: NodeID) -> [ViewNode] {
+        let id = childID(of: parent, kind: component.kind.rawValue, key: Self.key(of: component, index: index))
+        switch component {
+        case .pageHeader(let value): return [header(value, id: id, level: 2)]
+        case .sectionHeader(let value): return [sectionHeader(value, id: id)]
+        case .paragraphs(let value): return [paragraphs(value, id: id)]
+        case .detailButton(let value):
+            return [row(id: id, title: value.title, subtitle: value.subtitle, image: value.image, details: [], action: value.action)]
+        case .listRow(let value): return [listRow(value, id: id)]
+        case .trackRow(let value): return [trackRow(value, id: id)]
+        case .carousel(let value):
+            return [tiles(value.items, id: id, role: .carousel, style: NodeStyle(tileShape: tileShape(value.itemStyle)))]
+        case .grid(let value):
+            return [tiles(value.cards, id: id, role: .grid, style: NodeStyle(columns: value.columns, tileShape: .square))]
+        case .verticalStack(let value):
+            return [
+                stack(
+                    id: id, axis: .vertical, alignment: value.alignment.map(alignment), spacing: value.spacing, padding: value.padding,
+                    background: value.background, children: value.children)
+            ]
+        case .horizontalStack(let value):
+            return [
+                stack(
+                    id: id, axis: .horizontal, alignment: value.alignment.map(alignment), spacing: value.spacing, padding: value.padding,
+                    background: value.background, children: value.children)
+            ]
+        case .text(let value): return [text(value, id: id)]
+        case .image(let value): return [image(value, id: id)]
+        case .rectangle(let value): return [rectangle(value, id: id)]
+        case .button(let value):
+            return [control(id: id, title: value.title, action: value.action, icon: nil, emphasis: value.style.map(emphasis), label: nil)]
+        case .spacer(let value):
+            return [
+                ViewNode(
+                    id: id, role: .spacer, style: NodeStyle(height: value.length, isFlexible: value.length == nil),
+                    accessibility: .init(isHidden: true))
+            ]
+        case .favoriteButton(let value): return [favorite(value, id: id)]
+        case .unknown(let unknown): return custom(unknown, id: id)
+        }
+    }
+
+    mutating func paragraphs(_ value: Component.Paragraphs, id: NodeID) -> ViewNode {
+        ViewNode(id: id, role: .paragraphs, paragraphs: value.paragraphs, style: NodeStyle(font: NodeFont(.body)))
+    }
+
+    mutating func row(id: NodeID, title: String, subtitle: String?, image: RemoteImage?, details: [String], action: Action?) -> ViewNode {
+        var node = ViewNode(
+            id: id, role: .row, text: title, secondaryText: subtitle, details: details, style: NodeStyle(font: NodeFont(.headline)),
+            image: image.map(self.image))
+        if let action {
+            let bound = bind(action, id: id)
+            node.action = bound
+            node.accessibility.traits = Self.traits(for: action)
+            if !bound.isEnabled { node.accessibility.traits.insert(.disabled) }
+            if bound.isBusy { node.accessibility.traits.insert(.updatesFrequently) }
+            node.accessibility.hint = Self.hint(for: action)
+        }
+        // One announcement for the whole row: title, subtitle, details.
+        node.accessibility.label = ([title, subtitle] + details.map(Optional.some)).compactMap { $0 }.joined(separator: ", ")
+        return node
+    }
+
+    mutating func listRow(_ value: Component.ListRow, id: NodeID) -> ViewNode {
+        var details: [String] = []
+        if let composer = value.composer { details.append(composer) }
+        if let count = value.recordingCount { details.append(TextFormat.recordingCount(count)) }
+        return row(id: id, title: value.title, subtitle: value.subtitle, image: value.image, details: details, action: value.action)
+    }
+
+    /// A track: the row shows title and duration; its play action is a button of its own, so the
+    /// row itself stays readable and the button says what it plays.
+    mutating func trackRow(_ value: Component.TrackRow, id: NodeID) -> ViewNode {
+        var node = row(
+            id: id, title: value.title, subtitle: value.subtitle, image: nil,
+            details: value.duration.map { [TextFormat.duration(seconds: $0)] } ?? [],
+            action: nil)
+        if let duration = value.duration {
+            node.accessibility.label = [value.title, value.subtitle, TextFormat.spokenDuration(seconds: duration)].compactMap { $0 }
+                .joined(separator: ", ")
+        }
+        if let action = value.action {
+            node.children = [
+                control(
+                    id: childID(of: id, kind: "play", key: "0"), title: "Play", action: action, icon: "play.fill", emphasis: .plain,
+                    label: TextFormat.playLabel(value.title))
+            ]
+        }
+        return node
+    }
+
+    mutating func tiles(_ tiles: [Component.Tile], id: NodeID, role: NodeRole, style: NodeStyle) -> ViewNode {
+        var children: [ViewNode] = []
+        for (index, tile) in tiles.enumerated() {
+            let key: String =
+                switch tile.action {
+                case .navigate(let navigate)?: navigate.url
+                default: tile.title.isEmpty ? String(index) : tile.title
+                }
+            let tileID = childID(of: id, kind: "tile", key: key)
+            var node = row(id: tileID, title: tile.title, subtitle: tile.subtitle, image: tile.image, details: [], action: tile.action)
+            node.role = .tile
+            node.style = NodeStyle(font: NodeFont(.subheadline), tileShape: style.tileShape)
+            children.append(node)
+        }
+        return ViewNode(id: id, role: role, style: style, children: children)
+    }
+
+    mutating func stack(
+        id: NodeID, axis: NodeStyle.Axis, alignment: NodeStyle.Alignment?, spacing: Double?, padding: Double?, background: ColorValue?,
+        children: [Component]
+    ) -> ViewNode {
+        ViewNode(
+            id: id, role: .stack,
+            style: NodeStyle(axis: axis, alignment: alignment, spacing: spacing, padding: padding, background: color(background)),
+            children: components(children, parent: id))
+    }
+
+    mutating func text(_ value: Component.Text, id: NodeID) -> ViewNode {
+        ViewNode(
+            id: id, role: .text, text: value.text,
+            style: NodeStyle(
+                foreground: color(value.color), font: NodeFont(.body, size: value.size, weight: value.weight.map(weight) ?? .regular)))
+    }
+
+    mutating func image(_ value: Component.Image, id: NodeID) -> ViewNode {
+        var node = ViewNode(id: id, role: .image, image: image(value.image))
+        node.accessibility = NodeAccessibility(
+            label: value.image.alt, traits: [.image], isHidden: value.image.alt == nil && value.action == nil)
+        if let action = value.action {
+            node.action = bind(action, id: id)
+            node.accessibility.traits.formUnion(Self.traits(for: action))
+            node.accessibility.hint = Self.hint(for: action)
+        }
+        return node
+    }
+
+    mutating func rectangle(_ value: Component.Rectangle, id: NodeID) -> ViewNode {
+        ViewNode(
+            id: id, role: .rectangle,
+            style: NodeStyle(background: color(value.color), width: value.width, height: value.height, cornerRadius: value.cornerRadius),
+            accessibility: .init(isHidden: true))
+    }
+
+    /// The toggle offers the opposite of its state; its command is the one for that.
+    mutating func favorite(_ value: Component.FavoriteButton, id: NodeID) -> ViewNode {
+        let title = TextFormat.favoriteTitle(isFavorite: value.isFavorite)
+        let bound = bind(.command(value.command), id: id)
+        var traits: Set<NodeAccessibility.Trait> = [.button]
+        if value.isFavorite { traits.insert(.selected) }
+        if !bound.isEnabled { traits.insert(.disabled) }
+        if bound.isBusy { traits.insert(.updatesFrequently) }
+        return ViewNode(
+            id: id, role: .toggle, text: title, icon: value.isFavorite ? "heart.fill" : "heart", style: NodeStyle(emphasis: .secondary),
+            action: bound, accessibility: .init(label: "\(title): \(value.label)", traits: traits))
+    }
+
+    /// App-defined kinds go through the registry; anything else is left out and logged.
+    mutating func custom(_ unknown: Component.Unknown, id: NodeID) -> [ViewNode] {
+        do {
+            if let nodes = try context.registry.resolve(kind: unknown.type, json: unknown.json, id: id) { return nodes }
+            issues.append(ResolutionIssue(nodeID: id, message: "unknown component kind '\(unknown.type)'; nothing shown"))
+        } catch {
+            issues.append(ResolutionIssue(nodeID: id, message: "'\(unknown.type)' could not be resolved: \(error)"))
+        }
+        return []
+    }
+
+    func alignment(_ value: Component.HorizontalAlignment) -> NodeStyle.Alignment {
+        switch value {
+        case .leading: .leading
+        case .center: .center
+        case .trailing: .trailing
+        }
+    }
+
+    func alignment(_ value: Component.VerticalAlignment) -> NodeStyle.Alignment {
+        switch value {
+        case .top: .top
+        case .center: .center
+        case .bottom: .bottom
+        }
+    }
+
+    func emphasis(_ value: Component.Button.Style) -> NodeStyle.Emphasis {
+        switch value {
+        case .primary: .primary
+        case .secondary: .secondary
+        case .plain: .plain
+        }
+    }
+
+    func weight(_ value: Component.FontWeight) -> NodeFont.Weight {
+        switch value {
+        case .regular: .regular
+        case .medium: .medium
+        case .semibold: .semibold
+        case .bold: .bold
+        }
+    }
+
+    func tileShape(_ value: Component.Carousel.ItemStyle) -> NodeStyle.TileShape {
+        switch value {
+        case .portrait: .portrait
+        case .square: .square
+        case .wide: .wide
+        }
+    }
+}

@@ -1,0 +1,317 @@
+public import ScreenplayContract
+
+/// What the resolver needs to know about the client right now.
+public struct ResolutionContext: Sendable {
+    /// Nodes whose own command is in flight: shown busy.
+    public var busyNodes: Set<NodeID>
+    /// Whether a blocking command is in flight: every action is disabled until it answers.
+    public var isBlocked: Bool
+    /// App-defined component kinds and how they resolve.
+    public var registry: ComponentRegistry
+    /// The local action kinds (`play`, `share`, `openURL`) and custom action names the app
+    /// handles; `nil` means all (a browser opens every link). Others resolve disabled.
+    public var localActions: Set<String>?
+    /// Color tokens the app's palette adds to the standard ones; other unknown tokens resolve to
+    /// the primary text color.
+    public var appColorTokens: Set<String>
+
+    /// A context; the defaults suit a renderer with nothing in flight.
+    public init(
+        busyNodes: Set<NodeID> = [], isBlocked: Bool = false, registry: ComponentRegistry = ComponentRegistry(),
+        localActions: Set<String>? = nil, appColorTokens: Set<String> = []
+    ) {
+        self.busyNodes = busyNodes
+        self.isBlocked = isBlocked
+        self.registry = registry
+        self.localActions = localActions
+        self.appColorTokens = appColorTokens
+    }
+}
+
+/// Something the resolver could not show, with where it was: logged, never a crash.
+public struct ResolutionIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The id the element would have had.
+    public let nodeID: NodeID
+    /// What went wrong.
+    public let message: String
+
+    /// Creates an issue.
+    public init(nodeID: NodeID, message: String) {
+        self.nodeID = nodeID
+        self.message = message
+    }
+
+    /// `section:a/custom:x: unknown component kind 'x'`.
+    public var description: String { "\(nodeID): \(message)" }
+}
+
+/// A resolved screen: the tree and what was left out of it.
+public struct ResolvedScreen: Sendable, Hashable {
+    /// The root node (role ``NodeRole/screen``).
+    public var root: ViewNode
+    /// Elements that could not be shown.
+    public var issues: [ResolutionIssue]
+}
+
+/// Turns a screen, or a screen's state, into the view tree every renderer draws.
+///
+/// Pure and cheap: the same screen and context give the same tree, so a renderer may resolve on
+/// every state change and diff the result by ``NodeID``.
+public struct ViewTreeResolver: Sendable {
+    /// The client's state.
+    public var context: ResolutionContext
+
+    /// A resolver for `context`.
+    public init(context: ResolutionContext = ResolutionContext()) { self.context = context }
+
+    /// The tree of a loaded screen.
+    public func resolve(_ screen: Screen) -> ResolvedScreen {
+        var resolution = Resolution(context: context)
+        let root = resolution.screen(screen)
+        return ResolvedScreen(root: root, issues: resolution.issues)
+    }
+
+    /// The tree of a screen in any state: loading shows the carried header and progress; failed
+    /// shows the header, the error and a retry; loaded shows the screen.
+    public func resolve(_ state: ScreenState) -> ResolvedScreen {
+        switch state {
+        case .loaded(let loaded):
+            return resolve(loaded.screen)
+        case .loading(let header):
+            var resolution = Resolution(context: context)
+            var children = header.map { [resolution.header($0, id: "header", level: 1)] } ?? []
+            children.append(ViewNode(id: "progress", role: .progress, text: "Loading…", accessibility: .init(label: "Loading")))
+            return ResolvedScreen(root: ViewNode(id: "screen", role: .screen, text: header?.title, children: children), issues: [])
+        case .failed(let header, let error):
+            var resolution = Resolution(context: context)
+            var children = header.map { [resolution.header($0, id: "header", level: 1)] } ?? []
+            children.append(
+                ViewNode(
+                    id: "message", role: .message, text: error.message, style: NodeStyle(foreground: .negative),
+                    accessibility: .init(label: "Error: \(error.message)"),
+                    children: [
+                        ViewNode(
+                            id: "message/retry", role: .button, text: "Retry", icon: "arrow.clockwise",
+                            action: BoundAction(.custom(.init(name: ViewTreeResolver.retryActionName)), isEnabled: !context.isBlocked),
+                            accessibility: .init(traits: [.button]))
+                    ]))
+            return ResolvedScreen(root: ViewNode(id: "screen", role: .screen, text: header?.title, children: children), issues: [])
+        }
+    }
+
+    /// What is shown over the screen: a message, an error, a choice (one button per option) or a
+    /// prompt (a text field and its submit button). The field's id is `presented/field:<name>`.
+    public func resolve(_ presented: ScreenNavigator.Presented) -> ViewNode {
+        var resolution = Resolution(context: context)
+        let id: NodeID = "presented"
+        switch presented {
+        case .message(let text):
+            return ViewNode(id: id, role: .message, text: text, accessibility: .init(label: text))
+        case .error(let text):
+            return ViewNode(
+                id: id, role: .message, text: text, style: NodeStyle(foreground: .negative), accessibility: .init(label: "Error: \(text)"))
+        case .choice(let choice):
+            let options = choice.options.map { option in
+                var node = resolution.control(
+                    id: resolution.childID(of: id, kind: "option", key: option.title), title: option.title,
+                    action: .command(option.command),
+                    icon: nil, emphasis: nil, label: nil)
+                node.secondaryText = option.subtitle
+                return node
+            }
+            return ViewNode(id: id, role: .message, text: choice.title, secondaryText: choice.message, children: options)
+        case .prompt(let prompt):
+            let field = ViewNode(
+                id: resolution.childID(of: id, kind: "field", key: prompt.field.name), role: .textField, text: prompt.field.initialValue,
+                secondaryText: prompt.field.placeholder, accessibility: .init(label: prompt.field.placeholder ?? prompt.title))
+            let submit = resolution.control(
+                id: resolution.childID(of: id, kind: "submit", key: prompt.submitTitle), title: prompt.submitTitle,
+                action: .command(prompt.submit), icon: nil, emphasis: .primary, label: nil)
+            return ViewNode(id: id, role: .message, text: prompt.title, secondaryText: prompt.message, children: [field, submit])
+        }
+    }
+
+    /// The custom action name of the retry button on a failed screen; renderers pass it back and
+    /// the navigator retries.
+    public static let retryActionName = "screenplay.retry"
+}
+
+/// One resolution pass: the context, the issues met, and the ids handed out so far.
+struct Resolution {
+    let context: ResolutionContext
+    var issues: [ResolutionIssue] = []
+    private var usedIDs: [NodeID: Int] = [:]
+
+    init(context: ResolutionContext) { self.context = context }
+
+    /// A child id unique within its parent: the second row to the same place gets `~2`.
+    mutating func childID(of parent: NodeID, kind: String, key: String) -> NodeID {
+        let base = parent.child(kind, key)
+        let count = (usedIDs[base] ?? 0) + 1
+        usedIDs[base] = count
+        return count == 1 ? base : NodeID(rawValue: base.rawValue + "~\(count)")
+    }
+
+    // MARK: Screen
+
+    mutating func screen(_ screen: Screen) -> ViewNode {
+        var children: [ViewNode] = []
+        children.append(
+            screen.header.map { header($0, id: "header", level: 1) }
+                ?? ViewNode(
+                    id: "header", role: .header, text: screen.title, accessibility: .init(traits: [.header], headingLevel: 1)))
+        let items = (screen.toolbar ?? []) + (screen.menu ?? [])
+        if !items.isEmpty {
+            let menuID: NodeID = "menu"
+            let buttons = items.map { item in
+                control(
+                    id: childID(of: menuID, kind: "item", key: item.title), title: item.title, action: item.action, icon: item.icon,
+                    emphasis: nil, label: nil)
+            }
+            children.append(ViewNode(id: menuID, role: .menu, accessibility: .init(label: "Actions"), children: buttons))
+        }
+        for section in screen.sections {
+            let id = childID(of: "", kind: "section", key: section.id)
+            var nodes: [ViewNode] = []
+            if let heading = section.header {
+                nodes.append(sectionHeader(heading, id: childID(of: id, kind: "heading", key: heading.title)))
+            }
+            nodes += components(section.components, parent: id)
+            children.append(ViewNode(id: id, role: .section, children: nodes))
+        }
+        return ViewNode(id: "screen", role: .screen, text: screen.title, children: children)
+    }
+
+    mutating func components(_ components: [Component], parent: NodeID) -> [ViewNode] {
+        var nodes: [ViewNode] = []
+        for (index, component) in components.enumerated() { nodes += self.component(component, index: index, parent: parent) }
+        return nodes
+    }
+
+    // MARK: Pieces shared by several kinds
+
+    mutating func header(_ header: ScreenHeader, id: NodeID, level: Int) -> ViewNode {
+        ViewNode(
+            id: id, role: .header, text: header.title, secondaryText: header.subtitle, image: header.image.map(image),
+            accessibility: .init(traits: [.header], headingLevel: level))
+    }
+
+    mutating func sectionHeader(_ header: Component.SectionHeader, id: NodeID) -> ViewNode {
+        var node = ViewNode(
+            id: id, role: .heading, text: header.title, secondaryText: header.subtitle,
+            style: NodeStyle(font: NodeFont(.title, weight: .semibold)),
+            accessibility: .init(traits: [.header], headingLevel: 2))
+        if let action = header.action {
+            node.action = bind(action, id: id)
+            node.accessibility.traits.formUnion(Self.traits(for: action))
+        }
+        return node
+    }
+
+    func image(_ image: RemoteImage) -> NodeImage {
+        NodeImage(url: image.url, placeholderURL: image.lowResURL, alt: image.alt, width: image.size?.width, height: image.size?.height)
+    }
+
+    /// An action as the node carries it: disabled when the app cannot perform it or a blocking
+    /// command is in flight, busy when this node's command is.
+    func bind(_ action: Action, id: NodeID) -> BoundAction {
+        var enabled = !context.isBlocked
+        switch action {
+        case .unknown:
+            enabled = false
+        case .custom(let custom):
+            if let local = context.localActions, !local.contains(custom.name) { enabled = false }
+        case .play, .share, .openURL:
+            if let local = context.localActions, !local.contains(action.kind) { enabled = false }
+        case .navigate, .command:
+            break
+        }
+        return BoundAction(action, isEnabled: enabled, isBusy: context.busyNodes.contains(id))
+    }
+
+    static func traits(for action: Action) -> Set<NodeAccessibility.Trait> {
+        switch action {
+        case .navigate, .openURL: [.link]
+        default: [.button]
+        }
+    }
+
+    static func role(for action: Action) -> NodeRole {
+        switch action {
+        case .navigate, .openURL: .link
+        default: .button
+        }
+    }
+
+    /// A titled control: a link when the action goes somewhere, a button otherwise.
+    mutating func control(
+        id: NodeID, title: String, action: Action, icon: String?, emphasis: NodeStyle.Emphasis?, label: String?
+    ) -> ViewNode {
+        let bound = bind(action, id: id)
+        var traits = Self.traits(for: action)
+        if !bound.isEnabled { traits.insert(.disabled) }
+        if bound.isBusy { traits.insert(.updatesFrequently) }
+        return ViewNode(
+            id: id, role: Self.role(for: action), text: title, icon: icon, style: NodeStyle(emphasis: emphasis), action: bound,
+            accessibility: .init(label: label, hint: Self.hint(for: action), traits: traits))
+    }
+
+    /// What activating an action will do, when the label alone does not say it.
+    static func hint(for action: Action) -> String? {
+        switch action {
+        case .navigate(let navigate): navigate.header.map { "Opens \($0.title)" }
+        case .openURL: "Opens in the browser"
+        case .share: "Shares a link"
+        case .play: "Starts playback"
+        default: nil
+        }
+    }
+
+    func color(_ value: ColorValue?) -> SemanticColor? {
+        guard let value else { return nil }
+        switch value {
+        case .rgba(let red, let green, let blue, let alpha):
+            return .rgba(red: red, green: green, blue: blue, alpha: alpha)
+        case .token(let token):
+            switch token {
+            case .primaryText: return .primaryText
+            case .secondaryText: return .secondaryText
+            case .accent: return .accent
+            case .background: return .background
+            case .surface: return .surface
+            case .positive: return .positive
+            case .negative: return .negative
+            default: return context.appColorTokens.contains(token.rawValue) ? .appToken(token.rawValue) : .primaryText
+            }
+        }
+    }
+
+    /// The identity key of a component: where its action leads, else its text, else its position.
+    static func key(of component: Component, index: Int) -> String {
+        func target(_ action: Action?) -> String? {
+            switch action {
+            case .navigate(let navigate)?: navigate.url
+            case .command(let command)?: command.url + (command.payload.map { "?" + TextFormat.compactJSON($0) } ?? "")
+            case .play(let play)?: play.firstTrack.id
+            case .openURL(let open)?: open.url
+            case .share(let share)?: share.url
+            case .custom(let custom)?: custom.name
+            default: nil
+            }
+        }
+        let key: String? =
+            switch component {
+            case .detailButton(let value): target(value.action) ?? value.title
+            case .listRow(let value): target(value.action) ?? value.title
+            case .trackRow(let value): target(value.action) ?? value.title
+            case .button(let value): target(value.action) ?? value.title
+            case .image(let value): target(value.action) ?? value.image.url
+            case .favoriteButton(let value): value.add.url + "?" + TextFormat.compactJSON(value.add.payload ?? .null)
+            case .text(let value): String(value.text.prefix(40))
+            case .pageHeader(let value): value.title
+            case .sectionHeader(let value): value.title
+            default: nil
+            }
+        return key ?? String(index)
+    }
+}

@@ -1,0 +1,119 @@
+public import ScreenplayClient
+import ScreenplayContract
+
+/// Draws a resolved view tree as an indented outline: role, id, text, details and what
+/// activating the node does. What `screenplay render` prints, and the easiest way to read what a
+/// screen is on a machine with no browser.
+///
+/// ```
+/// screen "Composers"
+///   header [header] h1 "Composers"
+///   section [section:all]
+///     row [section:all/detailButton:screens/composer/mozart] "Mozart" — "1756–1791" → navigate screens/composer/mozart
+/// ```
+public struct TerminalRenderer: Sendable {
+    /// Spaces per level.
+    public var indent: Int
+
+    /// Creates a renderer.
+    public init(indent: Int = 2) { self.indent = indent }
+
+    /// The outline of `node` and everything below it, one line per node, ending in a newline.
+    public func outline(_ node: ViewNode) -> String {
+        var lines: [String] = []
+        append(node, depth: 0, to: &lines)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func append(_ node: ViewNode, depth: Int, to lines: inout [String]) {
+        lines.append(String(repeating: " ", count: depth * indent) + line(for: node))
+        for child in node.children { append(child, depth: depth + 1, to: &lines) }
+    }
+
+    /// One node's line. Every role has its word; the switch is exhaustive, so a new role does
+    /// not compile until it has one.
+    public func line(for node: ViewNode) -> String {
+        var parts: [String] = [word(for: node)]
+        if node.role != .screen { parts.append("[\(node.id)]") }
+        if let level = node.accessibility.headingLevel { parts.append("h\(level)") }
+        if let text = node.text { parts.append(quoted(text)) }
+        if let secondary = node.secondaryText { parts.append((node.role == .textField ? "placeholder " : "— ") + quoted(secondary)) }
+        if !node.details.isEmpty { parts.append("· " + node.details.joined(separator: " · ")) }
+        if !node.paragraphs.isEmpty {
+            parts.append(
+                "(\(node.paragraphs.count) paragraph\(node.paragraphs.count == 1 ? "" : "s")) "
+                    + quoted(String(node.paragraphs[0].prefix(60))))
+        }
+        if let image = node.image { parts.append("image " + (image.alt.map(quoted) ?? "(decorative)")) }
+        if node.role == .toggle { parts.append(node.accessibility.traits.contains(.selected) ? "(on)" : "(off)") }
+        if let action = node.action {
+            parts.append("→ " + describe(action.action))
+            if !action.isEnabled { parts.append("(disabled)") }
+            if action.isBusy { parts.append("(busy)") }
+        }
+        if let label = node.accessibility.label, label != node.text, node.role != .row, node.role != .tile {
+            parts.append("{label: \(quoted(label))}")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    func word(for node: ViewNode) -> String {
+        switch node.role {
+        case .screen: "screen"
+        case .header: "header"
+        case .section: "section"
+        case .heading: "heading"
+        case .text: "text"
+        case .paragraphs: "paragraphs"
+        case .image: "image"
+        case .row: "row"
+        case .button: "button"
+        case .link: "link"
+        case .toggle: "toggle"
+        case .textField: "textfield"
+        case .stack: node.style.axis == .horizontal ? "hstack" : "vstack"
+        case .grid: "grid(\(node.style.columns ?? 0) columns)"
+        case .carousel: "carousel(\(node.style.tileShape?.rawValue ?? "square"))"
+        case .tile: "tile"
+        case .spacer: node.style.isFlexible ? "spacer(flexible)" : "spacer(\(node.style.height.map { String(Int($0)) } ?? "0"))"
+        case .rectangle: "rectangle(\(Int(node.style.width ?? 0))×\(Int(node.style.height ?? 0)))"
+        case .menu: "menu"
+        case .progress: "progress"
+        case .message: "message"
+        case .custom: "custom(\(node.customKind ?? "?"))"
+        }
+    }
+
+    func describe(_ action: Action) -> String {
+        switch action {
+        case .navigate(let navigate): "navigate \(navigate.url)" + (navigate.presentation == .modal ? " (modal)" : "")
+        case .command(let command): "command \(command.url)"
+        case .play(let play): "play \(play.firstTrack.title)"
+        case .share(let share): "share \(share.url)"
+        case .openURL(let open): "open \(open.url)"
+        case .custom(let custom): "custom \(custom.name)"
+        case .unknown(let type, _): "unknown \(type)"
+        }
+    }
+
+    /// Text in quotes, with line breaks and control characters made visible so one node stays
+    /// one line and nothing the server sent can move the terminal's cursor.
+    func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,204 @@
+public import ScreenplayClient
+import ScreenplayContract
+
+/// The mapping from view-tree nodes to HTML: one case per role, no decisions of its own. Text,
+/// labels, enabled state and colors come from the node; this file only picks the element.
+extension HTMLRenderer {
+    /// The HTML of a resolved node and its children, for hosts that resolve trees themselves.
+    /// `back` is where command forms return to.
+    public func html(for node: ViewNode, back: String) -> String { html(node, back: back) }
+
+    /// The HTML of a node and its children. `back` is where command forms return to.
+    func html(_ node: ViewNode, back: String) -> String {
+        switch node.role {
+        case .screen:
+            return node.children.map { html($0, back: back) }.joined()
+        case .header:
+            let level = min(max(node.accessibility.headingLevel ?? 2, 1), 6)
+            var html = "<header class=\"hero\">"
+            if let image = node.image { html += imageHTML(image, placeholder: true) }
+            html += "<h\(level)>\(HTML.escape(node.text ?? ""))</h\(level)>"
+            if let subtitle = node.secondaryText { html += "<p class=\"subtitle\">\(HTML.escape(subtitle))</p>" }
+            return html + "</header>"
+        case .section:
+            let anchor = node.id.rawValue.hasPrefix("section:") ? String(node.id.rawValue.dropFirst("section:".count)) : node.id.rawValue
+            return "<section id=\"\(HTML.escape("section-" + anchor))\">" + node.children.map { html($0, back: back) }.joined()
+                + "</section>"
+        case .heading:
+            let level = min(max(node.accessibility.headingLevel ?? 2, 1), 6)
+            var inner = HTML.escape(node.text ?? "")
+            if let action = node.action, action.isEnabled, let href = href(for: action.action) {
+                inner = "<a href=\"\(HTML.escape(href))\">\(inner)</a>"
+            }
+            var html = "<h\(level)>\(inner)</h\(level)>"
+            if let subtitle = node.secondaryText { html += "<p class=\"subtitle\">\(HTML.escape(subtitle))</p>" }
+            return html
+        case .text:
+            var style: [String] = []
+            if let size = node.style.font?.size { style.append("font-size:\(css(size))px") }
+            if let weight = node.style.font?.weight, weight != .regular { style.append("font-weight:\(cssWeight(weight))") }
+            if let color = node.style.foreground { style.append("color:\(css(color))") }
+            return "<span class=\"text\"" + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
+                + ">\(HTML.escape(node.text ?? ""))</span>"
+        case .paragraphs:
+            return "<div class=\"paragraphs\">" + node.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
+        case .image:
+            guard let image = node.image else { return "" }
+            return wrap(imageHTML(image), in: node.action, back: back)
+        case .row:
+            var inner = node.image.map { imageHTML($0) } ?? ""
+            inner += "<span class=\"text-block\"><span class=\"title\">\(HTML.escape(node.text ?? ""))</span>"
+            if let subtitle = node.secondaryText { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
+            inner += "</span>"
+            for detail in node.details { inner += "<span class=\"accessory\">\(HTML.escape(detail))</span>" }
+            return "<div class=\"row\">" + wrap(inner, in: node.action, back: back) + node.children.map { html($0, back: back) }.joined()
+                + "</div>"
+        case .button, .link, .toggle:
+            return control(node, back: back)
+        case .textField:
+            let name = node.id.rawValue.split(separator: ":").last.map(String.init) ?? "value"
+            var html = "<label>\(HTML.escape(node.accessibility.label ?? name))"
+            html += " <input type=\"text\" name=\"\(HTML.escape(name))\""
+            if let value = node.text { html += " value=\"\(HTML.escape(value))\"" }
+            if let placeholder = node.secondaryText { html += " placeholder=\"\(HTML.escape(placeholder))\"" }
+            return html + "></label>"
+        case .stack:
+            var style = ["display:flex", "flex-direction:\(node.style.axis == .horizontal ? "row" : "column")"]
+            if let alignment = node.style.alignment { style.append("align-items:\(flexAlignment(alignment))") }
+            if let spacing = node.style.spacing { style.append("gap:\(css(spacing))px") }
+            if let background = node.style.background { style.append("background:\(css(background))") }
+            if let padding = node.style.padding { style.append("padding:\(css(padding))px") }
+            return "<div class=\"stack\" style=\"\(style.joined(separator: ";"))\">" + node.children.map { html($0, back: back) }.joined()
+                + "</div>"
+        case .grid:
+            let columns = node.style.columns ?? 2
+            return "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(columns),1fr)\">"
+                + node.children.map { html($0, back: back) }.joined() + "</ul>"
+        case .carousel:
+            let shape = node.style.tileShape?.rawValue ?? "square"
+            return "<ul class=\"carousel \(shape)\">" + node.children.map { html($0, back: back) }.joined() + "</ul>"
+        case .tile:
+            var inner = node.image.map { imageHTML($0) } ?? ""
+            inner += "<span class=\"title\">\(HTML.escape(node.text ?? ""))</span>"
+            if let subtitle = node.secondaryText { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
+            return "<li>" + wrap(inner, in: node.action, back: back) + "</li>"
+        case .spacer:
+            if let length = node.style.height { return "<div class=\"spacer\" style=\"flex:0 0 \(css(length))px\"></div>" }
+            return "<div class=\"spacer\" style=\"flex:1\"></div>"
+        case .rectangle:
+            var style = "width:\(css(node.style.width ?? 0))px;height:\(css(node.style.height ?? 0))px"
+            if let color = node.style.background { style += ";background:\(css(color))" }
+            if let radius = node.style.cornerRadius { style += ";border-radius:\(css(radius))px" }
+            return "<div class=\"rectangle\" role=\"presentation\" style=\"\(style)\"></div>"
+        case .menu:
+            return "<nav class=\"menu\" aria-label=\"\(HTML.escape(node.accessibility.label ?? "Actions"))\">"
+                + node.children.map { html($0, back: back) }.joined() + "</nav>"
+        case .progress:
+            return "<p class=\"progress\" role=\"status\">\(HTML.escape(node.text ?? ""))</p>"
+        case .message:
+            return "<div class=\"error\" role=\"alert\"><p>\(HTML.escape(node.text ?? ""))</p>"
+                + node.children.map { html($0, back: back) }.joined()
+                + "</div>"
+        case .custom:
+            guard let kind = node.customKind, let render = customNodes[kind] else { return "" }
+            return render(node)
+        }
+    }
+
+    /// Buttons, links and toggles. A command is a form (works without JavaScript); a place to go
+    /// is a link; an action the browser cannot carry out, or one the tree disabled, is a disabled
+    /// button, so the page shows the same controls as the app.
+    func control(_ node: ViewNode, back: String) -> String {
+        guard let bound = node.action else { return "" }
+        let title = (icon(node.icon).map { $0 + " " } ?? "") + (node.text ?? "")
+        var attributes = ""
+        if let label = node.accessibility.label { attributes += " aria-label=\"\(HTML.escape(label))\"" }
+        if node.role == .toggle { attributes += " aria-pressed=\"\(node.accessibility.traits.contains(.selected))\"" }
+        if bound.isBusy { attributes += " aria-busy=\"true\"" }
+        var classes = "action"
+        if let emphasis = node.style.emphasis, node.role != .toggle { classes += " " + emphasis.rawValue }
+        if node.role == .toggle { classes += " favorite" }
+        let disabled = "<button type=\"button\" class=\"\(classes)\" disabled\(attributes)>\(HTML.escape(title))</button>"
+        guard bound.isEnabled else { return disabled }
+        if case .custom(let custom) = bound.action {
+            // Retrying a page is reloading it; other app-only actions cannot happen in a browser.
+            guard custom.name == ViewTreeResolver.retryActionName else { return disabled }
+            return "<a class=\"\(classes)\" href=\"\(HTML.escape(WebForm.safeBackPath(back)))\"\(attributes)>\(HTML.escape(title))</a>"
+        }
+        if case .command(let command) = bound.action {
+            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"inline\">"
+                + hiddenFields(command: command, back: back)
+                + "<button type=\"submit\" class=\"\(classes)\"\(attributes)>\(HTML.escape(title))</button></form>"
+        }
+        // A link the link policy refuses is no control at all: there is nowhere safe to go.
+        guard let href = href(for: bound.action) else { return "" }
+        let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
+        return "<a class=\"\(classes)\" href=\"\(HTML.escape(href))\"\(rel)\(attributes)>\(HTML.escape(title))</a>"
+    }
+
+    /// The browser URL an action leads to, when it leads anywhere a link can.
+    func href(for action: Action) -> String? {
+        switch action {
+        case .navigate(let navigate): links.href(navigate.url)
+        case .openURL(let open): links.href(open.url, policy: .external)
+        case .share(let share): links.href(share.url, policy: .external)
+        case .play(let play): links.href(play.firstTrack.streamURL, policy: .resource)
+        case .command, .custom, .unknown: nil
+        }
+    }
+
+    /// Wraps content in a link when the action goes somewhere, in a form when it is a command.
+    func wrap(_ inner: String, in bound: BoundAction?, back: String) -> String {
+        guard let bound, bound.isEnabled else { return inner }
+        if case .command(let command) = bound.action {
+            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\">" + hiddenFields(command: command, back: back)
+                + "<button type=\"submit\" class=\"row-button\">\(inner)</button></form>"
+        }
+        guard let href = href(for: bound.action) else { return inner }
+        let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
+        return "<a href=\"\(HTML.escape(href))\"\(rel)>\(inner)</a>"
+    }
+
+    func imageHTML(_ image: NodeImage, placeholder: Bool = false) -> String {
+        guard let source = links.href(image.url, policy: .resource) else { return "" }
+        var html = "<img src=\"\(HTML.escape(source))\" alt=\"\(HTML.escape(image.alt ?? ""))\" loading=\"lazy\""
+        if let width = image.width, let height = image.height { html += " width=\"\(css(width))\" height=\"\(css(height))\"" }
+        // Only URLs with no CSS-significant characters go into the style attribute: HTML escaping
+        // is undone before CSS parses it, so a quote or parenthesis could end the url().
+        if placeholder, let low = image.placeholderURL, let lowSource = links.href(low, policy: .resource),
+            !lowSource.contains(where: { "'\"()\\;".contains($0) || $0.isWhitespace })
+        {
+            html += " style=\"background-image:url('\(HTML.escape(lowSource))');background-size:cover\""
+        }
+        return html + ">"
+    }
+
+    /// The symbols the web shows for the icon names the tree uses; others show no symbol.
+    func icon(_ name: String?) -> String? {
+        switch name {
+        case "heart.fill": "♥"
+        case "heart": "♡"
+        case "play.fill": "▶"
+        case "plus": "+"
+        case "arrow.clockwise": "↻"
+        default: nil
+        }
+    }
+
+    func flexAlignment(_ alignment: NodeStyle.Alignment) -> String {
+        switch alignment {
+        case .leading, .top: "flex-start"
+        case .center: "center"
+        case .trailing, .bottom: "flex-end"
+        }
+    }
+
+    func cssWeight(_ weight: NodeFont.Weight) -> String {
+        switch weight {
+        case .regular: "400"
+        case .medium: "500"
+        case .semibold: "600"
+        case .bold: "700"
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import ScreenplayClient
+import ScreenplayContract
+import ScreenplayTerminal
+
+/// `screenplay render <URL> [--tap X]… [--type key=value]…`: the resolved view tree of a screen
+/// as an outline, and a way to drive the real navigator (navigation, commands, prompts, choices)
+/// from a terminal, printing the state after each step.
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Print a screen's resolved view tree; --tap and --type drive the navigator step by step.",
+        discussion: """
+            URL is a screen's address, such as http://127.0.0.1:8080/api/v3/screens/home. Steps run in the order \
+            given: `--tap` activates the one node whose id, text or label matches (ids first, then exact text, \
+            then text containing it; a choice's options and a prompt's submit button count as nodes while they \
+            are shown); `--type name=value` fills the shown prompt's field. Exit code 1 when a tap matches \
+            nothing or more than one node, or a step fails.
+            """)
+
+    @Argument(help: "The screen's URL, e.g. http://127.0.0.1:8080/api/v3/screens/home.")
+    var url: String
+
+    @Option(name: .customLong("api-version"), help: "The API version to speak (default: the one in the URL, else the latest).")
+    var apiVersion: Int?
+
+    @Option(name: .customLong("tap"), help: "Activate the node with this id, text or label (repeatable).")
+    var taps: [String] = []
+
+    @Option(name: .customLong("type"), help: "Type into the shown prompt: name=value (repeatable).")
+    var types: [String] = []
+
+    enum Step {
+        case tap(String)
+        case type(name: String, value: String)
+    }
+
+    func validate() throws {
+        for entry in types where !entry.contains("=") {
+            throw ValidationError("--type '\(entry)' must be name=value")
+        }
+        if let apiVersion, !APIVersion.supported.contains(APIVersion(apiVersion)) {
+            throw ValidationError("--api-version \(apiVersion) is not a version this build speaks")
+        }
+    }
+
+    /// The steps in the order given on the command line (the parser keeps each option's values
+    /// apart; their interleaving comes from the raw arguments).
+    func orderedSteps(_ arguments: [String] = CommandLine.arguments) -> [Step] {
+        var steps: [Step] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            func value(_ option: String) -> String? {
+                if argument == option, index + 1 < arguments.count {
+                    index += 1
+                    return arguments[index]
+                }
+                if argument.hasPrefix(option + "=") { return String(argument.dropFirst(option.count + 1)) }
+                return nil
+            }
+            if let tap = value("--tap") {
+                steps.append(.tap(tap))
+            } else if let typed = value("--type"), let equals = typed.firstIndex(of: "=") {
+                steps.append(.type(name: String(typed[..<equals]), value: String(typed[typed.index(after: equals)...])))
+            }
+            index += 1
+        }
+        return steps
+    }
+
+    func run() async throws {
+        guard let address = URL(string: url), let scheme = address.scheme, ["http", "https"].contains(scheme), let host = address.host
+        else { throw ValidationError("'\(url)' is not an http(s) URL") }
+        // `…/api/v3/screens/home` → root, version 3, reference `screens/home`.
+        let path = address.path
+        guard let range = path.range(of: #"/api/v[0-9]+/"#, options: .regularExpression) else {
+            throw ValidationError("'\(url)' has no /api/v<N>/ in its path")
+        }
+        let versionText = path[range].dropFirst("/api/v".count).dropLast()
+        let version = APIVersion(apiVersion ?? Int(versionText) ?? APIVersion.latest.rawValue)
+        var reference = String(path[range.upperBound...])
+        if let query = address.query { reference += "?" + query }
+        let port = address.port.map { ":\($0)" } ?? ""
+        let root = URL(string: "\(scheme)://\(host)\(port)/")!
+        let loader = ScreenLoader(endpoint: ServerEndpoint(root: root, apiVersion: version), transport: URLSessionTransport())
+        let navigator = ScreenNavigator(loader: loader)
+        let printer = TerminalRenderer()
+
+        await navigator.start(at: reference)
+        var state = await navigator.snapshot
+        print(Self.describe(state, printer: printer), terminator: "")
+        var typed: [String: String] = [:]
+        for (number, step) in orderedSteps().enumerated() {
+            switch step {
+            case .type(let name, let value):
+                guard case .prompt(let prompt)? = state.presented, prompt.field.name == name else {
+                    throw Failure("step \(number + 1): --type \(name)=…: no prompt with a field '\(name)' is shown")
+                }
+                typed[name] = value
+                print("── step \(number + 1): typed \(name)")
+                continue
+            case .tap(let target):
+                print("── step \(number + 1): tap \(target)")
+                let tree = Self.tree(of: state)
+                let node = try Self.match(target, in: tree)
+                guard let bound = node.action, bound.isEnabled else {
+                    throw Failure("'\(target)' matches \(node.id), which cannot be activated now")
+                }
+                switch state.presented {
+                case .prompt(let prompt)? where node.id.rawValue.hasPrefix("presented/submit:"):
+                    await navigator.submit(prompt, text: typed[prompt.field.name] ?? prompt.field.initialValue ?? "")
+                case .choice(let choice)? where node.id.rawValue.hasPrefix("presented/option:"):
+                    guard let option = choice.options.first(where: { $0.title == node.text }) else {
+                        throw Failure("no option '\(target)'")
+                    }
+                    await navigator.choose(option)
+                default:
+                    await navigator.dismiss()
+                    await navigator.perform(bound.action)
+                }
+            }
+            state = await navigator.snapshot
+            print(Self.describe(state, printer: printer), terminator: "")
+            if case .failed(_, let error)? = state.top?.state { throw Failure("the screen failed to load: \(error.message)") }
+        }
+        if case .failed(_, let error)? = state.top?.state { throw Failure("the screen failed to load: \(error.message)") }
+    }
+
+    /// The top screen's tree with what is presented over it, as one tree to match taps in.
+    static func tree(of state: ScreenNavigator.Snapshot) -> ViewNode {
+        let resolver = ViewTreeResolver()
+        var root = state.top.map { resolver.resolve($0.state).root } ?? ViewNode(id: "screen", role: .screen)
+        if let presented = state.presented { root.children.append(resolver.resolve(presented)) }
+        return root
+    }
+
+    static func describe(_ state: ScreenNavigator.Snapshot, printer: TerminalRenderer) -> String {
+        var text = "screen \(state.entries.count) of \(state.entries.count): \(state.top?.url ?? "(none)")\n"
+        text += printer.outline(tree(of: state))
+        return text
+    }
+
+    /// The one actionable node `target` names: by id, then exact text or label, then text containing it.
+    static func match(_ target: String, in tree: ViewNode) throws -> ViewNode {
+        let actionable = tree.allNodes.filter { $0.action != nil }
+        if let byID = actionable.first(where: { $0.id.rawValue == target }) { return byID }
+        let lowered = target.lowercased()
+        let exact = actionable.filter { $0.text?.lowercased() == lowered || $0.accessibility.label?.lowercased() == lowered }
+        let candidates = exact.isEmpty ? actionable.filter { ($0.text ?? "").lowercased().contains(lowered) } : exact
+        switch candidates.count {
+        case 1: return candidates[0]
+        case 0: throw Failure("--tap '\(target)' matches no node that can be activated")
+        default:
+            let listed = candidates.prefix(8).map { "  \($0.id) \"\($0.text ?? "")\"" }.joined(separator: "\n")
+            throw Failure("--tap '\(target)' matches \(candidates.count) nodes; use an id:\n\(listed)")
+        }
+    }
+
+    /// A step that cannot go on: printed to standard error, exit code 1.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
