@@ -1,229 +1,239 @@
 #if canImport(SwiftUI)
-    public import SwiftUI
-    public import ScreenplayClient
-    import ScreenplayContract
+public import SwiftUI
+public import ScreenplayClient
+import ScreenplayContract
 
-    /// Draws the top screen of a ``ScreenNavigator`` with SwiftUI, from the resolved view tree.
-    ///
-    /// Deliberately thin: every decision (text, styles, enabled state, accessibility) is made by
-    /// `ViewTreeResolver` in the client core, which Linux tests cover; this file maps each node
-    /// role to a view and sends the node's action back. Not compiled on Linux: see README.md.
-    @MainActor
-    public struct ScreenView: View {
-        @State private var snapshot: ScreenNavigator.Snapshot?
-        let navigator: ScreenNavigator
-        let context: ResolutionContext
-        let customViews: [String: (ViewNode) -> AnyView]
+/// Draws the top screen of a ``ScreenNavigator`` with SwiftUI, from the resolved view tree.
+///
+/// Deliberately thin: every decision (text, styles, enabled state, accessibility) is made by
+/// `ViewTreeResolver` in the client core, which Linux tests cover; this file maps each node
+/// role to a view and sends the node's action back. Not compiled on Linux: see README.md.
+@MainActor
+public struct ScreenView: View {
+    @State private var snapshot: ScreenNavigator.Snapshot?
+    let navigator: ScreenNavigator
+    let context: ResolutionContext
+    let customViews: [String: (ViewNode) -> AnyView]
 
-        /// Shows `navigator`'s stack; `customViews` draws app-defined custom nodes by kind.
-        public init(navigator: ScreenNavigator, context: ResolutionContext = ResolutionContext(), customViews: [String: (ViewNode) -> AnyView] = [:]) {
-            self.navigator = navigator
-            self.context = context
-            self.customViews = customViews
-        }
-
-        /// The top screen's tree, in whatever state it is.
-        public var body: some View {
-            Group {
-                if let entry = snapshot?.top {
-                    let tree = ViewTreeResolver(context: context).resolve(entry.state).root
-                    ScrollView { LazyVStack(alignment: .leading, spacing: 12) { NodeView(node: tree, perform: perform, customViews: customViews) } }
-                        .navigationTitle(tree.text ?? "")
-                } else {
-                    ProgressView()
-                }
-            }
-            .task {
-                let stream = AsyncStream<ScreenNavigator.Snapshot> { continuation in
-                    Task { await navigator.observe { continuation.yield($0) } }
-                }
-                for await next in stream { snapshot = next }
-            }
-        }
-
-        private func perform(_ action: Action) {
-            Task {
-                if case .custom(let custom) = action, custom.name == ViewTreeResolver.retryActionName {
-                    await navigator.retry()
-                } else {
-                    await navigator.perform(action)
-                }
-            }
-        }
+    /// Shows `navigator`'s stack; `customViews` draws app-defined custom nodes by kind.
+    public init(
+        navigator: ScreenNavigator, context: ResolutionContext = ResolutionContext(), customViews: [String: (ViewNode) -> AnyView] = [:]
+    ) {
+        self.navigator = navigator
+        self.context = context
+        self.customViews = customViews
     }
 
-    /// One node: a switch over roles, each a few lines.
-    struct NodeView: View {
-        let node: ViewNode
-        let perform: (Action) -> Void
-        let customViews: [String: (ViewNode) -> AnyView]
-
-        var body: some View {
-            content
-                .accessibilityLabel(node.accessibility.label.map { Text($0) } ?? Text(node.text ?? ""))
-                .accessibilityHint(node.accessibility.hint.map { Text($0) } ?? Text(""))
-                .accessibilityAddTraits(traits)
-                .accessibilityHidden(node.accessibility.isHidden)
-        }
-
-        @ViewBuilder var content: some View {
-            switch node.role {
-            case .screen, .section, .menu:
-                ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
-            case .header, .heading:
-                VStack(alignment: .leading) {
-                    if let image = node.image { RemoteImageView(image: image) }
-                    Text(node.text ?? "").font(node.role == .header ? .largeTitle : .title2)
-                    if let subtitle = node.secondaryText { Text(subtitle).foregroundStyle(.secondary) }
+    /// The top screen's tree, in whatever state it is.
+    public var body: some View {
+        Group {
+            if let snapshot, let entry = snapshot.top {
+                let tree = ViewTreeResolver(context: resolutionContext(snapshot)).resolve(entry.state).root
+                ScrollView {
+                    LazyVStack(alignment: .leading, spacing: 12) { NodeView(node: tree, perform: perform, customViews: customViews) }
                 }
-            case .text:
-                Text(node.text ?? "").font(font(node.style.font)).foregroundStyle(color(node.style.foreground) ?? .primary)
-            case .paragraphs:
-                VStack(alignment: .leading, spacing: 8) { ForEach(node.paragraphs, id: \.self) { Text($0) } }
-            case .image:
-                if let image = node.image { actionable(RemoteImageView(image: image)) }
-            case .row, .tile:
-                actionable(RowContent(node: node)).overlay(alignment: .trailing) {
-                    HStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } }
-                }
-            case .button, .link, .toggle:
-                Button {
-                    if let action = node.action?.action { perform(action) }
-                } label: {
-                    Label(node.text ?? "", systemImage: node.icon ?? "")
-                }
-                .disabled(node.action?.isEnabled != true)
-            case .textField:
-                // Text input arrives with client storage (the next contract version); shown read-only until then.
-                Text(node.text ?? node.secondaryText ?? "").foregroundStyle(.secondary)
-            case .stack:
-                let children = ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
-                Group {
-                    if node.style.axis == .horizontal {
-                        HStack(alignment: verticalAlignment, spacing: node.style.spacing) { children }
-                    } else {
-                        VStack(alignment: horizontalAlignment, spacing: node.style.spacing) { children }
-                    }
-                }
-                .padding(node.style.padding ?? 0)
-                .background(color(node.style.background) ?? .clear)
-            case .grid:
-                LazyVGrid(columns: Array(repeating: GridItem(.flexible()), count: max(node.style.columns ?? 2, 1))) {
-                    ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
-                }
-            case .carousel:
-                ScrollView(.horizontal) { LazyHStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } } }
-            case .spacer:
-                if let height = node.style.height { Color.clear.frame(width: height, height: height) } else { Spacer() }
-            case .rectangle:
-                RoundedRectangle(cornerRadius: node.style.cornerRadius ?? 0)
-                    .fill(color(node.style.background) ?? .primary)
-                    .frame(width: node.style.width, height: node.style.height)
-            case .progress:
-                ProgressView(node.text ?? "")
-            case .message:
-                VStack(alignment: .leading) {
-                    Text(node.text ?? "").foregroundStyle(color(node.style.foreground) ?? .primary)
-                    ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
-                }
-            case .custom:
-                if let kind = node.customKind, let view = customViews[kind] { view(node) }
-            }
-        }
-
-        @ViewBuilder func actionable(_ content: some View) -> some View {
-            if let action = node.action {
-                Button { perform(action.action) } label: { content }.buttonStyle(.plain).disabled(!action.isEnabled)
+                .navigationTitle(tree.text ?? "")
             } else {
+                ProgressView()
+            }
+        }
+        .task {
+            // The stream ends, and the navigator forgets it, when the view goes away.
+            for await next in await navigator.snapshots() { snapshot = next }
+        }
+    }
+
+    private func perform(_ action: Action) {
+        Task { await navigator.perform(action) }
+    }
+
+    /// The app's context plus what is in flight now: busy nodes, blocked input.
+    private func resolutionContext(_ snapshot: ScreenNavigator.Snapshot) -> ResolutionContext {
+        var context = self.context
+        context.busyNodes = snapshot.busyNodes
+        context.isBlocked = snapshot.isPerformingCommand
+        return context
+    }
+}
+
+/// One node: a switch over roles, each a few lines.
+struct NodeView: View {
+    let node: ViewNode
+    let perform: (Action) -> Void
+    let customViews: [String: (ViewNode) -> AnyView]
+
+    var body: some View {
+        content
+            .accessibilityLabel(node.accessibility.label.map { Text($0) } ?? Text(node.text ?? ""))
+            .accessibilityHint(node.accessibility.hint.map { Text($0) } ?? Text(""))
+            .accessibilityAddTraits(traits)
+            .accessibilityHidden(node.accessibility.isHidden)
+    }
+
+    @ViewBuilder var content: some View {
+        switch node.role {
+        case .screen, .section, .menu:
+            ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+        case .header, .heading:
+            VStack(alignment: .leading) {
+                if let image = node.image { RemoteImageView(image: image) }
+                Text(node.text ?? "").font(node.role == .header ? .largeTitle : .title2)
+                if let subtitle = node.secondaryText { Text(subtitle).foregroundStyle(.secondary) }
+            }
+        case .text:
+            Text(node.text ?? "").font(font(node.style.font)).foregroundStyle(color(node.style.foreground) ?? .primary)
+        case .paragraphs:
+            VStack(alignment: .leading, spacing: 8) { ForEach(node.paragraphs, id: \.self) { Text($0) } }
+        case .image:
+            if let image = node.image { actionable(RemoteImageView(image: image)) }
+        case .row, .tile:
+            actionable(RowContent(node: node)).overlay(alignment: .trailing) {
+                HStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } }
+            }
+        case .button, .link, .toggle:
+            Button {
+                if let action = node.action?.action { perform(action) }
+            } label: {
+                Label(node.text ?? "", systemImage: node.icon ?? "")
+            }
+            .disabled(node.action?.isEnabled != true)
+        case .textField:
+            // Text input arrives with client storage (the next contract version); shown read-only until then.
+            Text(node.text ?? node.secondaryText ?? "").foregroundStyle(.secondary)
+        case .stack:
+            let children = ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+            Group {
+                if node.style.axis == .horizontal {
+                    HStack(alignment: verticalAlignment, spacing: node.style.spacing) { children }
+                } else {
+                    VStack(alignment: horizontalAlignment, spacing: node.style.spacing) { children }
+                }
+            }
+            .padding(node.style.padding ?? 0)
+            .background(color(node.style.background) ?? .clear)
+        case .grid:
+            LazyVGrid(columns: Array(repeating: GridItem(.flexible()), count: max(node.style.columns ?? 2, 1))) {
+                ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+            }
+        case .carousel:
+            ScrollView(.horizontal) {
+                LazyHStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } }
+            }
+        case .spacer:
+            if let height = node.style.height { Color.clear.frame(width: height, height: height) } else { Spacer() }
+        case .rectangle:
+            RoundedRectangle(cornerRadius: node.style.cornerRadius ?? 0)
+                .fill(color(node.style.background) ?? .primary)
+                .frame(width: node.style.width, height: node.style.height)
+        case .progress:
+            ProgressView(node.text ?? "")
+        case .message:
+            VStack(alignment: .leading) {
+                Text(node.text ?? "").foregroundStyle(color(node.style.foreground) ?? .primary)
+                ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+            }
+        case .custom:
+            if let kind = node.customKind, let view = customViews[kind] { view(node) }
+        }
+    }
+
+    @ViewBuilder func actionable(_ content: some View) -> some View {
+        if let action = node.action {
+            Button {
+                perform(action.action)
+            } label: {
                 content
-            }
-        }
-
-        var traits: AccessibilityTraits {
-            var traits: AccessibilityTraits = []
-            if node.accessibility.traits.contains(.header) { traits.insert(.isHeader) }
-            if node.accessibility.traits.contains(.button) { traits.insert(.isButton) }
-            if node.accessibility.traits.contains(.link) { traits.insert(.isLink) }
-            if node.accessibility.traits.contains(.image) { traits.insert(.isImage) }
-            if node.accessibility.traits.contains(.selected) { traits.insert(.isSelected) }
-            return traits
-        }
-
-        var horizontalAlignment: HorizontalAlignment {
-            switch node.style.alignment {
-            case .leading?: .leading
-            case .trailing?: .trailing
-            default: .center
-            }
-        }
-
-        var verticalAlignment: VerticalAlignment {
-            switch node.style.alignment {
-            case .top?: .top
-            case .bottom?: .bottom
-            default: .center
-            }
-        }
-
-        func font(_ font: NodeFont?) -> Font {
-            guard let font else { return .body }
-            let weight: Font.Weight =
-                switch font.weight {
-                case .regular: .regular
-                case .medium: .medium
-                case .semibold: .semibold
-                case .bold: .bold
-                }
-            if let size = font.size { return .system(size: size, weight: weight) }
-            return .body.weight(weight)
-        }
-
-        func color(_ color: SemanticColor?) -> Color? {
-            switch color {
-            case nil: nil
-            case .primaryText?: .primary
-            case .secondaryText?: .secondary
-            case .accent?: .accentColor
-            case .background?: Color(white: 1)
-            case .surface?: Color.gray.opacity(0.12)
-            case .positive?: .green
-            case .negative?: .red
-            case .appToken(let name)?: Color(name)
-            case .rgba(let red, let green, let blue, let alpha)?:
-                Color(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, opacity: Double(alpha) / 255)
-            }
+            }.buttonStyle(.plain).disabled(!action.isEnabled)
+        } else {
+            content
         }
     }
 
-    /// A row's or tile's content: picture, title, subtitle, details.
-    struct RowContent: View {
-        let node: ViewNode
+    var traits: AccessibilityTraits {
+        var traits: AccessibilityTraits = []
+        if node.accessibility.traits.contains(.header) { traits.insert(.isHeader) }
+        if node.accessibility.traits.contains(.button) { traits.insert(.isButton) }
+        if node.accessibility.traits.contains(.link) { traits.insert(.isLink) }
+        if node.accessibility.traits.contains(.image) { traits.insert(.isImage) }
+        if node.accessibility.traits.contains(.selected) { traits.insert(.isSelected) }
+        return traits
+    }
 
-        var body: some View {
-            HStack {
-                if let image = node.image { RemoteImageView(image: image).frame(width: 48, height: 48) }
-                VStack(alignment: .leading) {
-                    Text(node.text ?? "").font(.headline)
-                    if let subtitle = node.secondaryText { Text(subtitle).font(.subheadline).foregroundStyle(.secondary) }
-                }
-                Spacer()
-                ForEach(node.details, id: \.self) { Text($0).font(.caption).foregroundStyle(.secondary) }
-            }
+    var horizontalAlignment: HorizontalAlignment {
+        switch node.style.alignment {
+        case .leading?: .leading
+        case .trailing?: .trailing
+        default: .center
         }
     }
 
-    /// An image with its placeholder shown while it loads.
-    struct RemoteImageView: View {
-        let image: NodeImage
-
-        var body: some View {
-            AsyncImage(url: URL(string: image.url)) { loaded in
-                loaded.resizable().scaledToFill()
-            } placeholder: {
-                if let placeholder = image.placeholderURL { AsyncImage(url: URL(string: placeholder)) } else { Color.gray.opacity(0.2) }
-            }
-            .frame(width: image.width, height: image.height)
-            .accessibilityLabel(image.alt ?? "")
+    var verticalAlignment: VerticalAlignment {
+        switch node.style.alignment {
+        case .top?: .top
+        case .bottom?: .bottom
+        default: .center
         }
     }
+
+    func font(_ font: NodeFont?) -> Font {
+        guard let font else { return .body }
+        let weight: Font.Weight =
+            switch font.weight {
+            case .regular: .regular
+            case .medium: .medium
+            case .semibold: .semibold
+            case .bold: .bold
+            }
+        if let size = font.size { return .system(size: size, weight: weight) }
+        return .body.weight(weight)
+    }
+
+    func color(_ color: SemanticColor?) -> Color? {
+        switch color {
+        case nil: nil
+        case .primaryText?: .primary
+        case .secondaryText?: .secondary
+        case .accent?: .accentColor
+        case .background?: Color(white: 1)
+        case .surface?: Color.gray.opacity(0.12)
+        case .positive?: .green
+        case .negative?: .red
+        case .appToken(let name)?: Color(name)
+        case .rgba(let red, let green, let blue, let alpha)?:
+            Color(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, opacity: Double(alpha) / 255)
+        }
+    }
+}
+
+/// A row's or tile's content: picture, title, subtitle, details.
+struct RowContent: View {
+    let node: ViewNode
+
+    var body: some View {
+        HStack {
+            if let image = node.image { RemoteImageView(image: image).frame(width: 48, height: 48) }
+            VStack(alignment: .leading) {
+                Text(node.text ?? "").font(.headline)
+                if let subtitle = node.secondaryText { Text(subtitle).font(.subheadline).foregroundStyle(.secondary) }
+            }
+            Spacer()
+            ForEach(node.details, id: \.self) { Text($0).font(.caption).foregroundStyle(.secondary) }
+        }
+    }
+}
+
+/// An image with its placeholder shown while it loads.
+struct RemoteImageView: View {
+    let image: NodeImage
+
+    var body: some View {
+        AsyncImage(url: URL(string: image.url)) { loaded in
+            loaded.resizable().scaledToFill()
+        } placeholder: {
+            if let placeholder = image.placeholderURL { AsyncImage(url: URL(string: placeholder)) } else { Color.gray.opacity(0.2) }
+        }
+        .frame(width: image.width, height: image.height)
+        .accessibilityLabel(image.alt ?? "")
+    }
+}
 #endif

@@ -26,7 +26,8 @@ struct CrawlTests {
                 let screen = try await client.loader.screen(at: url)
                 #expect(screen.issues.isEmpty, "\(url): \(screen.issues)")
                 if let header {
-                    #expect(screen.screen.header == header, "the navigate action to \(url) carries a different header than the screen shows")
+                    #expect(
+                        screen.screen.header == header, "the navigate action to \(url) carries a different header than the screen shows")
                 }
                 loaded += 1
                 components += screen.screen.sections.reduce(0) { $0 + $1.components.count }
@@ -127,14 +128,18 @@ struct CrawlTests {
             let client = DemoClient(root: root)
             await client.navigator.start(at: "screens/home")
             let home = try await client.navigator.snapshot.topScreen()
-            guard case .carousel(let carousel) = home.sections[0].components[0], case .navigate(let navigate) = carousel.items[1].action else {
+            guard case .carousel(let carousel) = home.sections[0].components[0], case .navigate(let navigate) = carousel.items[1].action
+            else {
                 Issue.record("home should open with a carousel of composers")
                 return
             }
-            let states = StateLog()
-            await client.navigator.observe { snapshot in states.append(snapshot.top?.state) }
+            let stream = await client.navigator.snapshots(bufferingPolicy: .unbounded)
             await client.navigator.navigate(navigate)
-            let recorded = states.values
+            var recorded: [ScreenState?] = []
+            for await snapshot in stream {
+                recorded.append(snapshot.top?.state)
+                if snapshot.top?.state.screen != nil, snapshot.entries.count == 2 { break }
+            }
             #expect(recorded.contains(.loading(header: navigate.header)))
             let final = try await client.navigator.snapshot.topScreen()
             #expect(final.header == navigate.header)
@@ -146,12 +151,6 @@ struct CrawlTests {
 extension Component {
     /// This component's kind and its descendants' kinds.
     var allKinds: [ComponentKind] { [kind] + children.flatMap(\.allKinds) }
-}
-
-final class StateLog: Sendable {
-    private let storage = Mutex<[ScreenState?]>([])
-    func append(_ state: ScreenState?) { storage.withLock { $0.append(state) } }
-    var values: [ScreenState?] { storage.withLock { $0 } }
 }
 
 @Suite("End to end: app-defined component kinds", .serialized)
@@ -187,7 +186,8 @@ struct CustomKindTests {
             }
             // Made-up names in the header change nothing, and do not split the cache.
             let plain = try await raw(.get, root, "/api/v3/screens/cities")
-            let noise = try await raw(.get, root, "/api/v3/screens/cities", headers: [HTTPField.Name("Screenplay-Components")!: "bogus, other"])
+            let noise = try await raw(
+                .get, root, "/api/v3/screens/cities", headers: [HTTPField.Name("Screenplay-Components")!: "bogus, other"])
             #expect(plain.headers[.eTag] == noise.headers[.eTag])
         }
     }

@@ -129,6 +129,24 @@ struct ScreenLoaderTests {
             #expect(transport.requests.map { $0[.ifNoneMatch] } == [nil, nil, "\"b\"", nil])
         }
 
+        @Test("at its limit the cache lets go of the least recently used screen only, not all of them")
+        func leastRecentlyUsed() async throws {
+            let transport = FakeTransport()
+            for name in ["a", "b", "c"] {
+                transport.on(
+                    .get, api("screens/\(name)"), .screen(Samples.screen(name), etag: "\"\(name)\""), .notModified(etag: "\"\(name)\""))
+            }
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport, cacheLimit: 2)
+            _ = try await loader.screen(at: "screens/a")
+            _ = try await loader.screen(at: "screens/b")
+            _ = try await loader.screen(at: "screens/a")  // a is now the most recently used
+            _ = try await loader.screen(at: "screens/c")  // evicts b
+            #expect(await loader.cachedScreenCount == 2)
+            #expect(await loader.isCached("screens/a"))
+            #expect(await !loader.isCached("screens/b"))
+            #expect(await loader.isCached("screens/c"))
+        }
+
         @Test("an error answer keeps the cached copy for the next revalidation")
         func errorKeepsCache() async throws {
             let transport = FakeTransport()
@@ -463,7 +481,8 @@ struct ScreenLoaderTests {
         )
         func ipv6Authority() async throws {
             let transport = FakeTransport()
-            let loader = ScreenLoader(endpoint: ServerEndpoint(root: URL(string: "http://[::1]:8080/")!, apiVersion: .v1), transport: transport)
+            let loader = ScreenLoader(
+                endpoint: ServerEndpoint(root: URL(string: "http://[::1]:8080/")!, apiVersion: .v1), transport: transport)
             _ = try? await loader.screen(at: "screens/home")
             #expect(transport.requests.first?.request.authority == "[::1]:8080")
         }
@@ -490,6 +509,30 @@ struct ScreenLoaderTests {
             #expect(transport.requests.count == 2)
             #expect(transport.requests[0][.authorization] == nil)
             #expect(transport.requests[1][.authorization] == "Bearer issued-once")
+        }
+
+        @Test("when the first request gets no answer, the next goes alone, and the rest wait for the identity it brings back")
+        func failedFirstRequest() async throws {
+            let first = Gate()
+            let transport = FakeTransport()
+            transport.on(.get, "/api/v1/screens/a", gate: first, replies: [.fail])
+            transport.on(.get, "/api/v1/screens/b", .screen(Samples.screen("b"), token: "issued-to-b"))
+            transport.on(.get, "/api/v1/screens/c", .screen(Samples.screen("c")))
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport)
+            let a = Task { try await loader.screen(at: "screens/a") }
+            await first.waitForArrivals()
+            let b = Task { try await loader.screen(at: "screens/b") }
+            try await Task.sleep(for: .milliseconds(30))
+            let c = Task { try await loader.screen(at: "screens/c") }
+            try await Task.sleep(for: .milliseconds(30))
+            #expect(transport.requests.count == 1)
+            first.open()
+            await #expect(throws: ClientError.self) { try await a.value }
+            _ = try await b.value
+            _ = try await c.value
+            #expect(transport.requests.map(\.path) == ["/api/v1/screens/a", "/api/v1/screens/b", "/api/v1/screens/c"])
+            #expect(transport.requests[1][.authorization] == nil)
+            #expect(transport.requests[2][.authorization] == "Bearer issued-to-b")
         }
 
         @Test(

@@ -206,7 +206,7 @@ struct ScreenNavigatorTests {
             #expect(await navigator.snapshot.top?.state.screen == Samples.home)
         }
 
-        @Test("refresh revalidates the top screen with its ETag")
+        @Test("refresh revalidates the top screen with its ETag, and an unchanged (304) answer leaves the state as it was")
         func refreshRevalidates() async {
             let transport = FakeTransport()
             transport.on(.get, api("screens/home"), .screen(Samples.home, etag: "\"h1\""), .notModified(etag: "\"h1\""))
@@ -221,7 +221,8 @@ struct ScreenNavigatorTests {
                 Issue.record("expected loaded, got \(String(describing: top))")
                 return
             }
-            #expect(loaded.revalidated)
+            // The 304 changed nothing: the state is the one the first load produced.
+            #expect(!loaded.revalidated)
             #expect(loaded.screen == Samples.home)
         }
     }
@@ -589,58 +590,65 @@ struct ScreenNavigatorTests {
             #expect(snapshot.top?.state.screen?.sections.first?.components.count == 2)
         }
 
-        @Test("an observer gets the current snapshot at once and every change after")
-        func observerReceivesSnapshots() async {
+        @Test("the issue log keeps the most recent issues only, and counts the ones it let go")
+        func issueLogBounded() async {
+            let transport = FakeTransport()
+            // 50 broken components a load, revalidation disabled (no ETag): 5 loads make 250 issues.
+            let broken =
+                #"{"id":"x","title":"X","sections":[{"id":"a","components":["#
+                + Array(repeating: #"{"type":"listRow"}"#, count: 50).joined(separator: ",") + "]}]}"
+            transport.on(.get, api("screens/x"), .raw(broken))
+            let navigator = navigator(transport)
+            await navigator.start(at: "screens/x")
+            for _ in 0..<4 { await navigator.refresh() }
+            let snapshot = await navigator.snapshot
+            #expect(snapshot.issues.count == ScreenNavigator.issueLimit)
+            #expect(snapshot.droppedIssues == 250 - ScreenNavigator.issueLimit)
+        }
+
+        @Test("a snapshot stream starts with the current state, follows every change, and is removed when its consumer stops")
+        func snapshotStream() async {
             let gate = Gate()
             let transport = FakeTransport()
             transport.on(.get, api("screens/composer/mozart"), gate: gate, .screen(Samples.mozart))
             let navigator = navigator(transport)
-            let seen = Shared<[ScreenNavigator.Snapshot]>([])
-
-            await navigator.observe { snapshot in seen.update { $0.append(snapshot) } }
-            #expect(seen.value.count == 1)
-            #expect(seen.value.first?.entries.isEmpty == true)
+            let stream = await navigator.snapshots()
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next()?.entries.isEmpty == true)
+            #expect(await navigator.observerCount == 1)
 
             let start = Task { await navigator.start(at: "screens/composer/mozart", header: Samples.mozartHeader) }
             await gate.waitForArrivals()
-            #expect(seen.value.last?.top?.state == .loading(header: Samples.mozartHeader))
+            #expect(await iterator.next()?.top?.state == .loading(header: Samples.mozartHeader))
             gate.open()
             await start.value
+            #expect(await iterator.next()?.top?.state.screen == Samples.mozart)
 
-            #expect(seen.value.last == (await navigator.snapshot))
-            #expect(seen.value.last?.top?.state.screen == Samples.mozart)
-            #expect(seen.value.count == 3)
+            let consumer = Task { for await _ in await navigator.snapshots() {} }
+            while await navigator.observerCount < 2 { await Task.yield() }
+            consumer.cancel()
+            await consumer.value
+            while await navigator.observerCount > 1 { await Task.yield() }
+            #expect(await navigator.observerCount == 1)
         }
 
-        @Test("every observer is called")
-        func severalObservers() async {
+        @Test("while a command is in flight the snapshot says so and shows its node busy; the answer clears both")
+        func busyWhileInFlight() async {
+            let gate = Gate()
             let transport = transportWithHome()
-            let navigator = navigator(transport)
-            let first = Shared(0)
-            let second = Shared(0)
-            await navigator.observe { _ in first.update { $0 += 1 } }
-            await navigator.observe { _ in second.update { $0 += 1 } }
-
-            await navigator.start(at: "screens/home")
-
-            // Each: once at registration, then loading and loaded.
-            #expect(first.value == 3)
-            #expect(second.value == 3)
-        }
-
-        @Test("observers see the command in flight")
-        func observersSeeBusy() async {
-            let transport = transportWithHome()
-            transport.on(.post, api("commands/favorites/add"), .result(.done(.init(message: "Added"))))
+            transport.on(.post, api("commands/favorites/add"), gate: gate, .result(.done(.init(message: "Added"))))
             let navigator = navigator(transport)
             await navigator.start(at: "screens/home")
-            let seen = Shared<[ScreenNavigator.Snapshot]>([])
-            await navigator.observe { snapshot in seen.update { $0.append(snapshot) } }
-
-            await navigator.perform(.command(Samples.favoriteCommand))
-
-            #expect(seen.value.map(\.isPerformingCommand) == [false, true, false])
-            #expect(seen.value.last?.presented == .message("Added"))
+            let node: NodeID = "section:main/favoriteButton:x"
+            let command = Task { await navigator.perform(.command(Samples.favoriteCommand), from: node) }
+            await gate.waitForArrivals()
+            let during = await navigator.snapshot
+            #expect(during.isPerformingCommand && during.busyNodes == [node])
+            gate.open()
+            await command.value
+            let after = await navigator.snapshot
+            #expect(!after.isPerformingCommand && after.busyNodes.isEmpty)
+            #expect(after.presented == .message("Added"))
         }
     }
 }

@@ -12,6 +12,14 @@ public struct LoadedScreen: Sendable, Hashable {
     public let etag: String?
     /// Whether the server answered 304 and the cached copy was used.
     public let revalidated: Bool
+
+    /// Creates a loaded screen; for tests and for apps that feed screens from elsewhere.
+    public init(screen: Screen, issues: [DecodingIssue], etag: String?, revalidated: Bool) {
+        self.screen = screen
+        self.issues = issues
+        self.etag = etag
+        self.revalidated = revalidated
+    }
 }
 
 /// Keeps the client's identity token between requests (and app launches, when persisted).
@@ -46,7 +54,8 @@ public actor ScreenLoader {
     var decoder: ScreenplayDecoder { ScreenplayDecoder(mode: .lossy, apiVersion: endpoint.apiVersion, customKinds: customKinds) }
     /// App-defined component kinds this app renders; sent in `Screenplay-Components`.
     public nonisolated let customKinds: Set<String>
-    private var cache: [URL: LoadedScreen] = [:]
+    private var cache: [URL: (screen: LoadedScreen, lastUse: Int)] = [:]
+    private var uses = 0
     private let cacheLimit: Int
 
     /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation, and
@@ -67,11 +76,12 @@ public actor ScreenLoader {
         guard let url = endpoint.resolve(reference) else {
             throw ClientError(kind: .invalidURL, message: "refused screen URL '\(reference)'")
         }
-        let cached = cache[url]
+        let cached = cache[url]?.screen
         var request = try await makeRequest(.get, url: url)
         if let etag = cached?.etag { request.headerFields[.ifNoneMatch] = etag }
         let (response, body) = try await send(request, body: nil)
         if response.status == .notModified, let cached {
+            store(cached, for: url)
             return LoadedScreen(screen: cached.screen, issues: cached.issues, etag: cached.etag, revalidated: true)
         }
         try Self.check(response, body: body, url: url)
@@ -82,8 +92,7 @@ public actor ScreenLoader {
             throw ClientError(kind: .decoding(error), message: "the screen at \(url.path) could not be read: \(error)")
         }
         let loaded = LoadedScreen(screen: decoded.value, issues: decoded.issues, etag: response.headerFields[.eTag], revalidated: false)
-        if cache.count >= cacheLimit, cache[url] == nil { cache.removeAll(keepingCapacity: true) }
-        cache[url] = loaded
+        store(loaded, for: url)
         return loaded
     }
 
@@ -121,6 +130,22 @@ public actor ScreenLoader {
     /// Forgets cached screens (e.g. on sign-out).
     public func clearCache() { cache.removeAll() }
 
+    /// How many screens are cached; for tests and diagnostics.
+    public var cachedScreenCount: Int { cache.count }
+
+    /// Whether the screen at `reference` is cached.
+    public func isCached(_ reference: String) -> Bool { endpoint.resolve(reference).map { cache[$0] != nil } ?? false }
+
+    /// Keeps `loaded` for revalidation; at the limit, the least recently used screen makes room
+    /// (the others keep their ETags).
+    private func store(_ loaded: LoadedScreen, for url: URL) {
+        uses += 1
+        if cache[url] == nil, cache.count >= cacheLimit, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            cache[oldest] = nil
+        }
+        cache[url] = (loaded, uses)
+    }
+
     private func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {
         guard let scheme = url.scheme, let authority = Self.authority(of: url) else {
             throw ClientError(kind: .invalidURL, message: "'\(url)' is not an absolute http(s) URL")
@@ -145,19 +170,30 @@ public actor ScreenLoader {
         // user, and one identity would be lost. After the first answer, requests run in parallel.
         var leadsBootstrap = false
         if toServer, !hasHeardFromServer, request.headerFields[.authorization] == nil {
-            if tokenWaiters != nil {
-                await withCheckedContinuation { tokenWaiters?.append($0) }
-                if let token = await tokens.token() { request.headerFields[.authorization] = "Bearer \(token)" }
+            if bootstrapInFlight {
+                await withCheckedContinuation { bootstrapWaiters.append($0) }
+                if let token = await tokens.token() {
+                    request.headerFields[.authorization] = "Bearer \(token)"
+                } else if !hasHeardFromServer {
+                    // The request before this one got no answer: this one goes next, alone, and
+                    // the others keep waiting for the identity it will bring back.
+                    leadsBootstrap = true
+                }
             } else {
-                tokenWaiters = []
+                bootstrapInFlight = true
                 leadsBootstrap = true
             }
         }
         defer {
             if leadsBootstrap {
-                let waiters = tokenWaiters ?? []
-                tokenWaiters = nil
-                waiters.forEach { $0.resume() }
+                if hasHeardFromServer || bootstrapWaiters.isEmpty {
+                    bootstrapInFlight = false
+                    let waiters = bootstrapWaiters
+                    bootstrapWaiters = []
+                    waiters.forEach { $0.resume() }
+                } else {
+                    bootstrapWaiters.removeFirst().resume()
+                }
             }
         }
         let answer: (HTTPResponse, [UInt8])
@@ -176,8 +212,11 @@ public actor ScreenLoader {
     /// Whether any answer from the server has arrived (see the bootstrap in `send`).
     private var hasHeardFromServer = false
 
-    /// Requests waiting for the first request's token; `nil` when no first request is in flight.
-    private var tokenWaiters: [CheckedContinuation<Void, Never>]?
+    /// Whether a request is out before the server has answered once; others wait their turn.
+    private var bootstrapInFlight = false
+
+    /// Requests waiting for the bootstrap request's answer, in order.
+    private var bootstrapWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// `host:port`, with IPv6 hosts in brackets.
     static func authority(of url: URL) -> String? {

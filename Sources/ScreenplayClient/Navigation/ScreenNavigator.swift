@@ -2,36 +2,15 @@ public import ScreenplayContract
 
 /// The app's navigation stack of server-driven screens, and everything a tap can do to it.
 ///
-/// One way data flow: a tap hands an ``Action`` to ``perform(_:)``; navigate pushes a screen
-/// with its header at once and loads the body; commands POST, and their ``CommandResult`` turns
-/// into new state (refresh, replace, a prompt or choice to answer, an alert). Local actions go
-/// to handlers the app registers. Renderers only draw ``snapshot`` and send actions back.
+/// One way data flow: a tap hands an ``Action`` to ``perform(_:from:)``; the rules live in a
+/// ``NavigationStateMachine`` whose transitions return what to do next (load a screen, stop a
+/// load, send a command), and this actor carries those out and publishes a ``Snapshot``.
+/// Renderers draw snapshots (through the view tree) and send actions back.
 public actor ScreenNavigator {
     /// One screen on the stack.
-    public struct Entry: Sendable, Hashable, Identifiable {
-        /// Unique for the navigator's life.
-        public let id: Int
-        /// The screen URL, relative to the API base.
-        public let url: String
-        /// How it was presented.
-        public let presentation: Action.Navigate.Presentation
-        /// Its state machine.
-        public internal(set) var machine: ScreenStateMachine
-        /// Its current state.
-        public var state: ScreenState { machine.state }
-    }
-
-    /// Something the user must answer or acknowledge, shown over the top screen.
-    public enum Presented: Sendable, Hashable {
-        /// A confirmation toast ("Added to favorites").
-        case message(String)
-        /// A question with options.
-        case choice(CommandResult.Choice)
-        /// A text field.
-        case prompt(CommandResult.Prompt)
-        /// A failure to show.
-        case error(String)
-    }
+    public typealias Entry = NavigationStateMachine.Entry
+    /// Something shown over the top screen.
+    public typealias Presented = NavigationStateMachine.Presented
 
     /// Everything a renderer draws.
     public struct Snapshot: Sendable, Hashable {
@@ -41,8 +20,12 @@ public actor ScreenNavigator {
         public var presented: Presented?
         /// Whether a command is in flight (the UI blocks input and shows a loader).
         public var isPerformingCommand: Bool
-        /// Every decoding issue met so far, for logging.
+        /// The nodes whose commands are in flight, shown busy.
+        public var busyNodes: Set<NodeID>
+        /// The most recent decoding issues (at most ``ScreenNavigator/issueLimit``), for logging.
         public var issues: [DecodingIssue]
+        /// How many older issues were let go to keep the log bounded.
+        public var droppedIssues: Int
         /// The top screen.
         public var top: Entry? { entries.last }
     }
@@ -50,29 +33,48 @@ public actor ScreenNavigator {
     /// Handles an action only the device can do (play, share, open URL, custom).
     public typealias LocalHandler = @Sendable (Action) async -> Void
 
+    /// The most decoding issues a navigator keeps; older ones are counted and dropped, so a
+    /// long session on a misbehaving server cannot grow memory without bound.
+    public static let issueLimit = 200
+
     let loader: ScreenLoader
-    private var entries: [Entry] = []
-    private var presented: Presented?
-    /// Commands sent and not yet answered; the UI blocks input while any is.
-    private var commandsInFlight = 0
+    private var machine = NavigationStateMachine()
     private var issues: [DecodingIssue] = []
-    private var nextID = 0
+    private var droppedIssues = 0
     private var localHandlers: [String: LocalHandler] = [:]
-    private var observers: [@Sendable (Snapshot) -> Void] = []
+    private var observers: [Int: AsyncStream<Snapshot>.Continuation] = [:]
+    private var nextObserver = 0
+    private var loads: [Int: Task<Void, Never>] = [:]
 
     /// Creates a navigator over a loader.
     public init(loader: ScreenLoader) { self.loader = loader }
 
     /// The current state.
     public var snapshot: Snapshot {
-        Snapshot(entries: entries, presented: presented, isPerformingCommand: commandsInFlight > 0, issues: issues)
+        Snapshot(
+            entries: machine.entries, presented: machine.presented, isPerformingCommand: machine.isPerformingCommand,
+            busyNodes: machine.busyNodes, issues: issues, droppedIssues: droppedIssues)
     }
 
-    /// Calls `observer` with every new snapshot (renderers redraw from it).
-    public func observe(_ observer: @escaping @Sendable (Snapshot) -> Void) {
-        observers.append(observer)
-        observer(snapshot)
+    /// Every new snapshot, starting with the current one. The subscription ends, and is removed,
+    /// when the consumer stops iterating (a view disappears). A view wants only the newest
+    /// snapshot (the default); a log or a test may keep them all.
+    public func snapshots(
+        bufferingPolicy: AsyncStream<Snapshot>.Continuation.BufferingPolicy = .bufferingNewest(1)
+    ) -> AsyncStream<Snapshot> {
+        let (stream, continuation) = AsyncStream<Snapshot>.makeStream(bufferingPolicy: bufferingPolicy)
+        nextObserver += 1
+        let id = nextObserver
+        observers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
+        continuation.yield(snapshot)
+        return stream
     }
+
+    /// How many snapshot streams are open; for tests and diagnostics.
+    public var observerCount: Int { observers.count }
+
+    private func removeObserver(_ id: Int) { observers[id] = nil }
 
     /// Registers the handler for a local action kind (`play`, `share`, `openURL`) or, for
     /// `custom` actions, for a custom name.
@@ -84,160 +86,133 @@ public actor ScreenNavigator {
 
     /// Replaces the stack with the screen at `url` and loads it.
     public func start(at url: String, header: ScreenHeader? = nil) async {
-        entries.removeAll()
-        await push(url: url, header: header, presentation: .push)
+        await carryOut(machine.start(at: url, header: header))
     }
 
     /// Pushes the destination with its header shown at once, then loads its body.
     public func navigate(_ navigate: Action.Navigate) async {
-        await push(url: navigate.url, header: navigate.header, presentation: navigate.presentation ?? .push)
+        await carryOut(machine.navigate(navigate))
     }
 
-    /// Pops the top screen.
-    public func back() {
-        guard entries.count > 1 else { return }
-        entries.removeLast()
-        publish()
+    /// Opens a deep link (a screen URL relative to the API base) on top of the stack.
+    public func open(deepLink url: String) async {
+        await carryOut(machine.open(deepLink: url))
+    }
+
+    /// Pops the top screen; its load, if still running, is cancelled.
+    public func back() async {
+        await carryOut(machine.pop())
+    }
+
+    /// Pops every screen above the root.
+    public func popToRoot() async {
+        await carryOut(machine.popToRoot())
     }
 
     /// Retries the top screen after a failure.
     public func retry() async {
-        guard let index = entries.indices.last else { return }
-        let action = entries[index].machine.retry()
-        publish()
-        await carryOut(action, entryID: entries[index].id)
+        await carryOut(machine.retry())
     }
 
     /// Reloads the top screen, revalidating with its ETag.
     public func refresh() async {
-        guard let index = entries.indices.last else { return }
-        let action = entries[index].machine.refresh()
-        await carryOut(action, entryID: entries[index].id)
-    }
-
-    private func push(url: String, header: ScreenHeader?, presentation: Action.Navigate.Presentation) async {
-        nextID += 1
-        var machine = ScreenStateMachine(header: header)
-        let action = machine.start()
-        let entry = Entry(id: nextID, url: url, presentation: presentation, machine: machine)
-        entries.append(entry)
-        presented = nil
-        publish()
-        await carryOut(action, entryID: entry.id)
-    }
-
-    private func carryOut(_ action: ScreenStateMachine.Action, entryID: Int) async {
-        guard case .fetch(let generation) = action, let entry = entries.first(where: { $0.id == entryID }) else { return }
-        let result: Result<LoadedScreen, ClientError>
-        do {
-            result = .success(try await loader.screen(at: entry.url))
-        } catch {
-            result = .failure(error)
-        }
-        // The stack may have changed while loading; apply only if the entry is still there.
-        guard let index = entries.firstIndex(where: { $0.id == entryID }) else { return }
-        if case .success(let loaded) = result, !loaded.revalidated { issues += loaded.issues }
-        _ = entries[index].machine.received(result, generation: generation)
-        publish()
+        await carryOut(machine.refresh())
     }
 
     // MARK: Actions
 
-    /// Carries out a tap's action.
-    public func perform(_ action: Action) async {
+    /// Carries out a tap's action; `node` (the tapped node's id) shows busy while its command runs.
+    public func perform(_ action: Action, from node: NodeID? = nil) async {
         switch action {
         case .navigate(let navigate):
             await self.navigate(navigate)
         case .command(let command):
-            await run(command, extra: [:])
+            await carryOut(machine.send(command, from: node))
         case .custom(let custom):
-            await localHandlers[custom.name]?(action)
+            if custom.name == ViewTreeResolver.retryActionName {
+                await retry()
+            } else {
+                await localHandlers[custom.name]?(action)
+            }
         case .play, .share, .openURL:
             await localHandlers[action.kind]?(action)
         case .unknown(let type, _):
-            presented = .error("This version of the app cannot do '\(type)'.")
+            machine.fail("This version of the app cannot do '\(type)'.")
             publish()
         }
     }
 
     /// Answers the presented prompt with `text`.
     public func submit(_ prompt: CommandResult.Prompt, text: String) async {
-        presented = nil
-        await run(prompt.submit, extra: [prompt.field.name: .string(text)])
+        await carryOut(machine.submit(prompt, text: text))
     }
 
     /// Answers the presented choice.
     public func choose(_ option: CommandResult.Choice.Option) async {
-        presented = nil
-        await run(option.command, extra: [:])
+        await carryOut(machine.choose(option))
     }
 
     /// Dismisses whatever is presented.
     public func dismiss() {
-        presented = nil
+        machine.dismiss()
         publish()
     }
 
-    private func run(_ command: Action.Command, extra: [String: JSONValue]) async {
-        // The screen the command was sent from: its answer applies there, even if the user
-        // navigated while it was in flight.
-        let origin = entries.last?.id
-        commandsInFlight += 1
+    // MARK: Carrying out
+
+    private func carryOut(_ action: NavigationStateMachine.Effect) async {
         publish()
-        let outcome: Result<Decoded<CommandResult>, ClientError>
+        switch action {
+        case .none:
+            return
+        case .all(let actions):
+            for action in actions { await carryOut(action) }
+        case .cancelLoads(let entries):
+            for entry in entries { loads.removeValue(forKey: entry)?.cancel() }
+        case .load(let entry, let url, let generation):
+            // A load runs in a task of its own, so popping its screen can cancel it; the caller
+            // still waits for it, which keeps `navigate` and `start` awaitable.
+            let task = Task { await self.load(entry: entry, url: url, generation: generation) }
+            loads[entry]?.cancel()
+            loads[entry] = task
+            await task.value
+        case .send(let id, let request):
+            let result: Result<CommandResult, ClientError>
+            do {
+                let decoded = try await loader.perform(request.command, extra: request.extra)
+                record(decoded.issues)
+                result = .success(decoded.value)
+            } catch {
+                result = .failure(error)
+            }
+            await carryOut(machine.commandFinished(id, result: result))
+        }
+    }
+
+    private func load(entry: Int, url: String, generation: Int) async {
+        let result: Result<LoadedScreen, ClientError>
         do {
-            outcome = .success(try await loader.perform(command, extra: extra))
+            result = .success(try await loader.screen(at: url))
         } catch {
-            outcome = .failure(error)
+            result = .failure(error)
         }
-        commandsInFlight -= 1
-        switch outcome {
-        case .failure(let error):
-            presented = .error(error.message)
-            publish()
-        case .success(let decoded):
-            issues += decoded.issues
-            await apply(decoded.value, to: origin)
-        }
+        guard !Task.isCancelled else { return }
+        if case .success(let loaded) = result, !loaded.revalidated { record(loaded.issues) }
+        if loads[entry] != nil, machine.entries.contains(where: { $0.id == entry }) { loads[entry] = nil }
+        await carryOut(machine.loaded(entry: entry, generation: generation, result: result))
     }
 
-    /// Turns a command's answer into state, for the screen (`origin`) it was sent from.
-    func apply(_ result: CommandResult, to origin: Int?) async {
-        switch result {
-        case .done(let done):
-            presented = done.message.map(Presented.message)
-            publish()
-            if done.refresh, let index = entries.firstIndex(where: { $0.id == origin }) {
-                let action = entries[index].machine.refresh()
-                await carryOut(action, entryID: entries[index].id)
-            }
-        case .screen(let screen):
-            // A screen that was popped meanwhile gets nothing; the one on top now is not its target.
-            if let index = entries.firstIndex(where: { $0.id == origin }) {
-                entries[index].machine.replace(with: screen)
-            }
-            presented = nil
-            publish()
-        case .choice(let choice):
-            presented = .choice(choice)
-            publish()
-        case .prompt(let prompt):
-            presented = .prompt(prompt)
-            publish()
-        case .navigate(let navigate):
-            await self.navigate(navigate)
-        case .error(let failure):
-            presented = .error(failure.message)
-            publish()
-        case .unknown(let type, _):
-            presented = .error("This version of the app cannot show the answer '\(type)'.")
-            publish()
+    private func record(_ new: [DecodingIssue]) {
+        issues += new
+        if issues.count > Self.issueLimit {
+            droppedIssues += issues.count - Self.issueLimit
+            issues.removeFirst(issues.count - Self.issueLimit)
         }
     }
 
     private func publish() {
         guard !observers.isEmpty else { return }
         let current = snapshot
-        for observer in observers { observer(current) }
+        for continuation in observers.values { continuation.yield(current) }
     }
 }

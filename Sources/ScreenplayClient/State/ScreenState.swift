@@ -71,6 +71,8 @@ public struct ScreenStateMachine: Sendable, Hashable {
         guard answered == generation else { return .none }
         switch result {
         case .success(let loaded):
+            // An unchanged screen (a 304) keeps the state as it is: nothing to redraw.
+            if loaded.revalidated, case .loaded(let current) = state, current.screen == loaded.screen { return .none }
             state = .loaded(loaded)
         case .failure(let error):
             if case .loaded = state { return .none }
