@@ -34,11 +34,11 @@ public struct TerminalRenderer: Sendable {
     /// not compile until it has one.
     public func line(for node: ViewNode) -> String {
         var parts: [String] = [word(for: node)]
-        if node.role != .screen { parts.append("[\(node.id)]") }
+        if node.role != .screen { parts.append("[" + Self.visible(node.id.rawValue) + "]") }
         if let level = node.accessibility.headingLevel { parts.append("h\(level)") }
         if let text = node.text { parts.append(quoted(text)) }
         if let secondary = node.secondaryText { parts.append((node.role == .textField ? "placeholder " : "— ") + quoted(secondary)) }
-        if !node.details.isEmpty { parts.append("· " + node.details.joined(separator: " · ")) }
+        if !node.details.isEmpty { parts.append("· " + node.details.map(Self.visible).joined(separator: " · ")) }
         if !node.paragraphs.isEmpty {
             parts.append(
                 "(\(node.paragraphs.count) paragraph\(node.paragraphs.count == 1 ? "" : "s")) "
@@ -47,7 +47,7 @@ public struct TerminalRenderer: Sendable {
         if let image = node.image { parts.append("image " + (image.alt.map(quoted) ?? "(decorative)")) }
         if node.role == .toggle { parts.append(node.accessibility.traits.contains(.selected) ? "(on)" : "(off)") }
         if let action = node.action {
-            parts.append("→ " + describe(action.action))
+            parts.append("→ " + Self.visible(describe(action.action)))
             if !action.isEnabled { parts.append("(disabled)") }
             if action.isBusy { parts.append("(busy)") }
         }
@@ -75,8 +75,8 @@ public struct TerminalRenderer: Sendable {
         case .grid: "grid(\(node.style.columns ?? 0) columns)"
         case .carousel: "carousel(\(node.style.tileShape?.rawValue ?? "square"))"
         case .tile: "tile"
-        case .spacer: node.style.isFlexible ? "spacer(flexible)" : "spacer(\(node.style.height.map { String(Int($0)) } ?? "0"))"
-        case .rectangle: "rectangle(\(Int(node.style.width ?? 0))×\(Int(node.style.height ?? 0)))"
+        case .spacer: node.style.isFlexible ? "spacer(flexible)" : "spacer(\(Self.points(node.style.height)))"
+        case .rectangle: "rectangle(\(Self.points(node.style.width))×\(Self.points(node.style.height)))"
         case .menu: "menu"
         case .progress: "progress"
         case .message: "message"
@@ -96,24 +96,39 @@ public struct TerminalRenderer: Sendable {
         }
     }
 
-    /// Text in quotes, with line breaks and control characters made visible so one node stays
-    /// one line and nothing the server sent can move the terminal's cursor.
-    func quoted(_ text: String) -> String {
-        var result = "\""
+    /// A length in points, whatever the server sent (a huge or odd number must not trap).
+    static func points(_ value: Double?) -> String {
+        guard let value else { return "0" }
+        guard value.isFinite, abs(value) < 1e15 else { return String(describing: value) }
+        return value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Text in quotes, made safe for a terminal.
+    func quoted(_ text: String) -> String { "\"" + Self.visible(text, escapingQuotes: true) + "\"" }
+
+    /// Line breaks, control characters (C0, DEL, C1) and bidirectional overrides made visible, so
+    /// one node stays one line and nothing the server sent can move the cursor, retitle the
+    /// window or reorder what the reader sees.
+    static func visible(_ text: String) -> String { visible(text, escapingQuotes: false) }
+
+    static func visible(_ text: String, escapingQuotes: Bool) -> String {
+        var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
+            case "\"" where escapingQuotes: result += "\\\""
+            case "\\" where escapingQuotes: result += "\\\\"
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                let value = scalar.value
+                let bidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F
+                if value < 0x20 || (0x7F...0x9F).contains(value) || bidi {
+                    result += "\\u{\(String(value, radix: 16))}"
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
             }
         }
-        return result + "\""
+        return result
     }
 }

@@ -205,7 +205,7 @@ struct CommandLineTests {
             // Navigation by id, then a command from the next screen.
             let deeper = try await runCLIAsync(["render", home, "--tap", "section:all-composers/listRow:screens/composer/mozart"])
             #expect(deeper.status == 0, "\(deeper.output)")
-            #expect(deeper.output.contains("screen 2 of 2: screens/composer/mozart"))
+            #expect(deeper.output.contains("screen 2 on the stack: screens/composer/mozart"))
 
             let ambiguous = try await runCLIAsync(["render", home, "--tap", "Mozart"])
             #expect(ambiguous.status == 1)

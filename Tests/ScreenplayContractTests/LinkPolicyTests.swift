@@ -42,16 +42,20 @@ struct LinkPolicyTests {
         #expect(LinkPolicy.resource == LinkPolicy.endpoint)
     }
 
-    @Test("External links also allow mailto and tel", arguments: [
-        "mailto:friend@example.com", "MAILTO:x@example.com", "tel:+431234567", "https://example.com", "screens/a",
-    ])
+    @Test(
+        "External links also allow mailto and tel",
+        arguments: [
+            "mailto:friend@example.com", "MAILTO:x@example.com", "tel:+431234567", "https://example.com", "screens/a",
+        ])
     func externalAccepts(url: String) {
         #expect(throws: Never.self) { try LinkPolicy.external.check(url) }
     }
 
-    @Test("External links refuse script, file, data and protocol-relative", arguments: [
-        "javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi", "//evil.example", "sms:123", "vbscript:x",
-    ])
+    @Test(
+        "External links refuse script, file, data and protocol-relative",
+        arguments: [
+            "javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi", "//evil.example", "sms:123", "vbscript:x",
+        ])
     func externalRefuses(url: String) {
         #expect(throws: ContractViolation.self) { try LinkPolicy.external.check(url) }
     }
@@ -130,5 +134,13 @@ struct LinkPolicyTests {
             let error = #expect(throws: ScreenplayDecodingError.self) { try decoder.decode(Action.self, from: Data(json.utf8)) }
             #expect(error?.path == "$.url")
         }
+    }
+
+    @Test(
+        "combining marks and modifiers glued to ':', '/' or a backslash do not hide them",
+        arguments: ["javascript:\u{301}x", "javascript:\u{FF9E}=1,alert(1)", "//\u{1F3FB}evil.example", "/\\\u{301}x"])
+    func graphemeTricks(url: String) {
+        #expect(throws: ContractViolation.self) { try LinkPolicy.endpoint.check(url) }
+        #expect(throws: ContractViolation.self) { try LinkPolicy.external.check(url) }
     }
 }

@@ -75,7 +75,7 @@ struct ContractDiffTests {
             #expect(change.code == .fieldTypeChangedWithDowngrade)
             #expect(change.location == "component.trackRow.duration")
             #expect(change.schemaPath == "#/$defs/component.trackRow/properties/duration")
-            #expect(change.oldRule == "string" && change.newRule == "integer")
+            #expect(change.oldRule == "null or string" && change.newRule == "integer or null")
             #expect(change.reason.hasPrefix("changed in v3; the server writes the old shape for older clients"))
         }
 
@@ -205,7 +205,7 @@ struct ContractDiffTests {
                 v3, at: ["$defs", "component.listRow", "properties", "recordingCount"], to: ["type": "string"])
             let change = try #require(try ContractDiffTests.diff(v3, changed).changes.only)
             #expect(change.code == .fieldTypeChanged)
-            #expect(change.oldRule == "integer" && change.newRule == "string")
+            #expect(change.oldRule == "integer or null" && change.newRule == "string")
             #expect(change.isBreaking)
         }
 
@@ -213,7 +213,7 @@ struct ContractDiffTests {
         func declaredOutsideWindow() throws {
             let v3 = try ContractDiffTests.schema(.v3)
             // Same version on both sides: the v3 declaration cannot cover a change made within v3.
-            let changed = SchemaEdit.setting(v3, at: ["$defs", "component.trackRow", "properties", "duration"], to: ["type": "number"])
+            let changed = SchemaEdit.setting(v3, at: ["$defs", "component.trackRow", "properties", "duration"], to: ["type": "string"])
             let change = try #require(try ContractDiffTests.diff(v3, changed).changes.only)
             #expect(change.code == .fieldTypeChanged)
             #expect(change.isBreaking)
@@ -224,7 +224,7 @@ struct ContractDiffTests {
         func references() throws {
             let v3 = try ContractDiffTests.schema(.v3)
             let changed = SchemaEdit.setting(
-                v3, at: ["$defs", "component.listRow", "properties", "action"], to: ["$ref": "#/$defs/CommandResult"])
+                v3, at: ["$defs", "component.button", "properties", "action"], to: ["$ref": "#/$defs/CommandResult"])
             let change = try #require(try ContractDiffTests.diff(v3, changed).changes.only)
             #expect(change.oldRule == "#/$defs/Action" && change.newRule == "#/$defs/CommandResult")
         }
@@ -286,6 +286,51 @@ struct ContractDiffTests {
             #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(removed, v3)) == ["constraintTightened action.openURL.url false"])
             let changed = SchemaEdit.setting(v3, at: url, to: "^https:")
             #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(v3, changed)) == ["constraintChanged action.openURL.url true"])
+        }
+    }
+
+    @Suite("Findings from review")
+    struct ReviewFindings {
+        static func document(_ definition: JSONValue, direction: String = "response") -> JSONValue {
+            var definition = definition.objectValue ?? [:]
+            definition["x-direction"] = .string(direction)
+            return ["x-api-version": 3, "$defs": ["D": .object(definition)]]
+        }
+
+        @Test("types that contain one another are a widening or a narrowing, judged by direction")
+        func rankedTypes() throws {
+            let integer = Self.document(["type": "integer"])
+            let number = Self.document(["type": "number"])
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(number, integer)) == ["constraintTightened D false"])
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(integer, number)) == ["constraintLoosened D true"])
+            let request = Self.document(["type": "string"], direction: "request")
+            let nullable = Self.document(["type": ["string", "null"]], direction: "request")
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(request, nullable)) == ["constraintLoosened D false"])
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(nullable, request)) == ["constraintTightened D true"])
+        }
+
+        @Test("large integer bounds compare exactly, not as Doubles")
+        func exactBounds() throws {
+            let old = Self.document(["type": "integer", "maximum": .integer(9_007_199_254_740_992)])
+            let new = Self.document(["type": "integer", "maximum": .integer(9_007_199_254_740_993)])
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(old, new)) == ["constraintLoosened D true"])
+        }
+
+        @Test("a required name with no property schema still counts, in both directions")
+        func requiredWithoutProperty() throws {
+            let open = Self.document(["type": "object"], direction: "request")
+            let token = Self.document(["type": "object", "required": ["token"]], direction: "request")
+            #expect(ContractDiffTests.verdicts(try ContractDiffTests.diff(open, token)) == ["fieldBecameRequired D.token true"])
+            let responseOld = Self.document(["type": "object", "required": ["token"]])
+            let responseNew = Self.document(["type": "object"])
+            #expect(
+                ContractDiffTests.verdicts(try ContractDiffTests.diff(responseOld, responseNew)) == ["fieldBecameOptional D.token true"])
+        }
+
+        @Test("a minimum length of zero says nothing: dropping it is no change")
+        func zeroMinimum() throws {
+            let old = Self.document(["type": "string", "minLength": 0])
+            #expect(try ContractDiffTests.diff(old, Self.document(["type": "string"])).changes.isEmpty)
         }
     }
 

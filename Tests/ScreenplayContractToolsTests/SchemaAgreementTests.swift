@@ -21,6 +21,9 @@ struct SchemaAgreementTests {
             "screens/a:b", "javascript:alert(1)", "JavaScript:alert(1)", "//evil.example/x", "a\\b", "a b", "a\nb", "abc\n",
             "a\u{7F}", "\t", "ftp://example.com", "data:text/html,x", "mailto:someone@example.com", "tel:+431234", "a+b.c-d:x",
             "1abc:x", "ünïcode/päth", "screens/%2F",
+            // Combining marks and modifiers glued to ":", "/" or "\\" must not hide them.
+            "javascript:\u{301}x", "javascript:\u{FF9E}=1,alert(1)", "//\u{1F3FB}evil.example", "/\\\u{301}x", "/\u{1F3FB}evil.example/x",
+            "/\u{301}/evil.example",
         ]
         var table: [String: [String]] = [:]
         for policy in [LinkPolicy.endpoint, .resource, .external] {
@@ -65,6 +68,8 @@ struct SchemaAgreementTests {
         /// A value the schema accepts, with every optional member present so that their rules
         /// are probed too.
         func minimal(_ schema: JSONValue, depth: Int = 0) -> JSONValue {
+            // An optional definition by reference: `anyOf` the reference and null.
+            if let first = schema["anyOf"]?.arrayValue?.first { return minimal(first, depth: depth) }
             if let reference = schema["$ref"]?.stringValue {
                 switch reference {
                 case "#/$defs/Component": return ["type": "spacer"]
@@ -79,7 +84,7 @@ struct SchemaAgreementTests {
             if let constant = schema["const"] { return constant }
             if let values = schema["enum"]?.arrayValue, let first = values.first { return first }
             if schema["x-open-enum"] == true, let value = schema["default"] { return value }
-            switch schema["type"]?.stringValue {
+            switch SchemaAgreementTests.mainType(schema) {
             case "string":
                 if let pattern = schema["pattern"]?.stringValue {
                     return .string(patterns[pattern]?.first ?? "x")
@@ -119,7 +124,9 @@ struct SchemaAgreementTests {
             guard schema["$ref"] == nil, schema["const"] == nil else { return }
             func at(_ value: JSONValue?) -> JSONValue { SchemaAgreementTests.setting(base, at: path, to: value) }
             let place = path.isEmpty ? "the instance" : "$" + path.map(\.description).joined()
-            let type = schema["type"]?.stringValue
+            if !path.isEmpty { add(definition, "\(place) = null", at(.null)) }
+            if schema["anyOf"] != nil { return }
+            let type = SchemaAgreementTests.mainType(schema)
             if !path.isEmpty {
                 let wrong: JSONValue = type == "string" ? 7 : type == "boolean" ? "true" : "7"
                 if type != nil { add(definition, "\(place) of the wrong type", at(wrong)) }
@@ -162,22 +169,40 @@ struct SchemaAgreementTests {
                 if schema["x-open-enum"] == true || schema["enum"] != nil {
                     add(definition, "\(place) = an unknown value", at("zzUnknownValue"))
                 }
-            case "integer", "number":
-                let step: Double = type == "integer" ? 1 : 0.5
-                func value(_ number: Double) -> JSONValue { type == "integer" ? .integer(Int(number)) : .number(number) }
-                if let minimum = schema["minimum"].flatMap(SchemaAgreementTests.number) {
-                    add(definition, "\(place) = minimum", at(value(minimum)))
-                    add(definition, "\(place) just under the minimum", at(value(minimum - step)))
+            case "integer":
+                // Whole-number bounds step by one exactly; past Int's own range the probe is a
+                // JSON number no Swift Int holds.
+                if case .integer(let minimum)? = schema["minimum"] {
+                    add(definition, "\(place) = minimum", at(.integer(minimum)))
+                    add(definition, "\(place) just under the minimum", at(minimum == Int.min ? .number(-1e19) : .integer(minimum - 1)))
                 }
-                if let maximum = schema["maximum"].flatMap(SchemaAgreementTests.number) {
-                    add(definition, "\(place) = maximum", at(value(maximum)))
-                    add(definition, "\(place) just over the maximum", at(value(maximum + step)))
+                if case .integer(let maximum)? = schema["maximum"] {
+                    add(definition, "\(place) = maximum", at(.integer(maximum)))
+                    add(definition, "\(place) just over the maximum", at(maximum == Int.max ? .number(1e19) : .integer(maximum + 1)))
                 }
-                if type == "integer" { add(definition, "\(place) with a fraction", at(.number(1.5))) }
+                add(definition, "\(place) with a fraction", at(.number(1.5)))
+                add(definition, "\(place) = 1e300", at(.number(1e300)))
+            case "number":
+                if let minimum = schema["minimum"].flatMap(SchemaAgreementTests.number), abs(minimum) < 1e15 {
+                    add(definition, "\(place) = minimum", at(.number(minimum)))
+                    add(definition, "\(place) just under the minimum", at(.number(minimum - 0.5)))
+                }
+                if let maximum = schema["maximum"].flatMap(SchemaAgreementTests.number), abs(maximum) < 1e15 {
+                    add(definition, "\(place) = maximum", at(.number(maximum)))
+                    add(definition, "\(place) just over the maximum", at(.number(maximum + 0.5)))
+                }
+                add(definition, "\(place) = 1e300", at(.number(1e300)))
+                add(definition, "\(place) = -1e300", at(.number(-1e300)))
             default:
                 break
             }
         }
+    }
+
+    /// The type a schema describes, ignoring the `null` optional members also accept.
+    static func mainType(_ schema: JSONValue) -> String? {
+        if let type = schema["type"]?.stringValue { return type }
+        return schema["type"]?.arrayValue?.compactMap(\.stringValue).first { $0 != "null" }
     }
 
     static func number(_ value: JSONValue) -> Double? {

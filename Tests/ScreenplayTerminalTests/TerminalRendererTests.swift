@@ -44,4 +44,18 @@ struct TerminalRendererTests {
             line.hasPrefix(role == .stack ? "vstack" : role == .textField ? "textfield" : role.rawValue) || role == .grid
                 || role == .carousel || role == .spacer || role == .rectangle || role == .custom)
     }
+
+    @Test("ids, details and actions from the server are made visible too, and odd sizes do not trap")
+    func hostileEverywhere() {
+        let node = ViewNode(
+            id: NodeID(rawValue: "sec\u{1B}[41m"), role: .row, text: "t", details: ["C\u{1B}]0;pwned\u{07}", "\u{202E}txt"],
+            action: BoundAction(.custom(.init(name: "x\u{1B}[2J"))))
+        let line = TerminalRenderer().line(for: node)
+        #expect(!line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(line.contains(#"\u{1b}[41m"#) && line.contains(#"\u{202e}"#))
+        #expect(TerminalRenderer().line(for: ViewNode(id: "s", role: .spacer, style: NodeStyle(height: 1e300))).hasPrefix("spacer("))
+        #expect(
+            TerminalRenderer().line(for: ViewNode(id: "r", role: .rectangle, style: NodeStyle(width: .infinity, height: -1e200))).hasPrefix(
+                "rectangle("))
+    }
 }

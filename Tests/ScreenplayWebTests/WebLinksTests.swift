@@ -6,11 +6,14 @@ import Testing
 struct WebLinksTests {
     let links = WebLinks()
 
-    @Test("Contract paths map to site paths", arguments: [
-        ("screens/composer/mozart", "/screens/composer/mozart"), ("screens/home", "/"), ("screens/home?x=1", "/screens/home?x=1"),
-        ("/already/rooted", "/already/rooted"), ("https://example.com/a", "https://example.com/a"), ("HTTP://example.com", "HTTP://example.com"),
-        ("images/a.png", "/images/a.png"),
-    ])
+    @Test(
+        "Contract paths map to site paths",
+        arguments: [
+            ("screens/composer/mozart", "/screens/composer/mozart"), ("screens/home", "/"), ("screens/home?x=1", "/screens/home?x=1"),
+            ("/already/rooted", "/already/rooted"), ("https://example.com/a", "https://example.com/a"),
+            ("HTTP://example.com", "HTTP://example.com"),
+            ("images/a.png", "/images/a.png"),
+        ])
     func mapped(url: String, href: String) {
         #expect(links.href(url) == href)
     }
@@ -31,5 +34,12 @@ struct WebLinksTests {
     func commandPath() {
         #expect(WebLinks().commandPath == "/web/command")
         #expect(WebLinks(commandPath: "/c").commandPath == "/c")
+    }
+
+    @Test("a leading slash followed by a modifier stays one slash: never made protocol-relative")
+    func modifierAfterSlash() {
+        let url = "/\u{1F3FB}evil.example/x"
+        #expect(WebLinks().href(url) == url)
+        #expect(WebLinks().href("screens/a\u{301}") == "/screens/a\u{301}")
     }
 }

@@ -135,8 +135,25 @@ extension Resolution {
             node.action = bind(action, id: id)
             node.accessibility.traits.formUnion(Self.traits(for: action))
             node.accessibility.hint = Self.hint(for: action)
+            // A control needs a name: without alt text, say where it leads.
+            if node.accessibility.label == nil {
+                node.accessibility.label = Self.destinationName(of: action)
+                issues.append(ResolutionIssue(nodeID: id, message: "an image with an action has no alt text; named after its action"))
+            }
         }
         return node
+    }
+
+    /// A name for an unlabeled control, from where its action leads.
+    static func destinationName(of action: Action) -> String {
+        switch action {
+        case .navigate(let navigate): navigate.header?.title ?? "Open"
+        case .openURL: "Open link"
+        case .share(let share): "Share \(share.title)"
+        case .play(let play): TextFormat.playLabel(play.firstTrack.title)
+        case .command: "Perform"
+        case .custom, .unknown: "Action"
+        }
     }
 
     mutating func rectangle(_ value: Component.Rectangle, id: NodeID) -> ViewNode {

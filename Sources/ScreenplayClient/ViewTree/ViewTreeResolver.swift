@@ -141,15 +141,23 @@ struct Resolution {
     let context: ResolutionContext
     var issues: [ResolutionIssue] = []
     private var usedIDs: [NodeID: Int] = [:]
+    private var handedOut: Set<NodeID> = []
 
     init(context: ResolutionContext) { self.context = context }
 
     /// A child id unique within its parent: the second row to the same place gets `~2`.
     mutating func childID(of parent: NodeID, kind: String, key: String) -> NodeID {
         let base = parent.child(kind, key)
-        let count = (usedIDs[base] ?? 0) + 1
+        var count = usedIDs[base] ?? 0
+        var id = base
+        // A key may itself end in "~2" (a row titled "A~2"): count on until the id is unused.
+        repeat {
+            count += 1
+            id = count == 1 ? base : NodeID(rawValue: base.rawValue + "~\(count)")
+        } while handedOut.contains(id)
         usedIDs[base] = count
-        return count == 1 ? base : NodeID(rawValue: base.rawValue + "~\(count)")
+        handedOut.insert(id)
+        return id
     }
 
     // MARK: Screen

@@ -28,13 +28,18 @@ public struct LinkPolicy: Sendable, Hashable {
     public static let maximumLength = 4096
 
     /// Checks a URL; throws a violation naming the URL and the rule it breaks.
+    ///
+    /// Every test works on Unicode scalars, never on grapheme clusters: a combining mark or an
+    /// emoji modifier after `/`, `\` or `:` must not hide that character from the check, since
+    /// browsers read the scalars.
     public func check(_ url: String) throws(ContractViolation) {
         guard !url.isEmpty else { throw ContractViolation("empty URL") }
         let length = url.unicodeScalars.count
         guard length <= Self.maximumLength else {
             throw ContractViolation("URL is \(length) characters long; the limit is \(Self.maximumLength)")
         }
-        guard !url.contains("\\") else {
+        let scalars = url.unicodeScalars
+        guard !scalars.contains("\\") else {
             // Browsers read a backslash as a slash in http(s) URLs: "/\\evil.example" would leave the site.
             throw ContractViolation("URL '\(url.prefix(80))' contains a backslash")
         }
@@ -49,22 +54,27 @@ public struct LinkPolicy: Sendable, Hashable {
             }
         } else {
             guard allowsRelative else { throw ContractViolation("URL '\(url.prefix(80))' must be absolute") }
-            guard !url.hasPrefix("//") else {
+            guard !(scalars.first == "/" && scalars.dropFirst().first == "/") else {
                 throw ContractViolation("URL '\(url.prefix(80))' is protocol-relative; give a scheme or a path")
             }
         }
     }
 
-    /// The scheme of an absolute URL (RFC 3986: a letter, then letters, digits, `+-.`, then `:`).
-    static func scheme(of url: String) -> Substring? {
-        guard let colon = url.firstIndex(of: ":") else { return nil }
-        let candidate = url[..<colon]
-        guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return nil }
-        let valid = candidate.unicodeScalars.allSatisfy {
+    /// The scheme of an absolute URL (RFC 3986: a letter, then letters, digits, `+-.`, then `:`),
+    /// read scalar by scalar; `nil` for a relative reference.
+    public static func scheme(of url: String) -> String? {
+        let scalars = Array(url.unicodeScalars)
+        guard let colon = scalars.firstIndex(of: ":") else { return nil }
+        let candidate = scalars[..<colon]
+        guard let first = candidate.first, first.isASCII, first.properties.isAlphabetic else { return nil }
+        let valid = candidate.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
         }
         // A colon after a slash or query belongs to the path ("screens/a:b"), not to a scheme.
-        return valid ? candidate : nil
+        guard valid else { return nil }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: candidate)
+        return text
     }
 }
 

@@ -96,7 +96,7 @@ package enum ValueRules {
 
     /// A duration in whole seconds (`trackRow.duration` from v3).
     package enum Seconds: ValueRule {
-        package static let schema: JSONValue = ["type": "integer", "minimum": 0]
+        package static let schema: JSONValue = ["type": "integer", "minimum": 0, "maximum": .integer(Int.max)]
         package static let standIn = 1
         package static func check(_ value: Int) throws(ContractViolation) {
             guard value >= 0 else { throw ContractViolation("\(value); expected seconds ≥ 0") }

@@ -119,7 +119,7 @@ public struct ContractCheck: Sendable {
         var released: [(APIVersion, String)] = []
         for name in names where name.hasSuffix(".schema.json") {
             let number = name.dropFirst().dropLast(".schema.json".count)
-            guard name.hasPrefix("v"), let value = Int(number), value >= 1 else {
+            guard name.hasPrefix("v"), !number.hasPrefix("0"), number.allSatisfy(\.isASCII), let value = Int(number), value >= 1 else {
                 throw ContractFileError(file: directory + "/" + name, reason: "expected a name of the form v<N>.schema.json")
             }
             released.append((APIVersion(value), directory + "/" + name))

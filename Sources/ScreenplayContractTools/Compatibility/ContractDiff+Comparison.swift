@@ -281,13 +281,14 @@ struct SchemaComparison {
         let oldType = Self.typeName(oldSchema)
         let newType = Self.typeName(newSchema)
         if oldType != newType {
-            typeChanged(from: oldType, to: newType, at: path, declared: declared)
+            typeChanged(from: oldType, to: newType, at: path, declared: declared, ranked: Self.rankTypes(oldSchema, newSchema))
             return
         }
         compareAllowedValues(oldSchema, newSchema, at: path)
         compareOpenEnum(oldSchema, newSchema, at: path)
         compareConstraints(oldSchema, newSchema, at: path)
-        if oldSchema["properties"] != nil || newSchema["properties"] != nil {
+        if oldSchema["properties"] != nil || newSchema["properties"] != nil || oldSchema["required"] != nil || newSchema["required"] != nil
+        {
             compareObject(oldSchema, newSchema, at: path, declared: declared)
         }
         if oldSchema["items"] != nil || newSchema["items"] != nil {
@@ -296,7 +297,16 @@ struct SchemaComparison {
         for keyword in ["oneOf", "anyOf"] { compareVariants(oldSchema, newSchema, keyword: keyword, at: path) }
     }
 
-    mutating func typeChanged(from oldType: String, to newType: String, at path: SchemaPath, declared: [String: [DeclaredFieldChange]]) {
+    mutating func typeChanged(
+        from oldType: String, to newType: String, at path: SchemaPath, declared: [String: [DeclaredFieldChange]], ranked widens: Bool?
+    ) {
+        if let widens, handledChange(at: path, declared: declared) == nil {
+            // One type set contains the other (integer → number, string → string or null): an
+            // ordinary widening or narrowing, judged by direction like any other.
+            let (breaking, reason) = verdict(widens: widens)
+            report(widens ? .constraintLoosened : .constraintTightened, path, old: oldType, new: newType, reason, breaking: breaking)
+            return
+        }
         if let handled = handledChange(at: path, declared: declared) {
             let summary = handled.summary.isEmpty ? "" : ": \(handled.summary)"
             report(
@@ -383,6 +393,11 @@ struct SchemaComparison {
     mutating func compareConstraints(_ old: [String: JSONValue], _ new: [String: JSONValue], at path: SchemaPath) {
         for (keywords, stricterWhenLarger) in [(SchemaDocumentCheck.lowerBounds, true), (SchemaDocumentCheck.upperBounds, false)] {
             for keyword in keywords where old[keyword] != new[keyword] {
+                // `minLength` (and the other lower counts) of 0 says nothing: same as absent.
+                let zero: JSONValue = 0
+                if keyword.hasPrefix("min"), keyword != "minimum", (old[keyword] ?? zero) == zero, (new[keyword] ?? zero) == zero {
+                    continue
+                }
                 let at = path.keyword(keyword)
                 let before = old[keyword].flatMap(Self.number)
                 let after = new[keyword].flatMap(Self.number)
@@ -390,7 +405,14 @@ struct SchemaComparison {
                 switch (before, after) {
                 case (nil, _?): widens = false
                 case (_?, nil): widens = true
-                case (let before?, let after?): widens = stricterWhenLarger ? after < before : after > before
+                case (let before?, let after?):
+                    // Whole numbers compare exactly: two large integers can be the same Double.
+                    if case .integer(let oldInteger)? = old[keyword], case .integer(let newInteger)? = new[keyword] {
+                        widens = stricterWhenLarger ? newInteger < oldInteger : newInteger > oldInteger
+                    } else {
+                        if before == after { continue }
+                        widens = stricterWhenLarger ? after < before : after > before
+                    }
                 case (nil, nil): continue
                 }
                 let (breaking, reason) = verdict(widens: widens)
@@ -506,6 +528,22 @@ struct SchemaComparison {
                     breaking: false)
             }
         }
+        // Names required without a schema of their own still bind: a reader or writer must see them.
+        for name in oldRequired.union(newRequired).filter({ oldProperties[$0] == nil && newProperties[$0] == nil }).sorted() {
+            let field = path.field(name)
+            if newRequired.contains(name), !oldRequired.contains(name) {
+                report(
+                    .fieldBecameRequired, field, old: nil, new: "required",
+                    response
+                        ? "the server always sends it; old apps accept that" : "old apps do not send it, and the server now requires it",
+                    breaking: !response)
+            } else if oldRequired.contains(name), !newRequired.contains(name) {
+                report(
+                    .fieldBecameOptional, field, old: "required", new: nil,
+                    response ? "old apps need it and drop the element when it is left out" : "the server accepts more than before",
+                    breaking: response)
+            }
+        }
         for name in oldProperties.keys.filter({ newProperties[$0] != nil }).sorted() {
             let field = path.field(name)
             switch (oldRequired.contains(name), newRequired.contains(name)) {
@@ -566,6 +604,27 @@ struct SchemaComparison {
     }
 
     // MARK: Reading schemas
+
+    /// Whether the new `type` set accepts more (`true`) or less (`false`) than the old one, when
+    /// one contains the other; `nil` when they cannot be ranked (different types, `$ref`s).
+    /// `integer` is a subset of `number`.
+    static func rankTypes(_ old: [String: JSONValue], _ new: [String: JSONValue]) -> Bool? {
+        func types(_ schema: [String: JSONValue]) -> Set<String>? {
+            guard schema["$ref"] == nil else { return nil }
+            switch schema["type"] {
+            case .string(let type)?: return [type]
+            case .array(let types)?: return Set(types.compactMap(\.stringValue))
+            default: return nil
+            }
+        }
+        guard let before = types(old), let after = types(new), before != after else { return nil }
+        func covers(_ outer: Set<String>, _ inner: Set<String>) -> Bool {
+            inner.allSatisfy { outer.contains($0) || ($0 == "integer" && outer.contains("number")) }
+        }
+        if covers(after, before) { return true }
+        if covers(before, after) { return false }
+        return nil
+    }
 
     static func mustUnderstand(_ schema: JSONValue?) -> Bool { schema?["x-must-understand"] == .bool(true) }
 

@@ -149,6 +149,13 @@ public enum ContractDocs {
     }
 
     static func describe(_ schema: JSONValue) -> String {
+        // Optional members also accept null; the table's "required" column says that already.
+        if let first = schema["anyOf"]?.arrayValue?.first { return describe(first) }
+        if case .array(let types)? = schema["type"], var object = schema.objectValue {
+            let named = types.filter { $0 != "null" }
+            object["type"] = named.count == 1 ? named[0] : .array(named)
+            return describe(.object(object))
+        }
         if let reference = schema["$ref"]?.stringValue { return reference.components(separatedBy: "/").last ?? reference }
         var text: String
         if case .array(let values) = schema["enum"] {
@@ -173,8 +180,13 @@ public enum ContractDocs {
             case .none: text = "any JSON"
             }
         }
-        let minimum = schema["minimum"].flatMap(Self.number)
-        let maximum = schema["maximum"].flatMap(Self.number)
+        // The Swift types' own limits (Int.max, the largest finite Double) go without saying.
+        func bound(_ key: String) -> Double? {
+            guard let value = schema[key].flatMap(Self.number), abs(value) < 1e15 else { return nil }
+            return value
+        }
+        let minimum = bound("minimum")
+        let maximum = bound("maximum")
         switch (minimum, maximum) {
         case (let low?, let high?): text += ", \(Self.format(low))…\(Self.format(high))"
         case (let low?, nil): text += ", ≥ \(Self.format(low))"

@@ -75,6 +75,10 @@ final class SchemaRecorder: Decoder {
         return (value, child.schema)
     }
 
+    static func integer(_ minimum: Int, _ maximum: Int) -> JSONValue {
+        ["type": "integer", "minimum": .integer(minimum), "maximum": .integer(maximum)]
+    }
+
     /// Scalars, enums and the types that are definitions of their own.
     static func leaf<T>(_ type: T.Type) -> (T, JSONValue)? {
         func cast(_ value: Any, _ schema: JSONValue) -> (T, JSONValue)? {
@@ -83,12 +87,22 @@ final class SchemaRecorder: Decoder {
         switch type {
         case is String.Type: return cast("x", ["type": "string"])
         case is Bool.Type: return cast(false, ["type": "boolean"])
-        case is Int.Type: return cast(1 as Int, ["type": "integer"])
-        case is Int64.Type: return cast(Int64(1), ["type": "integer"])
-        case is Int32.Type: return cast(Int32(1), ["type": "integer"])
-        case is UInt.Type: return cast(UInt(1), ["type": "integer", "minimum": 0])
-        case is Double.Type: return cast(1.0, ["type": "number"])
-        case is Float.Type: return cast(Float(1), ["type": "number"])
+        // Bounds state what the decoders refuse: a whole number outside the Swift type's range,
+        // a number that is not finite (`1e400` reads as infinity in some parsers).
+        case is Int.Type: return cast(1 as Int, integer(Int.min, Int.max))
+        case is Int64.Type: return cast(Int64(1), integer(Int(Int64.min), Int(Int64.max)))
+        case is Int32.Type: return cast(Int32(1), integer(Int(Int32.min), Int(Int32.max)))
+        case is Double.Type:
+            return cast(
+                1.0,
+                ["type": "number", "minimum": .number(-Double.greatestFiniteMagnitude), "maximum": .number(Double.greatestFiniteMagnitude)])
+        case is Float.Type:
+            return cast(
+                Float(1),
+                [
+                    "type": "number", "minimum": .number(-Double(Float.greatestFiniteMagnitude)),
+                    "maximum": .number(Double(Float.greatestFiniteMagnitude)),
+                ])
         case is JSONValue.Type: return cast(JSONValue.null, ["description": "any JSON value"])
         case is ColorValue.Type:
             // Open by construction: any well-formed token name decodes; renderers show tokens they
@@ -157,13 +171,34 @@ final class SchemaObject {
 
     func markOptional(_ key: String) { optional.insert(key) }
 
+    /// `schema`, also accepting `null`.
+    static func nullable(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema else { return schema }
+        switch object["type"] {
+        case .string(let type)?:
+            object["type"] = [.string(type), "null"]
+            return .object(object)
+        case .array(let types)? where !types.contains("null"):
+            object["type"] = .array(types + ["null"])
+            return .object(object)
+        case .array?:
+            return schema
+        default:
+            // A definition by reference, or any JSON value already.
+            return object["$ref"] == nil ? schema : ["anyOf": [schema, ["type": "null"]]]
+        }
+    }
+
     /// Objects allow members they do not list: every decoder ignores unknown members, which is
-    /// what makes adding a field safe, so the schema says the same.
+    /// what makes adding a field safe, so the schema says the same. Optional members accept
+    /// `null`, as `decodeIfPresent` does.
     var schema: JSONValue {
         let required = order.filter { !optional.contains($0) }
+        var members = properties
+        for name in optional { members[name] = members[name].map(Self.nullable) }
         var result: [String: JSONValue] = [
             "type": "object",
-            "properties": .object(properties),
+            "properties": .object(members),
         ]
         if !required.isEmpty { result["required"] = .array(required.map(JSONValue.string)) }
         return .object(result)

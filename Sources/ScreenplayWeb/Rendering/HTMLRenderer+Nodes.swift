@@ -166,7 +166,7 @@ extension HTMLRenderer {
         // Only URLs with no CSS-significant characters go into the style attribute: HTML escaping
         // is undone before CSS parses it, so a quote or parenthesis could end the url().
         if placeholder, let low = image.placeholderURL, let lowSource = links.href(low, policy: .resource),
-            !lowSource.contains(where: { "'\"()\\;".contains($0) || $0.isWhitespace })
+            !lowSource.unicodeScalars.contains(where: { "'\"()\\;".unicodeScalars.contains($0) || $0.properties.isWhitespace })
         {
             html += " style=\"background-image:url('\(HTML.escape(lowSource))');background-size:cover\""
         }

@@ -15,11 +15,9 @@ public struct WebLinks: Sendable {
     /// The browser URL of a screen path such as `screens/home`.
     public func href(_ url: String, policy: LinkPolicy = .endpoint) -> String? {
         guard (try? policy.check(url)) != nil else { return nil }
-        if url.hasPrefix("/") || url.lowercased().hasPrefix("http:") || url.lowercased().hasPrefix("https:")
-            || url.lowercased().hasPrefix("mailto:") || url.lowercased().hasPrefix("tel:")
-        {
-            return url
-        }
+        // Scalars, not characters: "/" followed by a combining mark is still a leading slash to a
+        // browser, and prefixing another "/" would make it protocol-relative.
+        if url.unicodeScalars.first == "/" || LinkPolicy.scheme(of: url) != nil { return url }
         if url == "screens/home" { return "/" }
         return "/" + url
     }

@@ -120,8 +120,13 @@ struct ContractCheckCommand: ParsableCommand {
         if let write {
             let version = APIVersion(write)
             let path = released + "/" + ContractCheck.fileName(for: version)
-            try FileManager.default.createDirectory(atPath: released, withIntermediateDirectories: true)
-            try Data(try ContractSchema.text(for: version).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            do {
+                try FileManager.default.createDirectory(atPath: released, withIntermediateDirectories: true)
+                try Data(try ContractSchema.text(for: version).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                // Not "breaking" (exit 1): the release could not be written at all.
+                throw ContractExit.report(ContractFileError(file: path, reason: "cannot be written: \(error.localizedDescription)"))
+            }
             FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
         }
         let check: ContractCheck
@@ -136,7 +141,10 @@ struct ContractCheckCommand: ParsableCommand {
         case .text:
             for result in check.results {
                 guard let diff = result.diff else {
-                    print("\(result.version) (\(result.file)): BREAKING: released, but this build no longer supports it")
+                    let why =
+                        result.version > APIVersion.supported.upperBound
+                        ? "is newer than this build" : "is no longer supported by this build"
+                    print("\(result.version) (\(result.file)): BREAKING: released, but \(why)")
                     continue
                 }
                 print("\(result.version) (\(result.file)): \(diff.isBreaking ? "BREAKING" : "ok"), \(diff.summary)")

@@ -71,20 +71,8 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let address = URL(string: url), let scheme = address.scheme, ["http", "https"].contains(scheme), let host = address.host
-        else { throw ValidationError("'\(url)' is not an http(s) URL") }
-        // `…/api/v3/screens/home` → root, version 3, reference `screens/home`.
-        let path = address.path
-        guard let range = path.range(of: #"/api/v[0-9]+/"#, options: .regularExpression) else {
-            throw ValidationError("'\(url)' has no /api/v<N>/ in its path")
-        }
-        let versionText = path[range].dropFirst("/api/v".count).dropLast()
-        let version = APIVersion(apiVersion ?? Int(versionText) ?? APIVersion.latest.rawValue)
-        var reference = String(path[range.upperBound...])
-        if let query = address.query { reference += "?" + query }
-        let port = address.port.map { ":\($0)" } ?? ""
-        let root = URL(string: "\(scheme)://\(host)\(port)/")!
-        let loader = ScreenLoader(endpoint: ServerEndpoint(root: root, apiVersion: version), transport: URLSessionTransport())
+        let (endpoint, reference) = try Self.endpoint(of: url, apiVersion: apiVersion)
+        let loader = ScreenLoader(endpoint: endpoint, transport: URLSessionTransport())
         let navigator = ScreenNavigator(loader: loader)
         let printer = TerminalRenderer()
 
@@ -128,6 +116,34 @@ struct RenderCommand: AsyncParsableCommand {
         if case .failed(_, let error)? = state.top?.state { throw Failure("the screen failed to load: \(error.message)") }
     }
 
+    /// Splits a screen's URL into the server (root, path prefix, version) and the screen's
+    /// reference, keeping the path's percent-encoding (`a%2Fb` stays one segment).
+    static func endpoint(of url: String, apiVersion: Int?) throws -> (ServerEndpoint, String) {
+        guard let address = URL(string: url), let scheme = address.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            var components = URLComponents(url: address, resolvingAgainstBaseURL: false)
+        else { throw ValidationError("'\(url)' is not an http(s) URL") }
+        let path = components.percentEncodedPath
+        guard let range = path.range(of: #"/v[0-9]{1,4}/"#, options: .regularExpression) else {
+            throw ValidationError("'\(url)' has no /api/v<N>/ in its path")
+        }
+        let number = Int(path[range].dropFirst(2).dropLast()) ?? 0
+        let version = APIVersion(apiVersion ?? number)
+        guard APIVersion.supported.contains(version) else {
+            throw ValidationError(
+                "'\(url)' asks for API v\(number); this build speaks \(APIVersion.supported.lowerBound)...\(APIVersion.supported.upperBound)"
+            )
+        }
+        let prefix = String(path[..<range.lowerBound])
+        var reference = String(path[range.upperBound...])
+        if let query = components.percentEncodedQuery { reference += "?" + query }
+        components.scheme = scheme
+        components.percentEncodedPath = "/"
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        guard let root = components.url else { throw ValidationError("'\(url)' has no usable host") }
+        return (ServerEndpoint(root: root, apiVersion: version, pathPrefix: prefix.isEmpty ? "/" : prefix), reference)
+    }
+
     /// The top screen's tree with what is presented over it, as one tree to match taps in.
     static func tree(of state: ScreenNavigator.Snapshot) -> ViewNode {
         let resolver = ViewTreeResolver()
@@ -137,7 +153,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     static func describe(_ state: ScreenNavigator.Snapshot, printer: TerminalRenderer) -> String {
-        var text = "screen \(state.entries.count) of \(state.entries.count): \(state.top?.url ?? "(none)")\n"
+        var text = "screen \(state.entries.count) on the stack: \(state.top?.url ?? "(none)")\n"
         text += printer.outline(tree(of: state))
         return text
     }

@@ -178,6 +178,23 @@ struct ViewTreeResolverTests {
             #expect(after.last == before.first)
         }
 
+        @Test("a key that already ends like a suffix cannot collide with a generated one")
+        func suffixLookalike() {
+            let ids = ViewTreeResolverTests.nodes([.listRow(.init(title: "A")), .listRow(.init(title: "A")), .listRow(.init(title: "A~2"))])
+                .nodes.map(\.id)
+            #expect(Set(ids).count == 3)
+        }
+
+        @Test("an image that acts but has no alt text is still named, after where it leads, and the gap is logged")
+        func unnamedImageLink() throws {
+            let (nodes, issues) = ViewTreeResolverTests.nodes([
+                .image(.init(RemoteImage(url: "a.svg"), action: .navigate(.init(url: "screens/a", header: .init(title: "Vienna")))))
+            ])
+            let node = try #require(nodes.first)
+            #expect(node.accessibility.label == "Vienna" && !node.accessibility.isHidden)
+            #expect(issues.count == 1)
+        }
+
         @Test("two components with the same identity in one parent get distinct ids, in document order")
         func duplicates() throws {
             let row = Component.listRow(.init(title: "Same"))
