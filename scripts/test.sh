@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole Screenplay test suite on a fresh Debian machine with the Swift toolchain.
-# Installs what the tests need when it is missing, then builds and runs every test target.
+# Installs what the tests need when it is missing, then builds and runs every test target,
+# then builds every other Swift package in the repository (e.g. Benchmarks/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +27,19 @@ echo "==> building (debug, with tests)"
 swift build --build-tests
 echo "==> running tests"
 swift test --skip-build "$@"
+
+# Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
+# built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its
+# own DIR/.build. Hidden folders (.build/checkouts, .git, …) are skipped. Runs after the main
+# suite; a failure fails this script.
+packages=()
+while IFS= read -r manifest; do packages+=("$(dirname "${manifest#./}")"); done < <(
+  find . \( -path '*/.*' -o -name node_modules \) -prune -o -type f -name Package.swift ! -path ./Package.swift -print | LC_ALL=C sort)
+for package in "${packages[@]}"; do
+  echo "==> building package ${package}/ (debug, all targets)"
+  if ! swift build --package-path "$package" --build-tests; then
+    echo "==> FAILED: package ${package}/ does not build" >&2
+    exit 1
+  fi
+done
+echo "==> tests passed; ${#packages[@]} other package(s) built: ${packages[*]:-none}"

@@ -9,7 +9,7 @@ enum Inputs {
     /// The demo's real home screen, built by the demo server in process.
     nonisolated(unsafe) static var home: Screen!
     nonisolated(unsafe) static var homeJSON: Data!
-    /// A synthetic ~20 KB screen of rows, stacks and text (about 500 leaves).
+    /// A synthetic ~20 KB screen of rows, stacks and text (about 500 leaves); track durations are seconds (API v3).
     nonisolated(unsafe) static var synthetic: Screen!
     nonisolated(unsafe) static var syntheticJSON: Data!
 
@@ -33,7 +33,7 @@ enum Inputs {
             index += 1
             sections.append(
                 Section("section-\(index)", header: "Section \(index)") {
-                    TrackRow(title: "Track \(index)", subtitle: "Performer \(index)", duration: "\(index % 10):0\(index % 6)",
+                    TrackRow(title: "Track \(index)", subtitle: "Performer \(index)", duration: (index % 10) * 60 + index % 6,
                              action: .navigate(to: "screens/track/\(index)"))
                     HStack(alignment: .bottom, spacing: 4) {
                         for bar in 0..<3 {
