@@ -36,5 +36,15 @@ let package = Package(
             path: "Benchmarks/VersioningBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ViewTreeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScreenplayContract", package: "Screenplay"),
+                .product(name: "ScreenplayClient", package: "Screenplay"),
+            ],
+            path: "Benchmarks/ViewTreeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
