@@ -340,6 +340,7 @@ struct SchemaAgreementTests {
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(probes.count) probes disagree:\n\(listed)")
         // Both verdicts occur often: a generator that only made valid (or only invalid) probes proves nothing.
         #expect(accepted > probes.count / 5 && accepted < probes.count * 4 / 5, "\(accepted) of \(probes.count) accepted")
+        print("schema agreement: \(probes.count) probes over v1-v3, \(accepted) accepted by both, \(probes.count - accepted) refused by both")
     }
 }
 
