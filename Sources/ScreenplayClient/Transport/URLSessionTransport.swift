@@ -23,12 +23,17 @@ public struct URLSessionTransport: ScreenTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The request timeout is an idle timeout; the resource timeout bounds the whole exchange,
+        // so a server that drips bytes cannot hold a caller forever.
         configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 2
         self.session = URLSession(configuration: configuration)
         self.maximumResponseSize = maximumResponseSize
     }
 
-    /// Sends the request and returns the response with its whole body.
+    /// Sends the request and returns the response with its whole body. The size limit is checked
+    /// once the body is in (Foundation's completion API buffers it); a streaming check is left
+    /// for a delegate-based version.
     public func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
         let scheme = request.scheme ?? "http"
         guard let url = URL(string: "\(scheme)://\(request.authority ?? "localhost")\(request.path ?? "/")") else {

@@ -134,6 +134,9 @@ public struct ViewTreeResolver: Sendable {
     /// The custom action name of the retry button on a failed screen; renderers pass it back and
     /// the navigator retries.
     public static let retryActionName = "screenplay.retry"
+
+    /// Custom action names the client reserves; the same names sent by a server resolve disabled.
+    public static let reservedPrefix = "screenplay."
 }
 
 /// One resolution pass: the context, the issues met, and the ids handed out so far.
@@ -229,6 +232,9 @@ struct Resolution {
             enabled = false
         case .custom(let custom):
             if let local = context.localActions, !local.contains(custom.name) { enabled = false }
+            // Names under `screenplay.` belong to the client itself (the retry button); a server
+            // cannot borrow them.
+            if custom.name.hasPrefix(ViewTreeResolver.reservedPrefix) { enabled = false }
         case .play, .share, .openURL:
             if let local = context.localActions, !local.contains(action.kind) { enabled = false }
         case .navigate, .command:

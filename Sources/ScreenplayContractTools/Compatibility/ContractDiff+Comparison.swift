@@ -590,7 +590,7 @@ struct SchemaComparison {
         let at = path.keyword(keyword)
         func reportedElsewhere(_ variant: JSONValue) -> Bool {
             guard let reference = variant["$ref"]?.stringValue, reference.hasPrefix("#/$defs/") else { return false }
-            let name = String(reference.dropFirst("#/$defs/".count))
+            let name = SchemaDocumentCheck.pointerUnescape(String(reference.dropFirst("#/$defs/".count)))
             return (oldDefinitions[name] == nil) != (newDefinitions[name] == nil)
         }
         for variant in before where !after.contains(variant) && !reportedElsewhere(variant) {

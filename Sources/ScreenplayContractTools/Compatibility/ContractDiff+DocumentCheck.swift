@@ -51,6 +51,10 @@ enum SchemaDocumentCheck {
         return document.objectValue!
     }
 
+    static func pointerUnescape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+
     static func pointerEscape(_ token: String) -> String {
         token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
@@ -82,7 +86,10 @@ enum SchemaDocumentCheck {
                     guard let reference = member.stringValue, reference.hasPrefix("#/$defs/") else {
                         throw fail(at, "expected a reference of the form #/$defs/NAME")
                     }
-                    let name = String(reference.dropFirst("#/$defs/".count))
+                    let token = String(reference.dropFirst("#/$defs/".count))
+                    // One JSON-pointer token: `~1` is "/", `~0` is "~"; a bare "/" would point inside a definition.
+                    guard !token.contains("/") else { throw fail(at, "`\(reference)` points inside a definition; refer to a whole one") }
+                    let name = SchemaDocumentCheck.pointerUnescape(token)
                     guard definitions.contains(name) else { throw fail(at, "`\(reference)` names no definition in $defs") }
                 case "enum":
                     guard member.arrayValue != nil else { throw fail(at, "expected an array of values") }

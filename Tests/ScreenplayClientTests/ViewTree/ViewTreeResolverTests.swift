@@ -138,6 +138,8 @@ struct ViewTreeResolverTests {
             let buy = Component.button(.init(title: "Buy", action: .custom(.init(name: "purchase"))))
             #expect(try ViewTreeResolverTests.node(buy, context: ResolutionContext(localActions: ["share"])).action?.isEnabled == false)
             #expect(try ViewTreeResolverTests.node(buy, context: ResolutionContext(localActions: ["purchase"])).action?.isEnabled == true)
+            let borrowed = Component.button(.init(title: "Retry", action: .custom(.init(name: ViewTreeResolver.retryActionName))))
+            #expect(try ViewTreeResolverTests.node(borrowed).action?.isEnabled == false, "a server cannot send the client's own retry")
             let go = Component.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))
             #expect(try ViewTreeResolverTests.node(go, context: ResolutionContext(isBlocked: true)).action?.isEnabled == false)
             let id = try ViewTreeResolverTests.node(go).id
