@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "ScreenplayHummingbird",
             dependencies: [
-                "ScreenplayServer",
+                "ScreenplayServer", "ScreenplayWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -108,7 +108,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "ScreenplaySwiftUI", dependencies: ["ScreenplayClient"], exclude: ["README.md"], swiftSettings: swiftSettings),
-        .target(name: "ScreenplayWeb", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
+        .target(
+            name: "ScreenplayWeb",
+            dependencies: [
+                "ScreenplayContract", "ScreenplayClient", "ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings),
         .target(name: "ScreenplayTerminal", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
 
         // MARK: Demo and CLI.
@@ -165,7 +170,10 @@ let package = Package(
             dependencies: ["ScreenplayClient", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScreenplayWebTests", dependencies: ["ScreenplayWeb"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScreenplayWebTests",
+            dependencies: ["ScreenplayWeb", "ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayTerminalTests", dependencies: ["ScreenplayTerminal", "ScreenplayClient", "ScreenplayContract"],
             swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import HTTPTypes
 public import Hummingbird
 public import ScreenplayServer
+public import ScreenplayWeb
 
 extension RouterMethods {
     /// Mounts a Screenplay service on this router, under the service's path prefix.
@@ -42,5 +43,30 @@ public enum ScreenplayResponder {
         Response(
             status: answer.head.status, headers: answer.head.headerFields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
+
+extension RouterMethods {
+    /// Mounts the browser pages and their command flow (``WebSite``): `GET /`, `GET /screens/**`
+    /// and `POST` to the site's command path.
+    @discardableResult
+    public func addScreenplayWeb(_ site: WebSite) -> Self {
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
+            let limit = site.service.configuration.maximumBodySize
+            var body: [UInt8] = []
+            for try await buffer in request.body {
+                // One byte over the limit is enough for the site to refuse it with a page.
+                body.append(contentsOf: buffer.readableBytesView.prefix(limit + 1 - body.count))
+                if body.count > limit { break }
+            }
+            guard let answer = await site.respond(to: request.head, body: body) else { return Response(status: .notFound) }
+            return Response(
+                status: answer.head.status, headers: answer.head.headerFields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        get("/", use: handler)
+        get("screens/**", use: handler)
+        post(RouterPath(site.renderer.links.commandPath), use: handler)
+        return self
     }
 }

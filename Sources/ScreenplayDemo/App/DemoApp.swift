@@ -6,6 +6,7 @@ import ScreenplayHummingbird
 public import ScreenplayServer
 import ScreenplayStore
 public import ScreenplayStoreSQLite
+import ScreenplayWeb
 
 /// The demo backend: a classical-music catalog in embedded SQLite, served as Screenplay
 /// screens (`/api/v1/…`), as web pages (`/`), with its own images and audio.
@@ -89,7 +90,7 @@ public struct DemoApp: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.addScreenplay(service)
-        WebPages(service: service).register(on: router)
+        router.addScreenplayWeb(WebSite(service: service))
         MediaRoutes.register(on: router, catalog: catalog)
         router.get("health") { _, _ in "ok" }
         return router

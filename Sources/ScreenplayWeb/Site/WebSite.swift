@@ -1,0 +1,199 @@
+import Foundation
+public import HTTPTypes
+import ScreenplayContract
+public import ScreenplayServer
+
+/// The browser side of a Screenplay server, as one piece any host mounts: the same screens the
+/// apps get, as HTML, at `/` and `/screens/…`, and the command flow behind their forms (form post
+/// → command result → page, the prompt and choice pages, the cross-site checks). Speaks
+/// `HTTPTypes` only; `ScreenplayHummingbird`'s `addScreenplayWeb` mounts it on a router.
+///
+/// Browsers are identified by a cookie. A page view may create an identity (the cookie comes back
+/// with the page); a command never does: it must come from one of the site's own pages, in a
+/// browser that already has its identity.
+public struct WebSite: Sendable {
+    /// The server core the pages and commands go to.
+    public let service: ScreenplayService
+    /// How screens become HTML.
+    public var renderer: HTMLRenderer
+
+    /// A site over `service`.
+    public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer()) {
+        self.service = service
+        self.renderer = renderer
+    }
+
+    /// An HTML page or a redirect.
+    public struct Response: Sendable {
+        /// Status and headers.
+        public var head: HTTPResponse
+        /// The HTML, empty for redirects.
+        public var body: [UInt8]
+    }
+
+    /// Answers a browser request: a page for `GET /` and `GET /screens/…`, the command flow for
+    /// `POST` to the renderer's command path; `nil` for any other request (the host's own).
+    public func respond(to request: HTTPRequest, body: [UInt8]) async -> Response? {
+        let path = request.path.map { String($0.split(separator: "?", maxSplits: 1).first ?? "") } ?? "/"
+        switch request.method {
+        case .get, .head:
+            if path == "/" { return await screenPage(path: "home", request: request) }
+            guard path.hasPrefix("/screens/") else { return nil }
+            return await screenPage(path: String(path.dropFirst("/screens/".count)), request: request)
+        case .post where path == renderer.links.commandPath:
+            return await command(request: request, body: body)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Pages
+
+    func screenPage(path: String, request: HTTPRequest) async -> Response {
+        let identity: (UserIdentity, String?)
+        do {
+            identity = try await identify(request)
+        } catch {
+            return html(
+                renderer.errorPage(title: "Something went wrong", message: error.message, back: "/"), status: error.status, cookie: nil)
+        }
+        let (user, cookie) = identity
+        let notice = Self.query(of: request)["notice"]
+        let currentPath = path == "home" ? "/" : "/screens/" + path
+        do {
+            // The web renders the latest kinds, and app-defined kinds through their fallbacks.
+            let screen = Downgrade(to: .latest, customKinds: service.customKinds).screen(
+                try await service.screen(path: path, apiVersion: .latest, user: user))
+            return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
+        } catch {
+            return html(
+                renderer.errorPage(
+                    title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"),
+                status: error.status, cookie: cookie)
+        }
+    }
+
+    // MARK: Commands
+
+    func command(request: HTTPRequest, body: [UInt8]) async -> Response {
+        if let refusal = crossSiteRefusal(request) { return refusal }
+        guard let token = Self.sessionToken(request.headerFields), let resolved = try? await service.resolveIdentity(token: token),
+            resolved.issuedToken == nil
+        else {
+            return html(
+                renderer.errorPage(
+                    title: "Session expired", message: "This browser has no Screenplay session; open the page again and retry.", back: "/"),
+                status: .forbidden, cookie: nil)
+        }
+        let limit = service.configuration.maximumBodySize
+        guard body.count <= limit else {
+            return html(
+                renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: limit).message, back: "/"),
+                status: .contentTooLarge, cookie: nil)
+        }
+        let form: WebForm
+        do {
+            form = try WebForm(urlEncoded: body)
+        } catch {
+            return html(renderer.errorPage(title: "Bad request", message: error.description, back: "/"), status: .badRequest, cookie: nil)
+        }
+        let result: CommandResult
+        do {
+            result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user)
+        } catch {
+            return html(
+                renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status, cookie: nil)
+        }
+        return page(for: result, form: form)
+    }
+
+    /// What a command's answer looks like in a browser.
+    func page(for result: CommandResult, form: WebForm) -> Response {
+        switch result {
+        case .done(let done):
+            var location = form.back
+            if let message = done.message {
+                let encoded = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                location += (location.contains("?") ? "&" : "?") + "notice=" + encoded
+            }
+            return redirect(to: location)
+        case .navigate(let navigate):
+            return redirect(to: renderer.links.href(navigate.url) ?? form.back)
+        case .screen(let screen):
+            return html(renderer.page(for: screen, currentPath: form.back), cookie: nil)
+        case .prompt(let prompt):
+            return html(renderer.page(for: prompt, back: form.back), cookie: nil)
+        case .choice(let choice):
+            return html(renderer.page(for: choice, back: form.back), cookie: nil)
+        case .error(let failure):
+            return html(
+                renderer.errorPage(title: "Could not do that", message: failure.message, back: form.back), status: .unprocessableContent,
+                cookie: nil)
+        case .unknown(let type, _):
+            return html(
+                renderer.errorPage(title: "Could not do that", message: "unexpected answer '\(type)'", back: form.back),
+                status: .internalServerError, cookie: nil)
+        }
+    }
+
+    /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
+    /// whose `Origin` is not this host.
+    func crossSiteRefusal(_ request: HTTPRequest) -> Response? {
+        let refused = html(
+            renderer.errorPage(title: "Refused", message: "commands are accepted only from this site's own pages", back: "/"),
+            status: .forbidden, cookie: nil)
+        if let site = request.headerFields[Self.fetchSite], !["same-origin", "none"].contains(site.lowercased()) { return refused }
+        if let origin = request.headerFields[.origin] {
+            let host = request.authority ?? ""
+            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else { return refused }
+        }
+        return nil
+    }
+
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+
+    /// The token the browser's cookie carries, when it has the shape the server issues (a stale
+    /// or mangled cookie counts as none).
+    static func sessionToken(_ headers: HTTPFields) -> String? {
+        guard let token = ScreenplayService.token(in: headers), token.utf8.count == 64 else { return nil }
+        return token
+    }
+
+    /// The browser's user: from its cookie, or a new identity whose cookie the response sets.
+    func identify(_ request: HTTPRequest) async throws(ScreenplayError) -> (UserIdentity, String?) {
+        let resolved: ResolvedIdentity
+        do {
+            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields))
+        } catch {
+            do {
+                resolved = try await service.resolveIdentity(token: nil)
+            } catch let failure as ScreenplayError {
+                throw failure
+            } catch {
+                throw ScreenplayError.internalError("could not create an identity")
+            }
+        }
+        let cookie = resolved.issuedToken.map { "\(ScreenplayService.tokenCookie)=\($0); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000" }
+        return (resolved.user, cookie)
+    }
+
+    /// The query of a request target, decoded.
+    static func query(of request: HTTPRequest) -> [String: String] {
+        guard let path = request.path, let components = URLComponents(string: path) else { return [:] }
+        var query: [String: String] = [:]
+        for item in components.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value ?? "" }
+        return query
+    }
+
+    func html(_ page: String, status: HTTPResponse.Status = .ok, cookie: String?) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'"
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(head: HTTPResponse(status: status, headerFields: headers), body: Array(page.utf8))
+    }
+
+    func redirect(to location: String) -> Response {
+        Response(head: HTTPResponse(status: .seeOther, headerFields: [.location: location]), body: [])
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+import ScreenplayWeb
+import Synchronization
+import Testing
+
+/// The browser pages and their command flow, in process: no socket, no framework.
+@Suite("Web site: pages and the command flow")
+struct WebSiteTests {
+    /// Hands out users whose tokens have the 64-character shape the site accepts from cookies.
+    final class Identities: IdentityResolver {
+        private let next = Mutex(Int64(1))
+
+        static func token(_ id: Int64) -> String { "t" + String(repeating: "0", count: 63 - String(id).count) + String(id) }
+
+        func resolve(token: String?) async throws -> ResolvedIdentity {
+            if let token {
+                guard token.hasPrefix("t"), token.count == 64, let id = Int64(token.dropFirst()) else {
+                    throw ScreenplayError.invalidToken("unknown")
+                }
+                return ResolvedIdentity(user: UserIdentity(id: id), issuedToken: nil)
+            }
+            let id = next.withLock { value in
+                defer { value += 1 }
+                return value
+            }
+            return ResolvedIdentity(user: UserIdentity(id: id), issuedToken: Self.token(id))
+        }
+    }
+
+    static func site() -> WebSite {
+        var routes = ScreenplayRoutes()
+        routes.screen("home") { _ in
+            Screen(id: "home", title: "Home", sections: [ScreenSection(id: "a", components: [.text(.init("Hello <world>"))])])
+        }
+        routes.command("save") { request in .done(.init(message: "Saved “\(request.payload["name"]?.stringValue ?? "")”", refresh: true)) }
+        routes.command("ask") { _ in
+            .prompt(
+                .init(title: "Name?", field: .init(name: "name", maxLength: 20), submitTitle: "Save", submit: .init(url: "commands/save")))
+        }
+        return WebSite(service: ScreenplayService(routes: routes, identity: Identities()))
+    }
+
+    static let cookie = "screenplay_token=" + Identities.token(7)
+
+    static func post(
+        _ form: String, headers: HTTPFields = [.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+    ) -> (HTTPRequest, [UInt8]) {
+        var fields = headers
+        fields[.contentType] = "application/x-www-form-urlencoded"
+        return (
+            HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:8080", path: "/web/command", headerFields: fields),
+            Array(form.utf8)
+        )
+    }
+
+    @Test("the home page is HTML with a new identity's cookie; other paths are the host's")
+    func pages() async throws {
+        let site = Self.site()
+        let home = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: []))
+        #expect(home.head.status == .ok)
+        #expect(home.head.headerFields[.setCookie]?.hasPrefix("screenplay_token=t") == true)
+        #expect(home.head.headerFields[.contentSecurityPolicy]?.contains("script-src 'none'") == true)
+        #expect(String(decoding: home.body, as: UTF8.self).contains("Hello &lt;world&gt;"))
+        let missing = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/screens/nope"), body: []))
+        #expect(missing.head.status == .notFound)
+        #expect(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/assets/x.css"), body: []) == nil)
+    }
+
+    @Test("a command's done result redirects back with its message as a notice; a prompt is a page with its form")
+    func commandFlow() async throws {
+        let site = Self.site()
+        let (request, body) = Self.post("url=commands/save&payload=%7B%22name%22%3A%22Mix%22%7D&back=/screens/home")
+        let done = try #require(await site.respond(to: request, body: body))
+        #expect(done.head.status == .seeOther)
+        #expect(done.head.headerFields[.location]?.hasPrefix("/screens/home?notice=Saved") == true)
+        let (askRequest, askBody) = Self.post("url=commands/ask&payload=%7B%7D&back=/")
+        let prompt = try #require(await site.respond(to: askRequest, body: askBody))
+        let html = String(decoding: prompt.body, as: UTF8.self)
+        #expect(prompt.head.status == .ok && html.contains("<h1>Name?</h1>") && html.contains(#"maxlength="20""#))
+    }
+
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        let headers: HTTPFields
+        let form: String
+        let status: HTTPResponse.Status
+        let title: String
+        var testDescription: String { title + " (\(status.code))" }
+    }
+
+    static let refusalCases: [Refusal] = [
+        Refusal(
+            headers: [.cookie: "other=1"], form: "url=commands/save&payload=%7B%7D&back=/", status: .forbidden, title: "Session expired"),
+        Refusal(
+            headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], form: "url=commands/save&payload=%7B%7D&back=/",
+            status: .forbidden, title: "Refused"),
+        Refusal(
+            headers: [.cookie: cookie, .origin: "https://evil.example"], form: "url=commands/save&payload=%7B%7D&back=/",
+            status: .forbidden, title: "Refused"),
+        Refusal(headers: [.cookie: cookie], form: "url=screens/home&payload=%7B%7D&back=/", status: .badRequest, title: "Bad request"),
+        Refusal(
+            headers: [.cookie: cookie], form: "url=commands/save&payload=" + String(repeating: "a", count: 2_000_000),
+            status: .contentTooLarge,
+            title: "Too large"),
+    ]
+
+    @Test(
+        "commands are refused without the browser's session, from another site or origin, oversized or malformed", arguments: refusalCases)
+    func refusals(_ refusal: Refusal) async throws {
+        let (request, body) = Self.post(refusal.form, headers: refusal.headers)
+        let answer = try #require(await Self.site().respond(to: request, body: body))
+        #expect(answer.head.status == refusal.status)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("<h1>\(refusal.title)</h1>"))
+        #expect(answer.head.headerFields[.setCookie] == nil, "a command never hands out an identity")
+    }
+}
