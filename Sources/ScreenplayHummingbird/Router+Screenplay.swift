@@ -56,7 +56,7 @@ extension RouterMethods {
             var body: [UInt8] = []
             for try await buffer in request.body {
                 // One byte over the limit is enough for the site to refuse it with a page.
-                body.append(contentsOf: buffer.readableBytesView.prefix(limit + 1 - body.count))
+                body.append(contentsOf: buffer.readableBytesView.prefix(min(limit, Int.max - 1) + 1 - body.count))
                 if body.count > limit { break }
             }
             guard let answer = await site.respond(to: request.head, body: body) else { return Response(status: .notFound) }
@@ -66,6 +66,8 @@ extension RouterMethods {
         }
         get("/", use: handler)
         get("screens/**", use: handler)
+        head("/", use: handler)
+        head("screens/**", use: handler)
         post(RouterPath(site.renderer.links.commandPath), use: handler)
         return self
     }

@@ -168,4 +168,21 @@ struct NavigationStateMachineTests {
         let option = CommandResult.Choice.Option(title: "A", command: .init(url: "commands/a"))
         #expect(machine.choose(option) == .send(command: 2, .init(command: .init(url: "commands/a"), extra: [:])))
     }
+
+    @Test("a question or a move answered after its screen was popped does not land on another screen; a message still shows")
+    func answersAfterPop() {
+        var machine = Self.atHome()
+        _ = machine.navigate(.init(url: "screens/a"))
+        _ = machine.send(.init(url: "commands/ask"))
+        _ = machine.send(.init(url: "commands/go"))
+        _ = machine.send(.init(url: "commands/note"))
+        _ = machine.pop()
+        let prompt = CommandResult.Prompt(title: "Name", field: .init(name: "n"), submitTitle: "OK", submit: .init(url: "commands/n"))
+        #expect(machine.commandFinished(1, result: .success(.prompt(prompt))) == .none)
+        #expect(machine.presented == nil)
+        #expect(machine.commandFinished(2, result: .success(.navigate(.init(url: "screens/b")))) == .none)
+        #expect(machine.entries.map(\.url) == ["screens/home"])
+        _ = machine.commandFinished(3, result: .success(.done(.init(message: "Saved"))))
+        #expect(machine.presented == .message("Saved"))
+    }
 }

@@ -535,6 +535,29 @@ struct ScreenLoaderTests {
             #expect(transport.requests[2][.authorization] == "Bearer issued-to-b")
         }
 
+        @Test("a request handed the bootstrap that finds a token already saved lets every other waiting request go too")
+        func handedBootstrapWithToken() async throws {
+            let first = Gate()
+            let transport = FakeTransport()
+            transport.on(.get, "/api/v1/screens/a", gate: first, replies: [.fail])
+            transport.on(.get, "/api/v1/screens/b", .screen(Samples.screen("b")))
+            transport.on(.get, "/api/v1/screens/c", .screen(Samples.screen("c")))
+            let tokens = InMemoryTokenStore()
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport, tokens: tokens)
+            let a = Task { try await loader.screen(at: "screens/a") }
+            await first.waitForArrivals()
+            let b = Task { try await loader.screen(at: "screens/b") }
+            try await Task.sleep(for: .milliseconds(30))
+            let c = Task { try await loader.screen(at: "screens/c") }
+            try await Task.sleep(for: .milliseconds(30))
+            await tokens.save("saved-elsewhere")
+            first.open()
+            await #expect(throws: ClientError.self) { try await a.value }
+            _ = try await b.value
+            _ = try await c.value
+            #expect(transport.requests.dropFirst().allSatisfy { $0[.authorization] == "Bearer saved-elsewhere" })
+        }
+
         @Test(
             "the identity token is not sent to, nor replaced by, another origin"
         )

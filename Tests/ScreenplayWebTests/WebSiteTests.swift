@@ -116,4 +116,19 @@ struct WebSiteTests {
         #expect(String(decoding: answer.body, as: UTF8.self).contains("<h1>\(refusal.title)</h1>"))
         #expect(answer.head.headerFields[.setCookie] == nil, "a command never hands out an identity")
     }
+
+    @Test("HEAD answers like GET without a body; the host comparison ignores case; a notice goes before the fragment")
+    func headOriginAndFragment() async throws {
+        let site = Self.site()
+        let head = try #require(await site.respond(to: HTTPRequest(method: .head, scheme: "http", authority: "h", path: "/"), body: []))
+        #expect(head.head.status == .ok && head.body.isEmpty && head.head.headerFields[.contentType]?.hasPrefix("text/html") == true)
+        var headers: HTTPFields = [.cookie: Self.cookie, .origin: "http://localhost:8080"]
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        let request = HTTPRequest(method: .post, scheme: "http", authority: "LOCALHOST:8080", path: "/web/command", headerFields: headers)
+        let answer = try #require(
+            await site.respond(to: request, body: Array("url=commands/save&payload=%7B%7D&back=/screens/home%23works".utf8)))
+        #expect(answer.head.status == .seeOther)
+        let location = try #require(answer.head.headerFields[.location])
+        #expect(location.hasPrefix("/screens/home?notice=") && location.hasSuffix("#works"))
+    }
 }

@@ -139,6 +139,7 @@ public actor ScreenLoader {
     /// Keeps `loaded` for revalidation; at the limit, the least recently used screen makes room
     /// (the others keep their ETags).
     private func store(_ loaded: LoadedScreen, for url: URL) {
+        guard cacheLimit > 0 else { return }
         uses += 1
         if cache[url] == nil, cache.count >= cacheLimit, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             cache[oldest] = nil
@@ -174,7 +175,12 @@ public actor ScreenLoader {
                 await withCheckedContinuation { bootstrapWaiters.append($0) }
                 if let token = await tokens.token() {
                     request.headerFields[.authorization] = "Bearer \(token)"
-                } else if !hasHeardFromServer {
+                    // Handed the bootstrap but no longer needing it (a token arrived another
+                    // way): let everyone else go too, or they would wait forever.
+                    if bootstrapInFlight, !hasHeardFromServer { releaseBootstrap() }
+                } else if hasHeardFromServer {
+                    if bootstrapInFlight { releaseBootstrap() }
+                } else {
                     // The request before this one got no answer: this one goes next, alone, and
                     // the others keep waiting for the identity it will bring back.
                     leadsBootstrap = true
@@ -187,10 +193,7 @@ public actor ScreenLoader {
         defer {
             if leadsBootstrap {
                 if hasHeardFromServer || bootstrapWaiters.isEmpty {
-                    bootstrapInFlight = false
-                    let waiters = bootstrapWaiters
-                    bootstrapWaiters = []
-                    waiters.forEach { $0.resume() }
+                    releaseBootstrap()
                 } else {
                     bootstrapWaiters.removeFirst().resume()
                 }
@@ -211,6 +214,14 @@ public actor ScreenLoader {
 
     /// Whether any answer from the server has arrived (see the bootstrap in `send`).
     private var hasHeardFromServer = false
+
+    /// Ends the bootstrap: every waiting request goes out.
+    private func releaseBootstrap() {
+        bootstrapInFlight = false
+        let waiters = bootstrapWaiters
+        bootstrapWaiters = []
+        waiters.forEach { $0.resume() }
+    }
 
     /// Whether a request is out before the server has answered once; others wait their turn.
     private var bootstrapInFlight = false

@@ -185,6 +185,15 @@ public struct NavigationStateMachine: Sendable, Hashable {
     public mutating func commandFinished(_ id: Int, result: Result<CommandResult, ClientError>) -> Effect {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return .none }
         let origin = pending.remove(at: index).origin
+        // The user left the screen the command came from: a question or a move it asks for
+        // would land on another screen, so only messages still show.
+        let originIsGone = origin.map { id in !entries.contains { $0.id == id } } ?? false
+        if originIsGone {
+            switch result {
+            case .success(.choice), .success(.prompt), .success(.navigate): return .none
+            default: break
+            }
+        }
         switch result {
         case .failure(let error):
             presented = .error(error.message)

@@ -37,9 +37,16 @@ public struct WebSite: Sendable {
         let path = request.path.map { String($0.split(separator: "?", maxSplits: 1).first ?? "") } ?? "/"
         switch request.method {
         case .get, .head:
-            if path == "/" { return await screenPage(path: "home", request: request) }
-            guard path.hasPrefix("/screens/") else { return nil }
-            return await screenPage(path: String(path.dropFirst("/screens/".count)), request: request)
+            let page: Response
+            if path == "/" {
+                page = await screenPage(path: "home", request: request)
+            } else if path.hasPrefix("/screens/") {
+                page = await screenPage(path: String(path.dropFirst("/screens/".count)), request: request)
+            } else {
+                return nil
+            }
+            // HEAD: the same status and headers, no body.
+            return request.method == .head ? Response(head: page.head, body: []) : page
         case .post where path == renderer.links.commandPath:
             return await command(request: request, body: body)
         default:
@@ -114,7 +121,10 @@ public struct WebSite: Sendable {
             var location = form.back
             if let message = done.message {
                 let encoded = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                location += (location.contains("?") ? "&" : "?") + "notice=" + encoded
+                // The notice goes in the query, before any fragment.
+                let fragment = location.firstIndex(of: "#").map { String(location[$0...]) } ?? ""
+                location = String(location.prefix { $0 != "#" })
+                location += (location.contains("?") ? "&" : "?") + "notice=" + encoded + fragment
             }
             return redirect(to: location)
         case .navigate(let navigate):
@@ -144,7 +154,7 @@ public struct WebSite: Sendable {
             status: .forbidden, cookie: nil)
         if let site = request.headerFields[Self.fetchSite], !["same-origin", "none"].contains(site.lowercased()) { return refused }
         if let origin = request.headerFields[.origin] {
-            let host = request.authority ?? ""
+            let host = (request.authority ?? "").lowercased()
             guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else { return refused }
         }
         return nil
