@@ -183,11 +183,11 @@ struct SchemaAgreementTests {
                 add(definition, "\(place) with a fraction", at(.number(1.5)))
                 add(definition, "\(place) = 1e300", at(.number(1e300)))
             case "number":
-                if let minimum = schema["minimum"].flatMap(SchemaAgreementTests.number), abs(minimum) < 1e15 {
+                if let minimum = schema["minimum"]?.numberValue, abs(minimum) < 1e15 {
                     add(definition, "\(place) = minimum", at(.number(minimum)))
                     add(definition, "\(place) just under the minimum", at(.number(minimum - 0.5)))
                 }
-                if let maximum = schema["maximum"].flatMap(SchemaAgreementTests.number), abs(maximum) < 1e15 {
+                if let maximum = schema["maximum"]?.numberValue, abs(maximum) < 1e15 {
                     add(definition, "\(place) = maximum", at(.number(maximum)))
                     add(definition, "\(place) just over the maximum", at(.number(maximum + 0.5)))
                 }
@@ -203,14 +203,6 @@ struct SchemaAgreementTests {
     static func mainType(_ schema: JSONValue) -> String? {
         if let type = schema["type"]?.stringValue { return type }
         return schema["type"]?.arrayValue?.compactMap(\.stringValue).first { $0 != "null" }
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .integer(let number): Double(number)
-        case .number(let number): number
-        default: nil
-        }
     }
 
     /// `value` with the member at `path` replaced (or removed, for `nil`).
@@ -340,7 +332,8 @@ struct SchemaAgreementTests {
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(probes.count) probes disagree:\n\(listed)")
         // Both verdicts occur often: a generator that only made valid (or only invalid) probes proves nothing.
         #expect(accepted > probes.count / 5 && accepted < probes.count * 4 / 5, "\(accepted) of \(probes.count) accepted")
-        print("schema agreement: \(probes.count) probes over v1-v3, \(accepted) accepted by both, \(probes.count - accepted) refused by both")
+        print(
+            "schema agreement: \(probes.count) probes over v1-v3, \(accepted) accepted by both, \(probes.count - accepted) refused by both")
     }
 }
 

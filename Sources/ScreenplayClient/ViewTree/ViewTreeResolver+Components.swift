@@ -55,9 +55,7 @@ extension Resolution {
         if let action {
             let bound = bind(action, id: id)
             node.action = bound
-            node.accessibility.traits = Self.traits(for: action)
-            if !bound.isEnabled { node.accessibility.traits.insert(.disabled) }
-            if bound.isBusy { node.accessibility.traits.insert(.updatesFrequently) }
+            node.accessibility.traits = Self.traits(for: action).union(Self.stateTraits(of: bound))
             node.accessibility.hint = Self.hint(for: action)
         }
         // One announcement for the whole row: title, subtitle, details.
@@ -169,8 +167,7 @@ extension Resolution {
         let bound = bind(.command(value.command), id: id)
         var traits: Set<NodeAccessibility.Trait> = [.button]
         if value.isFavorite { traits.insert(.selected) }
-        if !bound.isEnabled { traits.insert(.disabled) }
-        if bound.isBusy { traits.insert(.updatesFrequently) }
+        traits.formUnion(Self.stateTraits(of: bound))
         return ViewNode(
             id: id, role: .toggle, text: title, icon: value.isFavorite ? "heart.fill" : "heart", style: NodeStyle(emphasis: .secondary),
             action: bound, accessibility: .init(label: "\(title): \(value.label)", traits: traits))

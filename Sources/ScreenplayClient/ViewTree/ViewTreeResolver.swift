@@ -250,6 +250,14 @@ struct Resolution {
         }
     }
 
+    /// `disabled` and `updatesFrequently` (busy), as the bound action's state says.
+    static func stateTraits(of bound: BoundAction) -> Set<NodeAccessibility.Trait> {
+        var traits: Set<NodeAccessibility.Trait> = []
+        if !bound.isEnabled { traits.insert(.disabled) }
+        if bound.isBusy { traits.insert(.updatesFrequently) }
+        return traits
+    }
+
     static func role(for action: Action) -> NodeRole {
         switch action {
         case .navigate, .openURL: .link
@@ -262,9 +270,7 @@ struct Resolution {
         id: NodeID, title: String, action: Action, icon: String?, emphasis: NodeStyle.Emphasis?, label: String?
     ) -> ViewNode {
         let bound = bind(action, id: id)
-        var traits = Self.traits(for: action)
-        if !bound.isEnabled { traits.insert(.disabled) }
-        if bound.isBusy { traits.insert(.updatesFrequently) }
+        let traits = Self.traits(for: action).union(Self.stateTraits(of: bound))
         return ViewNode(
             id: id, role: Self.role(for: action), text: title, icon: icon, style: NodeStyle(emphasis: emphasis), action: bound,
             accessibility: .init(label: label, hint: Self.hint(for: action), traits: traits))

@@ -100,6 +100,15 @@ extension JSONValue {
         }
     }
 
+    /// The value as a Double, when this is a number (integer or not), otherwise `nil`.
+    public var numberValue: Double? {
+        switch self {
+        case .integer(let number): Double(number)
+        case .number(let number): number
+        default: nil
+        }
+    }
+
     /// The elements, when this is an array, otherwise `nil`.
     public var arrayValue: [JSONValue]? {
         if case .array(let elements) = self { return elements }

@@ -399,8 +399,8 @@ struct SchemaComparison {
                     continue
                 }
                 let at = path.keyword(keyword)
-                let before = old[keyword].flatMap(Self.number)
-                let after = new[keyword].flatMap(Self.number)
+                let before = old[keyword]?.numberValue
+                let after = new[keyword]?.numberValue
                 let widens: Bool
                 switch (before, after) {
                 case (nil, _?): widens = false
@@ -675,14 +675,6 @@ struct SchemaComparison {
     static func elements(_ value: JSONValue?) -> [JSONValue] {
         if case .array(let elements)? = value { return elements }
         return []
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .integer(let number): Double(number)
-        case .number(let number): number
-        default: nil
-        }
     }
 
     static func list(_ values: [JSONValue]) -> String {

@@ -114,7 +114,7 @@ enum SchemaDocumentCheck {
                 case "const":
                     break
                 default:
-                    guard SchemaComparison.number(member) != nil else { throw fail(at, "expected a number") }
+                    guard member.numberValue != nil else { throw fail(at, "expected a number") }
                 }
             }
         }

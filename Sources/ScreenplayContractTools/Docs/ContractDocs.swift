@@ -182,7 +182,7 @@ public enum ContractDocs {
         }
         // The Swift types' own limits (Int.max, the largest finite Double) go without saying.
         func bound(_ key: String) -> Double? {
-            guard let value = schema[key].flatMap(Self.number), abs(value) < 1e15 else { return nil }
+            guard let value = schema[key]?.numberValue, abs(value) < 1e15 else { return nil }
             return value
         }
         let minimum = bound("minimum")
@@ -195,14 +195,6 @@ public enum ContractDocs {
         }
         if let length = schema["maxLength"]?.integerValue { text += ", at most \(length) characters" }
         return text
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .integer(let number): Double(number)
-        case .number(let number): number
-        default: nil
-        }
     }
 
     static func format(_ number: Double) -> String {
