@@ -72,7 +72,7 @@ extension HTMLRenderer {
                 + "</div>"
         case .grid:
             let columns = node.style.columns ?? 2
-            return "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(columns),1fr)\">"
+            return "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(columns),minmax(0,1fr))\">"
                 + node.children.map { html($0, back: back) }.joined() + "</ul>"
         case .carousel:
             let shape = node.style.tileShape?.rawValue ?? "square"

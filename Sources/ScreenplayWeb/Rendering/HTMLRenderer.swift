@@ -150,16 +150,18 @@ public struct HTMLRenderer: Sendable {
     static let stylesheet = """
         :root{--sp-primaryText:#1d1d1f;--sp-secondaryText:#6e6e73;--sp-accent:#8a2be2;--sp-background:#fff;--sp-surface:#eef3fb;\
         --sp-positive:#1a7f37;--sp-negative:#c62828;font-family:system-ui,sans-serif;color:var(--sp-primaryText)}
-        main{max-width:760px;margin:0 auto;padding:16px}a{color:var(--sp-accent)}
+        @media (prefers-color-scheme:dark){:root{--sp-primaryText:#f2f2f7;--sp-secondaryText:#a1a1aa;--sp-accent:#c39bff;--sp-background:#111114;\
+        --sp-surface:#23232b;--sp-positive:#4ade80;--sp-negative:#f87171;color-scheme:dark}}
+        body{background:var(--sp-background)}main{max-width:760px;margin:0 auto;padding:16px;overflow-wrap:break-word}a{color:var(--sp-accent)}
         .hero img{width:160px;height:160px;border-radius:12px;object-fit:cover}.subtitle{color:var(--sp-secondaryText);display:block}
         .carousel{display:flex;gap:12px;overflow-x:auto;list-style:none;padding:0}.carousel li{flex:0 0 110px;text-align:center}
         .carousel img{width:96px;height:96px;border-radius:50%}.carousel .title{display:block;font-size:14px}
-        .row{display:flex;align-items:center;gap:12px;padding:8px 0;border-bottom:1px solid #ddd}.row>a:not(.action),.row>form:not(.inline){display:flex;gap:12px;align-items:center;text-decoration:none;color:inherit;flex:1}.row .text-block{flex:1}.row>.action,.row>form.inline{flex:0 0 auto}
+        .row{display:flex;align-items:center;gap:12px;padding:8px 0;border-bottom:1px solid rgba(128,128,128,.3)}.row>a:not(.action),.row>form:not(.inline){display:flex;gap:12px;align-items:center;text-decoration:none;color:inherit;flex:1}.row .text-block{flex:1}.row>.action,.row>form.inline{flex:0 0 auto}
         .row img{width:48px;height:48px;border-radius:6px}.accessory{margin-left:auto;color:var(--sp-secondaryText);font-size:13px}
         .accessory{font-variant-numeric:tabular-nums}.progress{color:var(--sp-secondaryText)}
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
         .menu{display:flex;gap:8px;flex-wrap:wrap;margin:8px 0}form.inline{display:inline}
-        button,.action{font:inherit;padding:6px 12px;border-radius:8px;border:1px solid var(--sp-accent);background:#fff;color:var(--sp-accent);cursor:pointer;text-decoration:none}
+        button,.action{font:inherit;padding:6px 12px;border-radius:8px;border:1px solid var(--sp-accent);background:var(--sp-background);color:var(--sp-accent);cursor:pointer;text-decoration:none}
         .notice{background:#e8f5e9;padding:8px 12px;border-radius:8px}.error{background:#fdecea;padding:8px 12px;border-radius:8px}
         section>.action,section>form.inline{display:inline-block;margin:4px 0 12px}.choices{list-style:none;padding:0}.choices li{margin:8px 0}section>.stack{margin-bottom:12px;border-radius:10px}
         .grid{display:grid;gap:12px;list-style:none;padding:0}.grid img{width:100%;height:auto;border-radius:8px}.grid a{text-decoration:none;color:inherit}
