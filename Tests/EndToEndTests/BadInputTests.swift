@@ -21,15 +21,17 @@ struct BadInputTests {
 
             let version = try await raw(.get, root, "/api/v9/screens/home")
             #expect(version.status == .badRequest)
-            #expect(try version.errorBody().error.message.contains("v1 through v3"))
+            #expect(try version.errorBody().error.message.contains("v1 through \(APIVersion.latest)"))
 
-            let malformed = try await raw(.post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array("{\"name\": \"x\",}".utf8))
+            let malformed = try await raw(
+                .post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array("{\"name\": \"x\",}".utf8))
             #expect(malformed.status == .badRequest)
             let malformedError = try malformed.errorBody().error
             #expect(malformedError.code == "malformedJSON")
             #expect(malformedError.message.contains("line 1, column 14"))
 
-            let mediaType = try await raw(.post, root, "/api/v1/commands/playlists/create", headers: [.contentType: "application/xml"], body: Array("<name/>".utf8))
+            let mediaType = try await raw(
+                .post, root, "/api/v1/commands/playlists/create", headers: [.contentType: "application/xml"], body: Array("<name/>".utf8))
             #expect(mediaType.status == .unsupportedMediaType)
 
             let huge = Array(("{\"name\":\"" + String(repeating: "n", count: 70_000) + "\"}").utf8)
@@ -37,15 +39,19 @@ struct BadInputTests {
             #expect(tooLarge.status == .contentTooLarge)
             #expect(try tooLarge.errorBody().error.message.contains("65536 bytes"))
 
-            let invalid = try await raw(.post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array(#"{"name": 42}"#.utf8))
+            let invalid = try await raw(
+                .post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array(#"{"name": 42}"#.utf8))
             #expect(invalid.status == .unprocessableContent)
             #expect(try invalid.errorBody().error.path == "$.name")
 
-            let longName = try await raw(.post, root, "/api/v1/commands/playlists/create", headers: Self.json, body: Array(("{\"name\":\"" + String(repeating: "x", count: 101) + "\"}").utf8))
+            let longName = try await raw(
+                .post, root, "/api/v1/commands/playlists/create", headers: Self.json,
+                body: Array(("{\"name\":\"" + String(repeating: "x", count: 101) + "\"}").utf8))
             #expect(longName.status == .unprocessableContent)
             #expect(try longName.errorBody().error.message.contains("limit is 100"))
 
-            let missingWork = try await raw(.post, root, "/api/v1/commands/playlists/choose", headers: Self.json, body: Array(#"{"workId": 999999}"#.utf8))
+            let missingWork = try await raw(
+                .post, root, "/api/v1/commands/playlists/choose", headers: Self.json, body: Array(#"{"workId": 999999}"#.utf8))
             #expect(missingWork.status == .notFound)
             #expect(try missingWork.errorBody().error.path == "$.workId")
 
@@ -83,7 +89,8 @@ struct BadInputTests {
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let loader = ScreenLoader(
-            endpoint: ServerEndpoint(root: URL(string: "http://127.0.0.1:\(port)/")!, apiVersion: .v1), transport: AsyncHTTPClientTransport())
+            endpoint: ServerEndpoint(root: URL(string: "http://127.0.0.1:\(port)/")!, apiVersion: .v1),
+            transport: AsyncHTTPClientTransport())
         let loaded = try await loader.screen(at: "screens/odd")
         let components = loaded.screen.sections[0].components
         #expect(components.count == 3)

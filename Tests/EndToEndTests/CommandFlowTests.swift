@@ -76,7 +76,7 @@ struct CommandFlowTests {
             let home = try await client.loader.screen(at: "screens/home").screen
             let ownPlaylists = home.sections.first { $0.id == "library" }.map { section in
                 section.components.compactMap { component -> String? in
-                    if case .listRow(let row) = component { return row.title }
+                    if case .listRow(let row) = component.content { return row.title }
                     return nil
                 }
             }

@@ -71,8 +71,8 @@ struct CrawlTests {
                 .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v1/screens/playlist/1").body)).value
             let v3Playlist = try ScreenplayDecoder(mode: .strict, apiVersion: .v3)
                 .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v3/screens/playlist/1").body)).value
-            guard case .button(let button) = v1Playlist.sections[0].components.last,
-                case .favoriteButton(let toggle) = v3Playlist.sections[0].components.last
+            guard case .button(let button) = v1Playlist.sections[0].components.last?.content,
+                case .favoriteButton(let toggle) = v3Playlist.sections[0].components.last?.content
             else {
                 Issue.record("expected a button for v1 and a favorite toggle for v3")
                 return
@@ -92,7 +92,7 @@ struct CrawlTests {
         let screen = try? ScreenplayDecoder(apiVersion: .v3).decode(Screen.self, from: Data(response.body)).value
         for section in screen?.sections ?? [] {
             for component in section.components {
-                if case .trackRow(let row) = component, let duration = row.duration { return duration }
+                if case .trackRow(let row) = component.content, let duration = row.duration { return duration }
             }
         }
         return -1
@@ -128,7 +128,8 @@ struct CrawlTests {
             let client = DemoClient(root: root)
             await client.navigator.start(at: "screens/home")
             let home = try await client.navigator.snapshot.topScreen()
-            guard case .carousel(let carousel) = home.sections[0].components[0], case .navigate(let navigate) = carousel.items[1].action
+            guard case .carousel(let carousel) = home.sections[0].components[0].content,
+                case .navigate(let navigate) = carousel.items[1].action
             else {
                 Issue.record("home should open with a carousel of composers")
                 return
@@ -175,7 +176,7 @@ struct CustomKindTests {
                 let offers = Self.offers(in: loaded.screen)
                 #expect(offers.count == (expectsOffer ? 3 : 0), "\(version) registered=\(registered)")
                 let buttons = loaded.screen.sections.flatMap(\.components).compactMap { component -> Component.Button? in
-                    if case .button(let button) = component { return button }
+                    if case .button(let button) = component.content { return button }
                     return nil
                 }
                 #expect(buttons.count == (expectsOffer ? 0 : 3), "\(version) registered=\(registered)")

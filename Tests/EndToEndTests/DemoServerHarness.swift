@@ -77,7 +77,9 @@ struct RawResponse {
 /// Does not follow redirects, so tests see the 303s themselves. Lives for the whole test process.
 let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
-func raw(_ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> RawResponse {
+func raw(
+    _ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil
+) async throws -> RawResponse {
     let request = HTTPRequest(method: method, scheme: "http", authority: "\(root.host!):\(root.port!)", path: path, headerFields: headers)
     let (response, bytes) = try await AsyncHTTPClientTransport(client: rawClient).send(request, body: body)
     return RawResponse(status: response.status, headers: response.headerFields, body: bytes)
@@ -103,7 +105,7 @@ extension Screen {
     var allActions: [Action] {
         var actions = ((toolbar ?? []) + (menu ?? [])).map(\.action)
         func visit(_ component: Component) {
-            switch component {
+            switch component.content {
             case .sectionHeader(let header): if let action = header.action { actions.append(action) }
             case .detailButton(let button): actions.append(button.action)
             case .listRow(let row): if let action = row.action { actions.append(action) }
@@ -113,6 +115,7 @@ extension Screen {
             case .button(let button): actions.append(button.action)
             case .grid(let grid): actions += grid.cards.compactMap(\.action)
             case .favoriteButton(let toggle): actions.append(.command(toggle.command))
+            case .textField(let field): if let action = field.submit { actions.append(action) }
             default: break
             }
             component.children.forEach(visit)
@@ -127,7 +130,7 @@ extension Screen {
     /// Titles of list rows, detail buttons and carousel items, for "is it listed" checks.
     var listedTitles: [String] {
         sections.flatMap(\.components).flatMap { component -> [String] in
-            switch component {
+            switch component.content {
             case .listRow(let row): [row.title]
             case .detailButton(let button): [button.title]
             case .carousel(let carousel): carousel.items.map(\.title)

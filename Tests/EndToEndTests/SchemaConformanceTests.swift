@@ -6,7 +6,9 @@ import Testing
 
 @Suite("End to end: served JSON conforms to the generated schema (checked by Python's jsonschema)", .serialized)
 struct SchemaConformanceTests {
-    @Test("every screen and command result the demo serves validates against `screenplay schema` of its version", arguments: [APIVersion.v1, .v2, .v3])
+    @Test(
+        "every screen and command result the demo serves validates against `screenplay schema` of its version",
+        arguments: [APIVersion.v1, .v2, .v3])
     func conforms(version: APIVersion) async throws {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
@@ -52,7 +54,8 @@ struct SchemaConformanceTests {
                 let result = try ScreenplayDecoder(mode: .strict, apiVersion: version).decode(CommandResult.self, from: Data(response.body))
                 #expect(result.issues.isEmpty, "\(name): \(result.issues)")
             }
-            let failure = try await raw(.post, root, "/api/\(version)/commands/playlists/create", headers: auth, body: Array(#"{"name":7}"#.utf8))
+            let failure = try await raw(
+                .post, root, "/api/\(version)/commands/playlists/create", headers: auth, body: Array(#"{"name":7}"#.utf8))
             try add("error body", "ErrorBody", failure.body)
             _ = client
         }
@@ -83,7 +86,9 @@ struct SchemaConformanceTests {
         for (index, document) in documents.enumerated() {
             let file = folder.appendingPathComponent("doc\(index).jsonl")
             try (document + "\n").write(to: file, atomically: true, encoding: .utf8)
-            let (status, output) = try runPython(["scripts/validate-json-schema.py", folder.appendingPathComponent("schema.json").path, file.path])
+            let (status, output) = try runPython([
+                "scripts/validate-json-schema.py", folder.appendingPathComponent("schema.json").path, file.path,
+            ])
             #expect(status == 1, "document \(index) should be refused: \(output)")
             let decoded = try ScreenplayDecoder(apiVersion: .v1).decode(Screen.self, from: Data(Self.document(in: document).utf8))
             #expect(decoded.issues.count == 1, "the v1 decoder should refuse document \(index) too")

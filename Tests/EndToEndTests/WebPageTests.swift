@@ -11,9 +11,10 @@ struct WebPageTests {
     static func form(_ fields: [String: String]) -> [UInt8] {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return Array(fields.map { key, value in
-            "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }.joined(separator: "&").utf8)
+        return Array(
+            fields.map { key, value in
+                "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+            }.joined(separator: "&").utf8)
     }
 
     @Test("the root URL shows the home screen as HTML and hands the browser a cookie")
@@ -50,9 +51,11 @@ struct WebPageTests {
             let headers: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"]
             let playlistPage = try await raw(.get, root, "/screens/playlist/1", headers: [.cookie: cookie])
             #expect(playlistPage.text.contains("Add to favorites"))
-            let favorite = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
-                "url": "commands/favorites/add", "payload": "{\"playlistId\":1}", "back": "/screens/playlist/1",
-            ]))
+            let favorite = try await raw(
+                .post, root, "/web/command", headers: headers,
+                body: Self.form([
+                    "url": "commands/favorites/add", "payload": "{\"playlistId\":1}", "back": "/screens/playlist/1",
+                ]))
             #expect(favorite.status == .seeOther)
             let location = try #require(favorite.headers[.location])
             #expect(location.hasPrefix("/screens/playlist/1?notice="))
@@ -60,21 +63,27 @@ struct WebPageTests {
             #expect(after.text.contains("Remove from favorites"))
             #expect(after.text.contains("role=\"status\""))
 
-            let prompt = try await raw(.post, root, "/web/command", headers: headers, body: Self.form(["url": "commands/playlists/new", "payload": "{}", "back": "/"]))
+            let prompt = try await raw(
+                .post, root, "/web/command", headers: headers,
+                body: Self.form(["url": "commands/playlists/new", "payload": "{}", "back": "/"]))
             #expect(prompt.status == .ok)
             #expect(prompt.text.contains("name=\"field\" value=\"name\""))
             let hostile = "<script>alert('x')</script>"
-            let created = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
-                "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": hostile,
-            ]))
+            let created = try await raw(
+                .post, root, "/web/command", headers: headers,
+                body: Self.form([
+                    "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": hostile,
+                ]))
             #expect(created.status == .seeOther)
             let home = try await raw(.get, root, "/", headers: [.cookie: cookie])
             #expect(home.text.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
             #expect(!home.text.contains(hostile))
 
-            let empty = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
-                "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": "  ",
-            ]))
+            let empty = try await raw(
+                .post, root, "/web/command", headers: headers,
+                body: Self.form([
+                    "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": "  ",
+                ]))
             #expect(empty.status == .unprocessableContent)
             #expect(empty.text.contains("must not be empty"))
 
@@ -89,17 +98,22 @@ struct WebPageTests {
             var sameOrigin = headers
             sameOrigin[.origin] = "http://\(root.host!):\(root.port!)"
             sameOrigin[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
-            let accepted = try await raw(.post, root, "/web/command", headers: sameOrigin, body: Self.form(["url": "commands/favorites/add", "payload": "{\"playlistId\":2}", "back": "/"]))
+            let accepted = try await raw(
+                .post, root, "/web/command", headers: sameOrigin,
+                body: Self.form(["url": "commands/favorites/add", "payload": "{\"playlistId\":2}", "back": "/"]))
             #expect(accepted.status == .seeOther)
-            let cookieless = try await raw(.post, root, "/web/command", headers: [.contentType: "application/x-www-form-urlencoded"], body: favoriteForm)
+            let cookieless = try await raw(
+                .post, root, "/web/command", headers: [.contentType: "application/x-www-form-urlencoded"], body: favoriteForm)
             #expect(cookieless.status == .forbidden)
             #expect(cookieless.headers[.setCookie] == nil)
             let stillFavorite = try await raw(.get, root, "/screens/playlist/1", headers: [.cookie: cookie])
             #expect(stillFavorite.text.contains("Remove from favorites"))
 
-            let offsite = try await raw(.post, root, "/web/command", headers: headers, body: Self.form([
-                "url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "//evil.example/",
-            ]))
+            let offsite = try await raw(
+                .post, root, "/web/command", headers: headers,
+                body: Self.form([
+                    "url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "//evil.example/",
+                ]))
             #expect(offsite.headers[.location]?.hasPrefix("/?notice=") == true)
         }
     }

@@ -18,7 +18,8 @@ struct ActionSample: Sendable, CustomTestStringConvertible {
     static let all: [ActionSample] = [
         ActionSample(
             kind: "navigate",
-            full: .navigate(.init(url: "screens/composer/mozart", header: .init(title: "Mozart", subtitle: "Austrian"), presentation: .modal)),
+            full: .navigate(
+                .init(url: "screens/composer/mozart", header: .init(title: "Mozart", subtitle: "Austrian"), presentation: .modal)),
             fullKeys: ["type", "url", "header", "presentation"],
             minimal: .navigate(.init(url: "screens/composer/mozart")),
             minimalKeys: ["type", "url"]),
@@ -32,7 +33,8 @@ struct ActionSample: Sendable, CustomTestStringConvertible {
             kind: "play",
             full: .play(.init(metadataURL: "queues/album/1", firstTrack: track)),
             fullKeys: ["type", "metadataURL", "firstTrack"],
-            minimal: .play(.init(metadataURL: "https://api.example/queues/1", firstTrack: .init(id: "t", title: "T", streamURL: "streams/t"))),
+            minimal: .play(
+                .init(metadataURL: "https://api.example/queues/1", firstTrack: .init(id: "t", title: "T", streamURL: "streams/t"))),
             minimalKeys: ["type", "metadataURL", "firstTrack"]),
         ActionSample(
             kind: "share",
@@ -134,6 +136,9 @@ struct ActionCodingTests {
         let decoded = try ScreenplayDecoder(mode: .strict).decode(
             Action.self, from: Data(#"{"type":"navigate","url":"screens/a","presentation":"popover"}"#.utf8))
         #expect(decoded.value == .navigate(.init(url: "screens/a", presentation: .push)))
-        #expect(decoded.issues == [DecodingIssue(kind: .unknownValue, path: "$.presentation", message: "unknown value 'popover'; shown as 'push'")])
+        #expect(
+            decoded.issues == [
+                DecodingIssue(kind: .unknownValue, path: "$.presentation", message: "unknown value 'popover'; shown as 'push'")
+            ])
     }
 }

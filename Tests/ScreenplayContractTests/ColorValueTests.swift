@@ -66,10 +66,12 @@ struct ColorValueTests {
             #expect(ColorValue.token(.secondaryText).wireValue == "secondaryText")
         }
 
-        @Test("wireValue parses back to the same color", arguments: [
-            ColorValue.rgba(red: 0, green: 0, blue: 0, alpha: 255), .rgba(red: 255, green: 255, blue: 255, alpha: 254),
-            .rgba(red: 7, green: 128, blue: 200, alpha: 1), .token(.accent), .token(.negative), .rgb(30, 144, 255),
-        ])
+        @Test(
+            "wireValue parses back to the same color",
+            arguments: [
+                ColorValue.rgba(red: 0, green: 0, blue: 0, alpha: 255), .rgba(red: 255, green: 255, blue: 255, alpha: 254),
+                .rgba(red: 7, green: 128, blue: 200, alpha: 1), .token(.accent), .token(.negative), .rgb(30, 144, 255),
+            ])
         func roundTrip(color: ColorValue) throws {
             #expect(try ColorValue(parsing: color.wireValue) == color)
         }

@@ -13,34 +13,45 @@ struct CommandResultSample: Sendable, CustomTestStringConvertible {
     static let submit = Action.Command(url: "commands/playlists/create", payload: ["source": "menu"])
 
     static let all: [CommandResultSample] = [
-        CommandResultSample(kind: "done", value: .done(.init(message: "Added to favorites", refresh: true)), keys: ["type", "message", "refresh"]),
+        CommandResultSample(
+            kind: "done", value: .done(.init(message: "Added to favorites", refresh: true)), keys: ["type", "message", "refresh"]),
         CommandResultSample(kind: "done", value: .done(.init()), keys: ["type", "refresh"]),
         CommandResultSample(
             kind: "screen",
-            value: .screen(Screen(id: "playlist/9", title: "My list", sections: [ScreenSection(id: "tracks", components: [.trackRow(.init(title: "A"))])])),
+            value: .screen(
+                Screen(
+                    id: "playlist/9", title: "My list", sections: [ScreenSection(id: "tracks", components: [.trackRow(.init(title: "A"))])])
+            ),
             keys: ["type", "screen"]),
         CommandResultSample(
             kind: "choice",
-            value: .choice(.init(title: "Add to playlist", message: "Pick one", options: [
-                .init(title: "Road trip", subtitle: "12 tracks", command: .init(url: "commands/playlists/add", payload: ["playlist": 1])),
-                .init(title: "New…", command: .init(url: "commands/playlists/new")),
-            ])),
+            value: .choice(
+                .init(
+                    title: "Add to playlist", message: "Pick one",
+                    options: [
+                        .init(
+                            title: "Road trip", subtitle: "12 tracks",
+                            command: .init(url: "commands/playlists/add", payload: ["playlist": 1])),
+                        .init(title: "New…", command: .init(url: "commands/playlists/new")),
+                    ])),
             keys: ["type", "title", "message", "options"]),
         CommandResultSample(
             kind: "choice", value: .choice(.init(title: "Add to playlist", options: [])), keys: ["type", "title", "options"]),
         CommandResultSample(
             kind: "prompt",
-            value: .prompt(.init(
-                title: "New playlist", message: "Give it a name",
-                field: .init(name: "name", placeholder: "Name", initialValue: "Untitled", maxLength: 40), submitTitle: "Create",
-                submit: submit)),
+            value: .prompt(
+                .init(
+                    title: "New playlist", message: "Give it a name",
+                    field: .init(name: "name", placeholder: "Name", initialValue: "Untitled", maxLength: 40), submitTitle: "Create",
+                    submit: submit)),
             keys: ["type", "title", "message", "field", "submitTitle", "submit"]),
         CommandResultSample(
             kind: "prompt",
             value: .prompt(.init(title: "New playlist", field: .init(name: "name"), submitTitle: "Create", submit: submit)),
             keys: ["type", "title", "field", "submitTitle", "submit"]),
         CommandResultSample(
-            kind: "navigate", value: .navigate(.init(url: "screens/playlist/9", presentation: .push)), keys: ["type", "url", "presentation"]),
+            kind: "navigate", value: .navigate(.init(url: "screens/playlist/9", presentation: .push)),
+            keys: ["type", "url", "presentation"]),
         CommandResultSample(kind: "error", value: .error(.init(message: "That playlist is gone")), keys: ["type", "message"]),
     ]
 }
@@ -97,7 +108,7 @@ struct CommandResultCodingTests {
             ]}
             """#
         let decoded = try ScreenplayDecoder().decode(CommandResult.self, from: Data(json.utf8))
-        guard case .choice(let choice) = decoded.value else {
+        guard case .choice(let choice) = decoded.value.outcome else {
             Issue.record("expected a choice, got \(decoded.value)")
             return
         }
@@ -120,7 +131,9 @@ struct CommandResultCodingTests {
     @Test("The error body nests code, message and path under `error`")
     func errorBody() throws {
         let body = ErrorBody(code: "notFound", message: "No playlist 9", path: "$.playlistId")
-        #expect(try ScreenplayEncoder().encode(body).utf8Text == #"{"error":{"code":"notFound","message":"No playlist 9","path":"$.playlistId"}}"#)
+        #expect(
+            try ScreenplayEncoder().encode(body).utf8Text
+                == #"{"error":{"code":"notFound","message":"No playlist 9","path":"$.playlistId"}}"#)
         #expect(try ScreenplayEncoder().encode(ErrorBody(code: "x", message: "y")).utf8Text == #"{"error":{"code":"x","message":"y"}}"#)
         #expect(try Fixture.roundTrip(body) == body)
     }

@@ -44,7 +44,8 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             minimalKeys: ["type", "title", "action"]),
         ComponentSample(
             kind: "listRow",
-            full: .listRow(.init(title: "Requiem", subtitle: "K. 626", image: image, composer: "Mozart", recordingCount: 12, action: navigate)),
+            full: .listRow(
+                .init(title: "Requiem", subtitle: "K. 626", image: image, composer: "Mozart", recordingCount: 12, action: navigate)),
             fullKeys: ["type", "title", "subtitle", "image", "composer", "recordingCount", "action"],
             minimal: .listRow(.init(title: "Requiem")),
             minimalKeys: ["type", "title"]),
@@ -56,19 +57,22 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             minimalKeys: ["type", "title"]),
         ComponentSample(
             kind: "carousel",
-            full: .carousel(.init(itemStyle: .portrait, items: [.init(title: "Mozart", subtitle: "Austrian", image: image, action: navigate)])),
+            full: .carousel(
+                .init(itemStyle: .portrait, items: [.init(title: "Mozart", subtitle: "Austrian", image: image, action: navigate)])),
             fullKeys: ["type", "itemStyle", "items"],
             minimal: .carousel(.init(itemStyle: .wide, items: [])),
             minimalKeys: ["type", "itemStyle", "items"]),
         ComponentSample(
             kind: "verticalStack",
-            full: .verticalStack(.init(alignment: .leading, spacing: 8, background: .token(.surface), padding: 4, children: [.spacer(.init(length: 2))])),
+            full: .verticalStack(
+                .init(alignment: .leading, spacing: 8, background: .token(.surface), padding: 4, children: [.spacer(.init(length: 2))])),
             fullKeys: ["type", "alignment", "spacing", "background", "padding", "children"],
             minimal: .verticalStack(.init(children: [])),
             minimalKeys: ["type", "children"]),
         ComponentSample(
             kind: "horizontalStack",
-            full: .horizontalStack(.init(alignment: .bottom, spacing: 2, background: .rgb(30, 144, 255), padding: 1, children: [.text(.init("a"))])),
+            full: .horizontalStack(
+                .init(alignment: .bottom, spacing: 2, background: .rgb(30, 144, 255), padding: 1, children: [.text(.init("a"))])),
             fullKeys: ["type", "alignment", "spacing", "background", "padding", "children"],
             minimal: .horizontalStack(.init(children: [])),
             minimalKeys: ["type", "children"]),
@@ -117,6 +121,16 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             fullKeys: ["type", "columns", "cards"],
             minimal: .grid(.init(columns: 1, cards: [])),
             minimalKeys: ["type", "columns", "cards"]),
+        ComponentSample(
+            kind: "textField",
+            full: .textField(
+                .init(
+                    label: "Search", hint: "Composer or work", storageKey: "query", keyboard: .search, maxLength: 100,
+                    validation: .init(pattern: "^.{2,}$", message: "Type at least two characters"),
+                    submit: .command(.init(url: "commands/search")))),
+            fullKeys: ["type", "label", "hint", "storageKey", "keyboard", "maxLength", "validation", "submit"],
+            minimal: .textField(.init(label: "Name", storageKey: "name")),
+            minimalKeys: ["type", "label", "storageKey"]),
     ]
 }
 
@@ -124,7 +138,7 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
 struct ComponentCodingTests {
     @Test("The samples cover every known kind exactly once")
     func samplesCoverCatalog() {
-        #expect(Component.knownKinds.count == 16)
+        #expect(Component.knownKinds.count == 17)
         #expect(ComponentSample.all.map(\.kind) == Component.knownKinds.map(\.rawValue))
         #expect(ComponentSample.all.map(\.full.kind) == Component.knownKinds)
     }
@@ -212,7 +226,7 @@ struct ComponentCodingTests {
         func keptVerbatim() throws {
             let json = #"{"cells":[{"title":"a"}],"columns":3,"type":"hologram"}"#
             let decoded = try ScreenplayDecoder().decode(Component.self, from: Data(json.utf8))
-            guard case .unknown(let unknown) = decoded.value else {
+            guard case .unknown(let unknown) = decoded.value.content else {
                 Issue.record("expected .unknown, got \(decoded.value)")
                 return
             }

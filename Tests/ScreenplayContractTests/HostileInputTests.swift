@@ -66,7 +66,7 @@ struct HostileInputTests {
         #expect(decoded.issues.isEmpty)
         var node = try #require(decoded.value.sections.first?.components.first)
         var depth = 0
-        while case .verticalStack(let stack) = node {
+        while case .verticalStack(let stack) = node.content {
             depth += 1
             node = try #require(stack.children.first)
         }
@@ -87,7 +87,7 @@ struct HostileInputTests {
         }()
         let decoded = try ScreenplayDecoder().decode(Screen.self, from: data)
         #expect(decoded.issues.isEmpty)
-        guard case .text(let text) = try #require(decoded.value.sections.first?.components.first) else {
+        guard case .text(let text) = try #require(decoded.value.sections.first?.components.first).content else {
             Issue.record("expected a text component")
             return
         }

@@ -5,7 +5,10 @@ import Testing
 struct JSONPathTests {
     @Test("Names become dotted members and indexes become brackets")
     func plain() {
-        let path: [any CodingKey] = [AnyCodingKey("sections"), AnyCodingKey(intValue: 2), AnyCodingKey("components"), AnyCodingKey(intValue: 0), AnyCodingKey("title")]
+        let path: [any CodingKey] = [
+            AnyCodingKey("sections"), AnyCodingKey(intValue: 2), AnyCodingKey("components"), AnyCodingKey(intValue: 0),
+            AnyCodingKey("title"),
+        ]
         #expect(JSONPath.render(path) == "$.sections[2].components[0].title")
     }
 

@@ -18,9 +18,12 @@ struct JSONSyntaxTests {
     static let malformed: [MalformedDocument] = [
         .init(name: "unterminated string", text: #"{"title":"Mozart"#, line: 1, column: 10, reason: "unterminated string"),
         .init(name: "bad escape", text: #"["a\qb"]"#, line: 1, column: 4, reason: #"invalid escape '\q'"#),
-        .init(name: "short unicode escape", text: #"["\u12G4"]"#, line: 1, column: 3, reason: #"invalid \u escape: expected four hex digits"#),
+        .init(
+            name: "short unicode escape", text: #"["\u12G4"]"#, line: 1, column: 3, reason: #"invalid \u escape: expected four hex digits"#),
         .init(name: "trailing comma in array", text: "[1,2,]", line: 1, column: 6, reason: "unexpected ']': expected a value"),
-        .init(name: "trailing comma in object", text: #"{"a":1,}"#, line: 1, column: 8, reason: "unexpected '}': expected a member name in double quotes"),
+        .init(
+            name: "trailing comma in object", text: #"{"a":1,}"#, line: 1, column: 8,
+            reason: "unexpected '}': expected a member name in double quotes"),
         .init(name: "missing colon", text: #"{"a" 1}"#, line: 1, column: 6, reason: "unexpected '1': expected ':' after the member name"),
         .init(name: "garbage after the end", text: "{} x", line: 1, column: 4, reason: "unexpected 'x' after the end of the document"),
         .init(name: "leading zero", text: "[01]", line: 1, column: 3, reason: "unexpected '1': expected ',' or ']'"),
@@ -32,13 +35,17 @@ struct JSONSyntaxTests {
         .init(name: "lone minus", text: "-", line: 1, column: 2, reason: "unexpected end of input: expected a digit"),
         .init(name: "no digit after point", text: "[1.]", line: 1, column: 4, reason: "unexpected ']': expected a digit after '.'"),
         .init(name: "empty exponent", text: "1e+", line: 1, column: 4, reason: "unexpected end of input: expected a digit in the exponent"),
-        .init(name: "raw control character in a string", text: "\"a\u{01}b\"", line: 1, column: 3, reason: "control character in a string (escape it)"),
+        .init(
+            name: "raw control character in a string", text: "\"a\u{01}b\"", line: 1, column: 3,
+            reason: "control character in a string (escape it)"),
         .init(name: "raw newline in a string", text: "[\"a\nb\"]", line: 1, column: 4, reason: "control character in a string (escape it)"),
         .init(name: "mismatched close", text: "\n\n  [1,\n  }", line: 4, column: 3, reason: "unexpected '}': expected a value"),
         .init(name: "unclosed object", text: "{\"a\":[1,2]", line: 1, column: 11, reason: "unexpected end of input: expected ',' or '}'"),
-        .init(name: "unclosed array on line 3", text: "[\n1,\n2", line: 3, column: 2, reason: "unexpected end of input: expected ',' or ']'"),
+        .init(
+            name: "unclosed array on line 3", text: "[\n1,\n2", line: 3, column: 2, reason: "unexpected end of input: expected ',' or ']'"),
         .init(name: "empty document", text: "", line: 1, column: 1, reason: "empty document: expected a JSON value"),
-        .init(name: "non-ASCII byte shown as hex", text: "[\u{00E9}]", line: 1, column: 2, reason: "unexpected byte 0xc3: expected a value"),
+        .init(
+            name: "non-ASCII byte shown as hex", text: "[\u{00E9}]", line: 1, column: 2, reason: "unexpected byte 0xc3: expected a value"),
     ]
 
     @Test("Reports the exact line, column and reason", arguments: malformed)

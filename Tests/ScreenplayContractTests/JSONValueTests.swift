@@ -40,10 +40,12 @@ struct JSONValueTests {
         @Test("Nested arrays and objects keep their shape and order")
         func nested() throws {
             let value = try decode(#"{"a":[1,2.5,{"b":null,"c":[true,"x"]}],"d":{}}"#)
-            #expect(value == .object([
-                "a": .array([.integer(1), .number(2.5), .object(["b": .null, "c": .array([.bool(true), .string("x")])])]),
-                "d": .object([:]),
-            ]))
+            #expect(
+                value
+                    == .object([
+                        "a": .array([.integer(1), .number(2.5), .object(["b": .null, "c": .array([.bool(true), .string("x")])])]),
+                        "d": .object([:]),
+                    ]))
         }
 
         @Test("Strings keep escapes and unicode")
@@ -57,7 +59,9 @@ struct JSONValueTests {
         @Test("Every case encodes to the expected JSON text")
         func text() throws {
             let value: JSONValue = ["s": "x", "i": 3, "d": 2.5, "b": false, "n": nil, "a": [1, "two"], "o": ["k": true]]
-            #expect(try ScreenplayEncoder().encode(value).utf8Text == #"{"a":[1,"two"],"b":false,"d":2.5,"i":3,"n":null,"o":{"k":true},"s":"x"}"#)
+            #expect(
+                try ScreenplayEncoder().encode(value).utf8Text
+                    == #"{"a":[1,"two"],"b":false,"d":2.5,"i":3,"n":null,"o":{"k":true},"s":"x"}"#)
         }
 
         @Test("Round trips preserve every case except whole doubles")
@@ -79,10 +83,12 @@ struct JSONValueTests {
         @Test("Literals build the matching cases")
         func literals() {
             let value: JSONValue = ["s": "x", "i": 1, "d": 1.5, "b": true, "n": nil, "a": [1, "x"]]
-            #expect(value == .object([
-                "s": .string("x"), "i": .integer(1), "d": .number(1.5), "b": .bool(true), "n": .null,
-                "a": .array([.integer(1), .string("x")]),
-            ]))
+            #expect(
+                value
+                    == .object([
+                        "s": .string("x"), "i": .integer(1), "d": .number(1.5), "b": .bool(true), "n": .null,
+                        "a": .array([.integer(1), .string("x")]),
+                    ]))
         }
 
         @Test("A repeated dictionary-literal key keeps the last value")

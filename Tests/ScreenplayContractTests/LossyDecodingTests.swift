@@ -8,19 +8,25 @@ struct LossyDecodingTests {
     struct InvalidElements {
         @Test("A track row without a title is skipped; its neighbours stay in order")
         func missingTitle() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"text","text":"before"},
                 {"type":"trackRow","duration":461},
                 {"type":"text","text":"after"}
                 """#)
             #expect(components == [.text(.init("before")), .text(.init("after"))])
-            #expect(issues == [DecodingIssue(kind: .invalidElement, path: "$.sections[0].components[1].title", message: "missing required field 'title'")])
+            #expect(
+                issues == [
+                    DecodingIssue(
+                        kind: .invalidElement, path: "$.sections[0].components[1].title", message: "missing required field 'title'")
+                ])
             #expect(issues.first?.description == "$.sections[0].components[1].title: missing required field 'title'")
         }
 
         @Test("A section whose id is a number is skipped; the next section survives")
         func sectionIDNumber() throws {
-            let decoded = try Fixture.screen(#"""
+            let decoded = try Fixture.screen(
+                #"""
                 {"id":"s","title":"T","sections":[
                   {"id":"first","components":[{"type":"spacer"}]},
                   {"id":7,"components":[{"type":"spacer"}]},
@@ -37,12 +43,16 @@ struct LossyDecodingTests {
 
         @Test("A carousel item with a numeric title loses only that item")
         func carouselItem() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"carousel","itemStyle":"portrait","items":[
                   {"title":"Bach"},{"title":1685},{"title":"Handel","subtitle":"1685"}
                 ]}
                 """#)
-            #expect(components == [.carousel(.init(itemStyle: .portrait, items: [.init(title: "Bach"), .init(title: "Handel", subtitle: "1685")]))])
+            #expect(
+                components == [
+                    .carousel(.init(itemStyle: .portrait, items: [.init(title: "Bach"), .init(title: "Handel", subtitle: "1685")]))
+                ])
             #expect(issues.map(\.path) == ["$.sections[0].components[0].items[1].title"])
             #expect(issues.map(\.kind) == [.invalidElement])
             #expect(issues.first?.message.hasPrefix("expected a string") == true)
@@ -50,7 +60,8 @@ struct LossyDecodingTests {
 
         @Test("A carousel with an unknown item style keeps its items, shown as squares (an open enum)")
         func carouselStyle() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"carousel","itemStyle":"hexagon","items":[{"title":"Bach"}]},{"type":"spacer","length":4}
                 """#)
             #expect(components == [.carousel(.init(itemStyle: .square, items: [.init(title: "Bach")])), .spacer(.init(length: 4))])
@@ -60,7 +71,8 @@ struct LossyDecodingTests {
 
         @Test("Menu and toolbar items with bad actions are skipped, the rest kept")
         func menuItems() throws {
-            let decoded = try Fixture.screen(#"""
+            let decoded = try Fixture.screen(
+                #"""
                 {"id":"s","title":"T","sections":[],
                  "toolbar":[{"title":"Share","action":{"type":"share","title":"x","url":"file:///etc/passwd"}},
                             {"title":"Fav","icon":"heart","action":{"type":"command","url":"commands/fav"}}],
@@ -71,11 +83,12 @@ struct LossyDecodingTests {
             #expect(decoded.value.toolbar == [MenuItem(title: "Fav", icon: "heart", action: .command(.init(url: "commands/fav")))])
             #expect(decoded.value.menu == [MenuItem(title: "Fine", action: .navigate(.init(url: "screens/fine")))])
             #expect(decoded.issues.map(\.path) == ["$.toolbar[0].action.url", "$.menu[0].action.url", "$.menu[1].action"])
-            #expect(decoded.issues.map(\.message) == [
-                "URL scheme 'file' is not allowed here (allowed: http, https, mailto, tel, or a relative path)",
-                "missing required field 'url'",
-                "missing required field 'action'",
-            ])
+            #expect(
+                decoded.issues.map(\.message) == [
+                    "URL scheme 'file' is not allowed here (allowed: http, https, mailto, tel, or a relative path)",
+                    "missing required field 'url'",
+                    "missing required field 'action'",
+                ])
         }
 
         @Test("A component that is not an object is skipped")
@@ -90,7 +103,10 @@ struct LossyDecodingTests {
         func missingType() throws {
             let (components, issues) = try Fixture.components(#"{"text":"orphan"},{"type":"text","text":"ok"}"#)
             #expect(components == [.text(.init("ok"))])
-            #expect(issues == [DecodingIssue(kind: .invalidElement, path: "$.sections[0].components[0].type", message: "missing required field 'type'")])
+            #expect(
+                issues == [
+                    DecodingIssue(kind: .invalidElement, path: "$.sections[0].components[0].type", message: "missing required field 'type'")
+                ])
         }
 
         @Test("A null required field says it found null")
@@ -117,7 +133,8 @@ struct LossyDecodingTests {
     struct UnknownKinds {
         @Test("Unknown kinds nested in stacks are kept with their JSON and reported at their path")
         func nestedInStacks() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"verticalStack","children":[
                   {"type":"text","text":"a"},
                   {"type":"hologram","columns":3},
@@ -126,20 +143,32 @@ struct LossyDecodingTests {
                 """#)
             let hologram = Component.unknown(.init(type: "hologram", json: ["type": "hologram", "columns": 3]))
             let chart = Component.unknown(.init(type: "chart", json: ["type": "chart", "values": [1, 2.5]]))
-            #expect(components == [.verticalStack(.init(children: [
-                .text(.init("a")), hologram, .horizontalStack(.init(children: [.spacer(.init()), chart])),
-            ]))])
-            #expect(issues == [
-                DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].children[1]", message: "unknown component type 'hologram'"),
-                DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].children[2].children[1]", message: "unknown component type 'chart'"),
-            ])
+            #expect(
+                components == [
+                    .verticalStack(
+                        .init(children: [
+                            .text(.init("a")), hologram, .horizontalStack(.init(children: [.spacer(.init()), chart])),
+                        ]))
+                ])
+            #expect(
+                issues == [
+                    DecodingIssue(
+                        kind: .unknownKind, path: "$.sections[0].components[0].children[1]", message: "unknown component type 'hologram'"),
+                    DecodingIssue(
+                        kind: .unknownKind, path: "$.sections[0].components[0].children[2].children[1]",
+                        message: "unknown component type 'chart'"),
+                ])
         }
 
         @Test("An unknown action type keeps the component, holding the action as unknown")
         func unknownAction() throws {
             let (components, issues) = try Fixture.components(#"{"type":"button","title":"Go","action":{"type":"teleport","to":"moon"}}"#)
-            #expect(components == [.button(.init(title: "Go", action: .unknown(type: "teleport", json: ["type": "teleport", "to": "moon"])))])
-            #expect(issues == [DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].action", message: "unknown action type 'teleport'")])
+            #expect(
+                components == [.button(.init(title: "Go", action: .unknown(type: "teleport", json: ["type": "teleport", "to": "moon"])))])
+            #expect(
+                issues == [
+                    DecodingIssue(kind: .unknownKind, path: "$.sections[0].components[0].action", message: "unknown action type 'teleport'")
+                ])
         }
 
         @Test("An unknown kind survives a re-encode unchanged")
@@ -154,7 +183,8 @@ struct LossyDecodingTests {
     struct ContractRules {
         @Test("An invalid color string drops the component and quotes the text")
         func invalidColor() throws {
-            let (components, issues) = try Fixture.components(##"{"type":"text","text":"x","color":"not a color"},{"type":"text","text":"y","color":"#00FF00"}"##)
+            let (components, issues) = try Fixture.components(
+                ##"{"type":"text","text":"x","color":"not a color"},{"type":"text","text":"y","color":"#00FF00"}"##)
             #expect(components == [.text(.init("y", color: .rgb(0, 255, 0)))])
             #expect(issues.map(\.path) == ["$.sections[0].components[0].color"])
             #expect(issues.first?.message.contains("'not a color'") == true)
@@ -178,7 +208,8 @@ struct LossyDecodingTests {
 
         @Test("A navigate to javascript: is refused, naming the scheme")
         func javascriptNavigate() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"detailButton","title":"Evil","action":{"type":"navigate","url":"javascript:alert(1)"}},
                 {"type":"listRow","title":"Also evil","action":{"type":"navigate","url":"JavaScript:alert(1)"}},
                 {"type":"detailButton","title":"Good","action":{"type":"navigate","url":"screens/good"}}
@@ -191,7 +222,8 @@ struct LossyDecodingTests {
 
         @Test("A protocol-relative navigate is refused")
         func protocolRelative() throws {
-            let (components, issues) = try Fixture.components(#"{"type":"sectionHeader","title":"X","action":{"type":"navigate","url":"//evil.example"}}"#)
+            let (components, issues) = try Fixture.components(
+                #"{"type":"sectionHeader","title":"X","action":{"type":"navigate","url":"//evil.example"}}"#)
             #expect(components.isEmpty)
             #expect(issues.map(\.path) == ["$.sections[0].components[0].action.url"])
             #expect(issues.first?.message.contains("protocol-relative") == true)
@@ -199,7 +231,8 @@ struct LossyDecodingTests {
 
         @Test("A data: image URL is refused, and so is a bad low-res URL")
         func dataImage() throws {
-            let (components, issues) = try Fixture.components(#"""
+            let (components, issues) = try Fixture.components(
+                #"""
                 {"type":"image","image":{"url":"data:image/png;base64,iVBORw0KGgo="}},
                 {"type":"image","image":{"url":"images/ok.png","lowResURL":"file:///tmp/x.png"}},
                 {"type":"image","image":{"url":"images/ok.png","lowResURL":null,"alt":"OK"}}
@@ -220,16 +253,18 @@ struct LossyDecodingTests {
 
         @Test("Issues come in document order across sections, stacks and menus")
         func documentOrder() throws {
-            let decoded = try Fixture.screen(#"""
+            let decoded = try Fixture.screen(
+                #"""
                 {"id":"s","title":"T","sections":[
                   {"id":"a","components":[{"type":"nope"},{"type":"trackRow"}]},
                   {"id":"b","components":[{"type":"verticalStack","children":[{"type":"text"}]}]}
                  ],"menu":[{"title":"m","action":{"type":"later"}}]}
                 """#)
-            #expect(decoded.issues.map(\.path) == [
-                "$.sections[0].components[0]", "$.sections[0].components[1].title",
-                "$.sections[1].components[0].children[0].text", "$.menu[0].action",
-            ])
+            #expect(
+                decoded.issues.map(\.path) == [
+                    "$.sections[0].components[0]", "$.sections[0].components[1].title",
+                    "$.sections[1].components[0].children[0].text", "$.menu[0].action",
+                ])
             #expect(decoded.issues.map(\.kind) == [.unknownKind, .invalidElement, .invalidElement, .unknownKind])
             #expect(decoded.value.sections[1].components == [.verticalStack(.init(children: []))])
         }
@@ -248,7 +283,10 @@ struct StrictDecodingTests {
 
     @Test("A refused link fails strictly with the link's path and reason")
     func refusedLink() {
-        let json = Fixture.screenJSON(components: #"{"type":"verticalStack","children":[{"type":"button","title":"x","action":{"type":"openURL","url":"javascript:alert(1)"}}]}"#)
+        let json = Fixture.screenJSON(
+            components:
+                #"{"type":"verticalStack","children":[{"type":"button","title":"x","action":{"type":"openURL","url":"javascript:alert(1)"}}]}"#
+        )
         let error = #expect(throws: ScreenplayDecodingError.self) { try Fixture.screen(json, mode: .strict) }
         #expect(error?.path == "$.sections[0].components[0].children[0].action.url")
         #expect(error?.message.contains("'javascript'") == true)

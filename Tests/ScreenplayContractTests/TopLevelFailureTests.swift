@@ -26,7 +26,9 @@ struct TopLevelFailureTests {
         #expect(error?.description == "$.sections: missing required field 'sections'")
     }
 
-    @Test("Missing `id` or `title` fails the screen", arguments: [("id", #"{"title":"T","sections":[]}"#), ("title", #"{"id":"s","sections":[]}"#)])
+    @Test(
+        "Missing `id` or `title` fails the screen",
+        arguments: [("id", #"{"title":"T","sections":[]}"#), ("title", #"{"id":"s","sections":[]}"#)])
     func missingIdentity(field: String, json: String) {
         let error = #expect(throws: ScreenplayDecodingError.self) { try Fixture.screen(json) }
         #expect(error?.path == "$.\(field)")

@@ -30,7 +30,7 @@ struct ContractDocsTests {
         #expect(grid.contains("| `columns` | integer, 1…6 | yes | v2 |"))
         #expect(grid.contains("What a v1 client receives instead"))
         let track = try #require(files["components/trackRow.md"])
-        #expect(track.contains("text `m:ss` or `h:mm:ss` (v1–v2), integer, ≥ 0 (v3)"))
+        #expect(track.contains("text `m:ss` or `h:mm:ss` (v1–v2), integer, ≥ 0 (v3"))
         let button = try #require(files["components/button.md"])
         #expect(button.contains("open enum: `primary`, `secondary`, `plain`; unknown values show as `secondary`"))
         #expect(track.contains("| `title` | string | yes | v1 |"))

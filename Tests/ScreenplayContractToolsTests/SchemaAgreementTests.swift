@@ -29,6 +29,15 @@ struct SchemaAgreementTests {
         for policy in [LinkPolicy.endpoint, .resource, .external] {
             if let pattern = policy.schema["pattern"]?.stringValue { table[pattern] = link }
         }
+        // Identifiers (component ids, storage keys): the charset, the length, and what lies
+        // just outside both.
+        for maximum in [64, 128] {
+            let pattern = "^[A-Za-z0-9._:/~-]{1,\(maximum)}(?![\\s\\S])"
+            table[pattern] = [
+                "query", "a", "section:works/listRow~2", "A-Z_0.9:/~", String(repeating: "a", count: maximum),
+                String(repeating: "a", count: maximum + 1), "", "a b", "a\n", "query\n", "é", "a#b", "a?b", "a%20", "ａ", "\u{301}",
+            ]
+        }
         return table
     }()
 
@@ -99,6 +108,10 @@ struct SchemaAgreementTests {
                 for (name, property) in schema["properties"]?.objectValue ?? [:] {
                     object[name] = minimal(property, depth: depth + 1)
                 }
+                // A map (storage, entities, bindings) gets one member, so its values are probed.
+                if let values = schema["additionalProperties"], values.objectValue != nil {
+                    object["k"] = minimal(values, depth: depth + 1)
+                }
                 return .object(object)
             default:
                 return "x"
@@ -133,6 +146,16 @@ struct SchemaAgreementTests {
             }
             switch type {
             case "object":
+                if let values = schema["additionalProperties"], values.objectValue != nil {
+                    let member = minimal(values)
+                    if let maximum = schema["maxProperties"]?.integerValue {
+                        for count in [maximum, maximum + 1] {
+                            let members = Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", member) })
+                            add(definition, "\(place) with \(count) members", at(.object(members)))
+                        }
+                    }
+                    walk(values, at: path + [.key("k")], base: base, definition: definition)
+                }
                 let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
                 for (name, property) in (schema["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
                     if required.contains(name), name != "type" || !path.isEmpty {
@@ -294,7 +317,8 @@ struct SchemaAgreementTests {
         var documents: [String: JSONValue] = [:]
         var probes: [Probe] = []
         var unprobed: Set<String> = []
-        for version in [APIVersion.v1, .v2, .v3] {
+        for version in APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue {
+            let version = APIVersion(version)
             let document = try ContractSchema.document(for: version)
             documents[String(version.rawValue)] = document
             var maker = ProbeMaker(version: version, document: document, patterns: patterns)
@@ -333,7 +357,8 @@ struct SchemaAgreementTests {
         // Both verdicts occur often: a generator that only made valid (or only invalid) probes proves nothing.
         #expect(accepted > probes.count / 5 && accepted < probes.count * 4 / 5, "\(accepted) of \(probes.count) accepted")
         print(
-            "schema agreement: \(probes.count) probes over v1-v3, \(accepted) accepted by both, \(probes.count - accepted) refused by both")
+            "schema agreement: \(probes.count) probes over v1-\(APIVersion.latest), \(accepted) accepted by both, \(probes.count - accepted) refused by both"
+        )
     }
 }
 

@@ -27,7 +27,7 @@ struct DemoAppTests {
         try await withDemo { demo, folder in
             let user = try await demo.service.resolveIdentity(token: nil).user
             let home = try await demo.service.screen(path: "home", apiVersion: .v1, user: user)
-            guard case .carousel(let carousel) = home.sections[0].components[0] else {
+            guard case .carousel(let carousel) = home.sections[0].components[0].content else {
                 Issue.record("home opens with the composer carousel")
                 return
             }
@@ -59,7 +59,7 @@ struct DemoAppTests {
             let work = try await demo.service.screen(path: "work/1", apiVersion: .v1, user: user)
             let recordings = work.sections.filter { $0.id.hasPrefix("recording-") }
             #expect(!recordings.isEmpty)
-            guard case .trackRow(let track) = recordings[0].components[0], case .play(let play) = track.action else {
+            guard case .trackRow(let track) = recordings[0].components[0].content, case .play(let play) = track.action else {
                 Issue.record("recordings list track rows with play actions")
                 return
             }
@@ -79,16 +79,16 @@ struct DemoAppTests {
             #expect(cards.count == 3)
             #expect(screen.sections[0].components.filter { $0.kind.rawValue == "ticketOffer" }.count == 3)
             for card in cards {
-                guard case .horizontalStack(let outer) = card, case .verticalStack(let right) = outer.children[1],
-                    case .horizontalStack(let bars) = right.children[1]
+                guard case .horizontalStack(let outer) = card.content, case .verticalStack(let right) = outer.children[1].content,
+                    case .horizontalStack(let bars) = right.children[1].content
                 else {
                     Issue.record("unexpected card shape")
                     continue
                 }
                 #expect(bars.children.count == 7)
                 for bar in bars.children {
-                    guard case .verticalStack(let column) = bar, case .text(let number) = column.children[0],
-                        case .rectangle(let rectangle) = column.children[1], let value = Double(number.text)
+                    guard case .verticalStack(let column) = bar.content, case .text(let number) = column.children[0].content,
+                        case .rectangle(let rectangle) = column.children[1].content, let value = Double(number.text)
                     else {
                         Issue.record("a bar is number, rectangle, weekday")
                         continue
@@ -135,7 +135,9 @@ struct DemoAppTests {
                 (error as? ScreenplayError)?.status == .notFound
             }
             await #expect {
-                try await demo.service.perform(command: "playlists/create", payload: ["name": .string(String(repeating: "x", count: 101))], apiVersion: .v1, user: user)
+                try await demo.service.perform(
+                    command: "playlists/create", payload: ["name": .string(String(repeating: "x", count: 101))], apiVersion: .v1, user: user
+                )
             } throws: { error in
                 (error as? ScreenplayError)?.message.contains("limit is 100") == true
             }

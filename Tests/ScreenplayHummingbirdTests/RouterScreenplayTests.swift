@@ -40,7 +40,10 @@ struct RouterScreenplayTests {
             try await client.execute(uri: "/api/v1/screens/home", method: .get, headers: [.ifNoneMatch: etag]) { response in
                 #expect(response.status == .notModified)
             }
-            try await client.execute(uri: "/api/v1/commands/echo", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"text":"hey"}"#)) { response in
+            try await client.execute(
+                uri: "/api/v1/commands/echo", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"text":"hey"}"#)
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("hey"))
             }
@@ -57,7 +60,8 @@ struct RouterScreenplayTests {
     func bodyLimit() async throws {
         try await Self.makeApplication(maximumBodySize: 100).test(.live) { client in
             let body = ByteBuffer(string: "{\"text\":\"" + String(repeating: "a", count: 5000) + "\"}")
-            try await client.execute(uri: "/api/v1/commands/echo", method: .post, headers: [.contentType: "application/json"], body: body) { response in
+            try await client.execute(uri: "/api/v1/commands/echo", method: .post, headers: [.contentType: "application/json"], body: body) {
+                response in
                 #expect(response.status == .contentTooLarge)
                 #expect(String(buffer: response.body).contains("100 bytes"))
             }

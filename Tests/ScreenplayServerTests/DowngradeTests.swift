@@ -8,10 +8,12 @@ struct DowngradeTests {
         isFavorite: false, label: "Mornings", add: .init(url: "commands/favorites/add", payload: ["playlistId": 4]),
         remove: .init(url: "commands/favorites/remove", payload: ["playlistId": 4]))
 
-    static let grid = Component.Grid(columns: 2, cards: [
-        .init(title: "With action", action: .navigate(to: "screens/a")),
-        .init(title: "Without action"),
-    ])
+    static let grid = Component.Grid(
+        columns: 2,
+        cards: [
+            .init(title: "With action", action: .navigate(to: "screens/a")),
+            .init(title: "Without action"),
+        ])
 
     static func screen() -> Screen {
         Screen(id: "s", title: "S") {
@@ -32,14 +34,15 @@ struct DowngradeTests {
         let components = downgraded.sections[0].components
         #expect(components[0] == .text(.init("kept")))
         #expect(components[1] == .button(.init(title: "Add to favorites", style: .secondary, action: .command(Self.toggle.add))))
-        guard case .verticalStack(let outer) = components[2], case .horizontalStack(let inner) = outer.children[0] else {
+        guard case .verticalStack(let outer) = components[2].content, case .horizontalStack(let inner) = outer.children[0].content else {
             Issue.record("stacks stay stacks")
             return
         }
-        #expect(inner.children == [
-            .detailButton(.init(title: "With action", action: .navigate(to: "screens/a"))),
-            .listRow(.init(title: "Without action")),
-        ])
+        #expect(
+            inner.children == [
+                .detailButton(.init(title: "With action", action: .navigate(to: "screens/a"))),
+                .listRow(.init(title: "Without action")),
+            ] as [Component])
         // A strict v1 decoder accepts every byte of it.
         let bytes = try ScreenplayEncoder(apiVersion: .v1).encode(downgraded)
         let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: .v1).decode(Screen.self, from: bytes)
@@ -63,7 +66,7 @@ struct DowngradeTests {
     @Test("screens inside command results are downgraded too")
     func commandResult() {
         let result = Downgrade(to: .v1).result(.screen(Self.screen()))
-        guard case .screen(let screen) = result else {
+        guard case .screen(let screen) = result.outcome else {
             Issue.record("still a screen")
             return
         }
@@ -73,18 +76,24 @@ struct DowngradeTests {
 
     @Test("an unregistered app-defined component never leaves, at any version; in results too")
     func unregisteredCustom() {
-        let screen = Screen(id: "s", title: "S") { Section("a") { Text("kept"); Component.custom("mystery", fields: ["x": 1]) } }
+        let screen = Screen(id: "s", title: "S") {
+            Section("a") {
+                Text("kept")
+                Component.custom("mystery", fields: ["x": 1])
+            }
+        }
         for version in [APIVersion.v1, .v3] {
             #expect(Downgrade(to: version).screen(screen).sections[0].components == [.text(.init("kept"))])
         }
-        guard case .screen(let result) = Downgrade(to: .v3).result(.screen(screen)) else { return }
+        guard case .screen(let result) = Downgrade(to: .v3).result(.screen(screen)).outcome else { return }
         #expect(result.sections[0].components.count == 1)
     }
 
     @Test("the catalog records when each kind arrived")
     func catalog() {
         #expect(Component.kinds(knownAt: .v1).count == 14)
-        #expect(Component.kinds(knownAt: .v2) == Component.knownKinds)
+        #expect(Component.kinds(knownAt: .v3) == Component.knownKinds.filter { $0 != Component.TextField.kind })
+        #expect(Component.kinds(knownAt: .v4) == Component.knownKinds)
         #expect(Component.FavoriteButton.versioning.introduced == .v2)
         #expect(Component.TrackRow.fieldChanges.map(\.version) == [.v3])
     }

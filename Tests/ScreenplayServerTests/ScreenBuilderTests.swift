@@ -38,16 +38,21 @@ struct ScreenBuilderTests {
     func cityCard() throws {
         let days = [Day(name: "Mon", cases: 1000), Day(name: "Tue", cases: 500), Day(name: "Wed", cases: 100)]
         let card = Self.cityCard(name: "Vienna", image: "/images/city/vienna.svg", days: days)
-        guard case .horizontalStack(let outer) = card else { Issue.record("expected a horizontal stack"); return }
+        guard case .horizontalStack(let outer) = card.content else {
+            Issue.record("expected a horizontal stack")
+            return
+        }
         #expect(outer.children.count == 2)
-        guard case .verticalStack(let right) = outer.children[1], case .horizontalStack(let bars) = right.children[1] else {
+        guard case .verticalStack(let right) = outer.children[1].content, case .horizontalStack(let bars) = right.children[1].content else {
             Issue.record("unexpected shape \(outer.children)")
             return
         }
         #expect(bars.alignment == .bottom)
         #expect(bars.children.count == 3)
         let rectangles = bars.children.compactMap { bar -> Component.Rectangle? in
-            guard case .verticalStack(let column) = bar, case .rectangle(let rectangle) = column.children[1] else { return nil }
+            guard case .verticalStack(let column) = bar.content, case .rectangle(let rectangle) = column.children[1].content else {
+                return nil
+            }
             return rectangle
         }
         #expect(rectangles.map(\.height) == [60, 30, 6])
@@ -72,7 +77,7 @@ struct ScreenBuilderTests {
         #expect(screen.sections.map(\.id) == ["a"])
         #expect(screen.sections[0].header?.title == "A")
         let texts = screen.sections[0].components.compactMap { component -> String? in
-            if case .text(let text) = component { return text.text }
+            if case .text(let text) = component.content { return text.text }
             return nil
         }
         #expect(texts == ["first", "Op. 27", "shown", "row 1", "row 2", "helper 1", "helper 2"])
@@ -87,6 +92,7 @@ struct ScreenBuilderTests {
     @Test("action helpers build navigate and command actions")
     func actions() {
         #expect(Action.navigate(to: "screens/x") == .navigate(.init(url: "screens/x")))
-        #expect(Action.command("commands/y", payload: ["id": 3]) == .command(.init(url: "commands/y", payload: .object(["id": .integer(3)]))))
+        #expect(
+            Action.command("commands/y", payload: ["id": 3]) == .command(.init(url: "commands/y", payload: .object(["id": .integer(3)]))))
     }
 }

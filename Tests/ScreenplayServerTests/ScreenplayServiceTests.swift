@@ -9,7 +9,9 @@ import Testing
 struct ScreenplayServiceTests {
     struct Boom: Error {}
 
-    static func makeService(builds: Counter = Counter(), revision: @escaping @Sendable () -> String = { "r1" }, maximumBodySize: Int = 1024) -> ScreenplayService {
+    static func makeService(
+        builds: Counter = Counter(), revision: @escaping @Sendable () -> String = { "r1" }, maximumBodySize: Int = 1024
+    ) -> ScreenplayService {
         var routes = ScreenplayRoutes()
         routes.screen("home", revision: { _ in revision() }) { request in
             builds.increment()
@@ -47,7 +49,8 @@ struct ScreenplayServiceTests {
         @Test("If-None-Match with the current ETag is a 304 with no body; a stale one gets 200")
         func conditional() async throws {
             let service = makeService()
-            let first = await service.respond(to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7"]), body: [])
+            let first = await service.respond(
+                to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7"]), body: [])
             let etag = try #require(first.head.headerFields[.eTag])
             let second = await service.respond(
                 to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7", .ifNoneMatch: etag]), body: [])
@@ -55,7 +58,9 @@ struct ScreenplayServiceTests {
             #expect(second.body.isEmpty)
             #expect(second.head.headerFields[.eTag] == etag)
             let stale = await service.respond(
-                to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7", .ifNoneMatch: "\"sp-0000000000000000\""]), body: [])
+                to: request(
+                    .get, "/api/v1/screens/home", headers: [.authorization: "Bearer token-7", .ifNoneMatch: "\"sp-0000000000000000\""]),
+                body: [])
             #expect(stale.head.status == .ok)
             #expect(stale.body == first.body)
         }
@@ -93,13 +98,15 @@ struct ScreenplayServiceTests {
             #expect(body.error.message.contains("nope/deeper"))
         }
 
-        @Test("unsupported API versions are a 400 that names the supported range", arguments: ["v0", "v4", "v99", "vx", "1"])
+        @Test(
+            "unsupported API versions are a 400 that names the supported range",
+            arguments: ["v0", "v\(APIVersion.latest.rawValue + 1)", "v99", "vx", "1"])
         func versions(segment: String) async throws {
             let response = await makeService().respond(to: request(.get, "/api/\(segment)/screens/home"), body: [])
             #expect(response.head.status == .badRequest)
             let body = try decodeError(response)
             #expect(body.error.code == "unsupportedAPIVersion")
-            #expect(body.error.message.contains("v1 through v3"))
+            #expect(body.error.message.contains("v1 through \(APIVersion.latest)"))
             #expect(body.error.message.contains(segment))
         }
 
@@ -121,7 +128,8 @@ struct ScreenplayServiceTests {
             let service = makeService()
             let post = await service.respond(to: request(.post, "/api/v1/screens/home"), body: [])
             #expect(post.head.status == .methodNotAllowed)
-            let token = await service.respond(to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer nonsense"]), body: [])
+            let token = await service.respond(
+                to: request(.get, "/api/v1/screens/home", headers: [.authorization: "Bearer nonsense"]), body: [])
             #expect(token.head.status == .unauthorized)
             #expect(try decodeError(token).error.code == "invalidToken")
         }
@@ -133,7 +141,8 @@ struct ScreenplayServiceTests {
 
         @Test("a command gets its payload and path parameters and answers a result")
         func command() async throws {
-            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/greet", headers: Self.json), body: Array(#"{"text":"hello"}"#.utf8))
+            let response = await makeService().respond(
+                to: request(.post, "/api/v1/commands/echo/greet", headers: Self.json), body: Array(#"{"text":"hello"}"#.utf8))
             #expect(response.head.status == .ok)
             let result = try ScreenplayDecoder(mode: .strict).decode(CommandResult.self, from: Data(response.body)).value
             #expect(result == .done(.init(message: "greet: hello", refresh: true)))
@@ -141,7 +150,8 @@ struct ScreenplayServiceTests {
 
         @Test("malformed JSON is a 400 with line and column")
         func malformed() async throws {
-            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array("{\"text\":\n  \"unterminated}".utf8))
+            let response = await makeService().respond(
+                to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array("{\"text\":\n  \"unterminated}".utf8))
             #expect(response.head.status == .badRequest)
             let body = try decodeError(response)
             #expect(body.error.code == "malformedJSON")
@@ -159,19 +169,23 @@ struct ScreenplayServiceTests {
         @Test("a body over the limit is a 413 stating the limit")
         func tooLarge() async throws {
             let body = Array(("{\"text\":\"" + String(repeating: "a", count: 2000) + "\"}").utf8)
-            let response = await makeService(maximumBodySize: 1024).respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: body)
+            let response = await makeService(maximumBodySize: 1024).respond(
+                to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: body)
             #expect(response.head.status == .contentTooLarge)
             #expect(try decodeError(response).error.message.contains("1024 bytes"))
         }
 
-        @Test("a payload that parses but is invalid is a 422 naming the field", arguments: [
-            (#"{}"#, "$.text", "missing"),
-            (#"{"text": 5}"#, "$.text", "must be a string"),
-            (#"{"text": "   "}"#, "$.text", "must not be empty"),
-            (#"{"text": "much too long text"}"#, "$.text", "limit is 10"),
-        ])
+        @Test(
+            "a payload that parses but is invalid is a 422 naming the field",
+            arguments: [
+                (#"{}"#, "$.text", "missing"),
+                (#"{"text": 5}"#, "$.text", "must be a string"),
+                (#"{"text": "   "}"#, "$.text", "must not be empty"),
+                (#"{"text": "much too long text"}"#, "$.text", "limit is 10"),
+            ])
         func invalidField(body: String, path: String, phrase: String) async throws {
-            let response = await makeService().respond(to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array(body.utf8))
+            let response = await makeService().respond(
+                to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array(body.utf8))
             #expect(response.head.status == .unprocessableContent)
             let error = try decodeError(response)
             #expect(error.error.path == path)
@@ -182,7 +196,8 @@ struct ScreenplayServiceTests {
         func integers() async throws {
             let service = makeService()
             for (body, status) in [(#"{"n":3}"#, HTTPResponse.Status.ok), (#"{"n":3.0}"#, .ok), (#"{"n":"3"}"#, .unprocessableContent)] {
-                let response = await service.respond(to: request(.post, "/api/v1/commands/count", headers: Self.json), body: Array(body.utf8))
+                let response = await service.respond(
+                    to: request(.post, "/api/v1/commands/count", headers: Self.json), body: Array(body.utf8))
                 #expect(response.head.status == status, "\(body)")
             }
         }
@@ -261,7 +276,9 @@ struct CacheKeyTests {
         }
         routes.screen("search", revision: { _ in "r1" }, sharing: .everyone, queryKeys: ["q"]) { request in
             builds.increment()
-            return Screen(id: "search", title: "q=\(request.query["q"] ?? "-") junk=\(request.query["junk"] ?? "-")") { Section("s") { Text("x") } }
+            return Screen(id: "search", title: "q=\(request.query["q"] ?? "-") junk=\(request.query["junk"] ?? "-")") {
+                Section("s") { Text("x") }
+            }
         }
         routes.screen("docs/:a") { request in Screen(id: "a", title: try request.parameter("a")) { Section("s") { Text("x") } } }
         return ScreenplayService(routes: routes, identity: identities)
@@ -310,7 +327,8 @@ struct CacheKeyTests {
         var routes = ScreenplayRoutes()
         routes.screen("home") { _ in Screen(id: "h", title: "H") { Section("s") { Text("x") } } }
         let service = ScreenplayService(
-            routes: routes, identity: CountingIdentities(), configuration: .init(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_000)]))
+            routes: routes, identity: CountingIdentities(),
+            configuration: .init(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_000)]))
         let old = await service.respond(to: request(.get, "/api/v1/screens/home"), body: [])
         #expect(old.head.headerFields[ScreenplayService.deprecationHeader] == "@1000")
         #expect(old.head.headerFields[ScreenplayService.deprecationNoticeHeader]?.contains("v1 is deprecated") == true)

@@ -1,9 +1,10 @@
 import HTTPTypes
 import SQLKit
 import ScreenplayServer
-@testable import ScreenplayStore
 import ScreenplayStoreSQLite
 import Testing
+
+@testable import ScreenplayStore
 
 /// Runs `body` with a migrated in-memory store and a directory over it.
 private func withDirectory<Result>(_ body: (SQLiteStore, UserDirectory) async throws -> Result) async throws -> Result {

@@ -15,14 +15,20 @@ struct CommandPageTests {
         @Test("The form posts the submit command with url, payload and back")
         func hiddenCommandFields() {
             let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
-            #expect(html.contains(#"<form method="post" action="/web/command" class="prompt"><input type="hidden" name="url" value="commands/playlists/create"><input type="hidden" name="payload" value="{&quot;source&quot;:&quot;menu&quot;}"><input type="hidden" name="back" value="/screens/home">"#))
+            #expect(
+                html.contains(
+                    #"<form method="post" action="/web/command" class="prompt"><input type="hidden" name="url" value="commands/playlists/create"><input type="hidden" name="payload" value="{&quot;source&quot;:&quot;menu&quot;}"><input type="hidden" name="back" value="/screens/home">"#
+                ))
         }
 
         @Test("The field name travels as a hidden `field`; the text as `value` with a max length")
         func textInput() {
             let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
             #expect(html.contains(#"<input type="hidden" name="field" value="playlistName">"#))
-            #expect(html.contains(#"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required maxlength="40" value="My &quot;list&quot;" placeholder="Name"><button type="submit">Create</button></form>"#))
+            #expect(
+                html.contains(
+                    #"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required maxlength="40" value="My &quot;list&quot;" placeholder="Name"><button type="submit">Create</button></form>"#
+                ))
         }
 
         @Test("Title, message and cancel link are on the page")
@@ -35,9 +41,13 @@ struct CommandPageTests {
 
         @Test("Without a placeholder the label is the title and there is no limit")
         func minimalField() {
-            let prompt = CommandResult.Prompt(title: "Rename", field: .init(name: "name"), submitTitle: "Save", submit: .init(url: "commands/rename"))
+            let prompt = CommandResult.Prompt(
+                title: "Rename", field: .init(name: "name"), submitTitle: "Save", submit: .init(url: "commands/rename"))
             let html = HTMLRenderer().page(for: prompt, back: "/")
-            #expect(html.contains(#"<label for="prompt-value">Rename</label><input id="prompt-value" name="value" type="text" required><button type="submit">Save</button>"#))
+            #expect(
+                html.contains(
+                    #"<label for="prompt-value">Rename</label><input id="prompt-value" name="value" type="text" required><button type="submit">Save</button>"#
+                ))
             #expect(!html.contains("maxlength"))
             #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
         }
@@ -65,9 +75,17 @@ struct CommandPageTests {
             #expect(Fixture.count(of: "<form ", in: html) == 3)
             #expect(Fixture.count(of: #"<form method="post" action="/web/command">"#, in: html) == 3)
             #expect(Fixture.count(of: #"<input type="hidden" name="back" value="/screens/work/3">"#, in: html) == 3)
-            #expect(html.contains(#"<input type="hidden" name="payload" value="{&quot;playlist&quot;:1}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Road trip <small>12 tracks</small></button>"#))
-            #expect(html.contains(#"<input type="hidden" name="payload" value="{&quot;playlist&quot;:2}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Focus</button>"#))
-            #expect(html.contains(#"<input type="hidden" name="url" value="commands/playlists/new"><input type="hidden" name="payload" value="{}">"#))
+            #expect(
+                html.contains(
+                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:1}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Road trip <small>12 tracks</small></button>"#
+                ))
+            #expect(
+                html.contains(
+                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:2}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Focus</button>"#
+                ))
+            #expect(
+                html.contains(
+                    #"<input type="hidden" name="url" value="commands/playlists/new"><input type="hidden" name="payload" value="{}">"#))
         }
 
         @Test("Options keep their order")
@@ -90,7 +108,8 @@ struct CommandPageTests {
         @Test("The message is an alert and the back link is kept local")
         func alert() {
             let html = HTMLRenderer().errorPage(title: "Oops", message: "No <playlist>", back: "/screens/a")
-            #expect(html.contains(#"<h1>Oops</h1><p class="error" role="alert">No &lt;playlist&gt;</p><p><a href="/screens/a">Back</a></p>"#))
+            #expect(
+                html.contains(#"<h1>Oops</h1><p class="error" role="alert">No &lt;playlist&gt;</p><p><a href="/screens/a">Back</a></p>"#))
             let offSite = HTMLRenderer().errorPage(title: "Oops", message: "x", back: "//evil.example")
             #expect(offSite.contains(#"<p><a href="/">Back</a></p>"#))
             #expect(!HTMLRenderer().errorPage(title: "Oops", message: "x", back: nil).contains(">Back<"))

@@ -42,18 +42,29 @@ struct ScreenPageTests {
                     image: RemoteImage(url: "images/m.jpg", lowResURL: "images/m-small.jpg", alt: "Portrait of Mozart")),
                 sections: [])
             let html = HTMLRenderer().page(for: screen, currentPath: "/x")
-            #expect(html.contains(#"<header class="hero"><img src="/images/m.jpg" alt="Portrait of Mozart" loading="lazy" style="background-image:url('/images/m-small.jpg');background-size:cover"><h1>W. A. Mozart</h1><p class="subtitle">1756–1791</p></header>"#))
+            #expect(
+                html.contains(
+                    #"<header class="hero"><img src="/images/m.jpg" alt="Portrait of Mozart" loading="lazy" style="background-image:url('/images/m-small.jpg');background-size:cover"><h1>W. A. Mozart</h1><p class="subtitle">1756–1791</p></header>"#
+                ))
             #expect(!html.contains("<h1>Mozart</h1>"))
             #expect(html.contains("<title>Mozart · Screenplay</title>"))
         }
 
         @Test("Sections get escaped ids and their header as a heading")
         func sections() {
-            let screen = Screen(id: "s", title: "T", sections: [
-                ScreenSection(id: #"works"><script>"#, header: .init(title: "Works", subtitle: "All of them", action: .navigate(.init(url: "screens/works"))), components: []),
-            ])
+            let screen = Screen(
+                id: "s", title: "T",
+                sections: [
+                    ScreenSection(
+                        id: #"works"><script>"#,
+                        header: .init(title: "Works", subtitle: "All of them", action: .navigate(.init(url: "screens/works"))),
+                        components: [])
+                ])
             let html = HTMLRenderer().page(for: screen, currentPath: "/")
-            #expect(html.contains(#"<section id="section-works&quot;&gt;&lt;script&gt;"><h2><a href="/screens/works">Works</a></h2><p class="subtitle">All of them</p></section>"#))
+            #expect(
+                html.contains(
+                    #"<section id="section-works&quot;&gt;&lt;script&gt;"><h2><a href="/screens/works">Works</a></h2><p class="subtitle">All of them</p></section>"#
+                ))
         }
     }
 
@@ -68,16 +79,21 @@ struct ScreenPageTests {
             let screen = Screen(
                 id: "x", title: h, header: ScreenHeader(title: h, subtitle: h, image: RemoteImage(url: "images/a.png", alt: h)),
                 sections: [
-                    ScreenSection(id: h, header: .init(title: h, subtitle: h), components: [
-                        .pageHeader(.init(title: h, subtitle: h)),
-                        .paragraphs(.init([h, h])),
-                        .detailButton(.init(title: h, subtitle: h, action: .navigate(.init(url: "screens/a")))),
-                        .listRow(.init(title: h, subtitle: h, composer: h)),
-                        .trackRow(.init(title: h, subtitle: h, duration: 61, action: .command(.init(url: "commands/play", payload: ["t": .string(h)])))),
-                        .carousel(.init(itemStyle: .square, items: [.init(title: h, subtitle: h)])),
-                        .text(.init(h)),
-                        .button(.init(title: h, action: .navigate(.init(url: "screens/b")))),
-                    ])
+                    ScreenSection(
+                        id: h, header: .init(title: h, subtitle: h),
+                        components: [
+                            .pageHeader(.init(title: h, subtitle: h)),
+                            .paragraphs(.init([h, h])),
+                            .detailButton(.init(title: h, subtitle: h, action: .navigate(.init(url: "screens/a")))),
+                            .listRow(.init(title: h, subtitle: h, composer: h)),
+                            .trackRow(
+                                .init(
+                                    title: h, subtitle: h, duration: 61,
+                                    action: .command(.init(url: "commands/play", payload: ["t": .string(h)])))),
+                            .carousel(.init(itemStyle: .square, items: [.init(title: h, subtitle: h)])),
+                            .text(.init(h)),
+                            .button(.init(title: h, action: .navigate(.init(url: "screens/b")))),
+                        ])
                 ],
                 menu: [MenuItem(title: h, action: .command(.init(url: "commands/x")))])
             let html = HTMLRenderer().page(for: screen, currentPath: "/screens/x", notice: h)
@@ -88,7 +104,8 @@ struct ScreenPageTests {
 
         @Test("A hostile current path stays inside the hidden field")
         func hostileBack() {
-            let html = Fixture.page([.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))], currentPath: #"/x"><script>alert(1)</script>"#)
+            let html = Fixture.page(
+                [.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))], currentPath: #"/x"><script>alert(1)</script>"#)
             #expect(!html.contains("<script"))
             #expect(html.contains(#"<input type="hidden" name="back" value="/x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">"#))
         }
@@ -103,7 +120,10 @@ struct ScreenPageTests {
                 .button(.init(title: "Home", style: .plain, action: .navigate(.init(url: "screens/home")))),
                 .listRow(.init(title: "Abs", action: .navigate(.init(url: "https://example.com/x?a=1&b=2")))),
             ])
-            #expect(html.contains(#"<div class="row"><a href="/screens/composer/mozart"><span class="text-block"><span class="title">Mozart</span></span></a></div>"#))
+            #expect(
+                html.contains(
+                    #"<div class="row"><a href="/screens/composer/mozart"><span class="text-block"><span class="title">Mozart</span></span></a></div>"#
+                ))
             #expect(html.contains(#"<a class="action plain" href="/">Home</a>"#))
             #expect(html.contains(#"<a href="https://example.com/x?a=1&amp;b=2">"#))
         }
@@ -125,7 +145,9 @@ struct ScreenPageTests {
             #expect(html.contains(#"<li><span class="title">Item</span></li>"#))
         }
 
-        @Test("Other refused URLs render no link either", arguments: ["//evil.example", "data:text/html,x", "file:///etc/passwd", "java\nscript:x"])
+        @Test(
+            "Other refused URLs render no link either",
+            arguments: ["//evil.example", "data:text/html,x", "file:///etc/passwd", "java\nscript:x"])
         func refusedURLs(url: String) {
             let html = Fixture.page([
                 .button(.init(title: "Open", action: .openURL(.init(url: url)))),
@@ -156,7 +178,10 @@ struct ScreenPageTests {
         func play() {
             let play = Action.play(.init(metadataURL: "queues/1", firstTrack: .init(id: "1", title: "Allegro", streamURL: "streams/1.m4a")))
             let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: play))])
-            #expect(html.contains(#"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain" href="/streams/1.m4a" aria-label="Play I. Allegro">▶ Play</a></div>"#))
+            #expect(
+                html.contains(
+                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain" href="/streams/1.m4a" aria-label="Play I. Allegro">▶ Play</a></div>"#
+                ))
         }
 
         @Test("Custom and unknown actions, which a browser cannot carry out, render as disabled buttons, as the tree decided")
@@ -178,30 +203,46 @@ struct ScreenPageTests {
             let screen = Screen(
                 id: "w", title: "Work", sections: [],
                 toolbar: [MenuItem(title: "Share", action: .share(.init(title: "Work", url: "https://example.com/w")))],
-                menu: [MenuItem(title: "Add to favorites", icon: "heart", action: .command(.init(url: "commands/favorites/add", payload: ["workId": 3, "name": "K<626>"])))])
+                menu: [
+                    MenuItem(
+                        title: "Add to favorites", icon: "heart",
+                        action: .command(.init(url: "commands/favorites/add", payload: ["workId": 3, "name": "K<626>"])))
+                ])
             let html = HTMLRenderer().page(for: screen, currentPath: "/screens/work/3")
-            let form = #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action">♡ Add to favorites</button></form>"#
-            #expect(html.contains(#"<nav class="menu" aria-label="Actions"><a class="action" href="https://example.com/w">Share</a>"# + form + "</nav>"))
+            let form =
+                #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action">♡ Add to favorites</button></form>"#
+            #expect(
+                html.contains(
+                    #"<nav class="menu" aria-label="Actions"><a class="action" href="https://example.com/w">Share</a>"# + form + "</nav>"))
         }
 
         @Test("A command without a payload posts an empty object")
         func emptyPayload() {
-            let html = Fixture.page([.button(.init(title: "Go", style: .primary, action: .command(.init(url: "commands/go"))))], currentPath: "/")
+            let html = Fixture.page(
+                [.button(.init(title: "Go", style: .primary, action: .command(.init(url: "commands/go"))))], currentPath: "/")
             #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
             #expect(html.contains(#"<button type="submit" class="action primary">Go</button>"#))
         }
 
         @Test("A row whose action is a command becomes a submit button wrapping the row")
         func rowCommand() {
-            let html = Fixture.page([.listRow(.init(title: "Requiem", recordingCount: 2, action: .command(.init(url: "commands/open", payload: ["id": 1]))))])
-            #expect(html.contains(#"<div class="row"><form method="post" action="/web/command"><input type="hidden" name="url" value="commands/open">"#))
-            #expect(html.contains(#"<button type="submit" class="row-button"><span class="text-block"><span class="title">Requiem</span></span><span class="accessory">2 recordings</span></button></form></div>"#))
+            let html = Fixture.page([
+                .listRow(.init(title: "Requiem", recordingCount: 2, action: .command(.init(url: "commands/open", payload: ["id": 1]))))
+            ])
+            #expect(
+                html.contains(
+                    #"<div class="row"><form method="post" action="/web/command"><input type="hidden" name="url" value="commands/open">"#))
+            #expect(
+                html.contains(
+                    #"<button type="submit" class="row-button"><span class="text-block"><span class="title">Requiem</span></span><span class="accessory">2 recordings</span></button></form></div>"#
+                ))
         }
 
         @Test("A custom command path is used in every form")
         func customCommandPath() {
             let renderer = HTMLRenderer(links: WebLinks(commandPath: "/app/post"))
-            let html = renderer.page(for: Fixture.screen([.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))]), currentPath: "/")
+            let html = renderer.page(
+                for: Fixture.screen([.button(.init(title: "Go", action: .command(.init(url: "commands/go"))))]), currentPath: "/")
             #expect(html.contains(#"action="/app/post""#))
             #expect(!html.contains("/web/command"))
         }
@@ -220,20 +261,24 @@ struct ScreenPageTests {
 
         @Test("A rectangle renders its size, hex color and radius")
         func rectangle() {
-            #expect(renderer.component(.rectangle(.init(width: 120, height: 8.5, color: .rgb(30, 144, 255), cornerRadius: 2)), back: "/")
-                == #"<div class="rectangle" role="presentation" style="width:120px;height:8.5px;background:#1E90FF;border-radius:2px"></div>"#)
+            #expect(
+                renderer.component(.rectangle(.init(width: 120, height: 8.5, color: .rgb(30, 144, 255), cornerRadius: 2)), back: "/")
+                    == #"<div class="rectangle" role="presentation" style="width:120px;height:8.5px;background:#1E90FF;border-radius:2px"></div>"#
+            )
         }
 
         @Test("A translucent color renders as rgba()")
         func translucent() {
-            let html = renderer.component(.rectangle(.init(width: 1, height: 1, color: .rgba(red: 255, green: 0, blue: 0, alpha: 51))), back: "/")
+            let html = renderer.component(
+                .rectangle(.init(width: 1, height: 1, color: .rgba(red: 255, green: 0, blue: 0, alpha: 51))), back: "/")
             #expect(html.contains("background:rgba(255,0,0,0.2)"))
         }
 
         @Test("Text tokens become CSS variables; size and weight map to CSS")
         func text() {
-            #expect(renderer.component(.text(.init("42", size: 17, weight: .semibold, color: .token(.accent))), back: "/")
-                == #"<span class="text" style="font-size:17px;font-weight:600;color:var(--sp-accent)">42</span>"#)
+            #expect(
+                renderer.component(.text(.init("42", size: 17, weight: .semibold, color: .token(.accent))), back: "/")
+                    == #"<span class="text" style="font-size:17px;font-weight:600;color:var(--sp-accent)">42</span>"#)
             #expect(renderer.component(.text(.init("plain")), back: "/") == #"<span class="text">plain</span>"#)
             // The view tree decides: a token the site registered keeps its variable, an unknown one is the text color.
             let brand = Component.text(.init("brand", color: .token(ColorToken(rawValue: "brandPurple")!)))
@@ -248,43 +293,72 @@ struct ScreenPageTests {
 
         @Test("Images carry alt text, size and a lazy-loading hint")
         func image() {
-            #expect(renderer.component(.image(.init(RemoteImage(url: "images/a.png", size: .init(width: 40, height: 30.5), alt: #"A "portrait""#))), back: "/")
-                == #"<img src="/images/a.png" alt="A &quot;portrait&quot;" loading="lazy" width="40" height="30.5">"#)
-            #expect(renderer.component(.image(.init(RemoteImage(url: "https://cdn.example/b.png"))), back: "/")
-                == #"<img src="https://cdn.example/b.png" alt="" loading="lazy">"#)
+            #expect(
+                renderer.component(
+                    .image(.init(RemoteImage(url: "images/a.png", size: .init(width: 40, height: 30.5), alt: #"A "portrait""#))), back: "/")
+                    == #"<img src="/images/a.png" alt="A &quot;portrait&quot;" loading="lazy" width="40" height="30.5">"#)
+            #expect(
+                renderer.component(.image(.init(RemoteImage(url: "https://cdn.example/b.png"))), back: "/")
+                    == #"<img src="https://cdn.example/b.png" alt="" loading="lazy">"#)
         }
 
         @Test("Stacks become flex boxes with their alignment, gap, background and padding")
         func stacks() {
-            let vertical = renderer.component(.verticalStack(.init(alignment: .trailing, spacing: 8, background: .token(.surface), padding: 4, children: [.text(.init("a"))])), back: "/")
-            #expect(vertical == #"<div class="stack" style="display:flex;flex-direction:column;align-items:flex-end;gap:8px;background:var(--sp-surface);padding:4px"><span class="text">a</span></div>"#)
-            let horizontal = renderer.component(.horizontalStack(.init(alignment: .bottom, children: [.spacer(.init(length: 10)), .spacer(.init())])), back: "/")
-            #expect(horizontal == #"<div class="stack" style="display:flex;flex-direction:row;align-items:flex-end"><div class="spacer" style="flex:0 0 10px"></div><div class="spacer" style="flex:1"></div></div>"#)
+            let vertical = renderer.component(
+                .verticalStack(
+                    .init(alignment: .trailing, spacing: 8, background: .token(.surface), padding: 4, children: [.text(.init("a"))])),
+                back: "/")
+            #expect(
+                vertical
+                    == #"<div class="stack" style="display:flex;flex-direction:column;align-items:flex-end;gap:8px;background:var(--sp-surface);padding:4px"><span class="text">a</span></div>"#
+            )
+            let horizontal = renderer.component(
+                .horizontalStack(.init(alignment: .bottom, children: [.spacer(.init(length: 10)), .spacer(.init())])), back: "/")
+            #expect(
+                horizontal
+                    == #"<div class="stack" style="display:flex;flex-direction:row;align-items:flex-end"><div class="spacer" style="flex:0 0 10px"></div><div class="spacer" style="flex:1"></div></div>"#
+            )
         }
 
         @Test("A carousel is a list of its items, in order, with its style as a class")
         func carousel() {
-            let html = renderer.component(.carousel(.init(itemStyle: .portrait, items: [
-                .init(title: "Bach", image: RemoteImage(url: "images/bach.jpg", alt: "Bach"), action: .navigate(.init(url: "screens/composer/bach"))),
-                .init(title: "Handel", subtitle: "1685"),
-            ])), back: "/")
-            #expect(html == #"<ul class="carousel portrait"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul>"#)
+            let html = renderer.component(
+                .carousel(
+                    .init(
+                        itemStyle: .portrait,
+                        items: [
+                            .init(
+                                title: "Bach", image: RemoteImage(url: "images/bach.jpg", alt: "Bach"),
+                                action: .navigate(.init(url: "screens/composer/bach"))),
+                            .init(title: "Handel", subtitle: "1685"),
+                        ])), back: "/")
+            #expect(
+                html
+                    == #"<ul class="carousel portrait"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul>"#
+            )
         }
 
         @Test("List rows show their accessories, with singular and plural recordings")
         func listRowAccessories() {
-            #expect(renderer.component(.listRow(.init(title: "A", composer: "Bach", recordingCount: 1)), back: "/").contains(#"<span class="accessory">Bach</span><span class="accessory">1 recording</span>"#))
-            #expect(renderer.component(.listRow(.init(title: "A", recordingCount: 0)), back: "/").contains(#"<span class="accessory">No recordings</span>"#))
+            #expect(
+                renderer.component(.listRow(.init(title: "A", composer: "Bach", recordingCount: 1)), back: "/").contains(
+                    #"<span class="accessory">Bach</span><span class="accessory">1 recording</span>"#))
+            #expect(
+                renderer.component(.listRow(.init(title: "A", recordingCount: 0)), back: "/").contains(
+                    #"<span class="accessory">No recordings</span>"#))
         }
 
         @Test("A page header inside the body is a second-level heading")
         func pageHeaderComponent() {
-            #expect(renderer.component(.pageHeader(.init(title: "Requiem")), back: "/") == #"<header class="hero"><h2>Requiem</h2></header>"#)
+            #expect(
+                renderer.component(.pageHeader(.init(title: "Requiem")), back: "/") == #"<header class="hero"><h2>Requiem</h2></header>"#)
         }
 
         @Test("Paragraphs are one <p> each")
         func paragraphs() {
-            #expect(renderer.component(.paragraphs(.init(["One.", "Two."])), back: "/") == #"<div class="paragraphs"><p>One.</p><p>Two.</p></div>"#)
+            #expect(
+                renderer.component(.paragraphs(.init(["One.", "Two."])), back: "/")
+                    == #"<div class="paragraphs"><p>One.</p><p>Two.</p></div>"#)
         }
 
         @Test("Huge and fractional numbers render without crashing or rounding")

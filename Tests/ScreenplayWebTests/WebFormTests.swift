@@ -8,9 +8,10 @@ struct WebFormTests {
     struct Parsing {
         @Test("Reads url, payload and back")
         func basic() throws {
-            let form = try WebForm(urlEncoded: Fixture.body([
-                ("url", "commands/favorites/add"), ("payload", #"{"workId":3,"tags":["a"]}"#), ("back", "/screens/work/3?x=1"),
-            ]))
+            let form = try WebForm(
+                urlEncoded: Fixture.body([
+                    ("url", "commands/favorites/add"), ("payload", #"{"workId":3,"tags":["a"]}"#), ("back", "/screens/work/3?x=1"),
+                ]))
             #expect(form.commandURL == "commands/favorites/add")
             #expect(form.commandPath == "favorites/add")
             #expect(form.payload == ["workId": 3, "tags": ["a"]])
@@ -19,10 +20,11 @@ struct WebFormTests {
 
         @Test("A prompt's field and value are merged into the payload object")
         func promptMerge() throws {
-            let form = try WebForm(urlEncoded: Fixture.body([
-                ("url", "commands/playlists/create"), ("payload", #"{"source":"menu","name":"old"}"#),
-                ("field", "name"), ("value", "Road trip & more"), ("back", "/"),
-            ]))
+            let form = try WebForm(
+                urlEncoded: Fixture.body([
+                    ("url", "commands/playlists/create"), ("payload", #"{"source":"menu","name":"old"}"#),
+                    ("field", "name"), ("value", "Road trip & more"), ("back", "/"),
+                ]))
             #expect(form.payload == ["source": "menu", "name": "Road trip & more"])
         }
 
@@ -41,7 +43,9 @@ struct WebFormTests {
 
         @Test("`+` is a space and percent escapes decode, including an encoded plus")
         func decoding() throws {
-            let form = try WebForm(urlEncoded: Array("url=commands%2Fsearch&payload=%7B%22q%22%3A%22a%2Bb%22%7D&field=text&value=Symphony+No.+9+%E2%99%AB+%2B1".utf8))
+            let form = try WebForm(
+                urlEncoded: Array(
+                    "url=commands%2Fsearch&payload=%7B%22q%22%3A%22a%2Bb%22%7D&field=text&value=Symphony+No.+9+%E2%99%AB+%2B1".utf8))
             #expect(form.commandURL == "commands/search")
             #expect(form.payload == ["q": "a+b", "text": "Symphony No. 9 ♫ +1"])
         }
@@ -55,7 +59,9 @@ struct WebFormTests {
 
     @Suite("Refusals")
     struct Refusals {
-        @Test("A url outside commands/ is refused", arguments: ["screens/home", "javascript:alert(1)", "https://evil.example/commands/x", "/commands/x", "", "Commands/x"])
+        @Test(
+            "A url outside commands/ is refused",
+            arguments: ["screens/home", "javascript:alert(1)", "https://evil.example/commands/x", "/commands/x", "", "Commands/x"])
         func notACommand(url: String) {
             let problem = #expect(throws: WebForm.Problem.self) { try WebForm(urlEncoded: Fixture.body([("url", url)])) }
             #expect(problem?.field == "url")
@@ -76,9 +82,12 @@ struct WebFormTests {
             #expect(problem?.description == "form field 'url': \(problem?.message ?? "")")
         }
 
-        @Test("Invalid JSON payload names the field and the line and column", arguments: [
-            (#"{"a":}"#, "line 1, column 6"), (#"{"a":1,}"#, "line 1, column 8"), ("{\n\"a\" 1}", "line 2, column 5"), ("[1", "line 1, column 3"),
-        ])
+        @Test(
+            "Invalid JSON payload names the field and the line and column",
+            arguments: [
+                (#"{"a":}"#, "line 1, column 6"), (#"{"a":1,}"#, "line 1, column 8"), ("{\n\"a\" 1}", "line 2, column 5"),
+                ("[1", "line 1, column 3"),
+            ])
         func invalidPayload(payload: String, position: String) {
             let problem = #expect(throws: WebForm.Problem.self) {
                 try WebForm(urlEncoded: Fixture.body([("url", "commands/x"), ("payload", payload)]))
@@ -105,10 +114,12 @@ struct WebFormTests {
 
     @Suite("Back path")
     struct BackPath {
-        @Test("Anything that could leave the site becomes /", arguments: [
-            "//evil.com", "https://evil.com", "http://evil.com/x", #"\\evil"#, #"/\evil.com"#, "/a\nb", "/a\rLocation: x", "/a\u{0}",
-            "/tab\there", "", "screens/a", "javascript:alert(1)",
-        ])
+        @Test(
+            "Anything that could leave the site becomes /",
+            arguments: [
+                "//evil.com", "https://evil.com", "http://evil.com/x", #"\\evil"#, #"/\evil.com"#, "/a\nb", "/a\rLocation: x", "/a\u{0}",
+                "/tab\there", "", "screens/a", "javascript:alert(1)",
+            ])
         func offSite(path: String) {
             #expect(WebForm.safeBackPath(path) == "/")
         }

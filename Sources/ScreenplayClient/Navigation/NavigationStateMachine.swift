@@ -16,8 +16,20 @@ public struct NavigationStateMachine: Sendable, Hashable {
         public let presentation: Action.Navigate.Presentation
         /// Its state machine.
         public internal(set) var machine: ScreenStateMachine
+        /// The screen's client storage (v4): its own values, what the user typed, what command
+        /// results set. Every command sent from the screen carries it.
+        public internal(set) var storage: ClientStorage = [:]
+        /// The screen's entities (v4), with every patch a command result made since it loaded.
+        public internal(set) var entities: Entities = [:]
         /// Its current state.
         public var state: ScreenState { machine.state }
+
+        /// Takes a loaded screen's storage (its values win over typed ones for the keys it sends)
+        /// and entities (the server's are the newest).
+        mutating func adopt(_ screen: Screen) {
+            storage.merge(screen.storage) { _, server in server }
+            entities = screen.entities
+        }
     }
 
     /// Something the user must answer or acknowledge, shown over the top screen.
@@ -53,6 +65,8 @@ public struct NavigationStateMachine: Sendable, Hashable {
         case cancelLoads([Int])
         /// POST `command` with `extra` members; hand the answer to ``commandFinished(_:result:)``.
         case send(command: Int, Effect.CommandRequest)
+        /// Run these local actions (a command result's effects: open a URL, play, an app action).
+        case perform([ScreenplayContract.Action])
         /// Several of the above, in order.
         case all([Effect])
 
@@ -145,18 +159,65 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// A load answered. An entry no longer on the stack, or a stale generation, changes nothing.
     public mutating func loaded(entry: Int, generation: Int, result: Result<LoadedScreen, ClientError>) -> Effect {
         guard let index = entries.firstIndex(where: { $0.id == entry }) else { return .none }
+        let before = entries[index].machine.state
         _ = entries[index].machine.received(result, generation: generation)
+        // A new body (not a 304, not a stale answer) brings the server's storage and entities; a
+        // revalidation keeps the patches made since.
+        if case .loaded(let loaded) = entries[index].machine.state, entries[index].machine.state != before, !loaded.revalidated {
+            entries[index].adopt(loaded.screen)
+        }
         return .none
+    }
+
+    // MARK: Storage
+
+    /// Why typing was refused.
+    public enum TypingError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// No screen is loaded.
+        case noScreen
+        /// The top screen has no text field with this storage key.
+        case noField(String)
+
+        /// For people.
+        public var description: String {
+            switch self {
+            case .noScreen: "no screen is loaded"
+            case .noField(let key): "the screen has no text field that stores '\(key)'"
+            }
+        }
+    }
+
+    /// The user typed `text` into the top screen's text field that stores `key`: the value is
+    /// kept, cut at the field's length limit. Returns the value kept.
+    @discardableResult
+    public mutating func type(_ text: String, into key: String) throws(TypingError) -> String {
+        guard let index = entries.indices.last, case .loaded(let loaded) = entries[index].state else { throw .noScreen }
+        let field = loaded.screen.allComponents.lazy.compactMap { component -> Component.TextField? in
+            if case .textField(let field) = component.content, field.storageKey == key { return field }
+            return nil
+        }.first
+        guard let field else { throw .noField(key) }
+        let kept = TextInput.limited(text, to: field.maxLength)
+        entries[index].storage[key] = kept
+        return kept
     }
 
     // MARK: Commands
 
     /// Sends a command from the top screen; `node` is shown busy until it answers.
+    /// The top screen's storage travels with it under `storage` (v4).
     public mutating func send(_ command: Action.Command, extra: [String: JSONValue] = [:], from node: NodeID? = nil) -> Effect {
         nextCommand += 1
         pending.append(PendingCommand(id: nextCommand, origin: entries.last?.id, node: node))
+        var extra = extra
+        if let storage = entries.last?.storage, !storage.isEmpty {
+            extra[Self.storageMember] = .object(storage.mapValues(JSONValue.string))
+        }
         return .send(command: nextCommand, .init(command: command, extra: extra))
     }
+
+    /// The member of a command's body that carries the sending screen's storage.
+    public static let storageMember = "storage"
 
     /// Answers the presented prompt with `text`.
     public mutating func submit(_ prompt: CommandResult.Prompt, text: String) -> Effect {
@@ -188,40 +249,75 @@ public struct NavigationStateMachine: Sendable, Hashable {
         // The user left the screen the command came from: a question or a move it asks for
         // would land on another screen, so only messages still show.
         let originIsGone = origin.map { id in !entries.contains { $0.id == id } } ?? false
-        if originIsGone {
-            switch result {
-            case .success(.choice), .success(.prompt), .success(.navigate): return .none
-            default: break
-            }
-        }
+        let answer: CommandResult
         switch result {
         case .failure(let error):
             presented = .error(error.message)
             return .none
-        case .success(.done(let done)):
+        case .success(let value):
+            answer = value
+        }
+        // Entity patches reach every screen on the stack that shows the entity, whether or not the
+        // origin is still there; storage belongs to the origin alone.
+        apply(answer.updates, origin: origin)
+        let effects: Effect = answer.updates.effects.isEmpty ? .none : .perform(answer.updates.effects)
+        if originIsGone {
+            switch answer.outcome {
+            case .choice, .prompt, .navigate: return effects
+            default: break
+            }
+        }
+        let next: Effect
+        switch answer.outcome {
+        case .done(let done):
             presented = done.message.map(Presented.message)
-            guard done.refresh, let target = entries.firstIndex(where: { $0.id == origin }) else { return .none }
-            return fetch(target, entries[target].machine.refresh())
-        case .success(.screen(let screen)):
+            if done.refresh, let target = entries.firstIndex(where: { $0.id == origin }) {
+                next = fetch(target, entries[target].machine.refresh())
+            } else {
+                next = .none
+            }
+        case .screen(let screen):
             // A screen that was popped meanwhile gets nothing; the one on top now is not its target.
-            if let target = entries.firstIndex(where: { $0.id == origin }) { entries[target].machine.replace(with: screen) }
+            if let target = entries.firstIndex(where: { $0.id == origin }) {
+                entries[target].machine.replace(with: screen)
+                entries[target].adopt(screen)
+                entries[target].storage.merge(answer.updates.storage) { _, new in new }
+            }
             presented = nil
-            return .none
-        case .success(.choice(let choice)):
+            next = .none
+        case .choice(let choice):
             presented = .choice(choice)
-            return .none
-        case .success(.prompt(let prompt)):
+            next = .none
+        case .prompt(let prompt):
             presented = .prompt(prompt)
-            return .none
-        case .success(.navigate(let navigate)):
+            next = .none
+        case .navigate(let navigate):
             presented = nil
-            return self.navigate(navigate)
-        case .success(.error(let failure)):
+            next = self.navigate(navigate)
+        case .error(let failure):
             presented = .error(failure.message)
-            return .none
-        case .success(.unknown(let type, _)):
+            next = .none
+        case .unknown(let type, _):
             presented = .error("This version of the app cannot show the answer '\(type)'.")
-            return .none
+            next = .none
+        }
+        switch (next, effects) {
+        case (_, .none): return next
+        case (.none, _): return effects
+        default: return .all([next, effects])
+        }
+    }
+
+    /// Sets storage on the origin and patches entities everywhere they are shown.
+    private mutating func apply(_ updates: ClientUpdates, origin: Int?) {
+        if !updates.storage.isEmpty, let target = entries.firstIndex(where: { $0.id == origin }) {
+            entries[target].storage.merge(updates.storage) { _, new in new }
+        }
+        guard !updates.entities.isEmpty else { return }
+        for index in entries.indices {
+            for (id, members) in updates.entities where entries[index].entities[id] != nil {
+                entries[index].entities[id]!.merge(members) { _, new in new }
+            }
         }
     }
 

@@ -142,6 +142,16 @@ public actor ScreenNavigator {
         }
     }
 
+    /// The user typed `text` into the top screen's field that stores `key`; the screen re-resolves
+    /// with it (and its validation message), and the next command carries it. Returns the text
+    /// kept (cut at the field's limit).
+    @discardableResult
+    public func type(_ text: String, into key: String) throws(NavigationStateMachine.TypingError) -> String {
+        let kept = try machine.type(text, into: key)
+        publish()
+        return kept
+    }
+
     /// Answers the presented prompt with `text`.
     public func submit(_ prompt: CommandResult.Prompt, text: String) async {
         await carryOut(machine.submit(prompt, text: text))
@@ -167,6 +177,23 @@ public actor ScreenNavigator {
             return
         case .all(let actions):
             for action in actions { await carryOut(action) }
+        case .perform(let effects):
+            for (index, effect) in effects.enumerated() {
+                switch effect {
+                case .play, .share, .openURL:
+                    await localHandlers[effect.kind]?(effect)
+                case .custom(let custom) where !custom.name.hasPrefix(ViewTreeResolver.reservedPrefix):
+                    await localHandlers[custom.name]?(effect)
+                default:
+                    // Effects run on the device alone: a result cannot chain a request or a move
+                    // through them (it would answer with `navigate` or another command instead).
+                    record([
+                        DecodingIssue(
+                            kind: .invalidElement, path: "$.effects[\(index)]",
+                            message: "a command result's effect must be a local action; '\(effect.kind)' was not run")
+                    ])
+                }
+            }
         case .cancelLoads(let entries):
             for entry in entries { loads.removeValue(forKey: entry)?.cancel() }
         case .load(let entry, let url, let generation):

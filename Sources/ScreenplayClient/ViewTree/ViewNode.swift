@@ -37,13 +37,15 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     public var customKind: String?
     /// For ``NodeRole/custom``: the component's JSON, for the app's own view.
     public var customData: JSONValue?
+    /// For ``NodeRole/textField``: the input's state and rules.
+    public var field: NodeField?
 
     /// Creates a node; most members default to empty.
     public init(
         id: NodeID, role: NodeRole, text: String? = nil, secondaryText: String? = nil, details: [String] = [], paragraphs: [String] = [],
         icon: String? = nil, style: NodeStyle = NodeStyle(), image: NodeImage? = nil, action: BoundAction? = nil,
         accessibility: NodeAccessibility = NodeAccessibility(), children: [ViewNode] = [], customKind: String? = nil,
-        customData: JSONValue? = nil
+        customData: JSONValue? = nil, field: NodeField? = nil
     ) {
         self.id = id
         self.role = role
@@ -59,6 +61,7 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         self.children = children
         self.customKind = customKind
         self.customData = customData
+        self.field = field
     }
 
     /// This node and all below it, depth first.
@@ -388,5 +391,57 @@ public struct NodeAccessibility: Sendable, Hashable {
         self.traits = traits
         self.headingLevel = headingLevel
         self.isHidden = isHidden
+    }
+}
+
+/// A text input as the core decided it: what it stores, what it holds now, and whether that is
+/// acceptable, so every renderer shows the same text, limit and message.
+public struct NodeField: Sendable, Hashable {
+    /// The storage key the text is kept under (a prompt's field name for prompts).
+    public var storageKey: String
+    /// The current text.
+    public var value: String
+    /// Shown while empty.
+    public var placeholder: String?
+    /// Which keyboard to offer.
+    public var keyboard: Keyboard
+    /// The longest text, in characters.
+    public var maxLength: Int?
+    /// The message to show under the field now (the text is typed and breaks the rule).
+    public var validationMessage: String?
+    /// Whether the current text may be submitted.
+    public var isValid: Bool
+    /// The pattern, for renderers that can check as the user types (HTML `pattern`).
+    public var pattern: String?
+
+    /// The keyboards a field may ask for.
+    public enum Keyboard: String, Sendable, Hashable, CaseIterable {
+        /// Plain text.
+        case text
+        /// Text with a search key.
+        case search
+        /// Email address.
+        case email
+        /// Numbers.
+        case number
+        /// Phone number.
+        case phone
+        /// Web address.
+        case url
+    }
+
+    /// Creates a field state.
+    public init(
+        storageKey: String, value: String = "", placeholder: String? = nil, keyboard: Keyboard = .text, maxLength: Int? = nil,
+        validationMessage: String? = nil, isValid: Bool = true, pattern: String? = nil
+    ) {
+        self.storageKey = storageKey
+        self.value = value
+        self.placeholder = placeholder
+        self.keyboard = keyboard
+        self.maxLength = maxLength
+        self.validationMessage = validationMessage
+        self.isValid = isValid
+        self.pattern = pattern
     }
 }

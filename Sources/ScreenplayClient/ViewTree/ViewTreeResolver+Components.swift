@@ -2,9 +2,26 @@ import ScreenplayContract
 
 /// One function per component kind: the single place each kind's display decisions are made.
 extension Resolution {
+    /// The nodes of one component: bindings applied first (problems logged, the component's own
+    /// values kept), then the kind's resolution, then the accessibility the server added.
     mutating func component(_ component: Component, index: Int, parent: NodeID) -> [ViewNode] {
-        let id = childID(of: parent, kind: component.kind.rawValue, key: Self.key(of: component, index: index))
-        switch component {
+        let id = nodeID(of: component, index: index, parent: parent)
+        let (bound, problems) = component.resolvingBindings(entities)
+        for problem in problems { issues.append(ResolutionIssue(nodeID: id, message: "binding \(problem)")) }
+        var nodes = content(bound, id: id)
+        if let accessibility = component.attributes.accessibility, !nodes.isEmpty {
+            if let label = accessibility.label { nodes[0].accessibility.label = label }
+            if let hint = accessibility.hint { nodes[0].accessibility.hint = hint }
+            if let level = accessibility.headingLevel {
+                nodes[0].accessibility.headingLevel = level
+                nodes[0].accessibility.traits.insert(.header)
+            }
+        }
+        return nodes
+    }
+
+    mutating func content(_ component: Component, id: NodeID) -> [ViewNode] {
+        switch component.content {
         case .pageHeader(let value): return [header(value, id: id, level: 2)]
         case .sectionHeader(let value): return [sectionHeader(value, id: id)]
         case .paragraphs(let value): return [paragraphs(value, id: id)]
@@ -40,6 +57,7 @@ extension Resolution {
                     accessibility: .init(isHidden: true))
             ]
         case .favoriteButton(let value): return [favorite(value, id: id)]
+        case .textField(let value): return [textField(value, id: id)]
         case .unknown(let unknown): return custom(unknown, id: id)
         }
     }
@@ -171,6 +189,40 @@ extension Resolution {
         return ViewNode(
             id: id, role: .toggle, text: title, icon: value.isFavorite ? "heart.fill" : "heart", style: NodeStyle(emphasis: .secondary),
             action: bound, accessibility: .init(label: "\(title): \(value.label)", traits: traits))
+    }
+
+    /// A text field shows what is stored under its key; the message appears once something is
+    /// typed that breaks the rule, and the submit action stays disabled until the text is valid.
+    mutating func textField(_ value: Component.TextField, id: NodeID) -> ViewNode {
+        let text = storage[value.storageKey] ?? ""
+        var isValid = true
+        var message: String?
+        switch TextInput.validate(text, against: value.validation) {
+        case .valid:
+            break
+        case .invalid(let reason):
+            isValid = false
+            if !text.isEmpty { message = reason }
+        case .unusablePattern(let reason):
+            issues.append(ResolutionIssue(nodeID: id, message: "text field '\(value.storageKey)': \(reason); any text is accepted"))
+        }
+        if let maxLength = value.maxLength, text.count > maxLength {
+            isValid = false
+            message = "At most \(maxLength) characters"
+        }
+        var node = ViewNode(
+            id: id, role: .textField, text: value.label, secondaryText: value.hint,
+            accessibility: .init(label: value.label, hint: message ?? value.hint),
+            field: NodeField(
+                storageKey: value.storageKey, value: text, placeholder: value.hint,
+                keyboard: value.keyboard.flatMap { NodeField.Keyboard(rawValue: $0.rawValue) } ?? .text, maxLength: value.maxLength,
+                validationMessage: message, isValid: isValid, pattern: value.validation?.pattern))
+        if let submit = value.submit {
+            var bound = bind(submit, id: id)
+            if !isValid { bound.isEnabled = false }
+            node.action = bound
+        }
+        return node
     }
 
     /// App-defined kinds go through the registry; anything else is left out and logged.

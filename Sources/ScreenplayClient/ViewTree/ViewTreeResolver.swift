@@ -14,17 +14,25 @@ public struct ResolutionContext: Sendable {
     /// Color tokens the app's palette adds to the standard ones; other unknown tokens resolve to
     /// the primary text color.
     public var appColorTokens: Set<String>
+    /// The screen's client storage now (what the user typed): text fields show it. `nil` takes the
+    /// screen's own storage.
+    public var storage: ClientStorage?
+    /// The screen's entities now (with patches): bound components show them. `nil` takes the
+    /// screen's own entities.
+    public var entities: Entities?
 
     /// A context; the defaults suit a renderer with nothing in flight.
     public init(
         busyNodes: Set<NodeID> = [], isBlocked: Bool = false, registry: ComponentRegistry = ComponentRegistry(),
-        localActions: Set<String>? = nil, appColorTokens: Set<String> = []
+        localActions: Set<String>? = nil, appColorTokens: Set<String> = [], storage: ClientStorage? = nil, entities: Entities? = nil
     ) {
         self.busyNodes = busyNodes
         self.isBlocked = isBlocked
         self.registry = registry
         self.localActions = localActions
         self.appColorTokens = appColorTokens
+        self.storage = storage
+        self.entities = entities
     }
 }
 
@@ -66,9 +74,19 @@ public struct ViewTreeResolver: Sendable {
 
     /// The tree of a loaded screen.
     public func resolve(_ screen: Screen) -> ResolvedScreen {
-        var resolution = Resolution(context: context)
+        var resolution = Resolution(
+            context: context, storage: context.storage ?? screen.storage, entities: context.entities ?? screen.entities)
         let root = resolution.screen(screen)
         return ResolvedScreen(root: root, issues: resolution.issues)
+    }
+
+    /// The tree of a navigator entry: its state, with the storage typed into it and the entity
+    /// patches it received.
+    public func resolve(_ entry: NavigationStateMachine.Entry) -> ResolvedScreen {
+        var resolver = self
+        resolver.context.storage = entry.storage
+        resolver.context.entities = entry.entities
+        return resolver.resolve(entry.state)
     }
 
     /// The tree of a screen in any state: loading shows the carried header and progress; failed
@@ -78,12 +96,12 @@ public struct ViewTreeResolver: Sendable {
         case .loaded(let loaded):
             return resolve(loaded.screen)
         case .loading(let header):
-            var resolution = Resolution(context: context)
+            var resolution = Resolution(context: context, storage: [:], entities: [:])
             var children = header.map { [resolution.header($0, id: "header", level: 1)] } ?? []
             children.append(ViewNode(id: "progress", role: .progress, text: "Loading…", accessibility: .init(label: "Loading")))
             return ResolvedScreen(root: ViewNode(id: "screen", role: .screen, text: header?.title, children: children), issues: [])
         case .failed(let header, let error):
-            var resolution = Resolution(context: context)
+            var resolution = Resolution(context: context, storage: [:], entities: [:])
             var children = header.map { [resolution.header($0, id: "header", level: 1)] } ?? []
             children.append(
                 ViewNode(
@@ -102,7 +120,7 @@ public struct ViewTreeResolver: Sendable {
     /// What is shown over the screen: a message, an error, a choice (one button per option) or a
     /// prompt (a text field and its submit button). The field's id is `presented/field:<name>`.
     public func resolve(_ presented: ScreenNavigator.Presented) -> ViewNode {
-        var resolution = Resolution(context: context)
+        var resolution = Resolution(context: context, storage: [:], entities: [:])
         let id: NodeID = "presented"
         switch presented {
         case .message(let text):
@@ -123,7 +141,10 @@ public struct ViewTreeResolver: Sendable {
         case .prompt(let prompt):
             let field = ViewNode(
                 id: resolution.childID(of: id, kind: "field", key: prompt.field.name), role: .textField, text: prompt.field.initialValue,
-                secondaryText: prompt.field.placeholder, accessibility: .init(label: prompt.field.placeholder ?? prompt.title))
+                secondaryText: prompt.field.placeholder, accessibility: .init(label: prompt.field.placeholder ?? prompt.title),
+                field: NodeField(
+                    storageKey: prompt.field.name, value: prompt.field.initialValue ?? "", placeholder: prompt.field.placeholder,
+                    maxLength: prompt.field.maxLength))
             let submit = resolution.control(
                 id: resolution.childID(of: id, kind: "submit", key: prompt.submitTitle), title: prompt.submitTitle,
                 action: .command(prompt.submit), icon: nil, emphasis: .primary, label: nil)
@@ -142,11 +163,37 @@ public struct ViewTreeResolver: Sendable {
 /// One resolution pass: the context, the issues met, and the ids handed out so far.
 struct Resolution {
     let context: ResolutionContext
+    /// The storage text fields show.
+    let storage: ClientStorage
+    /// The entities bound components show.
+    let entities: Entities
     var issues: [ResolutionIssue] = []
     private var usedIDs: [NodeID: Int] = [:]
     private var handedOut: Set<NodeID> = []
+    /// Component ids (v4) already used in this screen.
+    private var componentIDs: Set<String> = []
 
-    init(context: ResolutionContext) { self.context = context }
+    init(context: ResolutionContext, storage: ClientStorage, entities: Entities) {
+        self.context = context
+        self.storage = storage
+        self.entities = entities
+    }
+
+    /// The node id of a component: `id:<its id>` when the server gave one (stable wherever the
+    /// component moves), else derived from its parent, kind and identity key. A duplicate id is
+    /// logged and the second component falls back to the derived id.
+    mutating func nodeID(of component: Component, index: Int, parent: NodeID) -> NodeID {
+        if let id = component.id {
+            if componentIDs.insert(id).inserted {
+                let nodeID = NodeID(rawValue: "id:" + id)
+                if handedOut.insert(nodeID).inserted { return nodeID }
+            }
+            let fallback = childID(of: parent, kind: component.kind.rawValue, key: Self.key(of: component, index: index))
+            issues.append(ResolutionIssue(nodeID: fallback, message: "duplicate component id '\(id)'; this one is keyed by position"))
+            return fallback
+        }
+        return childID(of: parent, kind: component.kind.rawValue, key: Self.key(of: component, index: index))
+    }
 
     /// A child id unique within its parent: the second row to the same place gets `~2`.
     mutating func childID(of parent: NodeID, kind: String, key: String) -> NodeID {
@@ -320,7 +367,7 @@ struct Resolution {
             }
         }
         let key: String? =
-            switch component {
+            switch component.content {
             case .detailButton(let value): target(value.action) ?? value.title
             case .listRow(let value): target(value.action) ?? value.title
             case .trackRow(let value): target(value.action) ?? value.title
@@ -330,6 +377,7 @@ struct Resolution {
             case .text(let value): String(value.text.prefix(40))
             case .pageHeader(let value): value.title
             case .sectionHeader(let value): value.title
+            case .textField(let value): value.storageKey
             default: nil
             }
         return key ?? String(index)

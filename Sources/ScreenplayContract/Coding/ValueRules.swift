@@ -140,3 +140,155 @@ package enum ValueRules {
         package static func check(_ value: String) throws(ContractViolation) { try LinkPolicy.external.check(value) }
     }
 }
+
+extension ValueRules {
+    /// ASCII letters, digits and `._:/~-`, 1 to `maximum` of them: ids that read well in paths and
+    /// logs and need no escaping anywhere.
+    package static func isIdentifier(_ value: String, maximum: Int) -> Bool {
+        let scalars = value.unicodeScalars
+        guard (1...maximum).contains(scalars.count) else { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", ":", "/", "~", "-": true
+            default: false
+            }
+        }
+    }
+
+    /// The JSON Schema of ``isIdentifier(_:maximum:)``.
+    package static func identifierSchema(maximum: Int) -> JSONValue {
+        ["type": "string", "pattern": .string("^[A-Za-z0-9._:/~-]{1,\(maximum)}(?![\\s\\S])")]
+    }
+
+    /// A component's `id` (v4).
+    package enum ComponentID: ValueRule {
+        package static let maximum = 128
+        package static let schema = identifierSchema(maximum: maximum)
+        package static let standIn = "x"
+        package static func check(_ value: String) throws(ContractViolation) {
+            guard isIdentifier(value, maximum: maximum) else {
+                throw ContractViolation("'\(value.prefix(40))'; expected 1...\(maximum) of A-Z a-z 0-9 . _ : / ~ -")
+            }
+        }
+    }
+
+    /// An entity id or a storage key (v4).
+    package enum Key: ValueRule {
+        package static let maximum = 64
+        package static let schema = identifierSchema(maximum: maximum)
+        package static let standIn = "x"
+        package static func check(_ value: String) throws(ContractViolation) {
+            guard isIdentifier(value, maximum: maximum) else {
+                throw ContractViolation("'\(value.prefix(40))'; expected 1...\(maximum) of A-Z a-z 0-9 . _ : / ~ -")
+            }
+        }
+    }
+
+    /// Accessibility label and hint: short enough to be read aloud.
+    package enum AccessibilityText: ValueRule {
+        package static let maximum = 500
+        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
+        package static let standIn = "x"
+        package static func check(_ value: String) throws(ContractViolation) {
+            let length = value.unicodeScalars.count
+            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
+        }
+    }
+
+    /// A heading level, 1 to 6 as in HTML.
+    package enum HeadingLevel: ValueRule {
+        package static let schema: JSONValue = ["type": "integer", "minimum": 1, "maximum": 6]
+        package static let standIn = 1
+        package static func check(_ value: Int) throws(ContractViolation) {
+            guard (1...6).contains(value) else { throw ContractViolation("\(value); expected 1...6") }
+        }
+    }
+
+    /// The longest text a text field takes, in characters.
+    package enum TextLength: ValueRule {
+        package static let schema: JSONValue = ["type": "integer", "minimum": 1, "maximum": .integer(StorageValues.valueMaximum)]
+        package static let standIn = 1
+        package static func check(_ value: Int) throws(ContractViolation) {
+            guard (1...StorageValues.valueMaximum).contains(value) else {
+                throw ContractViolation("\(value); expected 1...\(StorageValues.valueMaximum)")
+            }
+        }
+    }
+
+    /// A short label or message (text field label, validation message).
+    package enum Label: ValueRule {
+        package static let maximum = 200
+        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
+        package static let standIn = "x"
+        package static func check(_ value: String) throws(ContractViolation) {
+            let length = value.unicodeScalars.count
+            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
+        }
+    }
+
+    /// A validation pattern's source text (its syntax is checked by the client, which reports a
+    /// pattern it cannot compile and then accepts any text).
+    package enum PatternSource: ValueRule {
+        package static let maximum = 500
+        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
+        package static let standIn = "x"
+        package static func check(_ value: String) throws(ContractViolation) {
+            let length = value.unicodeScalars.count
+            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
+        }
+    }
+
+    /// A screen's or a result's storage (v4): at most `keyMaximum` keys, each value at most
+    /// `valueMaximum` characters (Unicode scalars, as JSON Schema counts them).
+    package enum StorageValues: ValueRule {
+        package static let keyMaximum = 64
+        package static let valueMaximum = 4_096
+        package static let schema: JSONValue = [
+            "type": "object", "maxProperties": .integer(keyMaximum),
+            "additionalProperties": ["type": "string", "maxLength": .integer(valueMaximum)],
+        ]
+        package static let standIn: [String: String] = [:]
+        package static func check(_ value: [String: String]) throws(ContractViolation) {
+            guard value.count <= keyMaximum else { throw ContractViolation("\(value.count) keys; the limit is \(keyMaximum)") }
+            for (key, text) in value.sorted(by: { $0.key < $1.key }) where text.unicodeScalars.count > valueMaximum {
+                throw ContractViolation("'\(key.prefix(40))' is \(text.unicodeScalars.count) characters long; the limit is \(valueMaximum)")
+            }
+        }
+    }
+
+    /// A screen's entities or a result's patches to them (v4): at most `entityMaximum` entities of
+    /// at most `memberMaximum` members each.
+    package enum EntityValues: ValueRule {
+        package static let entityMaximum = 1_000
+        package static let memberMaximum = 32
+        package static let schema: JSONValue = [
+            "type": "object", "maxProperties": .integer(entityMaximum),
+            "additionalProperties": [
+                "type": "object", "maxProperties": .integer(memberMaximum), "additionalProperties": ["description": "any JSON value"],
+            ],
+        ]
+        package static let standIn: Entities = [:]
+        package static func check(_ value: Entities) throws(ContractViolation) {
+            guard value.count <= entityMaximum else { throw ContractViolation("\(value.count) entities; the limit is \(entityMaximum)") }
+            for (id, members) in value.sorted(by: { $0.key < $1.key }) where members.count > memberMaximum {
+                throw ContractViolation("entity '\(id.prefix(40))' has \(members.count) members; the limit is \(memberMaximum)")
+            }
+        }
+    }
+
+    /// A component's `bind` (v4): field name → entity member.
+    package enum Bindings: ValueRule {
+        package static let maximum = 16
+        package static let schema: JSONValue = [
+            "type": "object", "maxProperties": .integer(maximum),
+            "additionalProperties": [
+                "type": "object", "required": ["entity", "field"],
+                "properties": ["entity": ["type": "string"], "field": ["type": "string"]],
+            ],
+        ]
+        package static let standIn: [String: EntityReference] = [:]
+        package static func check(_ value: [String: EntityReference]) throws(ContractViolation) {
+            guard value.count <= maximum else { throw ContractViolation("\(value.count) bindings; the limit is \(maximum)") }
+        }
+    }
+}

@@ -1,26 +1,59 @@
-/// The server's answer to a command: what the client shows next.
+/// The server's answer to a command: what the client shows next (``outcome``) and, from v4, the
+/// state it updates on the way (``updates``: storage, entity patches, local effects).
 ///
 /// Whole flows (create a playlist, add a work to one) are orchestrated by the server through
 /// these answers; the client only knows how to show each one.
-public enum CommandResult: Sendable, Hashable {
-    /// It worked; show `message` and, when asked, reload the screen behind.
-    case done(Done)
-    /// Replace the current screen with this one.
-    case screen(Screen)
-    /// Ask the user to pick an option; each option carries its follow-up command.
-    case choice(Choice)
-    /// Ask the user for text; the submit command receives it.
-    case prompt(Prompt)
-    /// Go to another screen.
-    case navigate(Action.Navigate)
-    /// It failed; show `message`. The screen stays as it was.
-    case error(Failure)
-    /// A kind this client does not know: shown as a generic failure, always logged.
-    case unknown(type: String, json: JSONValue)
+public struct CommandResult: Sendable, Hashable {
+    /// What the client shows next.
+    public var outcome: Outcome
+    /// Storage to set, entities to patch and local actions to run once the outcome is applied (v4).
+    public var updates: ClientUpdates
+
+    /// A result with `outcome` and `updates`.
+    public init(_ outcome: Outcome, updates: ClientUpdates = .init()) {
+        self.outcome = outcome
+        self.updates = updates
+    }
+
+    /// The kinds of answer.
+    public enum Outcome: Sendable, Hashable {
+        /// It worked; show `message` and, when asked, reload the screen behind.
+        case done(Done)
+        /// Replace the current screen with this one.
+        case screen(Screen)
+        /// Ask the user to pick an option; each option carries its follow-up command.
+        case choice(Choice)
+        /// Ask the user for text; the submit command receives it.
+        case prompt(Prompt)
+        /// Go to another screen.
+        case navigate(Action.Navigate)
+        /// It failed; show `message`. The screen stays as it was.
+        case error(Failure)
+        /// A kind this client does not know: shown as a generic failure, always logged.
+        case unknown(type: String, json: JSONValue)
+    }
+
+    /// Success.
+    public static func done(_ value: Done) -> CommandResult { CommandResult(.done(value)) }
+    /// A replacement screen.
+    public static func screen(_ value: Screen) -> CommandResult { CommandResult(.screen(value)) }
+    /// A choice.
+    public static func choice(_ value: Choice) -> CommandResult { CommandResult(.choice(value)) }
+    /// A prompt.
+    public static func prompt(_ value: Prompt) -> CommandResult { CommandResult(.prompt(value)) }
+    /// A navigation.
+    public static func navigate(_ value: Action.Navigate) -> CommandResult { CommandResult(.navigate(value)) }
+    /// A failure.
+    public static func error(_ value: Failure) -> CommandResult { CommandResult(.error(value)) }
+    /// A kind this client does not know.
+    public static func unknown(type: String, json: JSONValue) -> CommandResult { CommandResult(.unknown(type: type, json: json)) }
+
+    /// This result with `updates`.
+    public func with(_ updates: ClientUpdates) -> CommandResult { CommandResult(outcome, updates: updates) }
 
     /// The wire name of this result's kind.
     public var kind: String {
-        switch self {
+        switch outcome {
         case .done: "done"
         case .screen: "screen"
         case .choice: "choice"
@@ -161,32 +194,34 @@ public enum CommandResult: Sendable, Hashable {
 private enum ResultCodingKeys: String, CodingKey { case type, screen }
 
 extension CommandResult: Codable {
-    /// Reads `type`, then the kind's fields (a replacement screen sits under `screen`).
+    /// Reads `type`, then the kind's fields (a replacement screen sits under `screen`), then, for
+    /// v4 and later, the updates beside them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ResultCodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "done": self = .done(try Done(from: decoder))
-        case "screen": self = .screen(try container.decode(Screen.self, forKey: .screen))
-        case "choice": self = .choice(try Choice(from: decoder))
-        case "prompt": self = .prompt(try Prompt(from: decoder))
-        case "navigate": self = .navigate(try Action.Navigate(from: decoder))
-        case "error": self = .error(try Failure(from: decoder))
+        case "done": outcome = .done(try Done(from: decoder))
+        case "screen": outcome = .screen(try container.decode(Screen.self, forKey: .screen))
+        case "choice": outcome = .choice(try Choice(from: decoder))
+        case "prompt": outcome = .prompt(try Prompt(from: decoder))
+        case "navigate": outcome = .navigate(try Action.Navigate(from: decoder))
+        case "error": outcome = .error(try Failure(from: decoder))
         default:
             decoder.recordUnknownKind("command result", type: type)
-            self = .unknown(type: type, json: try JSONValue(from: decoder))
+            outcome = .unknown(type: type, json: try JSONValue(from: decoder))
         }
+        updates = decoder.screenplayAPIVersion >= ClientUpdates.introduced ? try ClientUpdates(from: decoder) : .init()
     }
 
-    /// Writes `type` and the kind's fields into one object.
+    /// Writes `type` and the kind's fields into one object, and the updates for v4 and later.
     public func encode(to encoder: any Encoder) throws {
-        if case .unknown(_, let json) = self {
+        if case .unknown(_, let json) = outcome {
             try json.encode(to: encoder)
             return
         }
         var container = encoder.container(keyedBy: ResultCodingKeys.self)
         try container.encode(kind, forKey: .type)
-        switch self {
+        switch outcome {
         case .done(let value): try value.encode(to: encoder)
         case .screen(let screen): try container.encode(screen, forKey: .screen)
         case .choice(let value): try value.encode(to: encoder)
@@ -195,6 +230,53 @@ extension CommandResult: Codable {
         case .error(let value): try value.encode(to: encoder)
         case .unknown: break
         }
+        if encoder.screenplayAPIVersion >= ClientUpdates.introduced && !updates.isEmpty { try updates.encode(to: encoder) }
+    }
+}
+
+/// What a command result changes on the client beside its outcome (v4): storage values to set,
+/// entity members to patch (every bound component re-resolves, on every screen that shows the
+/// entity, with no reload), and local actions to run once the outcome is applied.
+public struct ClientUpdates: Sendable, Hashable {
+    /// The version the updates joined the contract.
+    public static let introduced = APIVersion.v4
+
+    /// Storage values to set on the screen the command was sent from.
+    public var storage: ClientStorage
+    /// Entity members to replace, by entity id; members not named keep their values.
+    public var entities: Entities
+    /// Local actions (open a URL, play, share, an app action) run after the outcome; actions that
+    /// go back to the server (navigate, command) are refused by the client and logged.
+    public var effects: [Action]
+
+    /// Creates updates.
+    public init(storage: ClientStorage = [:], entities: Entities = [:], effects: [Action] = []) {
+        self.storage = storage
+        self.entities = entities
+        self.effects = effects
+    }
+
+    /// Whether it changes nothing.
+    public var isEmpty: Bool { storage.isEmpty && entities.isEmpty && effects.isEmpty }
+}
+
+extension ClientUpdates: Codable {
+    enum CodingKeys: String, CodingKey { case storage, entities, effects }
+
+    /// Reads the three optional members; a bad effect is skipped and reported.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        storage = try container.decodeIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
+        entities = try container.decodeIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
+        effects = try container.decodeLossyArrayIfPresent(of: Action.self, forKey: .effects) ?? []
+    }
+
+    /// Writes the members that are set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if !storage.isEmpty { try container.encode(storage, forKey: .storage) }
+        if !entities.isEmpty { try container.encode(entities, forKey: .entities) }
+        if !effects.isEmpty { try container.encode(effects, forKey: .effects) }
     }
 }
 

@@ -1,45 +1,142 @@
-/// One element of a screen's body.
+/// One element of a screen's body: what it is (``content``) and, from v4, the attributes every
+/// kind shares (a stable ``id``, ``accessibility`` and entity ``bindings``).
 ///
 /// Domain components (``TrackRow``, ``Carousel``, ``DetailButton``…) carry only the display data
 /// they need, most of it optional so the server picks the variation. Layout primitives
 /// (``VerticalStack``, ``Text``, ``Rectangle``…) let the server compose a one-off screen with no
 /// app release. Both live in one tree. On the wire each is a JSON object whose `type` names the
-/// kind and whose other members are the kind's fields.
-public enum Component: Sendable, Hashable {
-    /// A big header with title, subtitle and image, inside the body.
-    case pageHeader(ScreenHeader)
-    /// A title row for a group of components.
-    case sectionHeader(SectionHeader)
-    /// Paragraphs of running text (a biography).
-    case paragraphs(Paragraphs)
-    /// A row that links somewhere, with title, subtitle and image.
-    case detailButton(DetailButton)
-    /// A row with title, subtitle and optional accessories (composer, recording count).
-    case listRow(ListRow)
-    /// A playable track with its duration.
-    case trackRow(TrackRow)
-    /// A horizontally scrolling row of items.
-    case carousel(Carousel)
-    /// Children laid out top to bottom.
-    case verticalStack(VerticalStack)
-    /// Children laid out left to right.
-    case horizontalStack(HorizontalStack)
-    /// A single run of styled text.
-    case text(Text)
-    /// An image on its own.
-    case image(Image)
-    /// A filled rectangle (bars, dividers, swatches).
-    case rectangle(Rectangle)
-    /// A tappable button with a title.
-    case button(Button)
-    /// Empty space, fixed or flexible.
-    case spacer(Spacer)
-    /// A heart that toggles a favorite (v2).
-    case favoriteButton(FavoriteButton)
-    /// Cards in columns (v2).
-    case grid(Grid)
-    /// A kind this client does not know: kept with its JSON, never rendered, always logged.
-    case unknown(Unknown)
+/// kind and whose other members are the kind's fields, plus the shared attributes.
+///
+/// The attributes sit beside the kind rather than inside each payload so that every kind, including
+/// app-defined ones, gets them the same way, and a client of v3 or older never sees them.
+public struct Component: Sendable, Hashable {
+    /// The kind and its fields.
+    public var content: Content
+    /// Attributes every kind shares (v4): id, accessibility, entity bindings.
+    public var attributes: ComponentAttributes
+
+    /// A component of `content` with `attributes`.
+    public init(_ content: Content, attributes: ComponentAttributes = .init()) {
+        self.content = content
+        self.attributes = attributes
+    }
+
+    /// The kinds of component, each with its payload.
+    public enum Content: Sendable, Hashable {
+        /// A big header with title, subtitle and image, inside the body.
+        case pageHeader(ScreenHeader)
+        /// A title row for a group of components.
+        case sectionHeader(SectionHeader)
+        /// Paragraphs of running text (a biography).
+        case paragraphs(Paragraphs)
+        /// A row that links somewhere, with title, subtitle and image.
+        case detailButton(DetailButton)
+        /// A row with title, subtitle and optional accessories (composer, recording count).
+        case listRow(ListRow)
+        /// A playable track with its duration.
+        case trackRow(TrackRow)
+        /// A horizontally scrolling row of items.
+        case carousel(Carousel)
+        /// Children laid out top to bottom.
+        case verticalStack(VerticalStack)
+        /// Children laid out left to right.
+        case horizontalStack(HorizontalStack)
+        /// A single run of styled text.
+        case text(Text)
+        /// An image on its own.
+        case image(Image)
+        /// A filled rectangle (bars, dividers, swatches).
+        case rectangle(Rectangle)
+        /// A tappable button with a title.
+        case button(Button)
+        /// Empty space, fixed or flexible.
+        case spacer(Spacer)
+        /// A heart that toggles a favorite (v2).
+        case favoriteButton(FavoriteButton)
+        /// Cards in columns (v2).
+        case grid(Grid)
+        /// A labelled text input that writes into client storage (v4).
+        case textField(TextField)
+        /// A kind this client does not know: kept with its JSON, never rendered, always logged.
+        case unknown(Unknown)
+    }
+}
+
+extension Component {
+    /// A page header component.
+    public static func pageHeader(_ value: ScreenHeader) -> Component { Component(.pageHeader(value)) }
+    /// A section header component.
+    public static func sectionHeader(_ value: SectionHeader) -> Component { Component(.sectionHeader(value)) }
+    /// A paragraphs component.
+    public static func paragraphs(_ value: Paragraphs) -> Component { Component(.paragraphs(value)) }
+    /// A detail button component.
+    public static func detailButton(_ value: DetailButton) -> Component { Component(.detailButton(value)) }
+    /// A list row component.
+    public static func listRow(_ value: ListRow) -> Component { Component(.listRow(value)) }
+    /// A track row component.
+    public static func trackRow(_ value: TrackRow) -> Component { Component(.trackRow(value)) }
+    /// A carousel component.
+    public static func carousel(_ value: Carousel) -> Component { Component(.carousel(value)) }
+    /// A vertical stack component.
+    public static func verticalStack(_ value: VerticalStack) -> Component { Component(.verticalStack(value)) }
+    /// A horizontal stack component.
+    public static func horizontalStack(_ value: HorizontalStack) -> Component { Component(.horizontalStack(value)) }
+    /// A text component.
+    public static func text(_ value: Text) -> Component { Component(.text(value)) }
+    /// An image component.
+    public static func image(_ value: Image) -> Component { Component(.image(value)) }
+    /// A rectangle component.
+    public static func rectangle(_ value: Rectangle) -> Component { Component(.rectangle(value)) }
+    /// A button component.
+    public static func button(_ value: Button) -> Component { Component(.button(value)) }
+    /// A spacer component.
+    public static func spacer(_ value: Spacer) -> Component { Component(.spacer(value)) }
+    /// A favorite button component (v2).
+    public static func favoriteButton(_ value: FavoriteButton) -> Component { Component(.favoriteButton(value)) }
+    /// A grid component (v2).
+    public static func grid(_ value: Grid) -> Component { Component(.grid(value)) }
+    /// A text field component (v4).
+    public static func textField(_ value: TextField) -> Component { Component(.textField(value)) }
+    /// A component of a kind this client does not know.
+    public static func unknown(_ value: Unknown) -> Component { Component(.unknown(value)) }
+
+    /// The author's or the DSL's stable id (v4); unique within a screen.
+    public var id: String? {
+        get { attributes.id }
+        set { attributes.id = newValue }
+    }
+
+    /// This component with `id`.
+    public func id(_ id: String) -> Component {
+        var copy = self
+        copy.attributes.id = id
+        return copy
+    }
+
+    /// This component with accessibility text for what the visual alone does not say.
+    public func accessibility(label: String? = nil, hint: String? = nil, headingLevel: Int? = nil) -> Component {
+        var copy = self
+        copy.attributes.accessibility = Accessibility(label: label, hint: hint, headingLevel: headingLevel)
+        return copy
+    }
+
+    /// This component with its field `field` taken from entity `entity`'s member `member`.
+    public func bind(_ field: String, to entity: String, _ member: String) -> Component {
+        var copy = self
+        copy.attributes.bindings[field] = EntityReference(entity: entity, field: member)
+        return copy
+    }
+}
+
+extension ComponentPayload {
+    /// The component with `id`.
+    public func id(_ id: String) -> Component { component.id(id) }
+    /// The component with accessibility text.
+    public func accessibility(label: String? = nil, hint: String? = nil, headingLevel: Int? = nil) -> Component {
+        component.accessibility(label: label, hint: hint, headingLevel: headingLevel)
+    }
+    /// The component with `field` bound to an entity's member.
+    public func bind(_ field: String, to entity: String, _ member: String) -> Component { component.bind(field, to: entity, member) }
 }
 
 /// The `type` string of a component kind.
@@ -89,7 +186,7 @@ extension Component {
     public static let catalog: [any ComponentPayload.Type] = [
         ScreenHeader.self, SectionHeader.self, Paragraphs.self, DetailButton.self, ListRow.self, TrackRow.self,
         Carousel.self, VerticalStack.self, HorizontalStack.self, Text.self, Image.self, Rectangle.self,
-        Button.self, Spacer.self, FavoriteButton.self, Grid.self,
+        Button.self, Spacer.self, FavoriteButton.self, Grid.self, TextField.self,
     ]
 
     /// Every kind this build knows, in catalog order.
@@ -104,14 +201,14 @@ extension Component {
     public var kind: ComponentKind {
         payload.map { type(of: $0).kind }
             ?? {
-                if case .unknown(let unknown) = self { return ComponentKind(rawValue: unknown.type) }
+                if case .unknown(let unknown) = content { return ComponentKind(rawValue: unknown.type) }
                 return ComponentKind(rawValue: "unknown")
             }()
     }
 
     /// The kind-specific payload, or `nil` for an unknown kind.
     public var payload: (any ComponentPayload)? {
-        switch self {
+        switch content {
         case .pageHeader(let value): value
         case .sectionHeader(let value): value
         case .paragraphs(let value): value
@@ -128,13 +225,14 @@ extension Component {
         case .spacer(let value): value
         case .favoriteButton(let value): value
         case .grid(let value): value
+        case .textField(let value): value
         case .unknown: nil
         }
     }
 
     /// Direct children (stack contents); empty for leaves. Carousel items are not components.
     public var children: [Component] {
-        switch self {
+        switch content {
         case .verticalStack(let stack): stack.children
         case .horizontalStack(let stack): stack.children
         default: []
@@ -174,17 +272,23 @@ extension Component: Codable {
             decoder.recordUnknownKind("component", type: type)
             self = .unknown(Unknown(type: type, json: try JSONValue(from: decoder)))
         }
+        if decoder.screenplayAPIVersion >= ComponentAttributes.introduced {
+            attributes = try ComponentAttributes(from: decoder)
+        }
     }
 
     /// Writes `type` and the kind's fields into one object.
     public func encode(to encoder: any Encoder) throws {
         guard let payload else {
-            if case .unknown(let unknown) = self { try unknown.json.encode(to: encoder) }
+            if case .unknown(let unknown) = content { try unknown.json.encode(to: encoder) }
             return
         }
         var container = encoder.container(keyedBy: TypeKey.self)
         try container.encode(type(of: payload).kind.rawValue, forKey: .type)
         try payload.encode(to: encoder)
+        if encoder.screenplayAPIVersion >= ComponentAttributes.introduced && !attributes.isEmpty {
+            try attributes.encode(to: encoder)
+        }
     }
 }
 

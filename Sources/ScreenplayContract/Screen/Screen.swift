@@ -16,11 +16,16 @@ public struct Screen: Sendable, Hashable {
     public var toolbar: [MenuItem]?
     /// Actions shown in the overflow menu (remote commands).
     public var menu: [MenuItem]?
+    /// Key/values the client keeps while the screen is shown (v4): text fields write here and
+    /// every command sent from the screen carries them.
+    public var storage: ClientStorage
+    /// Facts several components show, sent once (v4); components bind to them by id.
+    public var entities: Entities
 
     /// Creates a screen.
     public init(
         id: String, title: String, header: ScreenHeader? = nil, sections: [ScreenSection],
-        toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil
+        toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil, storage: ClientStorage = [:], entities: Entities = [:]
     ) {
         self.id = id
         self.title = title
@@ -28,11 +33,26 @@ public struct Screen: Sendable, Hashable {
         self.sections = sections
         self.toolbar = toolbar
         self.menu = menu
+        self.storage = storage
+        self.entities = entities
+    }
+
+    /// Every component of the screen, depth first (stack children after their stack).
+    public var allComponents: [Component] {
+        var result: [Component] = []
+        func walk(_ components: [Component]) {
+            for component in components {
+                result.append(component)
+                walk(component.children)
+            }
+        }
+        for section in sections { walk(section.components) }
+        return result
     }
 }
 
 extension Screen: Codable {
-    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu }
+    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu, storage, entities }
 
     /// Decodes lossily: bad sections, components and menu items are skipped and reported.
     public init(from decoder: any Decoder) throws {
@@ -47,6 +67,28 @@ extension Screen: Codable {
         sections = try container.decodeLossyArray(of: ScreenSection.self, forKey: .sections)
         toolbar = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar)
         menu = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .menu)
+        if decoder.screenplayAPIVersion >= .v4 {
+            storage = try container.decodeIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
+            entities = try container.decodeIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
+        } else {
+            storage = [:]
+            entities = [:]
+        }
+    }
+
+    /// Writes the members; storage and entities only for v4 and later, and only when set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(header, forKey: .header)
+        try container.encode(sections, forKey: .sections)
+        try container.encodeIfPresent(toolbar, forKey: .toolbar)
+        try container.encodeIfPresent(menu, forKey: .menu)
+        if encoder.screenplayAPIVersion >= .v4 {
+            if !storage.isEmpty { try container.encode(storage, forKey: .storage) }
+            if !entities.isEmpty { try container.encode(entities, forKey: .entities) }
+        }
     }
 }
 

@@ -21,8 +21,12 @@ public struct APIVersion: RawRepresentable, Comparable, Hashable, Sendable, Coda
     /// The track row's `duration` becomes a number of seconds (it was display text).
     public static let v3 = APIVersion(3)
 
+    /// Component ids, accessibility and entity bindings; screens carry client storage and
+    /// entities; the text field; command results set storage, patch entities and carry effects.
+    public static let v4 = APIVersion(4)
+
     /// The newest version this build of the contract knows.
-    public static let latest = APIVersion.v3
+    public static let latest = APIVersion.v4
 
     /// Every version this build of the contract can produce, oldest first.
     public static let supported: ClosedRange<APIVersion> = .v1 ... .latest

@@ -170,9 +170,23 @@ public enum ContractDocs {
         } else if case .array(let schemes)? = schema["x-link-schemes"] {
             let names = schemes.compactMap(\.stringValue).joined(separator: ", ")
             text = "link: \(names)" + (schema["x-link-relative"] == true ? ", or relative" : "")
-        } else if schema["type"]?.stringValue == "string", schema["pattern"] != nil {
-            text = "text `m:ss` or `h:mm:ss`"
+        } else if schema["type"]?.stringValue == "string", let pattern = schema["pattern"]?.stringValue {
+            if pattern == ValueRules.DurationText.pattern {
+                text = "text `m:ss` or `h:mm:ss`"
+            } else if pattern.hasPrefix("^[A-Za-z0-9._:/~-]{1,"), let limit = pattern.split(separator: ",").last?.prefix(while: \.isNumber)
+            {
+                text = "identifier: 1…\(limit) of `A-Z a-z 0-9 . _ : / ~ -`"
+            } else {
+                text = "text matching `\(pattern)`"
+            }
         } else {
+            switch schema["type"]?.stringValue {
+            case "object" where schema["additionalProperties"] != nil:
+                let limit = schema["maxProperties"]?.integerValue.map { ", at most \($0) members" } ?? ""
+                text = "map of " + describe(schema["additionalProperties"] ?? [:]) + limit
+                return text
+            default: break
+            }
             switch schema["type"]?.stringValue {
             case "array": text = "array of " + (schema["items"].map(describe) ?? "anything")
             case "object": text = "object"

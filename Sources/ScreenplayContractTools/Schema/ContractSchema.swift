@@ -30,10 +30,15 @@ public enum ContractSchema {
 
         definitions["Screen"] = try record(Screen.self)
 
+        // Members every kind shares from v4 (id, accessibility, bind), and those every command
+        // result may carry (storage, entities, effects).
+        let shared = version >= ComponentAttributes.introduced ? try record(ComponentAttributes.self) : nil
+        let updates = version >= ClientUpdates.introduced ? try record(ClientUpdates.self) : nil
+
         var componentRefs: [JSONValue] = []
         for payload in Component.catalog where payload.versioning.introduced <= version {
             let name = "component." + payload.kind.rawValue
-            var schema = tagged(try record(payload), type: payload.kind.rawValue)
+            var schema = merged(tagged(try record(payload), type: payload.kind.rawValue), with: shared)
             schema = annotated(
                 schema, versioning: payload.versioning, changes: payload.fieldChanges.filter { $0.version <= version }, downgraded: true)
             definitions[name] = schema
@@ -60,21 +65,23 @@ public enum ContractSchema {
         var resultRefs: [JSONValue] = []
         for (kind, type) in results {
             definitions["result." + kind] = annotated(
-                tagged(try record(type), type: kind), versioning: CommandResult.versioning[kind] ?? .original, changes: [], downgraded: true
+                merged(tagged(try record(type), type: kind), with: updates), versioning: CommandResult.versioning[kind] ?? .original,
+                changes: [], downgraded: true
             )
             resultRefs.append(["$ref": .string("#/$defs/result." + kind)])
         }
         definitions["result.screen"] = annotated(
-            [
-                "type": "object", "required": ["type", "screen"],
-                "properties": ["type": ["const": "screen"], "screen": ["$ref": "#/$defs/Screen"]],
-            ], versioning: CommandResult.versioning["screen"] ?? .original, changes: [], downgraded: true)
+            merged(
+                [
+                    "type": "object", "required": ["type", "screen"],
+                    "properties": ["type": ["const": "screen"], "screen": ["$ref": "#/$defs/Screen"]],
+                ], with: updates), versioning: CommandResult.versioning["screen"] ?? .original, changes: [], downgraded: true)
         resultRefs.append(["$ref": "#/$defs/result.screen"])
         definitions["CommandResult"] = ["oneOf": .array(resultRefs)]
         definitions["ErrorBody"] = try record(ErrorBody.self)
         definitions["request.command"] = [
             "description":
-                "The body of POST /api/v{N}/commands/…: the command action's payload, plus the prompt's text under the field's name. Each command reads its own fields.",
+                "The body of POST /api/v{N}/commands/…: the command action's payload, plus the prompt's text under the field's name, plus (v4) the sending screen's client storage under `storage`. Each command reads its own fields.",
             "x-direction": "request",
         ]
         for (name, definition) in definitions where definition["x-direction"] == nil {
@@ -100,6 +107,15 @@ public enum ContractSchema {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(try document(for: version)), as: UTF8.self) + "\n"
+    }
+
+    /// Adds the optional members of `extra` (an object schema) to `schema`'s properties.
+    static func merged(_ schema: JSONValue, with extra: JSONValue?) -> JSONValue {
+        guard case .object(var object) = schema, let members = extra?["properties"]?.objectValue else { return schema }
+        var properties = object["properties"]?.objectValue ?? [:]
+        for (name, member) in members where properties[name] == nil { properties[name] = member }
+        object["properties"] = .object(properties)
+        return .object(object)
     }
 
     /// Adds the `type` discriminator to a kind's object schema.

@@ -24,39 +24,46 @@ public struct Downgrade: Sendable {
         self.clientKinds = clientKinds
     }
 
-    /// The screen as a client of ``version`` must receive it.
+    /// The screen as a client of ``version`` must receive it. Clients older than v4 get every
+    /// entity binding resolved into the field it binds (they know no entities).
     public func screen(_ screen: Screen) -> Screen {
         var result = screen
         result.sections = screen.sections.map { section in
             var section = section
-            section.components = components(section.components)
+            section.components = components(section.components, entities: screen.entities)
             return section
         }
         return result
     }
 
     /// Components with later kinds replaced by their fallbacks, recursively.
-    public func components(_ components: [Component]) -> [Component] {
-        return components.flatMap(component)
+    public func components(_ components: [Component], entities: Entities = [:]) -> [Component] {
+        components.flatMap { self.component($0, entities: entities) }
     }
 
     /// One component for ``version``: itself (children downgraded), its fallback, or nothing.
-    public func component(_ component: Component) -> [Component] {
-        if let payload = component.payload, type(of: payload).versioning.introduced > version {
-            return components(payload.fallback(for: version))
+    public func component(_ component: Component, entities: Entities = [:]) -> [Component] {
+        var component = component
+        if version < ComponentAttributes.introduced && !component.attributes.bindings.isEmpty {
+            component = component.resolvingBindings(entities).component
         }
-        switch component {
+        if let payload = component.payload, type(of: payload).versioning.introduced > version {
+            return components(payload.fallback(for: version), entities: entities)
+        }
+        switch component.content {
         case .unknown(let custom):
             // App-defined kinds go only to clients that can show them; unregistered ones never leave.
             guard let kind = customKinds[custom.type] else { return [] }
             if kind.versioning.introduced <= version && clientKinds.contains(custom.type) { return [component] }
-            return components(kind.fallback(custom.json))
+            return components(kind.fallback(custom.json), entities: entities)
         case .verticalStack(var stack):
-            stack.children = components(stack.children)
-            return [.verticalStack(stack)]
+            stack.children = components(stack.children, entities: entities)
+            component.content = .verticalStack(stack)
+            return [component]
         case .horizontalStack(var stack):
-            stack.children = components(stack.children)
-            return [.horizontalStack(stack)]
+            stack.children = components(stack.children, entities: entities)
+            component.content = .horizontalStack(stack)
+            return [component]
         default:
             return [component]
         }
@@ -64,11 +71,23 @@ public struct Downgrade: Sendable {
 
     /// The command result as a client of ``version`` must receive it: a result kind the version
     /// lacks becomes a generic `done`, and a replacement screen is downgraded like any screen.
+    /// Clients older than v4 know no entities: a `done` that patches some asks them to reload the
+    /// screen instead, which shows the same facts.
     public func result(_ result: CommandResult) -> CommandResult {
         if let versioning = CommandResult.versioning[result.kind], versioning.introduced > version {
             return .done(.init(message: "Done. Update the app to see more.", refresh: true))
         }
-        if case .screen(let replacement) = result { return .screen(screen(replacement)) }
+        var result = result
+        switch result.outcome {
+        case .screen(let replacement):
+            result.outcome = .screen(screen(replacement))
+        case .done(var done) where version < ClientUpdates.introduced && !result.updates.entities.isEmpty:
+            done.refresh = true
+            result.outcome = .done(done)
+        default:
+            break
+        }
+        if version < ClientUpdates.introduced { result.updates = .init() }
         return result
     }
 }

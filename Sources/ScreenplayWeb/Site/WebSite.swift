@@ -116,7 +116,7 @@ public struct WebSite: Sendable {
 
     /// What a command's answer looks like in a browser.
     func page(for result: CommandResult, form: WebForm) -> Response {
-        switch result {
+        switch result.outcome {
         case .done(let done):
             var location = form.back
             if let message = done.message {

@@ -1,0 +1,108 @@
+/// The attributes every component kind shares from v4: a stable id, accessibility text and
+/// bindings to the screen's entities.
+///
+/// They are read from the component's own JSON object, beside `type` and the kind's fields, and
+/// only by clients of v4 or later; older clients never see them (the server resolves bindings into
+/// the fields before it downgrades).
+public struct ComponentAttributes: Sendable, Hashable {
+    /// The version the attributes joined the contract.
+    public static let introduced = APIVersion.v4
+
+    /// Unique within a screen; renderers key views by it so a reordered screen animates instead of
+    /// redrawing. The DSL derives one when the author gives none.
+    public var id: String?
+    /// What a screen reader says where the visual alone says too little.
+    public var accessibility: Accessibility?
+    /// Fields of the component taken from an entity of the screen, by field name.
+    public var bindings: [String: EntityReference]
+
+    /// Creates attributes.
+    public init(id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:]) {
+        self.id = id
+        self.accessibility = accessibility
+        self.bindings = bindings
+    }
+
+    /// Whether nothing is set (nothing is written).
+    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty }
+}
+
+extension ComponentAttributes: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, accessibility
+        case bindings = "bind"
+    }
+
+    /// Reads `id`, `accessibility` and `bind`, each optional and checked.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(checkedBy: ValueRules.ComponentID.self, forKey: .id)
+        accessibility = try container.decodeIfPresent(Accessibility.self, forKey: .accessibility)
+        bindings = try container.decodeIfPresent(checkedBy: ValueRules.Bindings.self, forKey: .bindings) ?? [:]
+    }
+
+    /// Writes the members that are set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(accessibility, forKey: .accessibility)
+        if !bindings.isEmpty { try container.encode(bindings, forKey: .bindings) }
+    }
+}
+
+/// Accessibility text for a component (v4): what an image-only or icon-only component means, what
+/// tapping it does, and which texts are headings.
+public struct Accessibility: Sendable, Hashable {
+    /// Replaces what a screen reader would read ("Add Baroque Essentials to favorites").
+    public var label: String?
+    /// What happens on activation ("Opens the playlist").
+    public var hint: String?
+    /// 1 (most important) to 6: the component is a heading at that level.
+    public var headingLevel: Int?
+
+    /// Creates accessibility text.
+    public init(label: String? = nil, hint: String? = nil, headingLevel: Int? = nil) {
+        self.label = label
+        self.hint = hint
+        self.headingLevel = headingLevel
+    }
+}
+
+extension Accessibility: Codable {
+    enum CodingKeys: String, CodingKey { case label, hint, headingLevel }
+
+    /// Reads the three optional members, each checked.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        label = try container.decodeIfPresent(checkedBy: ValueRules.AccessibilityText.self, forKey: .label)
+        hint = try container.decodeIfPresent(checkedBy: ValueRules.AccessibilityText.self, forKey: .hint)
+        headingLevel = try container.decodeIfPresent(checkedBy: ValueRules.HeadingLevel.self, forKey: .headingLevel)
+    }
+}
+
+/// A member of an entity that a component field shows: `{"entity": "playlist/3", "field": "favorite"}`.
+public struct EntityReference: Codable, Sendable, Hashable {
+    /// The entity's id in the screen's `entities`.
+    public var entity: String
+    /// The member of that entity.
+    public var field: String
+
+    /// Creates a reference.
+    public init(entity: String, field: String) {
+        self.entity = entity
+        self.field = field
+    }
+
+    /// `playlist/3.favorite`.
+    public var description: String { "\(entity).\(field)" }
+}
+
+/// Values a screen carries once and components bind to (v4): `{"playlist/3": {"favorite": true}}`.
+///
+/// A command result may patch them; the client re-resolves every bound component, so a toggle on
+/// one screen and a row on another change together with no reload.
+public typealias Entities = [String: [String: JSONValue]]
+
+/// Key/values the client keeps for a screen (v4): text fields write into them, every command sent
+/// from the screen carries them, command results may set them.
+public typealias ClientStorage = [String: String]
