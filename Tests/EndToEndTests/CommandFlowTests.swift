@@ -14,22 +14,24 @@ struct CommandFlowTests {
             let client = DemoClient(root: root)
             let navigator = client.navigator
 
-            // Favorites: the menu offers the opposite of the current state, twice over.
+            // Favorites: the toggle is bound to the playlist's entity; each answer patches it, and
+            // the toggle flips with no reload of the screen.
             await navigator.start(at: "screens/playlist/1")
-            var playlist = try await navigator.snapshot.topScreen()
-            let add = try #require(playlist.menuItem("Add to favorites"))
-            await navigator.perform(add.action)
-            #expect(await navigator.snapshot.presented == .message("Added “\(playlist.title)” to favorites"))
-            playlist = try await navigator.snapshot.topScreen()
-            #expect(playlist.menuTitles.contains("Remove from favorites"))
-            #expect(!playlist.menuTitles.contains("Add to favorites"))
+            let title = try await navigator.snapshot.topScreen().title
+            let loaded = try #require(await navigator.snapshot.top?.state)
+            #expect(try await Self.toggle(navigator).text == "Add to favorites")
+            try await Self.tapToggle(navigator)
+            #expect(await navigator.snapshot.presented == .message("Added “\(title)” to favorites"))
+            #expect(try await Self.toggle(navigator).text == "Remove from favorites")
+            #expect(try await Self.toggle(navigator).accessibility.traits.contains(.selected))
+            #expect(await navigator.snapshot.top?.state == loaded, "the entity patch must not reload the screen")
             let favorites = try await client.loader.screen(at: "screens/favorites")
-            #expect(favorites.screen.listedTitles == [playlist.title])
-            await navigator.perform(try #require(playlist.menuItem("Remove from favorites")).action)
-            playlist = try await navigator.snapshot.topScreen()
-            #expect(playlist.menuTitles.contains("Add to favorites"))
+            #expect(favorites.screen.listedTitles == [title])
+            try await Self.tapToggle(navigator)
+            #expect(try await Self.toggle(navigator).text == "Add to favorites")
             #expect(try await client.loader.screen(at: "screens/favorites").screen.listedTitles.isEmpty)
-            await navigator.perform(try #require(playlist.menuItem("Add to favorites")).action)
+            try await Self.tapToggle(navigator)
+            #expect(await navigator.snapshot.top?.state == loaded)
 
             // A playlist through a text prompt, from the home menu.
             await navigator.start(at: "screens/home")
@@ -44,6 +46,25 @@ struct CommandFlowTests {
             #expect(await navigator.snapshot.presented == .message("Created “Night Music”"))
             let refreshedHome = try await navigator.snapshot.topScreen()
             #expect(refreshedHome.listedTitles.contains("Night Music"))
+
+            // One patch, two screens: the heart beside the row on home (below on the stack) flips
+            // with the toggle on the playlist's own screen, and home is not reloaded.
+            let homeState = try #require(await navigator.snapshot.top?.state)
+            let rows = refreshedHome.allActions.compactMap { action -> Action.Navigate? in
+                if case .navigate(let navigate) = action, navigate.header?.title == "Night Music" { return navigate }
+                return nil
+            }
+            let nightMusicRow = try #require(rows.first)
+            await navigator.navigate(nightMusicRow)
+            try await Self.tapToggle(navigator)
+            #expect(try await Self.toggle(navigator).text == "Remove from favorites")
+            let homeEntry = try #require(await navigator.snapshot.entries.first)
+            #expect(homeEntry.state == homeState, "home must not reload")
+            let homeHearts = ViewTreeResolver().resolve(homeEntry).root.allNodes.filter { $0.role == .toggle }
+            #expect(homeHearts.map(\.text) == ["Remove from favorites"])
+            await navigator.back()
+            try await Self.tapToggle(navigator)
+            #expect(try await Self.toggle(navigator).text == "Add to favorites")
 
             // Add a work through a choice list.
             await navigator.start(at: "screens/work/1")
@@ -75,14 +96,14 @@ struct CommandFlowTests {
             let client = DemoClient(root: root, token: token)
             let home = try await client.loader.screen(at: "screens/home").screen
             let ownPlaylists = home.sections.first { $0.id == "library" }.map { section in
-                section.components.compactMap { component -> String? in
+                section.components.flatMap { [$0] + $0.children }.compactMap { component -> String? in
                     if case .listRow(let row) = component.content { return row.title }
                     return nil
                 }
             }
             #expect(ownPlaylists == ["Night Music", "Mornings"])
             let favorites = try await client.loader.screen(at: "screens/favorites").screen
-            #expect(favorites.listedTitles.count == 1)
+            #expect(favorites.listedTitles == ["Baroque Essentials"], "the last toggle of each playlist survives the restart")
             let navigations = home.allActions.compactMap { action -> Action.Navigate? in
                 if case .navigate(let navigate) = action, navigate.header?.title == "Night Music" { return navigate }
                 return nil
@@ -93,6 +114,18 @@ struct CommandFlowTests {
             #expect(playlist.listedTitles == [firstWork.title])
             #expect(playlist.header?.subtitle == "Your playlist · 1 work")
         }
+    }
+
+    /// The top screen's favorite toggle, as the view tree resolves it now.
+    static func toggle(_ navigator: ScreenNavigator) async throws -> ViewNode {
+        let entry = try #require(await navigator.snapshot.top)
+        return try #require(ViewTreeResolver().resolve(entry).root.allNodes.first { $0.role == .toggle })
+    }
+
+    /// Taps the top screen's favorite toggle.
+    static func tapToggle(_ navigator: ScreenNavigator) async throws {
+        let node = try await toggle(navigator)
+        await navigator.perform(try #require(node.action?.action), from: node.id)
     }
 
     @Test("two users never see or change each other's data")

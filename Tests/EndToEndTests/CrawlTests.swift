@@ -111,10 +111,11 @@ struct CrawlTests {
             #expect(second.revalidated)
             #expect(second.screen == first.screen)
 
-            let conditional = try await raw(.get, root, "/api/v1/screens/composer/mozart", headers: [.ifNoneMatch: etag])
+            let path = "/api/\(APIVersion.latest)/screens/composer/mozart"
+            let conditional = try await raw(.get, root, path, headers: [.ifNoneMatch: etag])
             #expect(conditional.status == .notModified)
             #expect(conditional.body.isEmpty)
-            let stale = try await raw(.get, root, "/api/v1/screens/composer/mozart", headers: [.ifNoneMatch: "\"sp-0\""])
+            let stale = try await raw(.get, root, path, headers: [.ifNoneMatch: "\"sp-0\""])
             #expect(stale.status == .ok)
             #expect(stale.headers[.eTag] == etag)
         }

@@ -129,7 +129,7 @@ extension Screen {
 
     /// Titles of list rows, detail buttons and carousel items, for "is it listed" checks.
     var listedTitles: [String] {
-        sections.flatMap(\.components).flatMap { component -> [String] in
+        sections.flatMap(\.components).flatMap { [$0] + $0.children }.flatMap { component -> [String] in
             switch component.content {
             case .listRow(let row): [row.title]
             case .detailButton(let button): [button.title]

@@ -109,7 +109,11 @@ struct DemoAppTests {
             let bobBefore = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: bob)
             #expect(aliceBefore.etag == bobBefore.etag)
             let result = try await demo.service.perform(command: "favorites/add", payload: ["playlistId": 1], apiVersion: .v1, user: alice)
-            #expect(result == .done(.init(message: "Added “Baroque Essentials” to favorites", refresh: true)))
+            // v4 apps get the flag as an entity patch; a v1 app, which knows no entities, reloads.
+            #expect(result.outcome == .done(.init(message: "Added “Baroque Essentials” to favorites", refresh: false)))
+            #expect(result.updates.entities == ["playlist/1": ["favorite": true]])
+            #expect(
+                Downgrade(to: .v1).result(result) == .done(.init(message: "Added “Baroque Essentials” to favorites", refresh: true)))
             let aliceAfter = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: alice)
             let bobAfter = try await demo.service.encodedScreen(path: "playlist/1", apiVersion: .v1, user: bob)
             #expect(aliceAfter.etag != aliceBefore.etag)

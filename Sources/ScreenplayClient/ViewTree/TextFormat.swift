@@ -34,10 +34,4 @@ public enum TextFormat {
         return parts.isEmpty ? "0 seconds" : parts.joined(separator: " ")
     }
 
-    /// JSON as compact, key-sorted text, for identity keys.
-    static func compactJSON(_ value: ScreenplayContract.JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    }
 }

@@ -355,31 +355,6 @@ struct Resolution {
 
     /// The identity key of a component: where its action leads, else its text, else its position.
     static func key(of component: Component, index: Int) -> String {
-        func target(_ action: Action?) -> String? {
-            switch action {
-            case .navigate(let navigate)?: navigate.url
-            case .command(let command)?: command.url + (command.payload.map { "?" + TextFormat.compactJSON($0) } ?? "")
-            case .play(let play)?: play.firstTrack.id
-            case .openURL(let open)?: open.url
-            case .share(let share)?: share.url
-            case .custom(let custom)?: custom.name
-            default: nil
-            }
-        }
-        let key: String? =
-            switch component.content {
-            case .detailButton(let value): target(value.action) ?? value.title
-            case .listRow(let value): target(value.action) ?? value.title
-            case .trackRow(let value): target(value.action) ?? value.title
-            case .button(let value): target(value.action) ?? value.title
-            case .image(let value): target(value.action) ?? value.image.url
-            case .favoriteButton(let value): value.add.url + "?" + TextFormat.compactJSON(value.add.payload ?? .null)
-            case .text(let value): String(value.text.prefix(40))
-            case .pageHeader(let value): value.title
-            case .sectionHeader(let value): value.title
-            case .textField(let value): value.storageKey
-            default: nil
-            }
-        return key ?? String(index)
+        component.identityKey ?? String(index)
     }
 }

@@ -48,6 +48,7 @@ public struct DemoApp: Sendable {
         var routes = ScreenplayRoutes()
         Self.registerScreens(in: &routes, catalog: catalog, users: users)
         PlaylistCommands(catalog: catalog).register(in: &routes)
+        SearchScreens(catalog: catalog).register(in: &routes)
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
         self.service = ScreenplayService(
@@ -76,6 +77,8 @@ public struct DemoApp: Sendable {
         }
         routes.screen("favorites", revision: userRevision) { request in try await library.favorites(for: request.user) }
         routes.screen("cities", revision: catalogRevision, sharing: .everyone) { _ in CityStatistics.screen() }
+        let search = SearchScreens(catalog: catalog)
+        routes.screen("search", revision: catalogRevision, sharing: .everyone) { _ in try await search.screen(query: nil) }
     }
 
     static func id(_ request: ScreenRequest) throws -> Int64 {

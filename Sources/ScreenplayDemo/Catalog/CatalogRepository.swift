@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 import ScreenplayServer
 import ScreenplayStore
@@ -134,6 +135,26 @@ struct CatalogRepository: Sendable {
         }
     }
 
+    /// Composers and works whose name or title contains `text` (case-insensitive for ASCII), most
+    /// popular composers first, at most `limit` of each. `%`, `_` and a backslash in the text match
+    /// themselves.
+    func search(_ text: String, limit: Int = 20) async throws -> (composers: [ComposerRecord], works: [WorkRecord]) {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let pattern = "%" + escaped.lowercased() + "%"
+        return try await store.read { database in
+            let composers = try await database.raw(
+                "SELECT * FROM composers WHERE LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' ORDER BY popularity LIMIT \(bind: limit)"
+            )
+            .all(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            let works = try await database.raw(
+                "SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE LOWER(w.title) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(c.name) LIKE \(bind: pattern) ESCAPE '\\' ORDER BY c.popularity, w.position LIMIT \(bind: limit)"
+            )
+            .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            return (composers, works)
+        }
+    }
+
     // MARK: Playlists (ownership enforced)
 
     /// Editorial playlists, visible to everyone.
@@ -183,6 +204,16 @@ struct CatalogRepository: Sendable {
                 "SELECT \(unsafeRaw: Self.playlistColumns) FROM favorites f JOIN playlists p ON p.id = f.playlist_id WHERE f.user_id = \(bind: user.id) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id)) ORDER BY f.created_at, p.id"
             )
             .all(decoding: PlaylistRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
+    /// Which of `playlists` the user has favorited.
+    func favoriteIDs(among playlists: [Int64], user: UserIdentity) async throws -> Set<Int64> {
+        guard !playlists.isEmpty else { return [] }
+        return try await store.read { database in
+            let rows = try await database.select().column("playlist_id").from("favorites")
+                .where("user_id", .equal, user.id).where("playlist_id", .in, playlists).all()
+            return Set(try rows.map { try $0.decode(column: "playlist_id", as: Int64.self) })
         }
     }
 

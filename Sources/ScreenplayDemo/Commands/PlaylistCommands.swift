@@ -22,20 +22,20 @@ struct PlaylistCommands: Sendable {
             action: .command("commands/playlists/choose", payload: ["workId": .integer(Int(workID))]))
     }
 
-    /// Offers the opposite of the current state, so the menu always reads right.
-    static func favoriteMenuItem(playlistID: Int64, isFavorite: Bool) -> MenuItem {
-        let payload: JSONValue = ["playlistId": .integer(Int(playlistID))]
-        return isFavorite
-            ? MenuItem(title: "Remove from favorites", icon: "heart.slash", action: .command("commands/favorites/remove", payload: payload))
-            : MenuItem(title: "Add to favorites", icon: "heart", action: .command("commands/favorites/add", payload: payload))
-    }
-
-    /// The toggle for a playlist's favorite state, carrying both commands.
-    static func favoriteButton(playlist: PlaylistRecord, isFavorite: Bool) -> Component.FavoriteButton {
+    /// The toggle for a playlist's favorite state, carrying both commands, bound to the
+    /// playlist's entity: wherever it appears, one command result flips every copy.
+    static func favoriteButton(playlist: PlaylistRecord, isFavorite: Bool) -> Component {
         let payload: JSONValue = ["playlistId": .integer(Int(playlist.id))]
         return Component.FavoriteButton(
             isFavorite: isFavorite, label: playlist.name,
-            add: .init(url: "commands/favorites/add", payload: payload), remove: .init(url: "commands/favorites/remove", payload: payload))
+            add: .init(url: "commands/favorites/add", payload: payload), remove: .init(url: "commands/favorites/remove", payload: payload)
+        )
+        .bind("isFavorite", to: DemoLinks.playlistEntity(playlist.id), DemoLinks.favoriteMember)
+    }
+
+    /// The entity that carries a playlist's favorite flag.
+    static func favoriteEntity(playlistID: Int64, isFavorite: Bool) -> Entities {
+        [DemoLinks.playlistEntity(playlistID): [DemoLinks.favoriteMember: .bool(isFavorite)]]
     }
 
     // MARK: Routes
@@ -58,10 +58,11 @@ struct PlaylistCommands: Sendable {
         case .notFound:
             throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
         case .done, .alreadyDone:
-            return .done(
-                .init(
-                    message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites", refresh: true
-                ))
+            // The flag changes wherever the playlist is shown (v4: one entity patch, no reload;
+            // older apps reload the screen instead).
+            return CommandResult(
+                .done(.init(message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites")),
+                updates: .init(entities: Self.favoriteEntity(playlistID: playlistID, isFavorite: favorite)))
         }
     }
 

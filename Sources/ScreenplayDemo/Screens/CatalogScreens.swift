@@ -10,7 +10,12 @@ struct CatalogScreens: Sendable {
         let composers = try await catalog.composers()
         let editorial = try await catalog.editorialPlaylists()
         let own = try await catalog.playlists(of: user)
-        return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()]) {
+        let favorites = try await catalog.favoriteIDs(among: own.map(\.id), user: user)
+        var entities: Entities = [:]
+        for playlist in own {
+            entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
+        }
+        return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities) {
             Section("top-composers", header: "Top composers") {
                 Carousel(
                     itemStyle: .portrait,
@@ -40,12 +45,20 @@ struct CatalogScreens: Sendable {
                     Text("Create a playlist from the menu, or add a work to one from its page.", color: .token(.secondaryText))
                 }
                 for playlist in own {
-                    ListRow(
-                        title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
-                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                    // The row and, beside it, the same favorite toggle the playlist's screen shows:
+                    // both bound to the playlist's entity, so flipping one flips the other.
+                    HStack(alignment: .center, spacing: 8) {
+                        ListRow(
+                            title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
+                            action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                        PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorites.contains(playlist.id))
+                    }
                 }
             }
             Section("explore", header: "Explore") {
+                DetailButton(
+                    title: "Search", subtitle: "Find a composer or a work",
+                    action: .navigate(to: DemoLinks.search, header: SearchScreens.header))
                 DetailButton(
                     title: "Concert cities", subtitle: "Attendance this week in three music capitals",
                     action: .navigate(to: DemoLinks.cities, header: CityStatistics.header))

@@ -49,14 +49,18 @@ enum CityStatistics {
     static func cityCard(_ city: City) -> Component {
         HStack(alignment: .top, spacing: 12, background: .token(.surface), padding: 12) {
             VStack(alignment: .leading, spacing: 6) {
-                Text(city.name, size: 18, weight: .semibold)
+                Text(city.name, size: 18, weight: .semibold).accessibility(headingLevel: 3)
                 Image("/images/city/\(city.name.lowercased()).svg", width: 100, height: 100, alt: "View of \(city.name)")
             }
             VStack(alignment: .leading, spacing: 6) {
                 Text("Concert attendance", size: 15, weight: .medium)
+                // Seven bars say little to a screen reader; the chart is read as one sentence.
                 HStack(alignment: .bottom, spacing: 4) {
                     for day in city.days { dayBar(day.weekday, day.attendance) }
                 }
+                .accessibility(
+                    label: "Concert attendance in \(city.name): "
+                        + city.days.map { "\($0.weekday) \($0.attendance)" }.joined(separator: ", "))
                 Text(city.summary, size: 14, color: .token(.secondaryText))
             }
         }.component

@@ -10,6 +10,13 @@ enum DemoLinks {
     static func playlist(_ id: Int64) -> String { "screens/playlist/\(id)" }
     static let favorites = "screens/favorites"
     static let cities = "screens/cities"
+    static let search = "screens/search"
+
+    /// The entity a playlist's shared facts live in (v4): its favorite flag, bound by the toggle
+    /// on its screen and the heart beside its row on home.
+    static func playlistEntity(_ id: Int64) -> String { "playlist/\(id)" }
+    /// The member of a playlist entity that says whether the user favorited it.
+    static let favoriteMember = "favorite"
 
     static func image(kind: String, slug: String) -> RemoteImage {
         RemoteImage(url: "/images/\(kind)/\(slug).svg", lowResURL: "/images/\(kind)/\(slug)-low.svg", alt: nil)

@@ -18,7 +18,7 @@ struct LibraryScreens: Sendable {
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
-            menu: [PlaylistCommands.favoriteMenuItem(playlistID: id, isFavorite: favorite)]
+            entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite)
         ) {
             Section("about") {
                 if let description = playlist.description { Paragraphs([description]) }

@@ -35,6 +35,8 @@ public typealias Grid = Component.Grid
 public typealias FavoriteButton = Component.FavoriteButton
 /// A section's title row.
 public typealias SectionHeader = Component.SectionHeader
+/// A text input bound to client storage (v4).
+public typealias TextField = Component.TextField
 
 extension Screen {
     /// A screen whose sections are written as a block.
@@ -46,9 +48,11 @@ extension Screen {
     /// ```
     public init(
         id: String, title: String, header: ScreenHeader? = nil, toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil,
-        @SectionBuilder sections: () throws -> [ScreenSection]
+        storage: ClientStorage = [:], entities: Entities = [:], @SectionBuilder sections: () throws -> [ScreenSection]
     ) rethrows {
-        self.init(id: id, title: title, header: header, sections: try sections(), toolbar: toolbar, menu: menu)
+        self.init(
+            id: id, title: title, header: header, sections: try sections(), toolbar: toolbar, menu: menu, storage: storage,
+            entities: entities)
     }
 }
 

@@ -307,19 +307,40 @@ public struct ScreenplayService: Sendable {
         }
         let request = CommandRequest(
             path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
+        var result: CommandResult
         do {
-            return try await route.perform(request)
+            result = try await route.perform(request)
         } catch {
             throw mapBuilderError(error, what: "command '\(request.path)'")
         }
+        if case .screen(let replacement) = result.outcome {
+            result.outcome = .screen(try checked(replacement, what: "the screen command '\(request.path)' answered with"))
+        }
+        return result
     }
 
+    /// Builds the screen, gives every component an id and refuses a screen whose ids or bindings
+    /// are broken (a bug in its builder: logged with the JSON path, answered with a 500).
     private func build(_ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest) async throws(ScreenplayError) -> Screen {
+        let built: Screen
         do {
-            return try await route.build(request)
+            built = try await route.build(request)
         } catch {
             throw mapBuilderError(error, what: "screen '\(request.path)'")
         }
+        return try checked(built, what: "screen '\(request.path)'")
+    }
+
+    /// `screen` with component ids assigned, or a 500 when it cannot be sent.
+    private func checked(_ screen: Screen, what: String) throws(ScreenplayError) -> Screen {
+        let screen = screen.assigningComponentIDs()
+        let problems = screen.structuralProblems
+        guard problems.isEmpty else {
+            logger.error("\(what) is malformed", metadata: ["problems": "\(problems.prefix(5).joined(separator: "; "))"])
+            throw .internalError(
+                "the server built \(what) with \(problems.count == 1 ? "a problem" : "\(problems.count) problems"): \(problems[0])")
+        }
+        return screen
     }
 
     /// Keeps a ``ScreenplayError`` as it is; anything else is logged and becomes a 500 that
