@@ -28,9 +28,9 @@ public struct ScreenView: View {
     public var body: some View {
         Group {
             if let snapshot, let entry = snapshot.top {
-                let tree = ViewTreeResolver(context: resolutionContext(snapshot)).resolve(entry.state).root
+                let tree = ViewTreeResolver(context: resolutionContext(snapshot)).resolve(entry).root
                 ScrollView {
-                    LazyVStack(alignment: .leading, spacing: 12) { NodeView(node: tree, perform: perform, customViews: customViews) }
+                    LazyVStack(alignment: .leading, spacing: 12) { NodeView(node: tree, actions: actions, customViews: customViews) }
                 }
                 .navigationTitle(tree.text ?? "")
             } else {
@@ -43,8 +43,11 @@ public struct ScreenView: View {
         }
     }
 
-    private func perform(_ action: Action) {
-        Task { await navigator.perform(action) }
+    /// What a node sends back: an action (with the node's id, shown busy while it runs) or text.
+    private var actions: NodeActions {
+        NodeActions(
+            perform: { action, node in Task { await navigator.perform(action, from: node) } },
+            type: { text, key in Task { try? await navigator.type(text, into: key) } })
     }
 
     /// The app's context plus what is in flight now: busy nodes, blocked input.
@@ -56,10 +59,18 @@ public struct ScreenView: View {
     }
 }
 
+/// What views send back to the navigator.
+struct NodeActions {
+    /// Performs a node's action.
+    let perform: (Action, NodeID) -> Void
+    /// Keeps typed text in the screen's storage under a key.
+    let type: (String, String) -> Void
+}
+
 /// One node: a switch over roles, each a few lines.
 struct NodeView: View {
     let node: ViewNode
-    let perform: (Action) -> Void
+    let actions: NodeActions
     let customViews: [String: (ViewNode) -> AnyView]
 
     var body: some View {
@@ -73,7 +84,7 @@ struct NodeView: View {
     @ViewBuilder var content: some View {
         switch node.role {
         case .screen, .section, .menu:
-            ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+            ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) }
         case .header, .heading:
             VStack(alignment: .leading) {
                 if let image = node.image { RemoteImageView(image: image) }
@@ -88,20 +99,28 @@ struct NodeView: View {
             if let image = node.image { actionable(RemoteImageView(image: image)) }
         case .row, .tile:
             actionable(RowContent(node: node)).overlay(alignment: .trailing) {
-                HStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } }
+                HStack { ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) } }
             }
         case .button, .link, .toggle:
             Button {
-                if let action = node.action?.action { perform(action) }
+                if let action = node.action?.action { actions.perform(action, node.id) }
             } label: {
                 Label(node.text ?? "", systemImage: node.icon ?? "")
             }
             .disabled(node.action?.isEnabled != true)
         case .textField:
-            // Text input arrives with client storage (the next contract version); shown read-only until then.
-            Text(node.text ?? node.secondaryText ?? "").foregroundStyle(.secondary)
+            if let field = node.field {
+                VStack(alignment: .leading) {
+                    TextField(
+                        node.text ?? "", text: Binding(get: { field.value }, set: { actions.type($0, field.storageKey) }),
+                        prompt: field.placeholder.map { Text($0) }
+                    )
+                    .onSubmit { if let bound = node.action, bound.isEnabled { actions.perform(bound.action, node.id) } }
+                    if let message = field.validationMessage { Text(message).foregroundStyle(.red).font(.footnote) }
+                }
+            }
         case .stack:
-            let children = ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+            let children = ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) }
             Group {
                 if node.style.axis == .horizontal {
                     HStack(alignment: verticalAlignment, spacing: node.style.spacing) { children }
@@ -113,11 +132,11 @@ struct NodeView: View {
             .background(color(node.style.background) ?? .clear)
         case .grid:
             LazyVGrid(columns: Array(repeating: GridItem(.flexible()), count: max(node.style.columns ?? 2, 1))) {
-                ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+                ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) }
             }
         case .carousel:
             ScrollView(.horizontal) {
-                LazyHStack { ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) } }
+                LazyHStack { ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) } }
             }
         case .spacer:
             if let height = node.style.height { Color.clear.frame(width: height, height: height) } else { Spacer() }
@@ -130,7 +149,7 @@ struct NodeView: View {
         case .message:
             VStack(alignment: .leading) {
                 Text(node.text ?? "").foregroundStyle(color(node.style.foreground) ?? .primary)
-                ForEach(node.children) { NodeView(node: $0, perform: perform, customViews: customViews) }
+                ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) }
             }
         case .custom:
             if let kind = node.customKind, let view = customViews[kind] { view(node) }
@@ -140,7 +159,7 @@ struct NodeView: View {
     @ViewBuilder func actionable(_ content: some View) -> some View {
         if let action = node.action {
             Button {
-                perform(action.action)
+                actions.perform(action.action, node.id)
             } label: {
                 content
             }.buttonStyle(.plain).disabled(!action.isEnabled)

@@ -46,6 +46,10 @@ public struct TerminalRenderer: Sendable {
         }
         if let image = node.image { parts.append("image " + (image.alt.map(quoted) ?? "(decorative)")) }
         if node.role == .toggle { parts.append(node.accessibility.traits.contains(.selected) ? "(on)" : "(off)") }
+        if let field = node.field {
+            parts.append("key " + Self.visible(field.storageKey) + " = " + quoted(field.value))
+            if let message = field.validationMessage { parts.append("! " + quoted(message)) }
+        }
         if let action = node.action {
             parts.append("→ " + Self.visible(describe(action.action)))
             if !action.isEnabled { parts.append("(disabled)") }

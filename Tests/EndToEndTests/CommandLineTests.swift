@@ -215,7 +215,37 @@ struct CommandLineTests {
             #expect(nothing.output.contains("matches no node"))
             let badType = try await runCLIAsync(["render", home, "--type", "name=x"])
             #expect(badType.status == 1)
-            #expect(badType.output.contains("no prompt with a field 'name' is shown"))
+            #expect(badType.output.contains("no prompt field and the screen has no text field that stores 'name'"))
+        }
+    }
+
+    @Test("render walks the v4 demo: a text field validated as typed, a search through storage, a favorite patched in place")
+    func renderWalkV4() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let home = root.absoluteString + "api/v4/screens/home"
+            let short = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=m", "--tap", "id:search-field"])
+            #expect(short.status == 1, "\(short.output)")
+            #expect(short.output.contains(#"key query = "m" ! "Type at least two characters""#), "\(short.output.suffix(800))")
+            #expect(short.output.contains("cannot be activated now"))
+
+            let search = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=  mozart ", "--tap", "id:search-field"])
+            #expect(search.status == 0, "\(search.output)")
+            #expect(search.output.contains("── step 3: tap id:search-field"))
+            #expect(search.output.contains(#"heading [section:results/heading:Results for “mozart”]"#), "\(search.output.suffix(800))")
+            #expect(search.output.contains(#""Wolfgang Amadeus Mozart""#))
+            #expect(search.output.contains("screen 2 on the stack: screens/search"), "the answer replaces the search screen, no push")
+
+            // A playlist made from home's menu gets a heart beside its row; tapping it patches the
+            // entity: the heart turns on without a reload.
+            let favorite = try await runCLIAsync([
+                "render", home, "--tap", "New playlist", "--type", "name=Trip", "--tap", "Create", "--tap", "Add to favorites",
+            ])
+            #expect(favorite.status == 0, "\(favorite.output)")
+            #expect(favorite.output.contains(#"message [presented] "Added “Trip” to favorites""#), "\(favorite.output.suffix(800))")
+            #expect(favorite.output.contains(#"toggle [id:library/horizontalStack/favoriteButton"#))
+            #expect(favorite.output.hasSuffix("\n") && favorite.output.split(separator: "\n").last { $0.contains("toggle [") }?.contains("(on)") == true)
         }
     }
 
@@ -224,7 +254,7 @@ struct CommandLineTests {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
         try await harness.withServer { root in
-            for version in 1...3 {
+            for version in 1...APIVersion.latest.rawValue {
                 let (status, output) = try await runCLIAsync([
                     "validate", "--api-version", String(version), root.absoluteString + "api/v\(version)/screens/home",
                 ])

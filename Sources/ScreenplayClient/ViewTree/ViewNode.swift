@@ -413,6 +413,10 @@ public struct NodeField: Sendable, Hashable {
     public var isValid: Bool
     /// The pattern, for renderers that can check as the user types (HTML `pattern`).
     public var pattern: String?
+    /// The message for text that breaks ``pattern``, for renderers that check as the user types.
+    public var patternMessage: String?
+    /// The label of the button that submits the field, when it has a submit action.
+    public var submitTitle: String?
 
     /// The keyboards a field may ask for.
     public enum Keyboard: String, Sendable, Hashable, CaseIterable {
@@ -433,7 +437,8 @@ public struct NodeField: Sendable, Hashable {
     /// Creates a field state.
     public init(
         storageKey: String, value: String = "", placeholder: String? = nil, keyboard: Keyboard = .text, maxLength: Int? = nil,
-        validationMessage: String? = nil, isValid: Bool = true, pattern: String? = nil
+        validationMessage: String? = nil, isValid: Bool = true, pattern: String? = nil, patternMessage: String? = nil,
+        submitTitle: String? = nil
     ) {
         self.storageKey = storageKey
         self.value = value
@@ -443,5 +448,7 @@ public struct NodeField: Sendable, Hashable {
         self.validationMessage = validationMessage
         self.isValid = isValid
         self.pattern = pattern
+        self.patternMessage = patternMessage
+        self.submitTitle = submitTitle
     }
 }

@@ -216,7 +216,9 @@ extension Resolution {
             field: NodeField(
                 storageKey: value.storageKey, value: text, placeholder: value.hint,
                 keyboard: value.keyboard.flatMap { NodeField.Keyboard(rawValue: $0.rawValue) } ?? .text, maxLength: value.maxLength,
-                validationMessage: message, isValid: isValid, pattern: value.validation?.pattern))
+                validationMessage: message, isValid: isValid, pattern: value.validation?.pattern,
+                patternMessage: value.validation?.message,
+                submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send")))
         if let submit = value.submit {
             var bound = bind(submit, id: id)
             if !isValid { bound.isEnabled = false }

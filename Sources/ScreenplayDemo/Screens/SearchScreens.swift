@@ -48,7 +48,7 @@ struct SearchScreens: Sendable {
                 }
                 for work in works {
                     ListRow(
-                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), composer: work.composerName,
+                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
                         recordingCount: work.recordingCount,
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                 }

@@ -49,10 +49,28 @@ public struct WebForm: Sendable, Equatable {
             members[field] = .string(fields["value"] ?? "")
             payload = .object(members)
         }
+        // Text fields post as `storage.<key>`; the command reads them from its `storage`, as an
+        // app's commands carry them.
+        var storage: [String: JSONValue] = [:]
+        for (name, value) in fields where name.hasPrefix(Self.storagePrefix) {
+            let key = String(name.dropFirst(Self.storagePrefix.count))
+            guard !key.isEmpty else { continue }
+            storage[key] = .string(value)
+        }
+        if !storage.isEmpty {
+            guard case .object(var members) = payload else {
+                throw Problem(field: "payload", message: "a form with text fields needs a JSON object payload")
+            }
+            members["storage"] = .object(storage)
+            payload = .object(members)
+        }
         self.commandURL = url
         self.payload = payload
         self.back = Self.safeBackPath(fields["back"] ?? "/")
     }
+
+    /// The prefix of form fields that carry client storage (`storage.query`).
+    public static let storagePrefix = "storage."
 
     /// The command path without its `commands/` prefix.
     public var commandPath: String { String(commandURL.dropFirst("commands/".count)) }

@@ -38,7 +38,8 @@ extension HTMLRenderer {
             if let size = node.style.font?.size { style.append("font-size:\(css(size))px") }
             if let weight = node.style.font?.weight, weight != .regular { style.append("font-weight:\(cssWeight(weight))") }
             if let color = node.style.foreground { style.append("color:\(css(color))") }
-            return "<span class=\"text\"" + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
+            let heading = node.accessibility.headingLevel.map { " role=\"heading\" aria-level=\"\(min(max($0, 1), 6))\"" } ?? ""
+            return "<span class=\"text\"" + heading + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
                 + ">\(HTML.escape(node.text ?? ""))</span>"
         case .paragraphs:
             return "<div class=\"paragraphs\">" + node.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
@@ -56,19 +57,16 @@ extension HTMLRenderer {
         case .button, .link, .toggle:
             return control(node, back: back)
         case .textField:
-            let name = node.id.rawValue.split(separator: ":").last.map(String.init) ?? "value"
-            var html = "<label>\(HTML.escape(node.accessibility.label ?? name))"
-            html += " <input type=\"text\" name=\"\(HTML.escape(name))\""
-            if let value = node.text { html += " value=\"\(HTML.escape(value))\"" }
-            if let placeholder = node.secondaryText { html += " placeholder=\"\(HTML.escape(placeholder))\"" }
-            return html + "></label>"
+            return textField(node, back: back)
         case .stack:
             var style = ["display:flex", "flex-direction:\(node.style.axis == .horizontal ? "row" : "column")"]
             if let alignment = node.style.alignment { style.append("align-items:\(flexAlignment(alignment))") }
             if let spacing = node.style.spacing { style.append("gap:\(css(spacing))px") }
             if let background = node.style.background { style.append("background:\(css(background))") }
             if let padding = node.style.padding { style.append("padding:\(css(padding))px") }
-            return "<div class=\"stack\" style=\"\(style.joined(separator: ";"))\">" + node.children.map { html($0, back: back) }.joined()
+            // A stack the server labelled (a chart) is announced as one image with that label.
+            let label = node.accessibility.label.map { " role=\"img\" aria-label=\"\(HTML.escape($0))\"" } ?? ""
+            return "<div class=\"stack\"\(label) style=\"\(style.joined(separator: ";"))\">" + node.children.map { html($0, back: back) }.joined()
                 + "</div>"
         case .grid:
             let columns = node.style.columns ?? 2
@@ -102,6 +100,49 @@ extension HTMLRenderer {
         case .custom:
             guard let kind = node.customKind, let render = customNodes[kind] else { return "" }
             return render(node)
+        }
+    }
+
+    /// A text field: an input named `storage.<key>` (the form post puts it in the command's
+    /// storage), with the tree's length limit, pattern and message; inside a form that posts the
+    /// field's submit command when it has one, so it works without JavaScript. A prompt's field
+    /// (no storage key of its own) is drawn by the prompt page instead.
+    func textField(_ node: ViewNode, back: String) -> String {
+        guard let field = node.field else { return "" }
+        let id = "field-" + HTML.escape(field.storageKey)
+        var input = "<label for=\"\(id)\">\(HTML.escape(node.text ?? field.storageKey))</label>"
+        input += "<input id=\"\(id)\" name=\"\(HTML.escape(WebForm.storagePrefix + field.storageKey))\" type=\"\(inputType(field.keyboard))\""
+        if field.keyboard == .number { input += " inputmode=\"decimal\"" }
+        input += " value=\"\(HTML.escape(field.value))\""
+        if let placeholder = field.placeholder { input += " placeholder=\"\(HTML.escape(placeholder))\"" }
+        if let maxLength = field.maxLength { input += " maxlength=\"\(maxLength)\"" }
+        if let pattern = field.pattern {
+            input += " pattern=\"\(HTML.escape(pattern))\""
+            if let message = field.patternMessage { input += " title=\"\(HTML.escape(message))\"" }
+        }
+        if field.validationMessage != nil { input += " aria-invalid=\"true\" aria-describedby=\"\(id)-error\"" }
+        input += ">"
+        if let message = field.validationMessage {
+            input += "<p class=\"field-error\" id=\"\(id)-error\">\(HTML.escape(message))</p>"
+        }
+        guard let bound = node.action, case .command(let command) = bound.action, bound.isEnabled || !field.isValid else {
+            return "<div class=\"field\">" + input + "</div>"
+        }
+        // An invalid text keeps the button: the browser checks the pattern before posting, and the
+        // server checks again.
+        return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"field\">"
+            + hiddenFields(command: command, back: back) + input
+            + "<button type=\"submit\">\(HTML.escape(field.submitTitle ?? "Submit"))</button></form>"
+    }
+
+    /// The HTML input type for a keyboard.
+    func inputType(_ keyboard: NodeField.Keyboard) -> String {
+        switch keyboard {
+        case .text, .number: "text"
+        case .search: "search"
+        case .email: "email"
+        case .phone: "tel"
+        case .url: "url"
         }
     }
 

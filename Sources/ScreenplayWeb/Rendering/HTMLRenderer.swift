@@ -165,5 +165,6 @@ public struct HTMLRenderer: Sendable {
         .notice{background:#e8f5e9;padding:8px 12px;border-radius:8px}.error{background:#fdecea;padding:8px 12px;border-radius:8px}
         section>.action,section>form.inline{display:inline-block;margin:4px 0 12px}.choices{list-style:none;padding:0}.choices li{margin:8px 0}section>.stack{margin-bottom:12px;border-radius:10px}
         .grid{display:grid;gap:12px;list-style:none;padding:0}.grid img{width:100%;height:auto;border-radius:8px}.grid a{text-decoration:none;color:inherit}
+        .field{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0 12px}.field label{flex:1 0 100%;font-weight:600}        .field input{flex:1;min-width:0;font:inherit;padding:8px 10px;border-radius:8px;border:1px solid var(--sp-secondaryText);        background:var(--sp-background);color:var(--sp-primaryText)}.field-error{flex:1 0 100%;margin:0;color:var(--sp-negative)}        .stack>.row{flex:1}
         """
 }

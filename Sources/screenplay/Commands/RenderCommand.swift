@@ -15,7 +15,7 @@ struct RenderCommand: AsyncParsableCommand {
             URL is a screen's address, such as http://127.0.0.1:8080/api/v3/screens/home. Steps run in the order \
             given: `--tap` activates the one node whose id, text or label matches (ids first, then exact text, \
             then text containing it; a choice's options and a prompt's submit button count as nodes while they \
-            are shown); `--type name=value` fills the shown prompt's field. Exit code 1 when a tap matches \
+            are shown); `--type name=value` fills the shown prompt's field, or else the screen's text field that stores `name`. Exit code 1 when a tap matches \
             nothing or more than one node, or a step fails.
             """)
 
@@ -28,7 +28,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("tap"), help: "Activate the node with this id, text or label (repeatable).")
     var taps: [String] = []
 
-    @Option(name: .customLong("type"), help: "Type into the shown prompt: name=value (repeatable).")
+    @Option(
+        name: .customLong("type"),
+        help: "Type into the shown prompt's field, or the screen's text field with that storage key: name=value (repeatable).")
     var types: [String] = []
 
     enum Step {
@@ -83,12 +85,18 @@ struct RenderCommand: AsyncParsableCommand {
         for (number, step) in orderedSteps().enumerated() {
             switch step {
             case .type(let name, let value):
-                guard case .prompt(let prompt)? = state.presented, prompt.field.name == name else {
-                    throw Failure("step \(number + 1): --type \(name)=…: no prompt with a field '\(name)' is shown")
+                if case .prompt(let prompt)? = state.presented, prompt.field.name == name {
+                    typed[name] = value
+                    print("── step \(number + 1): typed \(name)")
+                    continue
                 }
-                typed[name] = value
+                // Not a prompt: a text field of the screen, which keeps the text in its storage.
+                do {
+                    try await navigator.type(value, into: name)
+                } catch {
+                    throw Failure("step \(number + 1): --type \(name)=…: no prompt field and \(error)")
+                }
                 print("── step \(number + 1): typed \(name)")
-                continue
             case .tap(let target):
                 print("── step \(number + 1): tap \(target)")
                 let tree = Self.tree(of: state)
@@ -147,7 +155,7 @@ struct RenderCommand: AsyncParsableCommand {
     /// The top screen's tree with what is presented over it, as one tree to match taps in.
     static func tree(of state: ScreenNavigator.Snapshot) -> ViewNode {
         let resolver = ViewTreeResolver()
-        var root = state.top.map { resolver.resolve($0.state).root } ?? ViewNode(id: "screen", role: .screen)
+        var root = state.top.map { resolver.resolve($0).root } ?? ViewNode(id: "screen", role: .screen)
         if let presented = state.presented { root.children.append(resolver.resolve(presented)) }
         return root
     }
