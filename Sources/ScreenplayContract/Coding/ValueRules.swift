@@ -68,6 +68,18 @@ extension KeyedDecodingContainer {
     func decodeIfPresent<Rule: ValueRule>(checkedBy rule: Rule.Type, forKey key: Key) throws -> Rule.Value? {
         try decodeIfPresent(Checked<Rule>.self, forKey: key)?.value
     }
+
+    /// Decodes an optional value checked against `rule`; in lossy mode a bad one is recorded as
+    /// an issue and read as absent, so the object that holds it survives (a screen whose storage
+    /// is over its limit still shows).
+    func decodeLossyIfPresent<Rule: ValueRule>(checkedBy rule: Rule.Type, forKey key: Key) throws -> Rule.Value? {
+        try decodeIfPresent(LossyElement<Checked<Rule>>.self, forKey: key)?.value?.value
+    }
+
+    /// Decodes an optional value; in lossy mode a bad one is recorded as an issue and read as absent.
+    func decodeLossyIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        try decodeIfPresent(LossyElement<Value>.self, forKey: key)?.value
+    }
 }
 
 /// The value rules of the contract, each in one place.

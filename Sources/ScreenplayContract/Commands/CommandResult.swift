@@ -266,8 +266,8 @@ extension ClientUpdates: Codable {
     /// Reads the three optional members; a bad effect is skipped and reported.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        storage = try container.decodeIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
-        entities = try container.decodeIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
+        storage = try container.decodeLossyIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
+        entities = try container.decodeLossyIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
         effects = try container.decodeLossyArrayIfPresent(of: Action.self, forKey: .effects) ?? []
     }
 

@@ -33,12 +33,13 @@ extension ComponentAttributes: Codable {
         case bindings = "bind"
     }
 
-    /// Reads `id`, `accessibility` and `bind`, each optional and checked.
+    /// Reads `id`, `accessibility` and `bind`, each optional and checked. A bad one is reported
+    /// and left out; the component still shows, with its own values and a positional key.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(checkedBy: ValueRules.ComponentID.self, forKey: .id)
-        accessibility = try container.decodeIfPresent(Accessibility.self, forKey: .accessibility)
-        bindings = try container.decodeIfPresent(checkedBy: ValueRules.Bindings.self, forKey: .bindings) ?? [:]
+        id = try container.decodeLossyIfPresent(checkedBy: ValueRules.ComponentID.self, forKey: .id)
+        accessibility = try container.decodeLossyIfPresent(Accessibility.self, forKey: .accessibility)
+        bindings = try container.decodeLossyIfPresent(checkedBy: ValueRules.Bindings.self, forKey: .bindings) ?? [:]
     }
 
     /// Writes the members that are set.

@@ -68,8 +68,8 @@ extension Screen: Codable {
         toolbar = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar)
         menu = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .menu)
         if decoder.screenplayAPIVersion >= .v4 {
-            storage = try container.decodeIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
-            entities = try container.decodeIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
+            storage = try container.decodeLossyIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
+            entities = try container.decodeLossyIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
         } else {
             storage = [:]
             entities = [:]
