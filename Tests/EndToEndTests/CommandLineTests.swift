@@ -245,7 +245,9 @@ struct CommandLineTests {
             #expect(favorite.status == 0, "\(favorite.output)")
             #expect(favorite.output.contains(#"message [presented] "Added “Trip” to favorites""#), "\(favorite.output.suffix(800))")
             #expect(favorite.output.contains(#"toggle [id:library/horizontalStack/favoriteButton"#))
-            #expect(favorite.output.hasSuffix("\n") && favorite.output.split(separator: "\n").last { $0.contains("toggle [") }?.contains("(on)") == true)
+            #expect(
+                favorite.output.hasSuffix("\n")
+                    && favorite.output.split(separator: "\n").last { $0.contains("toggle [") }?.contains("(on)") == true)
         }
     }
 

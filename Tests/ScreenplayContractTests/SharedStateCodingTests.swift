@@ -7,7 +7,9 @@ import Testing
 @Suite("Component attributes, storage, entities and result updates (v4)")
 struct SharedStateCodingTests {
     static let favorite = Component.favoriteButton(
-        .init(isFavorite: false, label: "Night Music", add: .init(url: "commands/favorites/add"), remove: .init(url: "commands/favorites/remove")))
+        .init(
+            isFavorite: false, label: "Night Music", add: .init(url: "commands/favorites/add"),
+            remove: .init(url: "commands/favorites/remove")))
 
     static let screen = Screen(
         id: "playlist/3", title: "Night Music",
@@ -81,7 +83,8 @@ struct SharedStateCodingTests {
             #expect(decoded.issues.map(\.path) == [path], "\(member.prefix(40)): \(decoded.issues)")
             #expect(decoded.issues.first?.message.contains(reason) == true, "\(decoded.issues)")
         }
-        let atLimit = try Fixture.screen(#"{"id":"s","title":"S","sections":[],"storage":{"q":"\#(String(repeating: "é", count: 4_096))"}}"#)
+        let atLimit = try Fixture.screen(
+            #"{"id":"s","title":"S","sections":[],"storage":{"q":"\#(String(repeating: "é", count: 4_096))"}}"#)
         #expect(atLimit.issues.isEmpty)
         #expect(atLimit.value.storage["q"]?.unicodeScalars.count == 4_096)
     }
@@ -102,20 +105,25 @@ struct SharedStateCodingTests {
         #expect(lossy.issues.map(\.path) == ["$.effects[0].url", "$.effects[1].metadataURL"])
     }
 
-    @Test("the text field reads its rules and refuses what breaks them", arguments: [
-        (#"{"type":"textField","label":"L","storageKey":"q"}"#, true),
-        (#"{"type":"textField","label":"L","storageKey":"q","keyboard":"hologram"}"#, true),
-        (#"{"type":"textField","label":"","storageKey":"q"}"#, false),
-        (#"{"type":"textField","label":"L","storageKey":"has space"}"#, false),
-        (#"{"type":"textField","label":"L","storageKey":"q","maxLength":0}"#, false),
-        (#"{"type":"textField","label":"L","storageKey":"q","maxLength":4097}"#, false),
-        (#"{"type":"textField","label":"L","storageKey":"q","validation":{"pattern":"^a$"}}"#, false),
-    ])
+    @Test(
+        "the text field reads its rules and refuses what breaks them",
+        arguments: [
+            (#"{"type":"textField","label":"L","storageKey":"q"}"#, true),
+            (#"{"type":"textField","label":"L","storageKey":"q","keyboard":"hologram"}"#, true),
+            (#"{"type":"textField","label":"","storageKey":"q"}"#, false),
+            (#"{"type":"textField","label":"L","storageKey":"has space"}"#, false),
+            (#"{"type":"textField","label":"L","storageKey":"q","maxLength":0}"#, false),
+            (#"{"type":"textField","label":"L","storageKey":"q","maxLength":4097}"#, false),
+            (#"{"type":"textField","label":"L","storageKey":"q","validation":{"pattern":"^a$"}}"#, false),
+        ])
     func textField(json: String, accepted: Bool) throws {
         let (components, issues) = try Fixture.components(json)
         #expect(components.count == (accepted ? 1 : 0), "\(issues)")
         if json.contains("hologram") {
-            guard case .textField(let field) = components.first?.content else { Issue.record("no field"); return }
+            guard case .textField(let field) = components.first?.content else {
+                Issue.record("no field")
+                return
+            }
             #expect(field.keyboard == .text)
             #expect(issues.map(\.kind) == [.unknownValue])
         }
@@ -132,7 +140,10 @@ struct EntityBindingTests {
         let bound = Self.toggle.bind("isFavorite", to: "playlist/3", "favorite")
         let (on, problems) = bound.resolvingBindings(["playlist/3": ["favorite": true]])
         #expect(problems.isEmpty)
-        guard case .favoriteButton(let value) = on.content else { Issue.record("kind changed"); return }
+        guard case .favoriteButton(let value) = on.content else {
+            Issue.record("kind changed")
+            return
+        }
         #expect(value.isFavorite)
         #expect(on.attributes == bound.attributes, "bindings stay for the next patch")
         let text = Component.text(.init("€10")).bind("text", to: "price", "display")

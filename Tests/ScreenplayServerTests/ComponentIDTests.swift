@@ -73,7 +73,12 @@ struct ComponentIDTests {
     func refused(path: String) async throws {
         var routes = ScreenplayRoutes()
         routes.screen("duplicate") { _ in
-            Screen(id: "d", title: "D") { Section("s") { Text("a").id("same"); Text("b").id("same") } }
+            Screen(id: "d", title: "D") {
+                Section("s") {
+                    Text("a").id("same")
+                    Text("b").id("same")
+                }
+            }
         }
         routes.screen("dangling") { _ in
             Screen(id: "d", title: "D", entities: ["price": ["amount": "€1"]]) {
@@ -85,7 +90,8 @@ struct ComponentIDTests {
             let response = await service.respond(to: request(.get, "/api/\(version)/screens/\(path)"), body: [])
             #expect(response.head.status == .internalServerError)
             let message = try decodeError(response).error.message
-            #expect(message.contains(path == "duplicate" ? "duplicate component id 'same'" : "no entity 'cost' on the screen"), "\(message)")
+            #expect(
+                message.contains(path == "duplicate" ? "duplicate component id 'same'" : "no entity 'cost' on the screen"), "\(message)")
             #expect(message.contains("$.sections[0].components[1]") || path == "dangling", "\(message)")
         }
     }
@@ -107,7 +113,10 @@ struct SharedStateDowngradeTests {
         let downgraded = Downgrade(to: .v3).screen(Self.screen)
         let components = downgraded.sections[0].components
         #expect(components.count == 2, "a field with no submit has no fallback")
-        guard case .favoriteButton(let heart) = components[0].content else { Issue.record("\(components)"); return }
+        guard case .favoriteButton(let heart) = components[0].content else {
+            Issue.record("\(components)")
+            return
+        }
         #expect(heart.isFavorite, "the entity's value, not the stale inline one")
         #expect(components[1] == .button(.init(title: "Search", style: .secondary, action: .command("commands/search"))))
         let bytes = try ScreenplayEncoder(apiVersion: .v3).encode(downgraded)
@@ -126,7 +135,8 @@ struct SharedStateDowngradeTests {
     @Test("an entity patch becomes a reload for clients before v4; other updates are dropped")
     func resultUpdates() {
         let patch = CommandResult(
-            .done(.init(message: "Saved")), updates: .init(storage: ["q": "x"], entities: ["e": ["m": 1]], effects: [.custom(.init(name: "x"))]))
+            .done(.init(message: "Saved")),
+            updates: .init(storage: ["q": "x"], entities: ["e": ["m": 1]], effects: [.custom(.init(name: "x"))]))
         #expect(Downgrade(to: .v3).result(patch) == .done(.init(message: "Saved", refresh: true)))
         #expect(Downgrade(to: .v4).result(patch) == patch)
         let storageOnly = CommandResult(.done(.init(message: "Saved")), updates: .init(storage: ["q": "x"]))

@@ -8,7 +8,7 @@ extension Resolution {
         let id = nodeID(of: component, index: index, parent: parent)
         let (bound, problems) = component.resolvingBindings(entities)
         for problem in problems { issues.append(ResolutionIssue(nodeID: id, message: "binding \(problem)")) }
-        var nodes = content(bound, id: id)
+        var nodes = content(bound, id: id, serverLabel: component.attributes.accessibility?.label)
         if let accessibility = component.attributes.accessibility, !nodes.isEmpty {
             if let label = accessibility.label { nodes[0].accessibility.label = label }
             if let hint = accessibility.hint { nodes[0].accessibility.hint = hint }
@@ -20,7 +20,9 @@ extension Resolution {
         return nodes
     }
 
-    mutating func content(_ component: Component, id: NodeID) -> [ViewNode] {
+    /// `serverLabel` is the accessibility label the server gave, which names an image control
+    /// better than anything derived here.
+    mutating func content(_ component: Component, id: NodeID, serverLabel: String? = nil) -> [ViewNode] {
         switch component.content {
         case .pageHeader(let value): return [header(value, id: id, level: 2)]
         case .sectionHeader(let value): return [sectionHeader(value, id: id)]
@@ -46,7 +48,7 @@ extension Resolution {
                     background: value.background, children: value.children)
             ]
         case .text(let value): return [text(value, id: id)]
-        case .image(let value): return [image(value, id: id)]
+        case .image(let value): return [image(value, id: id, serverLabel: serverLabel)]
         case .rectangle(let value): return [rectangle(value, id: id)]
         case .button(let value):
             return [control(id: id, title: value.title, action: value.action, icon: nil, emphasis: value.style.map(emphasis), label: nil)]
@@ -143,10 +145,10 @@ extension Resolution {
                 foreground: color(value.color), font: NodeFont(.body, size: value.size, weight: value.weight.map(weight) ?? .regular)))
     }
 
-    mutating func image(_ value: Component.Image, id: NodeID) -> ViewNode {
+    mutating func image(_ value: Component.Image, id: NodeID, serverLabel: String? = nil) -> ViewNode {
         var node = ViewNode(id: id, role: .image, image: image(value.image))
-        node.accessibility = NodeAccessibility(
-            label: value.image.alt, traits: [.image], isHidden: value.image.alt == nil && value.action == nil)
+        let label = serverLabel ?? value.image.alt
+        node.accessibility = NodeAccessibility(label: label, traits: [.image], isHidden: label == nil && value.action == nil)
         if let action = value.action {
             node.action = bind(action, id: id)
             node.accessibility.traits.formUnion(Self.traits(for: action))

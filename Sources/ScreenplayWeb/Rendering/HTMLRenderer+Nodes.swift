@@ -44,7 +44,9 @@ extension HTMLRenderer {
         case .paragraphs:
             return "<div class=\"paragraphs\">" + node.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
         case .image:
-            guard let image = node.image else { return "" }
+            guard var image = node.image else { return "" }
+            // The tree's label (the server's, or the alt text) names the picture and its link.
+            image.alt = node.accessibility.label ?? image.alt
             return wrap(imageHTML(image), in: node.action, back: back)
         case .row:
             var inner = node.image.map { imageHTML($0) } ?? ""
@@ -66,7 +68,8 @@ extension HTMLRenderer {
             if let padding = node.style.padding { style.append("padding:\(css(padding))px") }
             // A stack the server labelled (a chart) is announced as one image with that label.
             let label = node.accessibility.label.map { " role=\"img\" aria-label=\"\(HTML.escape($0))\"" } ?? ""
-            return "<div class=\"stack\"\(label) style=\"\(style.joined(separator: ";"))\">" + node.children.map { html($0, back: back) }.joined()
+            return "<div class=\"stack\"\(label) style=\"\(style.joined(separator: ";"))\">"
+                + node.children.map { html($0, back: back) }.joined()
                 + "</div>"
         case .grid:
             let columns = node.style.columns ?? 2
@@ -111,7 +114,8 @@ extension HTMLRenderer {
         guard let field = node.field else { return "" }
         let id = "field-" + HTML.escape(field.storageKey)
         var input = "<label for=\"\(id)\">\(HTML.escape(node.text ?? field.storageKey))</label>"
-        input += "<input id=\"\(id)\" name=\"\(HTML.escape(WebForm.storagePrefix + field.storageKey))\" type=\"\(inputType(field.keyboard))\""
+        input +=
+            "<input id=\"\(id)\" name=\"\(HTML.escape(WebForm.storagePrefix + field.storageKey))\" type=\"\(inputType(field.keyboard))\""
         if field.keyboard == .number { input += " inputmode=\"decimal\"" }
         input += " value=\"\(HTML.escape(field.value))\""
         if let placeholder = field.placeholder { input += " placeholder=\"\(HTML.escape(placeholder))\"" }
