@@ -38,12 +38,21 @@ struct RendererConformanceTests {
             .button(.init(title: "Go", style: .secondary, action: .navigate(.init(url: "screens/d", presentation: .modal)))),
             .button(.init(title: "Share", style: .plain, action: .share(.init(title: "s", url: "https://example.com/s")))),
             .spacer(.init(length: 8)), .spacer(.init()),
-            .favoriteButton(.init(isFavorite: true, label: "L", add: command, remove: command)),
+            .favoriteButton(.init(isFavorite: false, label: "L", add: command, remove: command)).id("heart")
+                .bind("isFavorite", to: "playlist/1", "favorite"),
             .unknown(.init(type: "map", json: ["type": "map", "place": "Vienna"])),
+            .textField(
+                .init(
+                    label: "Search", hint: "Composer", storageKey: "query", keyboard: .search, maxLength: 20,
+                    validation: .init(pattern: "^..+$", message: "Two or more"), submit: .command(command))),
+            .textField(.init(label: "Note", storageKey: "note", keyboard: .email)),
+            .horizontalStack(.init(children: [.text(.init("Mon 3"))])).accessibility(label: "Attendance: Monday 3"),
+            .text(.init("Vienna")).accessibility(headingLevel: 3),
         ]
         let screen = Screen(
             id: "all", title: "All", header: .init(title: "All"), sections: [ScreenSection(id: "all", components: components)],
-            toolbar: [MenuItem(title: "Share", icon: "square.and.arrow.up", action: .share(.init(title: "s", url: "https://example.com")))])
+            toolbar: [MenuItem(title: "Share", icon: "square.and.arrow.up", action: .share(.init(title: "s", url: "https://example.com")))],
+            storage: ["query": "a"], entities: ["playlist/1": ["favorite": true]])
         var registry = ComponentRegistry()
         registry.registerCustomNode("map") { $0["place"]?.stringValue }
         let resolver = ViewTreeResolver(context: ResolutionContext(registry: registry))
@@ -72,7 +81,7 @@ struct RendererConformanceTests {
 
     @Test(
         "every demo screen at every version resolves with no issue, and every node reaches HTML and the terminal",
-        arguments: [APIVersion.v1, .v2, .v3])
+        arguments: (APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue).map(APIVersion.init(rawValue:)))
     func demoScreens(version: APIVersion) async throws {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
@@ -106,6 +115,7 @@ struct RendererConformanceTests {
                 roles.isSuperset(of: [
                     .screen, .header, .section, .heading, .row, .tile, .carousel, .link, .button, .stack, .text, .rectangle,
                 ]))
+            if version >= .v4 { #expect(roles.isSuperset(of: [.textField, .toggle]), "the search field and the hearts") }
         }
     }
 }

@@ -168,6 +168,39 @@ struct EntityBindingTests {
         #expect(problems.first?.description.contains(message) == true, "\(problems)")
     }
 
+    @Test(
+        "the direct path for common fields gives exactly what decoding the patched JSON gives",
+        arguments: [
+            (
+                Component.favoriteButton(.init(isFavorite: false, label: "x", add: .init(url: "c/a"), remove: .init(url: "c/r"))),
+                "isFavorite", JSONValue.bool(true)
+            ),
+            (.favoriteButton(.init(isFavorite: false, label: "x", add: .init(url: "c/a"), remove: .init(url: "c/r"))), "label", "Night"),
+            (.text(.init("a", size: 12)), "text", "€12"),
+            (.button(.init(title: "a", action: .command(.init(url: "c/x")))), "title", "Buy"),
+            (.listRow(.init(title: "a", subtitle: "b")), "title", "T"),
+            (.listRow(.init(title: "a", subtitle: "b")), "subtitle", .null),
+            (.detailButton(.init(title: "a", action: .navigate(.init(url: "s/x")))), "subtitle", "S"),
+            (.text(.init("a")), "text", 12),
+            (.favoriteButton(.init(isFavorite: false, label: "x", add: .init(url: "c/a"), remove: .init(url: "c/r"))), "isFavorite", "yes"),
+        ])
+    func directMatchesDecoder(component: Component, field: String, value: JSONValue) throws {
+        let bound = component.bind(field, to: "e", "m")
+        let (direct, problems) = bound.resolvingBindings(["e": ["m": value]])
+        guard case .object(var object) = try JSONDecoder().decode(JSONValue.self, from: ScreenplayEncoder().encode(component)) else {
+            return
+        }
+        object[field] = value
+        let viaDecoder = try? JSONDecoder().decode(Component.self, from: ScreenplayEncoder().encode(JSONValue.object(object)))
+        if let viaDecoder {
+            #expect(problems.isEmpty)
+            #expect(direct.content == viaDecoder.content)
+        } else {
+            #expect(problems.count == 1, "the decoder refuses \(value) for '\(field)', so must the direct path")
+            #expect(direct.content == component.content)
+        }
+    }
+
     @Test("duplicate ids are found with the path of the second one, also inside stacks")
     func duplicates() {
         let screen = Screen(
