@@ -52,10 +52,15 @@ extension Substring {
     }
 }
 
-/// Encoded screens by (path, revision, API version), so an unchanged screen is encoded once
-/// and then served, and revalidated, from memory.
+/// Encoded screens by request shape and revision, bounded by bytes, with one build per miss.
 ///
-/// Bounded: past `capacity` entries the least recently used quarter is dropped.
+/// - **One entry per request shape.** The key leaves the revision out: a newer revision replaces
+///   the older bytes instead of sitting beside them, so a user who writes a thousand times holds
+///   one copy of each of their screens, not a thousand.
+/// - **A byte budget.** Entries are evicted least recently used first until the bodies fit;
+///   a body larger than an eighth of the budget is served but never kept.
+/// - **Single flight.** Concurrent misses for the same key and revision wait for one build
+///   instead of each building (and encoding) the screen.
 final class EncodedScreenCache: Sendable {
     /// Every part kept apart (no joining into one string), so two different requests can never
     /// produce the same key.
@@ -66,7 +71,6 @@ final class EncodedScreenCache: Sendable {
         let parameters: [String]
         /// The declared query keys and their values, sorted by key.
         let query: [String: String]
-        let revision: String
         let apiVersion: Int
         /// The app-defined kinds the client renders.
         let clientKinds: Set<String>
@@ -75,40 +79,131 @@ final class EncodedScreenCache: Sendable {
     }
 
     private struct Entry {
+        let revision: String
         let body: EncodedBody
+        /// When it was stored, on the cache's clock.
+        let storedAt: UInt64
         var lastUse: UInt64
+    }
+
+    private struct Running {
+        let task: Task<EncodedBody, any Error>
+        /// When the build started, on the cache's clock.
+        let startedAt: UInt64
+    }
+
+    private struct Flight: Hashable {
+        let key: Key
+        let revision: String
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
+        var bytes = 0
         var clock: UInt64 = 0
+        var inFlight: [Flight: Running] = [:]
+        var stats = EncodedCacheStatistics()
     }
 
+
     private let state = Mutex(State())
-    let capacity: Int
+    /// The most body bytes kept.
+    let byteBudget: Int
+    /// The largest body kept.
+    var largestEntry: Int { byteBudget / 8 }
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(byteBudget: Int) { self.byteBudget = max(1, byteBudget) }
 
-    func body(for key: Key) -> EncodedBody? {
-        state.withLock { state in
+    /// The body for `key` at `revision`, from memory, or built by `build` (once, however many
+    /// requests ask at the same time) and kept if it fits.
+    func body(
+        for key: Key, revision: String, build: @escaping @Sendable () async throws -> EncodedBody
+    ) async throws -> EncodedBody {
+        let flight = Flight(key: key, revision: revision)
+        let (hit, task) = state.withLock { state -> (EncodedBody?, Task<EncodedBody, any Error>?) in
             state.clock += 1
-            guard var entry = state.entries[key] else { return nil }
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.body
+            if var entry = state.entries[key], entry.revision == revision {
+                entry.lastUse = state.clock
+                state.entries[key] = entry
+                state.stats.hits += 1
+                return (entry.body, nil)
+            }
+            state.stats.misses += 1
+            if let running = state.inFlight[flight] {
+                state.stats.sharedBuilds += 1
+                return (nil, running.task)
+            }
+            let task = Task { try await build() }
+            state.inFlight[flight] = Running(task: task, startedAt: state.clock)
+            return (nil, task)
+        }
+        if let hit { return hit }
+        guard let task else { throw CancellationError() }
+        do {
+            let body = try await task.value
+            finish(flight, body: body)
+            return body
+        } catch {
+            finish(flight, body: nil)
+            throw error
         }
     }
 
-    func store(_ body: EncodedBody, for key: Key) {
+    private func finish(_ flight: Flight, body: EncodedBody?) {
         state.withLock { state in
+            guard let running = state.inFlight.removeValue(forKey: flight), let body else { return }
             state.clock += 1
-            state.entries[key] = Entry(body: body, lastUse: state.clock)
-            if state.entries.count > capacity {
-                let victims = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(max(1, capacity / 4))
-                for (key, _) in victims { state.entries[key] = nil }
+            guard body.bytes.count <= largestEntry else {
+                state.stats.refusedLarge += 1
+                return
+            }
+            // A build that started before the entry now held was stored is older news: keep the entry.
+            if let existing = state.entries[flight.key], existing.storedAt > running.startedAt { return }
+            if let old = state.entries.removeValue(forKey: flight.key) { state.bytes -= old.body.bytes.count }
+            state.entries[flight.key] = Entry(revision: flight.revision, body: body, storedAt: state.clock, lastUse: state.clock)
+            state.bytes += body.bytes.count
+            guard state.bytes > byteBudget else { return }
+            // Evict the least recently used until three quarters of the budget is used, so that
+            // eviction (a sort) runs rarely rather than on every store.
+            let target = byteBudget * 3 / 4
+            for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+                guard state.bytes > target else { break }
+                state.entries[key] = nil
+                state.bytes -= entry.body.bytes.count
+                state.stats.evictions += 1
             }
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    /// What the cache holds and has done.
+    var statistics: EncodedCacheStatistics {
+        state.withLock { state in
+            var stats = state.stats
+            stats.entries = state.entries.count
+            stats.bytes = state.bytes
+            stats.byteBudget = byteBudget
+            return stats
+        }
+    }
+}
+
+/// What the encoded-screen cache holds and has done since the server started: for logs, metrics
+/// and tests.
+public struct EncodedCacheStatistics: Sendable, Hashable {
+    /// Screens kept.
+    public internal(set) var entries = 0
+    /// Body bytes kept; never above ``byteBudget`` once a store returns.
+    public internal(set) var bytes = 0
+    /// The configured budget.
+    public internal(set) var byteBudget = 0
+    /// Requests answered from memory.
+    public internal(set) var hits = 0
+    /// Requests that needed a build (or waited for one).
+    public internal(set) var misses = 0
+    /// Misses that waited for a build another request had started instead of building.
+    public internal(set) var sharedBuilds = 0
+    /// Entries dropped to stay within the budget.
+    public internal(set) var evictions = 0
+    /// Bodies served but too large to keep.
+    public internal(set) var refusedLarge = 0
 }

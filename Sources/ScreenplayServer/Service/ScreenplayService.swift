@@ -17,8 +17,9 @@ public struct ScreenplayService: Sendable {
         public var supportedVersions: ClosedRange<APIVersion>
         /// The largest command body accepted; larger ones get a 413 stating it.
         public var maximumBodySize: Int
-        /// How many encoded screens to keep in memory.
-        public var cacheCapacity: Int
+        /// The most bytes of encoded screens kept in memory. Older bytes are evicted least
+        /// recently used first; one screen larger than an eighth of this is served, never kept.
+        public var cacheByteBudget: Int
         /// Versions still served but on their way out, with the date they were deprecated: their
         /// responses carry RFC 9745's `Deprecation: @<unix time>` (plus a readable
         /// `Screenplay-Deprecation`) so app teams see it in their logs before the version is dropped.
@@ -31,17 +32,17 @@ public struct ScreenplayService: Sendable {
         public var verifiesEncodedScreens: Bool
 
         /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
-        /// bodies, 10 000 screens, verification on.
+        /// bodies, 64 MiB of cached screens, verification on.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
-            deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheCapacity: Int = 10_000,
+            deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
             verifiesEncodedScreens: Bool = true
         ) {
             self.pathPrefix = pathPrefix
             self.supportedVersions = supportedVersions
             self.deprecatedVersions = deprecatedVersions
             self.maximumBodySize = maximumBodySize
-            self.cacheCapacity = cacheCapacity
+            self.cacheByteBudget = cacheByteBudget
             self.verifiesEncodedScreens = verifiesEncodedScreens
         }
     }
@@ -82,7 +83,7 @@ public struct ScreenplayService: Sendable {
         self.routes = routes
         self.identity = identity
         self.configuration = configuration
-        self.cache = EncodedScreenCache(capacity: configuration.cacheCapacity)
+        self.cache = EncodedScreenCache(byteBudget: configuration.cacheByteBudget)
         self.logger = logger
     }
 
@@ -206,6 +207,9 @@ public struct ScreenplayService: Sendable {
 
     // MARK: In-process API (the web pages and tests use it)
 
+    /// What the encoded-screen cache holds and has done.
+    public var cacheStatistics: EncodedCacheStatistics { cache.statistics }
+
     /// The app-defined component kinds registered with the routes.
     public var customKinds: [String: CustomComponentKind] { routes.customKinds }
 
@@ -251,33 +255,41 @@ public struct ScreenplayService: Sendable {
         path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity
     ) async throws(ScreenplayError) -> EncodedBody {
         let (route, request) = try screenRequest(path: path, segments: segments, query: query, apiVersion: apiVersion, user: user)
-        var key: EncodedScreenCache.Key?
-        if let revision = route.revision {
-            let value: String
-            do {
-                value = try await revision(request)
-            } catch {
-                throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
-            }
-            let cacheKey = EncodedScreenCache.Key(
-                route: route.pattern.description, parameters: route.pattern.parameterNames.map { request.parameters[$0] ?? "" },
-                query: request.query, revision: value, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
-                user: route.sharing == .everyone ? nil : user.id)
-            if let hit = cache.body(for: cacheKey) { return hit }
-            key = cacheKey
+        guard let revision = route.revision else { return try await encode(route, request, clientKinds: clientKinds) }
+        let value: String
+        do {
+            value = try await revision(request)
+        } catch {
+            throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
         }
-        let downgrade = Downgrade(to: apiVersion, customKinds: routes.customKinds, clientKinds: clientKinds)
+        let key = EncodedScreenCache.Key(
+            route: route.pattern.description, parameters: route.pattern.parameterNames.map { request.parameters[$0] ?? "" },
+            query: request.query, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
+            user: route.sharing == .everyone ? nil : user.id)
+        do {
+            return try await cache.body(for: key, revision: value) { try await self.encode(route, request, clientKinds: clientKinds) }
+        } catch let error as ScreenplayError {
+            throw error
+        } catch {
+            throw mapBuilderError(error, what: "screen '\(request.path)'")
+        }
+    }
+
+    /// Builds, downgrades, encodes and (when configured) verifies one screen: what a cache miss costs.
+    private func encode(
+        _ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest, clientKinds: Set<String>
+    ) async throws(ScreenplayError) -> EncodedBody {
+        let downgrade = Downgrade(to: request.apiVersion, customKinds: routes.customKinds, clientKinds: clientKinds)
         let screen = downgrade.screen(try await build(route, request))
         let body: EncodedBody
         do {
-            body = EncodedBody(bytes: Array(try ScreenplayEncoder(apiVersion: apiVersion).encode(screen)))
+            body = EncodedBody(bytes: Array(try ScreenplayEncoder(apiVersion: request.apiVersion).encode(screen)))
         } catch {
             throw mapBuilderError(error, what: "encoding of screen '\(request.path)'")
         }
         if configuration.verifiesEncodedScreens {
-            try verify(body, path: request.path, version: apiVersion, clientKinds: clientKinds)
+            try verify(body, path: request.path, version: request.apiVersion, clientKinds: clientKinds)
         }
-        if let key { cache.store(body, for: key) }
         return body
     }
 
