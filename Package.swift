@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "ScreenplayDemoTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStoreSQLite",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStoreSQLite", "ScreenplayClient",
                 .product(name: "SQLKit", package: "sql-kit"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings

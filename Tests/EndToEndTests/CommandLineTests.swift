@@ -225,7 +225,7 @@ struct CommandLineTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             let home = root.absoluteString + "api/v4/screens/home"
-            let short = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=m", "--tap", "id:search-field"])
+            let short = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=m", "--tap", "search-field"])
             #expect(short.status == 1, "\(short.output)")
             #expect(short.output.contains(#"key query = "m" ! "Type at least two characters""#), "\(short.output.suffix(800))")
             #expect(short.output.contains("cannot be activated now"))

@@ -8,7 +8,9 @@ import Testing
 @Suite("The encoded-screen cache: bounded by bytes, one entry per screen, one build per miss")
 struct EncodedCacheTests {
     /// A per-user screen of about `size` bytes whose revision the test controls.
-    static func service(budget: Int, size: Int = 2_000, revision: RevisionBox = RevisionBox("1"), builds: Counter = Counter(), delay: Duration = .zero)
+    static func service(
+        budget: Int, size: Int = 2_000, revision: RevisionBox = RevisionBox("1"), builds: Counter = Counter(), delay: Duration = .zero
+    )
         -> ScreenplayService
     {
         var routes = ScreenplayRoutes()

@@ -100,7 +100,7 @@ struct ScreenplayServiceTests {
 
         @Test(
             "unsupported API versions are a 400 that names the supported range",
-            arguments: ["v0", "v\(APIVersion.latest.rawValue + 1)", "v99", "vx", "1"])
+            arguments: ["v0", "v\(APIVersion.latest.rawValue + 1)", "v99", "vx", "1", "v01", "v+1", "v", "v١"])
         func versions(segment: String) async throws {
             let response = await makeService().respond(to: request(.get, "/api/\(segment)/screens/home"), body: [])
             #expect(response.head.status == .badRequest)

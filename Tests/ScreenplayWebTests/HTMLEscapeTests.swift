@@ -26,3 +26,12 @@ struct HTMLEscapeTests {
         #expect(escaped == "&quot; onmouseover=&quot;alert(1)")
     }
 }
+
+@Suite("HTML escaping of control characters")
+struct HTMLControlCharacterTests {
+    @Test("NUL, escape and C1 controls become U+FFFD; tab and line breaks stay")
+    func controls() {
+        #expect(HTML.escape("mo\u{0}zart\u{1B}[31m\u{85}") == "mo\u{FFFD}zart\u{FFFD}[31m\u{FFFD}")
+        #expect(HTML.escape("a\tb\nc\r") == "a\tb\nc\r")
+    }
+}

@@ -150,4 +150,27 @@ struct WebFormTests {
         #expect(form.payload == command.payload)
         #expect(form.back == "/screens/work/3")
     }
+
+    @Test(
+        "a field given twice is refused, naming it: the post could otherwise run another command than it shows",
+        arguments: [
+            "url=commands%2Fsearch&url=commands%2Ffavorites%2Fadd&payload=%7B%7D",
+            "url=commands%2Fa&payload=%7B%7D&payload=%7B%22playlistId%22%3A1%7D",
+            "url=commands%2Fsearch&storage.query=bach&storage.query=mozart",
+        ])
+    func repeatedFields(body: String) {
+        #expect(throws: WebForm.Problem.self) { try WebForm(urlEncoded: Array(body.utf8)) }
+        do {
+            _ = try WebForm(urlEncoded: Array(body.utf8))
+        } catch {
+            #expect(error.message == "given more than once; each field may appear once")
+        }
+    }
+
+    @Test("text fields post as storage.<key> and arrive in the payload's storage")
+    func storageFields() throws {
+        let form = try WebForm(
+            urlEncoded: Array("url=commands%2Fsearch&payload=%7B%22n%22%3A1%7D&storage.query=bach+suites&storage.page=2".utf8))
+        #expect(form.payload == ["n": 1, "storage": ["query": "bach suites", "page": "2"]])
+    }
 }

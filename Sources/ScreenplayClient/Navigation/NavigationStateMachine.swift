@@ -219,10 +219,10 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// The member of a command's body that carries the sending screen's storage.
     public static let storageMember = "storage"
 
-    /// Answers the presented prompt with `text`.
+    /// Answers the presented prompt with `text`, cut at the field's length limit.
     public mutating func submit(_ prompt: CommandResult.Prompt, text: String) -> Effect {
         presented = nil
-        return send(prompt.submit, extra: [prompt.field.name: .string(text)])
+        return send(prompt.submit, extra: [prompt.field.name: .string(TextInput.limited(text, to: prompt.field.maxLength))])
     }
 
     /// Answers the presented choice.

@@ -17,6 +17,8 @@ struct SearchScreens: Sendable {
     /// At least two characters that are not spaces.
     static let pattern = #"^\s*\S.*\S.*$"#
     static let validationMessage = "Type at least two characters"
+    // The pattern is a constant of this file; it compiles.
+    nonisolated(unsafe) static let rule = try! NSRegularExpression(pattern: pattern)
     static let command = "commands/search"
 
     static var field: Component.TextField {
@@ -64,15 +66,20 @@ struct SearchScreens: Sendable {
     /// none, asks for it.
     func search(_ request: CommandRequest) async throws -> CommandResult {
         let stored = try request.storedText(Self.storageKey)
-        guard let text = stored ?? request.payload[Self.storageKey]?.stringValue else {
+        guard let text = try stored ?? request.optionalText(Self.storageKey) else {
             return .prompt(
                 .init(
                     title: "Search", message: "Composer or work", field: .init(name: Self.storageKey, maxLength: Self.maximumLength),
                     submitTitle: "Search", submit: .init(url: Self.command)))
         }
         let field = stored == nil ? Self.storageKey : "storage." + Self.storageKey
-        let query = text.trimmingCharacters(in: .whitespaces)
-        guard query.count >= 2 else { throw ScreenplayError.invalidField(field, "\(Self.validationMessage) ('\(field)')") }
+        // The rule the text field publishes, applied here the same way (the client's check is a
+        // courtesy; this one is the rule). Composed form, so "e" + U+0301 finds "é".
+        guard
+            Self.rule.firstMatch(in: text, options: [.anchored], range: NSRange(text.startIndex..., in: text))?.range.length
+                == NSRange(text.startIndex..., in: text).length
+        else { throw ScreenplayError.invalidField(field, "\(Self.validationMessage) ('\(field)')") }
+        let query = text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         guard query.count <= Self.maximumLength else {
             throw ScreenplayError.invalidField(field, "'\(field)' is \(query.count) characters long; the limit is \(Self.maximumLength)")
         }

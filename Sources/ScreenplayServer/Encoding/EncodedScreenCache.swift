@@ -105,7 +105,6 @@ final class EncodedScreenCache: Sendable {
         var stats = EncodedCacheStatistics()
     }
 
-
     private let state = Mutex(State())
     /// The most body bytes kept.
     let byteBudget: Int

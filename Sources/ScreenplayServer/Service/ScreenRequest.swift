@@ -79,25 +79,18 @@ public struct CommandRequest: Sendable {
     }
 
     /// A value of the sending screen's client storage (v4: the body's `storage` member, which the
-    /// client fills from what the user typed); `nil` when the command carries none. A `storage`
-    /// that is not an object of strings within the contract's limits is a 422 naming the member.
+    /// client fills from what the user typed); `nil` when the command carries none. The service
+    /// has already refused a `storage` that is not an object of strings within the contract's
+    /// limits, with a 422 naming the member.
     public func storedText(_ key: String) throws(ScreenplayError) -> String? {
-        guard let storage = payload["storage"], storage != .null else { return nil }
-        guard case .object(let members) = storage else {
-            throw .invalidField("storage", "'storage' must be an object of strings, found \(storage.typeName)")
-        }
-        guard members.count <= ValueRules.StorageValues.keyMaximum else {
-            throw .invalidField("storage", "'storage' has \(members.count) keys; the limit is \(ValueRules.StorageValues.keyMaximum)")
-        }
-        guard let value = members[key] else { return nil }
-        guard let text = value.stringValue else {
-            throw .invalidField("storage." + key, "'storage.\(key)' must be a string, found \(value.typeName)")
-        }
-        guard text.unicodeScalars.count <= ValueRules.StorageValues.valueMaximum else {
-            throw .invalidField(
-                "storage." + key,
-                "'storage.\(key)' is \(text.unicodeScalars.count) characters long; the limit is \(ValueRules.StorageValues.valueMaximum)")
-        }
+        try ScreenplayService.checkStorage(in: payload)
+        return payload["storage"]?[key]?.stringValue
+    }
+
+    /// An optional text field: `nil` when absent, a 422 naming it when it is not a string.
+    public func optionalText(_ field: String) throws(ScreenplayError) -> String? {
+        guard let value = payload[field] else { return nil }
+        guard let text = value.stringValue else { throw .invalidField(field, "'\(field)' must be a string, found \(value.typeName)") }
         return text
     }
 

@@ -149,7 +149,11 @@ public struct ScreenplayService: Sendable {
     }
 
     func apiVersion(from segment: String) throws(ScreenplayError) -> APIVersion {
-        guard segment.hasPrefix("v"), let number = Int(segment.dropFirst()), number > 0 else {
+        // Exactly `v` and a number without sign or leading zero: one URL per version and screen.
+        let digits = segment.dropFirst()
+        guard segment.hasPrefix("v"), !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.first != "0",
+            digits.count <= 6, let number = Int(digits)
+        else {
             throw .unsupportedVersion(segment, supported: configuration.supportedVersions)
         }
         let version = APIVersion(number)
@@ -309,6 +313,33 @@ public struct ScreenplayService: Sendable {
         throw .internalError("the server built screen '\(path)' in a form \(version) clients cannot read")
     }
 
+    /// A command body's `storage` (v4: the sending screen's client storage) is checked for every
+    /// command, whether or not the command reads it: an object of at most 64 keys (ids), each a
+    /// string of at most 4 096 characters. Anything else is a 422 naming the member.
+    static func checkStorage(in payload: JSONValue) throws(ScreenplayError) {
+        guard let storage = payload["storage"] else { return }
+        guard case .object(let members) = storage else {
+            throw .invalidField("storage", "'storage' must be an object of strings, found \(storage.typeName)")
+        }
+        let limits = ValueRules.StorageValues.self
+        guard members.count <= limits.keyMaximum else {
+            throw .invalidField("storage", "'storage' has \(members.count) keys; the limit is \(limits.keyMaximum)")
+        }
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard ValueRules.isIdentifier(key, maximum: ValueRules.Key.maximum) else {
+                throw .invalidField("storage", "'storage' has the key '\(key.prefix(40))'; keys are 1...64 of A-Z a-z 0-9 . _ : / ~ -")
+            }
+            guard let text = value.stringValue else {
+                throw .invalidField("storage." + key, "'storage.\(key)' must be a string, found \(value.typeName)")
+            }
+            guard text.unicodeScalars.count <= limits.valueMaximum else {
+                throw .invalidField(
+                    "storage." + key,
+                    "'storage.\(key)' is \(text.unicodeScalars.count) characters long; the limit is \(limits.valueMaximum)")
+            }
+        }
+    }
+
     /// Performs the command at `path` under `commands/`.
     public func perform(
         command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
@@ -317,6 +348,7 @@ public struct ScreenplayService: Sendable {
         guard let (route, parameters) = routes.commandRoute(for: segments) else {
             throw .notFound("no command at 'commands/\(path)'", path: "commands/" + path)
         }
+        try Self.checkStorage(in: payload)
         let request = CommandRequest(
             path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
         var result: CommandResult

@@ -24,6 +24,10 @@ public struct WebForm: Sendable, Equatable {
     /// Parses an `application/x-www-form-urlencoded` body.
     public init(urlEncoded body: [UInt8]) throws(Problem) {
         let fields = Self.fields(of: body)
+        // A field given twice is ambiguous (which command? which text?): refuse, never guess.
+        if let repeated = Self.repeatedField(in: body) {
+            throw Problem(field: repeated, message: "given more than once; each field may appear once")
+        }
         guard let url = fields["url"], url.hasPrefix("commands/") else {
             throw Problem(field: "url", message: "expected a command URL starting with 'commands/'")
         }
@@ -83,7 +87,19 @@ public struct WebForm: Sendable, Equatable {
         return path
     }
 
-    /// Decodes `a=1&b=two+words` into a dictionary; later duplicates win.
+    /// The first field name that occurs twice in the body, if any.
+    public static func repeatedField(in body: [UInt8]) -> String? {
+        var seen: Set<String> = []
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+            if !seen.insert(decoded).inserted { return decoded }
+        }
+        return nil
+    }
+
+    /// Decodes `a=1&b=two+words` into a dictionary; later duplicates win (``init(urlEncoded:)``
+    /// refuses them first).
     public static func fields(of body: [UInt8]) -> [String: String] {
         var result: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {

@@ -169,7 +169,8 @@ struct RenderCommand: AsyncParsableCommand {
     /// The one actionable node `target` names: by id, then exact text or label, then text containing it.
     static func match(_ target: String, in tree: ViewNode) throws -> ViewNode {
         let actionable = tree.allNodes.filter { $0.action != nil }
-        if let byID = actionable.first(where: { $0.id.rawValue == target }) { return byID }
+        // A node id, or a component's own id (which nodes carry as `id:<id>`).
+        if let byID = actionable.first(where: { $0.id.rawValue == target || $0.id.rawValue == "id:" + target }) { return byID }
         let lowered = target.lowercased()
         let exact = actionable.filter { $0.text?.lowercased() == lowered || $0.accessibility.label?.lowercased() == lowered }
         let candidates = exact.isEmpty ? actionable.filter { ($0.text ?? "").lowercased().contains(lowered) } : exact
