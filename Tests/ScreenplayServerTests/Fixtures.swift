@@ -11,7 +11,7 @@ final class CountingIdentities: IdentityResolver {
     /// How many times a token was resolved.
     var calls: Int { state.withLock { $0.calls } }
 
-    func resolve(token: String?) async throws -> ResolvedIdentity {
+    func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
         try state.withLock { state in
             state.calls += 1
             if let token {
@@ -20,6 +20,7 @@ final class CountingIdentities: IdentityResolver {
                 }
                 return ResolvedIdentity(user: UserIdentity(id: id), issuedToken: nil)
             }
+            guard creating else { return ResolvedIdentity(user: .anonymous, issuedToken: nil) }
             defer { state.next += 1 }
             return ResolvedIdentity(user: UserIdentity(id: state.next), issuedToken: "token-\(state.next)")
         }

@@ -33,17 +33,20 @@ struct ScreenplayServiceTests {
 
     @Suite("screens")
     struct Screens {
-        @Test("a screen is JSON with an ETag, and a new client gets a token")
+        @Test("a screen is JSON with an ETag; a reader gets no identity, a first command does")
         func screen() async throws {
             let service = makeService()
             let response = await service.respond(to: request(.get, "/api/v1/screens/home"), body: [])
             #expect(response.head.status == .ok)
             #expect(response.head.headerFields[.contentType] == "application/json; charset=utf-8")
-            #expect(response.head.headerFields[ScreenplayService.tokenHeader] == "token-1")
+            #expect(response.head.headerFields[ScreenplayService.tokenHeader] == nil)
+            let command = await service.respond(
+                to: request(.post, "/api/v1/commands/count", headers: [.contentType: "application/json"]), body: Array(#"{"n":1}"#.utf8))
+            #expect(command.head.headerFields[ScreenplayService.tokenHeader] == "token-1")
             let etag = try #require(response.head.headerFields[.eTag])
             #expect(etag.hasPrefix("\"sp-") && etag.hasSuffix("\""))
             let screen = try ScreenplayDecoder(mode: .strict).decode(Screen.self, from: Data(response.body)).value
-            #expect(screen.title == "Home for 1")
+            #expect(screen.title == "Home for 0", "the anonymous reader")
         }
 
         @Test("If-None-Match with the current ETag is a 304 with no body; a stale one gets 200")

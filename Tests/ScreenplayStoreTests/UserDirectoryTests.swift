@@ -30,7 +30,7 @@ struct UserDirectoryTests {
         @Test("no token: a new user and a 64 lowercase hex token")
         func noTokenCreatesUser() async throws {
             try await withDirectory { store, directory async throws in
-                let resolved = try await directory.resolve(token: nil)
+                let resolved = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(resolved.issuedToken)
                 #expect(isIssuedToken(token), "issued '\(token)'")
                 #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
@@ -47,9 +47,9 @@ struct UserDirectoryTests {
         @Test("the issued token resolves to the same user and issues nothing new")
         func issuedTokenResolvesToSameUser() async throws {
             try await withDirectory { store, directory async throws in
-                let first = try await directory.resolve(token: nil)
+                let first = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(first.issuedToken)
-                let again = try await directory.resolve(token: token)
+                let again = try await directory.resolve(token: token, creating: true)
                 #expect(again == ResolvedIdentity(user: first.user, issuedToken: nil))
                 #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
             }
@@ -58,10 +58,10 @@ struct UserDirectoryTests {
         @Test("a directory with an empty memory finds the token in the store")
         func tokenFoundInStore() async throws {
             try await withDirectory { store, directory async throws in
-                let first = try await directory.resolve(token: nil)
+                let first = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(first.issuedToken)
                 let restarted = UserDirectory(store: store)
-                let again = try await restarted.resolve(token: token)
+                let again = try await restarted.resolve(token: token, creating: false)
                 #expect(again.user == first.user)
                 #expect(again.issuedToken == nil)
                 #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
@@ -71,8 +71,8 @@ struct UserDirectoryTests {
         @Test("two clients without tokens get different users and tokens")
         func twoNewClientsDiffer() async throws {
             try await withDirectory { _, directory async throws in
-                let first = try await directory.resolve(token: nil)
-                let second = try await directory.resolve(token: nil)
+                let first = try await directory.resolve(token: nil, creating: true)
+                let second = try await directory.resolve(token: nil, creating: true)
                 #expect(first.user != second.user)
                 #expect(first.issuedToken != nil)
                 #expect(first.issuedToken != second.issuedToken)
@@ -83,7 +83,7 @@ struct UserDirectoryTests {
         func concurrentNewClients() async throws {
             try await withDirectory { store, directory async throws in
                 let resolved = try await withThrowingTaskGroup(of: ResolvedIdentity.self) { group in
-                    for _ in 0..<30 { group.addTask { try await directory.resolve(token: nil) } }
+                    for _ in 0..<30 { group.addTask { try await directory.resolve(token: nil, creating: true) } }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
                 #expect(Set(resolved.map(\.user)).count == 30)
@@ -92,19 +92,47 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("an unknown well-formed token gets a new user and a new token, not the one sent")
-        func unknownTokenGetsNewIdentity() async throws {
+        @Test("an unknown well-formed token is a 401 unknownToken, for reads and writes, and creates no row")
+        func unknownTokenRefused() async throws {
             try await withDirectory { store, directory async throws in
-                let existing = try await directory.resolve(token: nil)
+                _ = try await directory.resolve(token: nil, creating: true)
                 let unknown = String(repeating: "ab", count: 32)
-                let resolved = try await directory.resolve(token: unknown)
-                let issued = try #require(resolved.issuedToken)
-                #expect(issued != unknown)
-                #expect(isIssuedToken(issued))
-                #expect(resolved.user != existing.user)
-                #expect(try await rowCount(of: "screenplay_users", in: store) == 2)
-                // The new token is the one that now works.
-                #expect(try await directory.resolve(token: issued).user == resolved.user)
+                for creating in [false, true] {
+                    let error = await #expect(throws: ScreenplayError.self) {
+                        try await directory.resolve(token: unknown, creating: creating)
+                    }
+                    #expect(error?.code == "unknownToken")
+                    #expect(error?.status == .unauthorized)
+                }
+                #expect(try await rowCount(of: "screenplay_users", in: store) == 1)
+            }
+        }
+
+        @Test("reading without a token is anonymous and costs no row; only a write creates a user")
+        func readersCostNothing() async throws {
+            try await withDirectory { store, directory async throws in
+                for _ in 0..<50 {
+                    let reader = try await directory.resolve(token: nil, creating: false)
+                    #expect(reader == ResolvedIdentity(user: .anonymous, issuedToken: nil))
+                }
+                #expect(try await directory.userCount() == 0)
+                let writer = try await directory.resolve(token: nil, creating: true)
+                #expect(!writer.user.isAnonymous)
+                #expect(try await directory.userCount() == 1)
+            }
+        }
+
+        @Test("a revoked token is a 401 from then on, in this process and after a restart; the user's row stays")
+        func revocation() async throws {
+            try await withDirectory { store, directory async throws in
+                let issued = try #require(try await directory.resolve(token: nil, creating: true).issuedToken)
+                #expect(try await directory.revoke(token: issued))
+                #expect(try await directory.revoke(token: issued) == false, "already revoked")
+                for resolver in [directory, UserDirectory(store: store)] {
+                    let error = await #expect(throws: ScreenplayError.self) { try await resolver.resolve(token: issued, creating: false) }
+                    #expect(error?.code == "unknownToken")
+                }
+                #expect(try await directory.userCount() == 1)
             }
         }
 
@@ -125,7 +153,7 @@ struct UserDirectoryTests {
         func malformedTokenRefused(token: String) async throws {
             try await withDirectory { store, directory async throws in
                 let error = await #expect(throws: ScreenplayError.self) {
-                    try await directory.resolve(token: token)
+                    try await directory.resolve(token: token, creating: true)
                 }
                 #expect(error?.code == "invalidToken")
                 #expect(error?.status == .unauthorized)
@@ -140,7 +168,7 @@ struct UserDirectoryTests {
         @Test("a new user's revision is 0")
         func startsAtZero() async throws {
             try await withDirectory { _, directory async throws in
-                let user = try await directory.resolve(token: nil).user
+                let user = try await directory.resolve(token: nil, creating: true).user
                 #expect(try await directory.revision(of: user) == 0)
             }
         }
@@ -148,8 +176,8 @@ struct UserDirectoryTests {
         @Test("bumping inside a transaction increments by one each time, for that user only")
         func bumpIncrements() async throws {
             try await withDirectory { store, directory async throws in
-                let user = try await directory.resolve(token: nil).user
-                let other = try await directory.resolve(token: nil).user
+                let user = try await directory.resolve(token: nil, creating: true).user
+                let other = try await directory.resolve(token: nil, creating: true).user
                 try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                 }
@@ -168,7 +196,7 @@ struct UserDirectoryTests {
         @Test("a bump in a rolled-back transaction does not count")
         func rolledBackBumpIsLost() async throws {
             try await withDirectory { store, directory async throws in
-                let user = try await directory.resolve(token: nil).user
+                let user = try await directory.resolve(token: nil, creating: true).user
                 try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                 }
@@ -206,7 +234,7 @@ struct UserDirectoryTests {
         @Test("tokens are unique in the table")
         func tokensAreUnique() async throws {
             try await withDirectory { store, directory async throws in
-                let token = try #require(try await directory.resolve(token: nil).issuedToken)
+                let token = try #require(try await directory.resolve(token: nil, creating: true).issuedToken)
                 await #expect(throws: (any Error).self) {
                     try await store.transaction { database in
                         try await database.raw(

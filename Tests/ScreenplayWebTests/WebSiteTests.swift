@@ -15,13 +15,14 @@ struct WebSiteTests {
 
         static func token(_ id: Int64) -> String { "t" + String(repeating: "0", count: 63 - String(id).count) + String(id) }
 
-        func resolve(token: String?) async throws -> ResolvedIdentity {
+        func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
             if let token {
                 guard token.hasPrefix("t"), token.count == 64, let id = Int64(token.dropFirst()) else {
                     throw ScreenplayError.invalidToken("unknown")
                 }
                 return ResolvedIdentity(user: UserIdentity(id: id), issuedToken: nil)
             }
+            guard creating else { return ResolvedIdentity(user: .anonymous, issuedToken: nil) }
             let id = next.withLock { value in
                 defer { value += 1 }
                 return value
@@ -56,12 +57,12 @@ struct WebSiteTests {
         )
     }
 
-    @Test("the home page is HTML with a new identity's cookie; other paths are the host's")
+    @Test("the home page is HTML for an anonymous reader, with no cookie; other paths are the host's")
     func pages() async throws {
         let site = Self.site()
         let home = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: []))
         #expect(home.head.status == .ok)
-        #expect(home.head.headerFields[.setCookie]?.hasPrefix("screenplay_token=t") == true)
+        #expect(home.head.headerFields[.setCookie] == nil, "reading creates no identity")
         #expect(home.head.headerFields[.contentSecurityPolicy]?.contains("script-src 'none'") == true)
         #expect(String(decoding: home.body, as: UTF8.self).contains("Hello &lt;world&gt;"))
         let missing = try #require(
@@ -93,7 +94,8 @@ struct WebSiteTests {
 
     static let refusalCases: [Refusal] = [
         Refusal(
-            headers: [.cookie: "other=1"], form: "url=commands/save&payload=%7B%7D&back=/", status: .forbidden, title: "Session expired"),
+            headers: [.cookie: "screenplay_token=" + String(repeating: "x", count: 64)], form: "url=commands/save&payload=%7B%7D&back=/",
+            status: .unauthorized, title: "Session expired"),
         Refusal(
             headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], form: "url=commands/save&payload=%7B%7D&back=/",
             status: .forbidden, title: "Refused"),
@@ -114,7 +116,22 @@ struct WebSiteTests {
         let answer = try #require(await Self.site().respond(to: request, body: body))
         #expect(answer.head.status == refusal.status)
         #expect(String(decoding: answer.body, as: UTF8.self).contains("<h1>\(refusal.title)</h1>"))
-        #expect(answer.head.headerFields[.setCookie] == nil, "a command never hands out an identity")
+        #expect(
+            answer.head.headerFields[.setCookie] == (refusal.status == .unauthorized ? WebSite.expiredCookie : nil),
+            "a refused command hands out no identity; a stale cookie is cleared")
+    }
+
+    @Test("a browser's first command creates its identity and sets the cookie; the next one reuses it")
+    func firstCommand() async throws {
+        let site = Self.site()
+        let (request, body) = Self.post("url=commands/save&payload=%7B%7D&back=/", headers: [:])
+        let answer = try #require(await site.respond(to: request, body: body))
+        #expect(answer.head.status == .seeOther)
+        let cookie = try #require(answer.head.headerFields[.setCookie])
+        #expect(cookie.hasPrefix("screenplay_token=t") && cookie.contains("HttpOnly"))
+        let token = String(cookie.split(separator: ";")[0])
+        let (again, againBody) = Self.post("url=commands/save&payload=%7B%7D&back=/", headers: [.cookie: token])
+        #expect(try #require(await site.respond(to: again, body: againBody)).head.headerFields[.setCookie] == nil)
     }
 
     @Test("HEAD answers like GET without a body; the host comparison ignores case; a notice goes before the fragment")

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A binding that could not be applied: the entity or its member is missing, the kind has no such
 /// field, or the value does not fit the field. The component keeps its own value for that field.

@@ -74,6 +74,11 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
         ScreenplayError(status: .unauthorized, code: "invalidToken", message: message)
     }
 
+    /// The token is well formed but names nobody: never issued here, or revoked.
+    public static func unknownToken(_ message: String) -> ScreenplayError {
+        ScreenplayError(status: .unauthorized, code: "unknownToken", message: message)
+    }
+
     /// The method is not allowed on this path.
     public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: String) -> ScreenplayError {
         ScreenplayError(status: .methodNotAllowed, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")

@@ -171,7 +171,7 @@ public struct ScreenplayService: Sendable {
             throw ScreenplayError.notFound(
                 "no screen at 'screens/\(segments.joined(separator: "/"))'", path: "screens/" + segments.joined(separator: "/"))
         }
-        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
+        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: false)
         let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
         let encoded = try await encodedScreen(
             path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, clientKinds: clientKinds,
@@ -198,7 +198,7 @@ public struct ScreenplayService: Sendable {
         guard routes.commandRoute(for: segments) != nil else {
             throw ScreenplayError.notFound("no command at 'commands/\(path)'", path: "commands/" + path)
         }
-        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields))
+        let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: true)
         let result = try await perform(command: path, payload: payload, apiVersion: version, user: resolved.user)
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json; charset=utf-8"
@@ -217,9 +217,9 @@ public struct ScreenplayService: Sendable {
     /// The app-defined component kinds registered with the routes.
     public var customKinds: [String: CustomComponentKind] { routes.customKinds }
 
-    /// Resolves a client's token (see ``IdentityResolver``).
-    public func resolveIdentity(token: String?) async throws -> ResolvedIdentity {
-        try await identity.resolve(token: token)
+    /// Resolves a client's token (see ``IdentityResolver``); `creating` for requests that write.
+    public func resolveIdentity(token: String?, creating: Bool = true) async throws -> ResolvedIdentity {
+        try await identity.resolve(token: token, creating: creating)
     }
 
     /// Builds the screen at `path` under `screens/`, as built: not downgraded (renderers in

@@ -5,8 +5,9 @@ import Synchronization
 
 /// Users and their tokens, in the store: the server's ``IdentityResolver``.
 ///
-/// A client without a token gets a new user and a random 256-bit token; later requests carry
-/// the token and resolve to the same user. Each user has a revision counter that commands bump
+/// A client without a token reads as ``UserIdentity/anonymous`` (no row); its first command
+/// creates a user with a random 256-bit token, and later requests carry the token and resolve to
+/// the same user. A token the directory does not know, or one that was revoked, is a 401. Each user has a revision counter that commands bump
 /// in the same transaction as their writes, so a per-user route (the default sharing) can use it
 /// as its revision and is never served stale. The counter is per user, not global: two users can
 /// be at the same revision, which is why per-user routes key their cache by user too.
@@ -29,8 +30,8 @@ public struct UserDirectory: IdentityResolver {
     /// A directory over `store`.
     public init(store: any SQLStore) { self.store = store }
 
-    /// Resolves a token, creating a user when there is none or the store does not know it.
-    public func resolve(token: String?) async throws -> ResolvedIdentity {
+    /// Resolves a token; without one, a read is anonymous and a write creates a user.
+    public func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
         if let token {
             guard Self.isWellFormed(token) else {
                 throw ScreenplayError.invalidToken("the token must be 64 lowercase hex digits, as the server issued it")
@@ -39,12 +40,15 @@ public struct UserDirectory: IdentityResolver {
             let row = try await store.read { database in
                 try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token)).first()
             }
-            if let row {
-                let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
-                known.remember(token, user)
-                return ResolvedIdentity(user: user, issuedToken: nil)
+            guard let row else {
+                throw ScreenplayError.unknownToken(
+                    "this token is not known here (never issued, or revoked); drop it and send the next command without one")
             }
+            let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
+            known.remember(token, user)
+            return ResolvedIdentity(user: user, issuedToken: nil)
         }
+        guard creating else { return ResolvedIdentity(user: .anonymous, issuedToken: nil) }
         let newToken = Self.makeToken()
         let id = try await store.transaction { database in
             let row = try await database.insert(into: "screenplay_users")
@@ -58,6 +62,33 @@ public struct UserDirectory: IdentityResolver {
         let user = UserIdentity(id: id)
         known.remember(newToken, user)
         return ResolvedIdentity(user: user, issuedToken: newToken)
+    }
+
+    /// Revokes a token: from now on it is a 401 everywhere this directory answers (other
+    /// processes drop it from memory when the invalidation bus arrives; until then only this one
+    /// does). The user's data stays. Returns whether the token was known.
+    @discardableResult
+    public func revoke(token: String) async throws -> Bool {
+        guard Self.isWellFormed(token) else { return false }
+        known.forget(token)
+        return try await store.transaction { database in
+            let row = try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token))
+                .first()
+            guard let row else { return false }
+            let id = try row.decode(column: "id", as: Int64.self)
+            // A value no hash of a token can equal (hex digests have no `:`), unique per user.
+            try await database.update("screenplay_users").set("token_hash", to: "revoked:\(id)").where("id", .equal, id).run()
+            return true
+        }
+    }
+
+    /// How many users have a row: tests and operators check that reading creates none.
+    public func userCount() async throws -> Int {
+        try await store.read { database in
+            let row = try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("screenplay_users")
+                .first()
+            return try row?.decode(column: "n", as: Int.self) ?? 0
+        }
     }
 
     /// The user's revision: changes whenever one of their commands changed data.
@@ -112,6 +143,8 @@ private final class KnownTokens: Sendable {
     private let limit = 100_000
 
     func user(for token: String) -> UserIdentity? { tokens.withLock { $0[token] } }
+
+    func forget(_ token: String) { _ = tokens.withLock { $0.removeValue(forKey: token) } }
 
     func remember(_ token: String, _ user: UserIdentity) {
         tokens.withLock { tokens in

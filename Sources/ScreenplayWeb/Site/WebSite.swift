@@ -84,14 +84,19 @@ public struct WebSite: Sendable {
 
     func command(request: HTTPRequest, body: [UInt8]) async -> Response {
         if let refusal = crossSiteRefusal(request) { return refusal }
-        guard let token = Self.sessionToken(request.headerFields), let resolved = try? await service.resolveIdentity(token: token),
-            resolved.issuedToken == nil
-        else {
+        // The first command from a browser creates its identity (reading needs none); a cookie
+        // naming nobody (revoked, or from a reset server) is refused, never silently replaced.
+        let resolved: ResolvedIdentity
+        do {
+            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: true)
+        } catch {
             return html(
                 renderer.errorPage(
-                    title: "Session expired", message: "This browser has no Screenplay session; open the page again and retry.", back: "/"),
-                status: .forbidden, cookie: nil)
+                    title: "Session expired",
+                    message: "This browser's Screenplay session is no longer valid; open the page again and retry.", back: "/"),
+                status: .unauthorized, cookie: Self.expiredCookie)
         }
+        let cookie = resolved.issuedToken.map(Self.sessionCookie)
         let limit = service.configuration.maximumBodySize
         guard body.count <= limit else {
             return html(
@@ -109,9 +114,12 @@ public struct WebSite: Sendable {
             result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user)
         } catch {
             return html(
-                renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status, cookie: nil)
+                renderer.errorPage(title: "Could not do that", message: error.message, back: form.back), status: error.status,
+                cookie: cookie)
         }
-        return page(for: result, form: form)
+        var response = page(for: result, form: form)
+        if let cookie { response.head.headerFields[.setCookie] = cookie }
+        return response
     }
 
     /// What a command's answer looks like in a browser.
@@ -169,23 +177,25 @@ public struct WebSite: Sendable {
         return token
     }
 
-    /// The browser's user: from its cookie, or a new identity whose cookie the response sets.
+    /// The browser's user for a page view: from its cookie, or anonymous (no row, no cookie) for
+    /// a browser that has none. A cookie naming nobody (revoked, or from a reset server) reads as
+    /// anonymous and is cleared, so the next command starts a fresh identity.
     func identify(_ request: HTTPRequest) async throws(ScreenplayError) -> (UserIdentity, String?) {
-        let resolved: ResolvedIdentity
         do {
-            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields))
+            let resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: false)
+            return (resolved.user, nil)
         } catch {
-            do {
-                resolved = try await service.resolveIdentity(token: nil)
-            } catch let failure as ScreenplayError {
-                throw failure
-            } catch {
-                throw ScreenplayError.internalError("could not create an identity")
-            }
+            return (.anonymous, Self.expiredCookie)
         }
-        let cookie = resolved.issuedToken.map { "\(ScreenplayService.tokenCookie)=\($0); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000" }
-        return (resolved.user, cookie)
     }
+
+    /// The cookie that carries a new identity's token.
+    static func sessionCookie(_ token: String) -> String {
+        "\(ScreenplayService.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"
+    }
+
+    /// The cookie that clears a stale token (also what a refused command with one answers with).
+    public static let expiredCookie = "\(ScreenplayService.tokenCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
 
     /// The query of a request target, decoded.
     static func query(of request: HTTPRequest) -> [String: String] {
