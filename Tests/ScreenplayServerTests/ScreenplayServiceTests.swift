@@ -339,3 +339,63 @@ struct CacheKeyTests {
         #expect(new.head.headerFields[ScreenplayService.deprecationHeader] == nil)
     }
 }
+
+@Suite("HTTP hygiene of the JSON API")
+struct HTTPHygieneTests {
+    static func service() -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.screen("home") { _ in Screen(id: "home", title: "Home") { Section("s") { Text("x") } } }
+        routes.command("count") { request in .done(.init(message: String(try request.integer("n")))) }
+        return ScreenplayService(routes: routes, identity: CountingIdentities())
+    }
+
+    @Test(
+        "a wrong method is a JSON 405 naming the path, with Allow",
+        arguments: [
+            (HTTPRequest.Method.put, "/api/v4/screens/home", "GET, HEAD"), (.delete, "/api/v4/screens/home", "GET, HEAD"),
+            (.get, "/api/v4/commands/count", "POST"), (.patch, "/api/v4/commands/count", "POST"),
+        ])
+    func methodNotAllowed(method: HTTPRequest.Method, path: String, allow: String) async throws {
+        let response = await Self.service().respond(to: request(method, path), body: [])
+        #expect(response.head.status == .methodNotAllowed)
+        #expect(response.head.headerFields[.allow] == allow)
+        #expect(response.head.headerFields[ScreenplayService.contentTypeOptions] == "nosniff")
+        let body = try decodeError(response)
+        #expect(body.error.code == "methodNotAllowed")
+        #expect(body.error.path == path)
+    }
+
+    @Test("HEAD answers like GET without a body")
+    func head() async throws {
+        let get = await Self.service().respond(to: request(.get, "/api/v4/screens/home"), body: [])
+        let head = await Self.service().respond(to: request(.head, "/api/v4/screens/home"), body: [])
+        #expect(head.head.status == .ok)
+        #expect(head.body.isEmpty)
+        #expect(head.head.headerFields[.eTag] == get.head.headerFields[.eTag])
+    }
+
+    static let cookie = "screenplay_token=token-7"
+
+    @Test(
+        "a command carrying the browser cookie must be same-origin JSON, whatever its body; with Authorization it is an app's",
+        arguments: [
+            ([HTTPField.Name.cookie: cookie], "", HTTPResponse.Status.forbidden),
+            ([.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], "n=1", .forbidden),
+            ([.cookie: cookie, .contentType: "text/plain"], #"{"n":1}"#, .forbidden),
+            (
+                [.cookie: cookie, .contentType: "application/json", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], #"{"n":1}"#,
+                .forbidden
+            ),
+            ([.cookie: cookie, .contentType: "application/json", .origin: "https://evil.example"], #"{"n":1}"#, .forbidden),
+            ([.cookie: cookie, .contentType: "application/json", .origin: "http://localhost"], #"{"n":1}"#, .ok),
+            ([.cookie: cookie, .contentType: "application/json"], #"{"n":1}"#, .ok),
+            ([.authorization: "Bearer token-7"], "", .unprocessableContent),
+        ])
+    func cookieCommands(headers: [HTTPField.Name: String], body: String, status: HTTPResponse.Status) async throws {
+        var fields = HTTPFields()
+        for (name, value) in headers { fields[name] = value }
+        let response = await Self.service().respond(to: request(.post, "/api/v4/commands/count", headers: fields), body: Array(body.utf8))
+        #expect(response.head.status == status, "\(headers)")
+        if status == .forbidden { #expect(try decodeError(response).error.code == "crossSiteRequest") }
+    }
+}

@@ -71,13 +71,27 @@ struct WebSiteTests {
         #expect(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/assets/x.css"), body: []) == nil)
     }
 
-    @Test("a command's done result redirects back with its message as a notice; a prompt is a page with its form")
+    @Test("a command's done result redirects back with a notice only the site can issue; a prompt is a page with its form")
     func commandFlow() async throws {
         let site = Self.site()
         let (request, body) = Self.post("url=commands/save&payload=%7B%22name%22%3A%22Mix%22%7D&back=/screens/home")
         let done = try #require(await site.respond(to: request, body: body))
         #expect(done.head.status == .seeOther)
-        #expect(done.head.headerFields[.location]?.hasPrefix("/screens/home?notice=Saved") == true)
+        let location = try #require(done.head.headerFields[.location])
+        #expect(location.hasPrefix("/screens/home?notice="))
+        let shown = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location), body: []))
+        #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status">Saved"#))
+        // A made-up notice shows nothing: the banner speaks only for the site.
+        let forged = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/screens/home?notice=Your+account+is+locked"), body: []
+            ))
+        #expect(!String(decoding: forged.body, as: UTF8.self).contains("role=\"status\""))
+        #expect(forged.head.headerFields[HTTPField.Name("X-Frame-Options")!] == "DENY")
+        #expect(forged.head.headerFields[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+        #expect(forged.head.headerFields[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+        #expect(forged.head.headerFields[HTTPField.Name("Referrer-Policy")!] == "same-origin")
         let (askRequest, askBody) = Self.post("url=commands/ask&payload=%7B%7D&back=/")
         let prompt = try #require(await site.respond(to: askRequest, body: askBody))
         let html = String(decoding: prompt.body, as: UTF8.self)

@@ -16,13 +16,16 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     public let message: String
     /// A JSON path into the request body or the request path, when one is to blame.
     public let path: String?
+    /// For a 405: the methods the path does allow, sent as `Allow`.
+    public let allow: String?
 
     /// Creates an error; prefer the static constructors.
-    public init(status: HTTPResponse.Status, code: String, message: String, path: String? = nil) {
+    public init(status: HTTPResponse.Status, code: String, message: String, path: String? = nil, allow: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.path = path
+        self.allow = allow
     }
 
     /// The body sent to clients.
@@ -50,7 +53,7 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     public static func unsupportedMediaType(_ received: String?) -> ScreenplayError {
         ScreenplayError(
             status: .unsupportedMediaType, code: "unsupportedMediaType",
-            message: "expected Content-Type application/json, got \(received.map { "'\($0)'" } ?? "none")")
+            message: "expected Content-Type application/json, got \(received.map { "'\($0)'" } ?? "none")", path: "Content-Type")
     }
 
     /// The body is longer than the server accepts.
@@ -80,8 +83,16 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The method is not allowed on this path.
-    public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: String) -> ScreenplayError {
-        ScreenplayError(status: .methodNotAllowed, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")
+    public static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: String, path: String? = nil) -> ScreenplayError {
+        ScreenplayError(
+            status: .methodNotAllowed, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)", path: path,
+            allow: allowed)
+    }
+
+    /// A browser request carrying the session cookie that did not come from this site's own
+    /// pages (cross-site, another origin, or a body type a plain form can send).
+    public static func crossSiteRequest(_ message: String) -> ScreenplayError {
+        ScreenplayError(status: .forbidden, code: "crossSiteRequest", message: message)
     }
 
     /// Something failed on the server; the cause is logged, not sent.

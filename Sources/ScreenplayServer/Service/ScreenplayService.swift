@@ -109,6 +109,8 @@ public struct ScreenplayService: Sendable {
         var head = HTTPResponse(status: error.status)
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
+        head.headerFields[Self.contentTypeOptions] = "nosniff"
+        if let allow = error.allow { head.headerFields[.allow] = allow }
         return Response(head: head, body: bytes)
     }
 
@@ -131,11 +133,13 @@ public struct ScreenplayService: Sendable {
         switch rest[1] {
         case "screens":
             guard request.method == .get || request.method == .head else {
-                throw ScreenplayError.methodNotAllowed(request.method, allowed: "GET")
+                throw ScreenplayError.methodNotAllowed(request.method, allowed: "GET, HEAD", path: target.path)
             }
             response = try await screenResponse(request, segments: inner, query: target.query, version: version)
         case "commands":
-            guard request.method == .post else { throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST") }
+            guard request.method == .post else {
+                throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST", path: target.path)
+            }
             response = try await commandResponse(request, segments: inner, body: body, version: version)
         default:
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
@@ -180,6 +184,7 @@ public struct ScreenplayService: Sendable {
         head.headerFields[.eTag] = encoded.etag
         head.headerFields[.cacheControl] = "private, no-cache"
         head.headerFields[.vary] = "Authorization, Cookie"
+        head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
         if let condition = request.headerFields[.ifNoneMatch], ETag.matches(ifNoneMatch: condition, etag: encoded.etag) {
             head.status = .notModified
@@ -193,6 +198,7 @@ public struct ScreenplayService: Sendable {
         guard body.count <= configuration.maximumBodySize else {
             throw ScreenplayError.payloadTooLarge(limit: configuration.maximumBodySize)
         }
+        if let refusal = Self.browserRefusal(request) { throw refusal }
         let payload = try Self.parsePayload(body, contentType: request.headerFields[.contentType])
         let path = segments.joined(separator: "/")
         guard routes.commandRoute(for: segments) != nil else {
@@ -203,6 +209,7 @@ public struct ScreenplayService: Sendable {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
+        head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
         let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
         let shaped = Downgrade(to: version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
@@ -409,6 +416,36 @@ public struct ScreenplayService: Sendable {
                 let trimmed = pair.trimmingWhitespaceSubstring()
                 if trimmed.hasPrefix(tokenCookie + "=") { return String(trimmed.dropFirst(tokenCookie.count + 1)) }
             }
+        }
+        return nil
+    }
+
+    /// `X-Content-Type-Options`: every answer says what it is, and browsers must not guess.
+    public static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+
+    /// Why a command that authenticates with the browser's cookie (no `Authorization`) is
+    /// refused, if it is: a browser sends cookies with cross-site form posts, so such a request
+    /// must say it came from this site (`Sec-Fetch-Site` same-origin, an `Origin` equal to the
+    /// host) and be JSON (which a cross-site form cannot send without a preflight), whatever its
+    /// body. Apps, which send `Authorization`, are not affected.
+    static func browserRefusal(_ request: HTTPRequest) -> ScreenplayError? {
+        guard request.headerFields[.authorization] == nil,
+            request.headerFields[values: .cookie].contains(where: { $0.contains(tokenCookie + "=") })
+        else { return nil }
+        if let site = request.headerFields[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
+            return .crossSiteRequest("a command with this site's cookie must come from this site (Sec-Fetch-Site: \(site))")
+        }
+        if let origin = request.headerFields[.origin] {
+            let host = (request.authority ?? "").lowercased()
+            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else {
+                return .crossSiteRequest("a command with this site's cookie must come from this site (Origin: \(origin.prefix(100)))")
+            }
+        }
+        let mediaType = request.headerFields[.contentType]?.split(separator: ";").first.map {
+            $0.trimmingWhitespaceSubstring().lowercased()
+        }
+        guard mediaType == "application/json" else {
+            return .crossSiteRequest("a command with this site's cookie must be sent as application/json, even when empty")
         }
         return nil
     }

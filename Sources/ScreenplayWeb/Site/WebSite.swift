@@ -16,6 +16,8 @@ public struct WebSite: Sendable {
     public let service: ScreenplayService
     /// How screens become HTML.
     public var renderer: HTMLRenderer
+    /// The confirmations this site issued; only these show as banners.
+    let notices = NoticeBook()
 
     /// A site over `service`.
     public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer()) {
@@ -65,7 +67,8 @@ public struct WebSite: Sendable {
                 renderer.errorPage(title: "Something went wrong", message: error.message, back: "/"), status: error.status, cookie: nil)
         }
         let (user, cookie) = identity
-        let notice = Self.query(of: request)["notice"]
+        // Only a notice this site issued shows: a link cannot put its own words in the banner.
+        let notice = Self.query(of: request)["notice"].flatMap(notices.message(for:))
         let currentPath = path == "home" ? "/" : "/screens/" + path
         do {
             // The web renders the latest kinds, and app-defined kinds through their fallbacks.
@@ -128,7 +131,7 @@ public struct WebSite: Sendable {
         case .done(let done):
             var location = form.back
             if let message = done.message {
-                let encoded = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let encoded = notices.issue(message)
                 // The notice goes in the query, before any fragment.
                 let fragment = location.firstIndex(of: "#").map { String(location[$0...]) } ?? ""
                 location = String(location.prefix { $0 != "#" })
@@ -205,10 +208,15 @@ public struct WebSite: Sendable {
         return query
     }
 
+    /// An HTML answer with the headers every page carries: no script, no framing by other sites,
+    /// no content sniffing, no referrer to other sites.
     func html(_ page: String, status: HTTPResponse.Status = .ok, cookie: String?) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
         headers[.contentSecurityPolicy] =
-            "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'"
+            "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+        headers[ScreenplayService.contentTypeOptions] = "nosniff"
+        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         if let cookie { headers[.setCookie] = cookie }
         return Response(head: HTTPResponse(status: status, headerFields: headers), body: Array(page.utf8))
     }
