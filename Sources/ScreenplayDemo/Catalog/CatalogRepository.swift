@@ -247,9 +247,23 @@ struct CatalogRepository: Sendable {
         }
     }
 
-    /// Creates a playlist owned by `user`, optionally with a first work; returns its id.
+    /// The most playlists one user may own: per-user data is bounded, so one user cannot make
+    /// their screens (and the memory that caches them) grow without end.
+    static let maximumPlaylistsPerUser = 100
+    /// The most works in one playlist.
+    static let maximumWorksPerPlaylist = 200
+
+    /// Creates a playlist owned by `user`, optionally with a first work; returns its id. A user at
+    /// ``maximumPlaylistsPerUser`` gets a 422 (checked in the same transaction as the insert).
     func createPlaylist(named name: String, firstWork: Int64?, user: UserIdentity) async throws -> Int64 {
         try await store.transaction { database in
+            let owned =
+                try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlists")
+                .where("user_id", .equal, user.id).first()?.decode(column: "n", as: Int.self) ?? 0
+            guard owned < Self.maximumPlaylistsPerUser else {
+                throw ScreenplayError.invalidField(
+                    "name", "you have \(owned) playlists; the limit is \(Self.maximumPlaylistsPerUser). Delete one to make room")
+            }
             guard
                 let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at")
                     .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()))
@@ -273,6 +287,13 @@ struct CatalogRepository: Sendable {
             guard owned != nil else { return .notFound }
             let present = try await database.select().column("work_id").from("playlist_works")
                 .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
+            let count =
+                try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlist_works")
+                .where("playlist_id", .equal, playlistID).first()?.decode(column: "n", as: Int.self) ?? 0
+            guard present != nil || count < Self.maximumWorksPerPlaylist else {
+                throw ScreenplayError.invalidField(
+                    "playlistId", "the playlist has \(count) works; the limit is \(Self.maximumWorksPerPlaylist)")
+            }
             guard present == nil else { return .alreadyDone }
             let next = try await database.raw(
                 "SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)"

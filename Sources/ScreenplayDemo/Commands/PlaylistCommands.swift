@@ -9,6 +9,9 @@ struct PlaylistCommands: Sendable {
     let catalog: CatalogRepository
 
     static let maximumNameLength = 100
+    /// Names are limited in UTF-8 bytes too: 100 characters can each hold thousands of combining
+    /// marks, and what is stored, cached and sent is bytes.
+    static let maximumNameBytes = 400
 
     // MARK: Menu items the screens show
 
@@ -80,7 +83,7 @@ struct PlaylistCommands: Sendable {
     }
 
     func createPlaylist(_ request: CommandRequest) async throws -> CommandResult {
-        let name = try request.text("name", maxLength: Self.maximumNameLength)
+        let name = try request.text("name", maxLength: Self.maximumNameLength, maxBytes: Self.maximumNameBytes)
         let workID: Int64? = request.payload["workId"] == nil ? nil : try await existingWork(request)
         _ = try await catalog.createPlaylist(named: name, firstWork: workID, user: request.user)
         return .done(.init(message: "Created “\(name)”", refresh: true))

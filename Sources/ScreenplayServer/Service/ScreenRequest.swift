@@ -71,8 +71,10 @@ public struct CommandRequest: Sendable {
         self.user = user
     }
 
-    /// A required text field, trimmed, 1...`maxLength` characters; otherwise a 422 naming it.
-    public func text(_ field: String, maxLength: Int = 200) throws(ScreenplayError) -> String {
+    /// A required text field, trimmed, 1...`maxLength` characters and at most `maxBytes` UTF-8
+    /// bytes (a character can hold any number of combining marks: the byte limit is what bounds
+    /// storage and memory); otherwise a 422 naming it.
+    public func text(_ field: String, maxLength: Int = 200, maxBytes: Int? = nil) throws(ScreenplayError) -> String {
         guard let value = payload[field] else { throw .invalidField(field, "missing required field '\(field)'") }
         guard let text = value.stringValue else {
             throw .invalidField(field, "'\(field)' must be a string, found \(value.typeName)")
@@ -81,6 +83,10 @@ public struct CommandRequest: Sendable {
         guard !trimmed.isEmpty else { throw .invalidField(field, "'\(field)' must not be empty") }
         guard trimmed.count <= maxLength else {
             throw .invalidField(field, "'\(field)' is \(trimmed.count) characters long; the limit is \(maxLength)")
+        }
+        let bytes = maxBytes ?? maxLength * 4
+        guard trimmed.utf8.count <= bytes else {
+            throw .invalidField(field, "'\(field)' is \(trimmed.utf8.count) bytes long in UTF-8; the limit is \(bytes)")
         }
         return trimmed
     }
