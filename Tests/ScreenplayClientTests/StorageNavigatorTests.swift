@@ -55,4 +55,19 @@ struct StorageNavigatorTests {
         #expect(snapshot.issues.map(\.path) == ["$.effects[1]"])
         #expect(snapshot.issues.first?.message.contains("'navigate' was not run") == true)
     }
+
+    @Test("every command carries an Idempotency-Key; a dropped connection is retried once with the same key")
+    func idempotentRetry() async throws {
+        let transport = FakeTransport()
+        transport.on(.post, Self.v4("commands/save"), replies: [.fail, .respond(.result(.done(.init(message: "Saved"))))])
+        let loader = ScreenLoader(endpoint: Self.endpoint, transport: transport)
+        let answer = try await loader.perform(.init(url: "commands/save"))
+        #expect(answer.value == .done(.init(message: "Saved")))
+        let keys = transport.requests(to: Self.v4("commands/save")).map { $0[HTTPField.Name("Idempotency-Key")!] }
+        #expect(keys.count == 2)
+        #expect(keys[0] != nil && keys[0] == keys[1])
+        _ = try await loader.perform(.init(url: "commands/save"))
+        let third = transport.requests(to: Self.v4("commands/save")).last?[HTTPField.Name("Idempotency-Key")!]
+        #expect(third != keys[0], "a new command, a new key")
+    }
 }

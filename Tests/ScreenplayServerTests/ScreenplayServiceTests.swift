@@ -399,3 +399,73 @@ struct HTTPHygieneTests {
         if status == .forbidden { #expect(try decodeError(response).error.code == "crossSiteRequest") }
     }
 }
+
+@Suite("Idempotent commands")
+struct IdempotencyTests {
+    static func service(runs: Counter) -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.command("add") { request in
+            runs.increment()
+            return .done(.init(message: "added \(try request.integer("n")) (run \(runs.count))"))
+        }
+        routes.command("fail") { _ in throw ScreenplayError.invalidField("n", "no") }
+        return ScreenplayService(routes: routes, identity: CountingIdentities())
+    }
+
+    static func post(
+        _ service: ScreenplayService, _ path: String, body: String, key: String?, token: String? = "token-5"
+    ) async
+        -> ScreenplayService.Response
+    {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let key { headers[ScreenplayService.idempotencyKeyHeader] = key }
+        if let token { headers[.authorization] = "Bearer " + token }
+        return await service.respond(to: request(.post, "/api/v4/commands/" + path, headers: headers), body: Array(body.utf8))
+    }
+
+    @Test("a retry with the same key gets the first answer and runs nothing; without a key every post runs")
+    func replay() async throws {
+        let runs = Counter()
+        let service = Self.service(runs: runs)
+        let first = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-1")
+        let retry = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-1")
+        #expect(runs.count == 1)
+        #expect(retry.body == first.body)
+        #expect(retry.head.headerFields[ScreenplayService.replayedHeader] == "true")
+        #expect(first.head.headerFields[ScreenplayService.replayedHeader] == nil)
+        _ = await Self.post(service, "add", body: #"{"n":1}"#, key: nil)
+        _ = await Self.post(service, "add", body: #"{"n":1}"#, key: nil)
+        #expect(runs.count == 3)
+        // Another user's identical key is theirs alone.
+        _ = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-1", token: "token-6")
+        #expect(runs.count == 4)
+    }
+
+    @Test("the same key with another body is a 422; a malformed key is a 400; a refusal is replayed too")
+    func misuse() async throws {
+        let runs = Counter()
+        let service = Self.service(runs: runs)
+        _ = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-2")
+        let other = await Self.post(service, "add", body: #"{"n":2}"#, key: "k-2")
+        #expect(other.head.status == .unprocessableContent)
+        #expect(try decodeError(other).error.code == "idempotencyKeyReused")
+        let bad = await Self.post(service, "add", body: #"{"n":1}"#, key: "has space")
+        #expect(bad.head.status == .badRequest)
+        #expect(try decodeError(bad).error.path == "Idempotency-Key")
+        let refused = await Self.post(service, "fail", body: "{}", key: "k-3")
+        let again = await Self.post(service, "fail", body: "{}", key: "k-3")
+        #expect(refused.head.status == .unprocessableContent && again.body == refused.body)
+        #expect(again.head.headerFields[ScreenplayService.replayedHeader] == "true")
+    }
+
+    @Test("a tokenless first command retried with its key gets the same new identity, not a second one")
+    func firstCommand() async throws {
+        let runs = Counter()
+        let service = Self.service(runs: runs)
+        let first = await Self.post(service, "add", body: #"{"n":1}"#, key: "first", token: nil)
+        let retry = await Self.post(service, "add", body: #"{"n":1}"#, key: "first", token: nil)
+        let token = try #require(first.head.headerFields[ScreenplayService.tokenHeader])
+        #expect(retry.head.headerFields[ScreenplayService.tokenHeader] == token)
+        #expect(runs.count == 1)
+    }
+}

@@ -98,7 +98,14 @@ public actor ScreenLoader {
 
     /// POSTs a command's payload (plus `extra` members, such as a prompt's text) and decodes
     /// the result.
-    public func perform(_ command: Action.Command, extra: [String: JSONValue] = [:]) async throws(ClientError) -> Decoded<CommandResult> {
+    ///
+    /// Every command carries an `Idempotency-Key` (a new one per call unless given). When the
+    /// connection fails before an answer arrives, the command is sent once more with the same key:
+    /// the server runs it at most once, and answers the retry with the first answer.
+    public func perform(
+        _ command: Action.Command, extra: [String: JSONValue] = [:], idempotencyKey: String? = nil
+    ) async throws(ClientError) -> Decoded<CommandResult> {
+        let idempotencyKey = idempotencyKey ?? UUID().uuidString
         guard let url = endpoint.resolve(command.url) else {
             throw ClientError(kind: .invalidURL, message: "refused command URL '\(command.url)'")
         }
@@ -112,13 +119,20 @@ public actor ScreenLoader {
         }
         var request = try await makeRequest(.post, url: url)
         request.headerFields[.contentType] = "application/json"
+        request.headerFields[Self.idempotencyKeyHeader] = idempotencyKey
         let body: [UInt8]
         do {
             body = Array(try ScreenplayEncoder(apiVersion: endpoint.apiVersion).encode(payload))
         } catch {
             throw ClientError(kind: .invalidRequest, message: "payload of '\(command.url)' could not be encoded: \(error)")
         }
-        let (response, responseBody) = try await send(request, body: body)
+        let answer: (HTTPResponse, [UInt8])
+        do {
+            answer = try await send(request, body: body)
+        } catch  where error.kind == .transport {
+            answer = try await send(request, body: body)
+        }
+        let (response, responseBody) = answer
         try Self.check(response, body: responseBody, url: url)
         do {
             return try decoder.decode(CommandResult.self, from: Data(responseBody))
@@ -241,6 +255,8 @@ public actor ScreenLoader {
     }
 
     static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+    /// Sent with every command so a retry runs once.
+    static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
     static let componentsHeader = HTTPField.Name("Screenplay-Components")!
 
     static func check(_ response: HTTPResponse, body: [UInt8], url: URL) throws(ClientError) {

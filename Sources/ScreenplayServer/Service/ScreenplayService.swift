@@ -73,6 +73,7 @@ public struct ScreenplayService: Sendable {
     let routes: ScreenplayRoutes
     let identity: any IdentityResolver
     let cache: EncodedScreenCache
+    let ledger = IdempotencyLedger()
     let logger: Logger
 
     /// Creates a service over a route table and an identity resolver.
@@ -194,11 +195,60 @@ public struct ScreenplayService: Sendable {
         return Response(head: head, body: request.method == .head ? [] : encoded.bytes)
     }
 
+    /// A command, answered once per `Idempotency-Key`: a retry with the same key and request gets
+    /// the first answer (with `Idempotent-Replayed: true`) and changes nothing; the same key with
+    /// another request is a 422; a retry while the first attempt runs is a 409.
     private func commandResponse(_ request: HTTPRequest, segments: [String], body: [UInt8], version: APIVersion) async throws -> Response {
         guard body.count <= configuration.maximumBodySize else {
             throw ScreenplayError.payloadTooLarge(limit: configuration.maximumBodySize)
         }
         if let refusal = Self.browserRefusal(request) { throw refusal }
+        guard let key = request.headerFields[Self.idempotencyKeyHeader] else {
+            return try await performCommand(request, segments: segments, body: body, version: version)
+        }
+        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw ScreenplayError(
+                status: .badRequest, code: "invalidHeader", message: "Idempotency-Key must be 1...255 visible ASCII characters",
+                path: "Idempotency-Key")
+        }
+        let scope = Self.token(in: request.headerFields).map { "token:" + ETag.strong(for: Array($0.utf8)) } ?? "anonymous"
+        let entry = IdempotencyLedger.Key(scope: scope, key: key)
+        let fingerprint = ETag.strong(for: Array((request.path ?? "").utf8) + [0] + body)
+        switch ledger.begin(entry, fingerprint: fingerprint) {
+        case .replay(var response):
+            response.head.headerFields[Self.replayedHeader] = "true"
+            return response
+        case .conflict:
+            throw ScreenplayError(
+                status: .unprocessableContent, code: "idempotencyKeyReused",
+                message: "this Idempotency-Key was used for a different command or body; use a new key", path: "Idempotency-Key")
+        case .inProgress:
+            throw ScreenplayError(
+                status: .conflict, code: "idempotencyKeyInProgress",
+                message: "the first request with this Idempotency-Key is still running; retry in a moment", path: "Idempotency-Key")
+        case .fresh:
+            break
+        }
+        do {
+            let response = try await performCommand(request, segments: segments, body: body, version: version)
+            ledger.finish(entry, fingerprint: fingerprint, response: response)
+            return response
+        } catch let error as ScreenplayError where error.status.code < 500 {
+            // A refusal is an answer too: the retry gets the same one.
+            ledger.finish(entry, fingerprint: fingerprint, response: Self.errorResponse(error))
+            throw error
+        } catch {
+            ledger.abandon(entry)
+            throw error
+        }
+    }
+
+    /// The header a client sends so that a retried command runs once.
+    public static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
+    /// The header on a replayed answer.
+    public static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
+
+    private func performCommand(_ request: HTTPRequest, segments: [String], body: [UInt8], version: APIVersion) async throws -> Response {
         let payload = try Self.parsePayload(body, contentType: request.headerFields[.contentType])
         let path = segments.joined(separator: "/")
         guard routes.commandRoute(for: segments) != nil else {
