@@ -133,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "screenplay",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal", "ScreenplayHummingbird",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -189,7 +189,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
-                "ScreenplayWeb", "ScreenplayTerminal",
+                "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ScreenplayContract
 import ScreenplayDemo
+import ScreenplayHummingbird
 
 /// The Screenplay command-line tool.
 @main
@@ -34,9 +35,21 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(name: .long, help: "Seconds a connection may send nothing (mid-request or between requests) before it is closed.")
+    var idleTimeout = 30
+
+    @Option(name: .long, help: "The most connections open at once; more wait until one closes (logged).")
+    var maxConnections = 2_048
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+        guard (1...3_600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be 1...3600 seconds, got \(idleTimeout)")
+        }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be 1...1000000, got \(maxConnections)")
+        }
     }
 
     func run() async throws {
@@ -45,7 +58,8 @@ struct Serve: AsyncParsableCommand {
         let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
         let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
         let host = self.host
-        let app = demo.makeApplication(host: host, port: port) { boundPort in
+        let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
+        let app = demo.makeApplication(host: host, port: port, limits: limits) { boundPort in
             let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host
             // Written straight to the file handle: when stdout is a pipe (a script, a log), print's
             // buffer would hold the URL back until the server stops.

@@ -7,14 +7,17 @@ import ScreenplayClient
 import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
 import ScreenplayDemo
+import ScreenplayHummingbird
 
 /// Runs the real demo server on a loopback port for the length of a test, with a data folder
 /// of its own (kept across restarts inside one test, removed at the end).
 struct DemoServerHarness {
     let dataDirectory: String
+    let limits: ConnectionLimits
 
-    init() {
+    init(limits: ConnectionLimits = ConnectionLimits()) {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-e2e-\(UUID().uuidString)").path
+        self.limits = limits
     }
 
     /// Starts the server, runs `body` with its root URL, then stops it and closes the database.
@@ -23,7 +26,7 @@ struct DemoServerHarness {
         logger.logLevel = .warning
         let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = demo.makeApplication(host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
+        let app = demo.makeApplication(host: "127.0.0.1", port: 0, limits: limits) { port in continuation.yield(port) }
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw HarnessError.serverDidNotStart }

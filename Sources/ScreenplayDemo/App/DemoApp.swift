@@ -2,7 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import ScreenplayContract
-import ScreenplayHummingbird
+public import ScreenplayHummingbird
 public import ScreenplayServer
 import ScreenplayStore
 public import ScreenplayStoreSQLite
@@ -102,11 +102,14 @@ public struct DemoApp: Sendable {
     /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
     /// `onRunning` receives the bound port.
     public func makeApplication(
-        host: String = "127.0.0.1", port: Int = 8080, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String = "127.0.0.1", port: Int = 8080, limits: ConnectionLimits = ConnectionLimits(),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "Screenplay"),
+            router: makeRouter(), server: limits.server,
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "Screenplay",
+                availableConnectionsDelegate: limits.connectionCap(logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import ScreenplayHummingbird
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Slow-loris and connection floods against the real server: half-sent requests are closed after
+/// the idle timeout, and the server keeps answering.
+@Suite("End to end: connection limits", .serialized)
+struct ConnectionLimitTests {
+    /// A TCP connection to 127.0.0.1:`port` that has sent `text` and nothing more.
+    static func halfSent(port: Int, _ text: String) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        _ = text.withCString { send(descriptor, $0, strlen($0), 0) }
+        return descriptor
+    }
+
+    /// Whether the server closed the connection within `seconds` (a read returns end of file).
+    static func closedByServer(_ descriptor: Int32, within seconds: Double) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) <= 0
+    }
+
+    @Test("half-sent requests are closed after the idle timeout; whole requests are still answered")
+    func slowLoris() async throws {
+        let harness = DemoServerHarness(limits: ConnectionLimits(idleTimeout: .seconds(1), maximumConnections: 64))
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let port = try #require(root.port)
+            let lingering = try (0..<20).map { _ in
+                try Self.halfSent(port: port, "GET /api/v4/screens/home HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            }
+            defer { for descriptor in lingering { close(descriptor) } }
+            // Not closed at once: the timeout is what closes them.
+            #expect(!Self.closedByServer(lingering[0], within: 0.2))
+            let closed = lingering.filter { Self.closedByServer($0, within: 5) }.count
+            #expect(closed == 20, "\(closed) of 20 half-sent connections were closed")
+            #expect(try await raw(.get, root, "/health").status == .ok)
+        }
+    }
+
+    @Test("past the connection cap new connections wait, and are served once idle ones time out")
+    func cap() async throws {
+        let harness = DemoServerHarness(limits: ConnectionLimits(idleTimeout: .seconds(1), maximumConnections: 4))
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let port = try #require(root.port)
+            let hogs = try (0..<4).map { _ in try Self.halfSent(port: port, "GET / HTTP/1.1\r\n") }
+            defer { for descriptor in hogs { close(descriptor) } }
+            let started = ContinuousClock.now
+            #expect(try await raw(.get, root, "/health").status == .ok, "served after the hogs timed out")
+            // It waited for a slot: the cap held it back until the idle hogs were closed.
+            #expect(ContinuousClock.now - started > .milliseconds(500))
+            #expect(hogs.allSatisfy { Self.closedByServer($0, within: 3) })
+        }
+    }
+}
