@@ -469,3 +469,50 @@ struct IdempotencyTests {
         #expect(runs.count == 1)
     }
 }
+
+@Suite("Rate limits")
+struct RateLimitTests {
+    static func service() -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.command("ping") { _ in .done(.init(message: "pong")) }
+        return ScreenplayService(
+            routes: routes, identity: CountingIdentities(),
+            configuration: .init(commandRate: (perSecond: 0.5, burst: 3), identityCreationRate: (perSecond: 0.5, burst: 2)))
+    }
+
+    static func ping(_ service: ScreenplayService, token: String?) async -> ScreenplayService.Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer " + token }
+        return await service.respond(to: request(.post, "/api/v4/commands/ping", headers: headers), body: Array("{}".utf8))
+    }
+
+    @Test("past its burst a client gets 429 with Retry-After; another client is not affected")
+    func perIdentity() async throws {
+        let service = Self.service()
+        for _ in 0..<3 { #expect(await Self.ping(service, token: "token-1").head.status == .ok) }
+        let limited = await Self.ping(service, token: "token-1")
+        #expect(limited.head.status == .tooManyRequests)
+        #expect(limited.head.headerFields[.retryAfter] == "2")
+        #expect(try decodeError(limited).error.code == "tooManyRequests")
+        #expect(await Self.ping(service, token: "token-2").head.status == .ok)
+    }
+
+    @Test("minting identities in a loop is limited too")
+    func creation() async throws {
+        let service = Self.service()
+        #expect(await Self.ping(service, token: nil).head.status == .ok)
+        #expect(await Self.ping(service, token: nil).head.status == .ok)
+        let limited = await Self.ping(service, token: nil)
+        #expect(limited.head.status == .tooManyRequests)
+        #expect(limited.head.headerFields[ScreenplayService.tokenHeader] == nil, "no identity was made")
+    }
+
+    @Test("a bucket refills at its rate")
+    func refill() {
+        let limiter = RateLimiter(rate: 2, burst: 1)
+        let start = ContinuousClock.now
+        #expect(limiter.spend("k", now: start) == nil)
+        #expect(limiter.spend("k", now: start) != nil)
+        #expect(limiter.spend("k", now: start + .milliseconds(600)) == nil)
+    }
+}

@@ -18,14 +18,19 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     public let path: String?
     /// For a 405: the methods the path does allow, sent as `Allow`.
     public let allow: String?
+    /// For a 429: whole seconds to wait, sent as `Retry-After`.
+    public let retryAfter: Int?
 
     /// Creates an error; prefer the static constructors.
-    public init(status: HTTPResponse.Status, code: String, message: String, path: String? = nil, allow: String? = nil) {
+    public init(
+        status: HTTPResponse.Status, code: String, message: String, path: String? = nil, allow: String? = nil, retryAfter: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.path = path
         self.allow = allow
+        self.retryAfter = retryAfter
     }
 
     /// The body sent to clients.
@@ -80,6 +85,11 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The token is well formed but names nobody: never issued here, or revoked.
     public static func unknownToken(_ message: String) -> ScreenplayError {
         ScreenplayError(status: .unauthorized, code: "unknownToken", message: message)
+    }
+
+    /// Too many requests of this kind from this client; `retryAfter` whole seconds until the next.
+    public static func tooManyRequests(_ message: String, retryAfter seconds: Int) -> ScreenplayError {
+        ScreenplayError(status: .tooManyRequests, code: "tooManyRequests", message: message, retryAfter: seconds)
     }
 
     /// The method is not allowed on this path.

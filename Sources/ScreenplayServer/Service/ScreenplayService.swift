@@ -20,6 +20,10 @@ public struct ScreenplayService: Sendable {
         /// The most bytes of encoded screens kept in memory. Older bytes are evicted least
         /// recently used first; one screen larger than an eighth of this is served, never kept.
         public var cacheByteBudget: Int
+        /// Commands per identity: `burst` at once, then `perSecond`.
+        public var commandRate: (perSecond: Double, burst: Double)
+        /// New identities (first commands from clients without a token), for the whole process.
+        public var identityCreationRate: (perSecond: Double, burst: Double)
         /// Versions still served but on their way out, with the date they were deprecated: their
         /// responses carry RFC 9745's `Deprecation: @<unix time>` (plus a readable
         /// `Screenplay-Deprecation`) so app teams see it in their logs before the version is dropped.
@@ -36,8 +40,11 @@ public struct ScreenplayService: Sendable {
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
             deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
-            verifiesEncodedScreens: Bool = true
+            verifiesEncodedScreens: Bool = true, commandRate: (perSecond: Double, burst: Double) = (10, 60),
+            identityCreationRate: (perSecond: Double, burst: Double) = (20, 200)
         ) {
+            self.commandRate = commandRate
+            self.identityCreationRate = identityCreationRate
             self.pathPrefix = pathPrefix
             self.supportedVersions = supportedVersions
             self.deprecatedVersions = deprecatedVersions
@@ -74,6 +81,8 @@ public struct ScreenplayService: Sendable {
     let identity: any IdentityResolver
     let cache: EncodedScreenCache
     let ledger = IdempotencyLedger()
+    let commandLimiter: RateLimiter
+    let creationLimiter: RateLimiter
     let logger: Logger
 
     /// Creates a service over a route table and an identity resolver.
@@ -85,6 +94,9 @@ public struct ScreenplayService: Sendable {
         self.identity = identity
         self.configuration = configuration
         self.cache = EncodedScreenCache(byteBudget: configuration.cacheByteBudget)
+        self.commandLimiter = RateLimiter(rate: configuration.commandRate.perSecond, burst: configuration.commandRate.burst)
+        self.creationLimiter = RateLimiter(
+            rate: configuration.identityCreationRate.perSecond, burst: configuration.identityCreationRate.burst, capacity: 1)
         self.logger = logger
     }
 
@@ -112,6 +124,7 @@ public struct ScreenplayService: Sendable {
         head.headerFields[.cacheControl] = "no-store"
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let allow = error.allow { head.headerFields[.allow] = allow }
+        if let seconds = error.retryAfter { head.headerFields[.retryAfter] = String(seconds) }
         return Response(head: head, body: bytes)
     }
 
@@ -203,6 +216,7 @@ public struct ScreenplayService: Sendable {
             throw ScreenplayError.payloadTooLarge(limit: configuration.maximumBodySize)
         }
         if let refusal = Self.browserRefusal(request) { throw refusal }
+        try admitCommand(from: request.headerFields)
         guard let key = request.headerFields[Self.idempotencyKeyHeader] else {
             return try await performCommand(request, segments: segments, body: body, version: version)
         }
@@ -241,6 +255,25 @@ public struct ScreenplayService: Sendable {
             ledger.abandon(entry)
             throw error
         }
+    }
+
+    /// Spends one command from the sender's budget (by token), or, for a client without a token
+    /// (whose command creates an identity), one from the process's identity-creation budget.
+    /// Hosts that run commands in process (the web pages) call it too, with the request's headers.
+    public func admitCommand(from headers: HTTPFields) throws(ScreenplayError) {
+        let wait: Duration?
+        let what: String
+        if let token = Self.token(in: headers) {
+            wait = commandLimiter.spend(ETag.strong(for: Array(token.utf8)))
+            what = "commands from this client"
+        } else {
+            wait = creationLimiter.spend("new identities")
+            what = "new identities"
+        }
+        guard let wait else { return }
+        let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+        logger.notice("rate limited", metadata: ["what": "\(what)", "retryAfter": "\(seconds)"])
+        throw .tooManyRequests("too many \(what); retry in \(seconds) s", retryAfter: seconds)
     }
 
     /// The header a client sends so that a retried command runs once.

@@ -87,6 +87,14 @@ public struct WebSite: Sendable {
 
     func command(request: HTTPRequest, body: [UInt8]) async -> Response {
         if let refusal = crossSiteRefusal(request) { return refusal }
+        do {
+            try service.admitCommand(from: request.headerFields)
+        } catch {
+            var refused = html(
+                renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
+            refused.head.headerFields[.retryAfter] = error.retryAfter.map(String.init)
+            return refused
+        }
         // The first command from a browser creates its identity (reading needs none); a cookie
         // naming nobody (revoked, or from a reset server) is refused, never silently replaced.
         let resolved: ResolvedIdentity
