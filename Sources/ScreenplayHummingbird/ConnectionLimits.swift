@@ -46,6 +46,7 @@ public struct LoggedConnectionCap: AvailableConnectionsDelegate {
         self.logger = logger
     }
 
+    /// Counts the connection; the first to reach the cap logs a warning.
     public mutating func connectionOpened() {
         open += 1
         if open >= maximum && !atCap {
@@ -57,6 +58,7 @@ public struct LoggedConnectionCap: AvailableConnectionsDelegate {
         }
     }
 
+    /// Counts the close; dropping below the cap after reaching it is logged too.
     public mutating func connectionClosed() {
         open -= 1
         if atCap && open < maximum {
@@ -65,5 +67,6 @@ public struct LoggedConnectionCap: AvailableConnectionsDelegate {
         }
     }
 
+    /// Whether the server accepts another connection now.
     public func isAcceptingNewConnections() -> Bool { open < maximum }
 }
