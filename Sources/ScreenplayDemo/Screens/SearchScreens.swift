@@ -75,8 +75,9 @@ struct SearchScreens: Sendable {
         let field = stored == nil ? Self.storageKey : "storage." + Self.storageKey
         // The rule the text field publishes, applied here the same way (the client's check is a
         // courtesy; this one is the rule). Composed form, so "e" + U+0301 finds "é".
+        guard let rule = Self.rule else { throw ScreenplayError.internalError("the search pattern does not compile") }
         guard
-            Self.rule.firstMatch(in: text, options: [.anchored], range: NSRange(text.startIndex..., in: text))?.range.length
+            rule.firstMatch(in: text, options: [.anchored], range: NSRange(text.startIndex..., in: text))?.range.length
                 == NSRange(text.startIndex..., in: text).length
         else { throw ScreenplayError.invalidField(field, "\(Self.validationMessage) ('\(field)')") }
         let query = text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
