@@ -98,6 +98,32 @@ struct WebSiteTests {
         #expect(prompt.head.status == .ok && html.contains("<h1>Name?</h1>") && html.contains(#"maxlength="20""#))
     }
 
+    @Test("a page is cached by its screen's ETag and revalidated with a 304; a page with a banner is never stored")
+    func pageRevalidation() async throws {
+        let site = Self.site()
+        func get(_ path: String, _ headers: HTTPFields = [:]) async throws -> WebSite.Response {
+            try #require(
+                await site.respond(
+                    to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: path, headerFields: headers), body: []))
+        }
+        let first = try await get("/")
+        let etag = try #require(first.head.headerFields[.eTag])
+        #expect(first.head.headerFields[.cacheControl] == "private, no-cache")
+        let second = try await get("/")
+        #expect(second.head.headerFields[.eTag] == etag)
+        #expect(second.body == first.body)
+        let revalidated = try await get("/", [.ifNoneMatch: etag])
+        #expect(revalidated.head.status == .notModified)
+        #expect(revalidated.body.isEmpty)
+        #expect(try await get("/", [.ifNoneMatch: "\"sp-0\""]).head.status == .ok)
+        // A confirmation banner belongs to one moment: no ETag, not stored.
+        let (post, body) = Self.post("url=commands/save&payload=%7B%7D&back=/")
+        let location = try #require(await site.respond(to: post, body: body)?.head.headerFields[.location])
+        let withBanner = try await get(location)
+        #expect(withBanner.head.headerFields[.eTag] == nil)
+        #expect(withBanner.head.headerFields[.cacheControl] == "no-store")
+    }
+
     struct Refusal: Sendable, CustomTestStringConvertible {
         let headers: HTTPFields
         let form: String

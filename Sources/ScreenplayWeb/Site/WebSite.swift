@@ -18,6 +18,8 @@ public struct WebSite: Sendable {
     public var renderer: HTMLRenderer
     /// The confirmations this site issued; only these show as banners.
     let notices = NoticeBook()
+    /// Rendered pages by screen ETag.
+    let pages = PageCache()
 
     /// A site over `service`.
     public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer()) {
@@ -71,10 +73,30 @@ public struct WebSite: Sendable {
         let notice = Self.query(of: request)["notice"].flatMap(notices.message(for:))
         let currentPath = path == "home" ? "/" : "/screens/" + path
         do {
-            // The web renders the latest kinds, and app-defined kinds through their fallbacks.
-            let screen = Downgrade(to: .latest, customKinds: service.customKinds).screen(
-                try await service.screen(path: path, apiVersion: .latest, user: user))
-            return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
+            // The web renders the latest kinds, and app-defined kinds through their fallbacks (the
+            // service's encoded screen for a client that renders none). From the service's cache,
+            // like an app's request; the page itself is cached by the screen's ETag.
+            let encoded = try await service.encodedScreen(path: path, apiVersion: .latest, user: user)
+            guard notice == nil else {
+                let screen = try Self.decode(encoded)
+                return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
+            }
+            let key = PageCache.Key(path: currentPath, screenETag: encoded.etag)
+            let page: PageCache.Page
+            if let cached = pages.page(for: key) {
+                page = cached
+            } else {
+                let html = Array(renderer.page(for: try Self.decode(encoded), currentPath: currentPath).utf8)
+                page = PageCache.Page(html: html, etag: ETag.strong(for: html))
+                pages.store(page, for: key)
+            }
+            var response = html(page.html, cookie: cookie, revalidated: true)
+            response.head.headerFields[.eTag] = page.etag
+            if let condition = request.headerFields[.ifNoneMatch], ETag.matches(ifNoneMatch: condition, etag: page.etag) {
+                response.head.status = .notModified
+                response.body = []
+            }
+            return response
         } catch {
             return html(
                 renderer.errorPage(
@@ -208,6 +230,15 @@ public struct WebSite: Sendable {
     /// The cookie that clears a stale token (also what a refused command with one answers with).
     public static let expiredCookie = "\(ScreenplayService.tokenCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
 
+    /// The screen in an encoded body (the latest version; the service built it, so it reads cleanly).
+    static func decode(_ encoded: EncodedBody) throws(ScreenplayError) -> Screen {
+        do {
+            return try ScreenplayDecoder(mode: .lossy, apiVersion: .latest).decode(Screen.self, from: Data(encoded.bytes)).value
+        } catch {
+            throw .internalError("the page's screen could not be read back: \(error)")
+        }
+    }
+
     /// The query of a request target, decoded.
     static func query(of request: HTTPRequest) -> [String: String] {
         guard let path = request.path, let components = URLComponents(string: path) else { return [:] }
@@ -219,14 +250,21 @@ public struct WebSite: Sendable {
     /// An HTML answer with the headers every page carries: no script, no framing by other sites,
     /// no content sniffing, no referrer to other sites.
     func html(_ page: String, status: HTTPResponse.Status = .ok, cookie: String?) -> Response {
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        html(Array(page.utf8), status: status, cookie: cookie, revalidated: false)
+    }
+
+    /// `revalidated` pages (a screen's page with no banner) may be kept by the browser and
+    /// revalidated with their ETag; the others (banners, forms' answers, errors) are never stored.
+    func html(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, cookie: String?, revalidated: Bool) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: revalidated ? "private, no-cache" : "no-store"]
+        if revalidated { headers[.vary] = "Cookie" }
         headers[.contentSecurityPolicy] =
             "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         headers[ScreenplayService.contentTypeOptions] = "nosniff"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         if let cookie { headers[.setCookie] = cookie }
-        return Response(head: HTTPResponse(status: status, headerFields: headers), body: Array(page.utf8))
+        return Response(head: HTTPResponse(status: status, headerFields: headers), body: bytes)
     }
 
     func redirect(to location: String) -> Response {

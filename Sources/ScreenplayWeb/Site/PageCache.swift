@@ -1,0 +1,63 @@
+import Synchronization
+
+/// Rendered HTML pages by (page path, screen ETag), bounded by bytes: a page whose screen has not
+/// changed is neither rebuilt, re-decoded nor re-rendered, and a browser revalidating it gets a
+/// 304, as an app does for the screen's JSON.
+///
+/// The screen's ETag already names everything the page shows (the user's data included), so two
+/// users whose screens are byte-identical share one rendered page.
+final class PageCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let path: String
+        let screenETag: String
+    }
+
+    struct Page: Sendable {
+        let html: [UInt8]
+        let etag: String
+    }
+
+    private struct Entry {
+        let page: Page
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let byteBudget: Int
+
+    init(byteBudget: Int = 16 << 20) { self.byteBudget = max(1, byteBudget) }
+
+    func page(for key: Key) -> Page? {
+        state.withLock { state in
+            state.clock += 1
+            guard var entry = state.entries[key] else { return nil }
+            entry.lastUse = state.clock
+            state.entries[key] = entry
+            return entry.page
+        }
+    }
+
+    func store(_ page: Page, for key: Key) {
+        guard page.html.count <= byteBudget / 8 else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.page.html.count }
+            state.entries[key] = Entry(page: page, lastUse: state.clock)
+            state.bytes += page.html.count
+            guard state.bytes > byteBudget else { return }
+            for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+                guard state.bytes > byteBudget * 3 / 4 else { break }
+                state.entries[key] = nil
+                state.bytes -= entry.page.html.count
+            }
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}
