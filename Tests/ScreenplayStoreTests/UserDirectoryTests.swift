@@ -181,14 +181,14 @@ struct UserDirectoryTests {
                 try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                 }
-                #expect(try await directory.revision(of: user) == 1)
+                #expect(try await UserDirectory(store: store).revision(of: user) == 1, "a fresh directory reads the store")
                 try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                     try await UserDirectory.bumpRevision(of: user, on: database)
                     // The caller's session sees its own bumps before commit.
                     #expect(try await UserDirectory.revision(of: user, on: database) == 3)
                 }
-                #expect(try await directory.revision(of: user) == 3)
+                #expect(try await UserDirectory(store: store).revision(of: user) == 3)
                 #expect(try await directory.revision(of: other) == 0)
             }
         }
@@ -206,7 +206,7 @@ struct UserDirectoryTests {
                         throw IntendedFailure()
                     }
                 }
-                #expect(try await directory.revision(of: user) == 1)
+                #expect(try await UserDirectory(store: store).revision(of: user) == 1, "a fresh directory reads the store")
             }
         }
 
@@ -242,6 +242,45 @@ struct UserDirectoryTests {
                         ).run()
                     }
                 }
+            }
+        }
+    }
+
+    @Suite("Revisions from memory")
+    struct RevisionCache {
+        @Test("a revision is read once, then served from memory until a write announces a new one, on every directory sharing the bus")
+        func cachedAndInvalidated() async throws {
+            try await withInMemoryStore { store async throws in
+                try await Migrator(UserDirectory.migrations).run(on: store)
+                let bus = InProcessInvalidationBus()
+                let here = UserDirectory(store: store, bus: bus)
+                let elsewhere = UserDirectory(store: store, bus: bus)
+                let user = try await here.resolve(token: nil, creating: true).user
+                #expect(try await here.revision(of: user) == 0)
+                #expect(try await elsewhere.revision(of: user) == 0)
+                // A change behind the directory's back (no announcement) is not seen: memory answers.
+                try await store.transaction { database in try await UserDirectory.bumpRevision(of: user, on: database) }
+                #expect(try await here.revision(of: user) == 0)
+                // A write through the directory bumps and announces: both directories see it.
+                _ = try await here.write(for: user) { _ in }
+                #expect(try await here.revision(of: user) == 2)
+                #expect(try await elsewhere.revision(of: user) == 2)
+                #expect(try await here.revision(of: .anonymous) == 0)
+            }
+        }
+
+        @Test("a revocation announced by one directory is honored by another that had the token in memory")
+        func revocationAcrossDirectories() async throws {
+            try await withInMemoryStore { store async throws in
+                try await Migrator(UserDirectory.migrations).run(on: store)
+                let bus = InProcessInvalidationBus()
+                let here = UserDirectory(store: store, bus: bus)
+                let elsewhere = UserDirectory(store: store, bus: bus)
+                let token = try #require(try await here.resolve(token: nil, creating: true).issuedToken)
+                _ = try await elsewhere.resolve(token: token, creating: false)
+                #expect(try await here.revoke(token: token))
+                try await Task.sleep(for: .milliseconds(50))
+                await #expect(throws: ScreenplayError.self) { try await elsewhere.resolve(token: token, creating: false) }
             }
         }
     }

@@ -42,9 +42,9 @@ public struct DemoApp: Sendable {
     init(store: SQLiteStore, logger: Logger) {
         self.store = store
         self.logger = logger
-        let catalog = CatalogRepository(store: store)
-        self.catalog = catalog
         let users = UserDirectory(store: store)
+        let catalog = CatalogRepository(store: store, users: users)
+        self.catalog = catalog
         var routes = ScreenplayRoutes()
         Self.registerScreens(in: &routes, catalog: catalog, users: users)
         PlaylistCommands(catalog: catalog).register(in: &routes)

@@ -63,6 +63,9 @@ struct PlaylistRecord: Decodable, Sendable {
 /// that user, so no screen or command can leak or change another user's data by mistake.
 struct CatalogRepository: Sendable {
     let store: any SQLStore
+    /// Writes go through the directory, which bumps the user's revision in the same transaction
+    /// and announces it once committed.
+    let users: UserDirectory
 
     private static let workColumns = """
         w.id, w.composer_id, c.slug AS composer_slug, c.name AS composer_name, w.slug, w.title, w.catalogue, \
@@ -224,12 +227,13 @@ struct CatalogRepository: Sendable {
         }
     }
 
-    // MARK: Writes (each in one transaction that also bumps the user's revision)
+    // MARK: Writes (each in one transaction that also bumps the user's revision; a write that
+    // turns out to change nothing still moves the revision on, which costs one rebuild)
 
     enum WriteOutcome: Sendable, Equatable { case done, alreadyDone, notFound }
 
     func setFavorite(_ favorite: Bool, playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
-        try await store.transaction { database in
+        try await users.write(for: user) { database in
             guard try await Self.playlist(id: playlistID, visibleTo: user, on: database) != nil else { return .notFound }
             let existing = try await database.select().column("playlist_id").from("favorites")
                 .where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).first()
@@ -242,7 +246,6 @@ struct CatalogRepository: Sendable {
                 try await database.delete(from: "favorites").where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID)
                     .run()
             }
-            try await UserDirectory.bumpRevision(of: user, on: database)
             return .done
         }
     }
@@ -256,7 +259,7 @@ struct CatalogRepository: Sendable {
     /// Creates a playlist owned by `user`, optionally with a first work; returns its id. A user at
     /// ``maximumPlaylistsPerUser`` gets a 422 (checked in the same transaction as the insert).
     func createPlaylist(named name: String, firstWork: Int64?, user: UserIdentity) async throws -> Int64 {
-        try await store.transaction { database in
+        try await users.write(for: user) { database in
             let owned =
                 try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlists")
                 .where("user_id", .equal, user.id).first()?.decode(column: "n", as: Int.self) ?? 0
@@ -274,14 +277,13 @@ struct CatalogRepository: Sendable {
                 try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
                     .values(SQLBind(id), SQLBind(firstWork), SQLBind(0)).run()
             }
-            try await UserDirectory.bumpRevision(of: user, on: database)
             return id
         }
     }
 
     /// Appends a work to one of the user's own playlists.
     func add(work workID: Int64, toPlaylist playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
-        try await store.transaction { database in
+        try await users.write(for: user) { database in
             let owned = try await database.select().column("id").from("playlists")
                 .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
             guard owned != nil else { return .notFound }
@@ -301,7 +303,6 @@ struct CatalogRepository: Sendable {
             let position = try next?.decode(column: "next", as: Int.self) ?? 0
             try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
                 .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position)).run()
-            try await UserDirectory.bumpRevision(of: user, on: database)
             return .done
         }
     }

@@ -26,9 +26,23 @@ public struct UserDirectory: IdentityResolver {
 
     let store: any SQLStore
     private let known = KnownTokens()
+    private let revisions = KnownRevisions()
+    /// Where writes announce revisions and revocations; this directory listens to it too.
+    public let bus: any InvalidationBus
 
-    /// A directory over `store`.
-    public init(store: any SQLStore) { self.store = store }
+    /// A directory over `store`, announcing changes on `bus` (and dropping what it caches when
+    /// anyone announces one).
+    public init(store: any SQLStore, bus: any InvalidationBus = InProcessInvalidationBus()) {
+        self.store = store
+        self.bus = bus
+        let (known, revisions) = (known, revisions)
+        bus.subscribe { invalidation in
+            switch invalidation {
+            case .userRevision(let id): revisions.forget(id)
+            case .tokenRevoked(let hash): known.forget(hash: hash)
+            }
+        }
+    }
 
     /// Resolves a token; without one, a read is anonymous and a write creates a user.
     public func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
@@ -71,6 +85,7 @@ public struct UserDirectory: IdentityResolver {
     public func revoke(token: String) async throws -> Bool {
         guard Self.isWellFormed(token) else { return false }
         known.forget(token)
+        defer { Task { [bus] in await bus.publish(.tokenRevoked(tokenHash: Self.hash(token))) } }
         return try await store.transaction { database in
             let row = try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token))
                 .first()
@@ -91,11 +106,34 @@ public struct UserDirectory: IdentityResolver {
         }
     }
 
-    /// The user's revision: changes whenever one of their commands changed data.
+    /// The user's revision: changes whenever one of their commands changed data. From memory
+    /// after the first read; a write through ``write(for:_:)`` (on any process sharing the bus)
+    /// drops it.
     public func revision(of user: UserIdentity) async throws -> Int64 {
-        try await store.read { database in
+        if user.isAnonymous { return 0 }
+        if let cached = revisions.revision(of: user.id) { return cached }
+        // Remember only what was read before any invalidation arrived: a write that commits
+        // while this read runs must not leave the older value cached.
+        let generation = revisions.generation(of: user.id)
+        let value = try await store.read { database in
             try await Self.revision(of: user, on: database)
         }
+        revisions.remember(value, for: user.id, ifStillAt: generation)
+        return value
+    }
+
+    /// Runs `body` in a transaction that also bumps the user's revision, then, once committed,
+    /// announces the new revision on the bus so every cached copy is dropped.
+    public func write<Result: Sendable>(
+        for user: UserIdentity, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let result = try await store.transaction { database in
+            let result = try await body(database)
+            try await Self.bumpRevision(of: user, on: database)
+            return result
+        }
+        await bus.publish(.userRevision(userID: user.id))
+        return result
     }
 
     /// Reads a revision inside a caller's session.
@@ -146,10 +184,49 @@ private final class KnownTokens: Sendable {
 
     func forget(_ token: String) { _ = tokens.withLock { $0.removeValue(forKey: token) } }
 
+    /// Forgets the token whose SHA-256 is `hash` (what another process announces on revocation).
+    func forget(hash: String) {
+        tokens.withLock { tokens in
+            for token in tokens.keys where UserDirectory.hash(token) == hash { tokens[token] = nil }
+        }
+    }
+
     func remember(_ token: String, _ user: UserIdentity) {
         tokens.withLock { tokens in
             if tokens.count >= limit { tokens.removeAll(keepingCapacity: true) }
             tokens[token] = user
+        }
+    }
+}
+
+/// Users' revisions read so far, dropped by invalidations. Each user has a generation that every
+/// invalidation moves on, so a read that raced a write is never remembered.
+private final class KnownRevisions: Sendable {
+    private struct State {
+        var revisions: [Int64: Int64] = [:]
+        var generations: [Int64: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let limit = 100_000
+
+    func revision(of user: Int64) -> Int64? { state.withLock { $0.revisions[user] } }
+
+    func generation(of user: Int64) -> Int { state.withLock { $0.generations[user] ?? 0 } }
+
+    func remember(_ revision: Int64, for user: Int64, ifStillAt generation: Int) {
+        state.withLock { state in
+            guard (state.generations[user] ?? 0) == generation else { return }
+            if state.revisions.count >= limit { state.revisions.removeAll(keepingCapacity: true) }
+            state.revisions[user] = revision
+        }
+    }
+
+    func forget(_ user: Int64) {
+        state.withLock { state in
+            state.revisions[user] = nil
+            state.generations[user, default: 0] += 1
+            if state.generations.count > limit { state.generations.removeAll(keepingCapacity: true) }
         }
     }
 }

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// A change that makes what a server holds in memory stale: a user's data changed (their
+/// revision moved on), or a token was revoked.
+public enum Invalidation: Sendable, Hashable {
+    /// The user's revision changed: drop any cached revision of theirs.
+    case userRevision(userID: Int64)
+    /// A token (by the SHA-256 the store keeps) no longer names anyone.
+    case tokenRevoked(tokenHash: String)
+}
+
+/// Carries invalidations from the process that wrote to every process that caches, so the hot
+/// path (token → user, user → revision) can be answered from memory without serving stale data.
+///
+/// In process today (``InProcessInvalidationBus``); a PostgreSQL deployment with replicas
+/// implements it with LISTEN/NOTIFY, and every subscriber sees every publish.
+public protocol InvalidationBus: Sendable {
+    /// Sends `invalidation` to every subscriber (this process's included), after the write that
+    /// caused it has committed.
+    func publish(_ invalidation: Invalidation) async
+    /// Calls `handler` for every invalidation published from now on.
+    func subscribe(_ handler: @escaping @Sendable (Invalidation) -> Void)
+}
+
+/// The bus for a single process: publishing calls every subscriber at once.
+public final class InProcessInvalidationBus: InvalidationBus {
+    private let handlers = Mutex<[@Sendable (Invalidation) -> Void]>([])
+
+    /// An empty bus.
+    public init() {}
+
+    /// Calls every subscriber with `invalidation`.
+    public func publish(_ invalidation: Invalidation) async {
+        for handler in handlers.withLock({ $0 }) { handler(invalidation) }
+    }
+
+    /// Adds a subscriber.
+    public func subscribe(_ handler: @escaping @Sendable (Invalidation) -> Void) {
+        handlers.withLock { $0.append(handler) }
+    }
+}
