@@ -3,45 +3,74 @@ public import Logging
 public import SQLKit
 import SQLiteKit
 public import ScreenplayStore
+import Synchronization
 
 /// The embedded default store: one SQLite file, no server to run.
 ///
-/// One connection, shared: transactions take turns through an ``AsyncSerialLock`` (SQLite
-/// writes one transaction at a time anyway), so two commands never interleave their writes.
+/// One writer and a pool of readers (WAL lets readers run beside the writer, each on a snapshot):
+/// - Transactions take turns on the writer connection through an ``AsyncSerialLock`` (SQLite
+///   writes one transaction at a time anyway), so two commands never interleave their writes.
+/// - Reads go to the reader connections in turn, each read in its own read transaction, so a
+///   read sees one consistent snapshot, never half a transaction, and one slow read (a heavy
+///   user's screen) no longer queues every other request behind it.
+/// - An in-memory database (tests) cannot be shared between connections: it uses the writer.
 /// WAL journaling keeps a crash from leaving a half-written transaction behind.
 ///
 /// Not re-entrant: inside a `transaction` or `read` body, use the database it hands you; calling
-/// `read` or `transaction` on the store again from there waits for itself forever.
+/// `read` or `transaction` on the store again from there may wait for itself forever.
 public final class SQLiteStore: SQLStore {
     private let connection: SQLiteConnection
     private let database: any SQLDatabase
     private let lock = AsyncSerialLock()
+    private let readers: [Reader]
+    private let nextReader = Atomic<Int>(0)
+
+    /// One read-only connection and the lock that gives it to one read at a time.
+    private struct Reader: Sendable {
+        let connection: SQLiteConnection
+        let database: any SQLDatabase
+        let lock = AsyncSerialLock()
+    }
 
     /// The file, or `nil` for an in-memory database.
     public let path: String?
 
-    private init(connection: SQLiteConnection, path: String?, logger: Logger) {
+    private init(connection: SQLiteConnection, readers: [SQLiteConnection], path: String?, logger: Logger) {
         self.connection = connection
         self.database = connection.sql(queryLogLevel: .trace)
+        self.readers = readers.map { Reader(connection: $0, database: $0.sql(queryLogLevel: .trace)) }
         self.path = path
     }
 
-    /// Opens (creating if needed) the database at `path`, creating its folder too.
-    public static func open(path: String, logger: Logger = Logger(label: "screenplay.store.sqlite")) async throws -> SQLiteStore {
+    /// Opens (creating if needed) the database at `path`, creating its folder too, with
+    /// `readers` read-only connections beside the writer.
+    public static func open(
+        path: String, readers: Int = 4, logger: Logger = Logger(label: "screenplay.store.sqlite")
+    ) async throws -> SQLiteStore {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        let store = SQLiteStore(connection: connection, path: path, logger: logger)
-        try await store.configure()
-        return store
+        // The writer first: it switches the file to WAL, which readers then share.
+        let writer = SQLiteStore(connection: connection, readers: [], path: path, logger: logger)
+        try await writer.configure()
+        var readerConnections: [SQLiteConnection] = []
+        for _ in 0..<max(0, readers) {
+            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            let database = reader.sql(queryLogLevel: .trace)
+            try await database.raw("PRAGMA query_only = ON").run()
+            try await database.raw("PRAGMA foreign_keys = ON").run()
+            try await database.raw("PRAGMA busy_timeout = 5000").run()
+            readerConnections.append(reader)
+        }
+        return SQLiteStore(connection: connection, readers: readerConnections, path: path, logger: logger)
     }
 
     /// Opens a private in-memory database (tests).
     public static func inMemory(logger: Logger = Logger(label: "screenplay.store.sqlite")) async throws -> SQLiteStore {
         let connection = try await SQLiteConnection.open(storage: .memory, logger: logger)
-        let store = SQLiteStore(connection: connection, path: nil, logger: logger)
+        let store = SQLiteStore(connection: connection, readers: [], path: nil, logger: logger)
         try await store.configure()
         return store
     }
@@ -67,13 +96,31 @@ public final class SQLiteStore: SQLStore {
         }
     }
 
-    /// Runs `body` while no transaction is in progress, so reads never see half a transaction.
+    /// Runs `body` on the next reader connection in one read transaction (a consistent
+    /// snapshot); without readers, on the writer while no transaction is in progress.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock { try await body(database) }
+        guard !readers.isEmpty else { return try await lock.withLock { try await body(database) } }
+        let turn = UInt(bitPattern: nextReader.add(1, ordering: .relaxed).oldValue)
+        let reader = readers[Int(turn % UInt(readers.count))]
+        return try await reader.lock.withLock {
+            try await reader.database.raw("BEGIN").run()
+            do {
+                let result = try await body(reader.database)
+                try await reader.database.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await reader.database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
     }
 
-    /// Closes the connection.
+    /// How many reader connections serve reads (0 for an in-memory database).
+    public var readerCount: Int { readers.count }
+
+    /// Closes the connections.
     public func close() async throws {
+        for reader in readers { try await reader.lock.withLock { try await reader.connection.close() } }
         try await lock.withLock { try await connection.close() }
     }
 }

@@ -234,4 +234,56 @@ struct SQLiteStoreTests {
             }
         }
     }
+
+    @Suite("Readers beside the writer")
+    struct Readers {
+        static func path() -> String {
+            FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-readers-\(UUID().uuidString)/db.sqlite").path
+        }
+
+        @Test("a slow read holds one reader; other reads go on, and a write commits meanwhile")
+        func slowReadBlocksNobody() async throws {
+            let path = Self.path()
+            defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+            try await withFileStore(at: path) { store async throws in
+                #expect(store.readerCount == 4)
+                try await createItems(in: store)
+                let release = AsyncStream<Void>.makeStream()
+                let started = AsyncStream<Void>.makeStream()
+                let slow = Task {
+                    try await store.read { database in
+                        func count() async throws -> Int? {
+                            try await database.raw("SELECT COUNT(*) AS n FROM items").first()?.decode(column: "n", as: Int.self)
+                        }
+                        let before = try await count()
+                        started.continuation.yield()
+                        var waiting = release.stream.makeAsyncIterator()
+                        _ = await waiting.next()
+                        return [before, try await count()]
+                    }
+                }
+                var begun = started.stream.makeAsyncIterator()
+                _ = await begun.next()
+                // While the slow read holds its reader: a write commits and other readers see it.
+                try await store.transaction { database in try await database.raw("INSERT INTO items (name) VALUES ('new')").run() }
+                for _ in 0..<3 { #expect(try await rowCount(of: "items", in: store) == 1) }
+                release.continuation.yield()
+                // The slow read kept one snapshot, taken before the write, from start to end.
+                #expect(try await slow.value == [0, 0])
+            }
+        }
+
+        @Test("readers cannot write")
+        func readOnly() async throws {
+            let path = Self.path()
+            defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+            try await withFileStore(at: path) { store async throws in
+                try await createItems(in: store)
+                await #expect(throws: (any Error).self) {
+                    try await store.read { database in try await database.raw("INSERT INTO items (name) VALUES ('x')").run() }
+                }
+                #expect(try await rowCount(of: "items", in: store) == 0)
+            }
+        }
+    }
 }
