@@ -60,6 +60,7 @@ let package = Package(
                 "ScreenplayServer", "ScreenplayWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import HTTPTypes
 public import Hummingbird
+public import NIOCore
 public import ScreenplayServer
 public import ScreenplayWeb
 
@@ -13,8 +14,8 @@ extension RouterMethods {
     public func addScreenplay(_ service: ScreenplayService) -> Self {
         let prefix = service.configuration.pathPrefix.split(separator: "/").joined(separator: "/")
         let path = RouterPath(prefix.isEmpty ? "**" : prefix + "/**")
-        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
-            try await ScreenplayResponder.respond(with: service, to: request)
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
+            try await ScreenplayResponder.respond(with: service, to: request, clientAddress: Self.clientAddress(of: context))
         }
         for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
             on(path, method: method, use: handler)
@@ -26,7 +27,8 @@ extension RouterMethods {
 /// Converts between Hummingbird's request and response and the service's `HTTPTypes` ones.
 public enum ScreenplayResponder {
     /// Collects the body (stopping at the service's limit, which becomes a 413) and answers.
-    public static func respond(with service: ScreenplayService, to request: Request) async throws -> Response {
+    public static func respond(with service: ScreenplayService, to request: Request, clientAddress: String? = nil) async throws -> Response
+    {
         let limit = service.configuration.maximumBodySize
         var body: [UInt8] = []
         for try await buffer in request.body {
@@ -35,7 +37,7 @@ public enum ScreenplayResponder {
             }
             body.append(contentsOf: buffer.readableBytesView)
         }
-        return response(await service.respond(to: request.head, body: body))
+        return response(await service.respond(to: request.head, body: body, clientAddress: clientAddress))
     }
 
     /// A Hummingbird response carrying the service's head and bytes.
@@ -51,7 +53,7 @@ extension RouterMethods {
     /// and `POST` to the site's command path.
     @discardableResult
     public func addScreenplayWeb(_ site: WebSite) -> Self {
-        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             let limit = site.service.configuration.maximumBodySize
             var body: [UInt8] = []
             for try await buffer in request.body {
@@ -59,7 +61,9 @@ extension RouterMethods {
                 body.append(contentsOf: buffer.readableBytesView.prefix(min(limit, Int.max - 1) + 1 - body.count))
                 if body.count > limit { break }
             }
-            guard let answer = await site.respond(to: request.head, body: body) else { return Response(status: .notFound) }
+            guard let answer = await site.respond(to: request.head, body: body, clientAddress: Self.clientAddress(of: context)) else {
+                return Response(status: .notFound)
+            }
             return Response(
                 status: answer.head.status, headers: answer.head.headerFields,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
@@ -70,5 +74,30 @@ extension RouterMethods {
         head("screens/**", use: handler)
         post(RouterPath(site.renderer.links.commandPath), use: handler)
         return self
+    }
+}
+
+extension RouterMethods {
+    /// The peer's IP address, when the host's request context records it (see
+    /// ``ScreenplayRequestContext``).
+    static func clientAddress(of context: Context) -> String? {
+        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    }
+}
+
+/// A request context that records the peer's address, so the service can limit how many
+/// identities one address creates. Use it for the router that mounts Screenplay
+/// (`Router(context: ScreenplayRequestContext.self)`); any context conforming to
+/// `RemoteAddressRequestContext` works the same way.
+public struct ScreenplayRequestContext: RequestContext, RemoteAddressRequestContext {
+    /// Hummingbird's per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The connected peer.
+    public let remoteAddress: SocketAddress?
+
+    /// A context for a request arriving on `source`'s channel.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
     }
 }

@@ -507,6 +507,25 @@ struct RateLimitTests {
         #expect(limited.head.headerFields[ScreenplayService.tokenHeader] == nil, "no identity was made")
     }
 
+    @Test("one address can mint only so many identities; another address is not affected")
+    func perAddress() async throws {
+        var routes = ScreenplayRoutes()
+        routes.command("ping") { _ in .done(.init(message: "pong")) }
+        let service = ScreenplayService(
+            routes: routes, identity: CountingIdentities(), configuration: .init(identityCreationPerAddress: (perSecond: 0.5, burst: 2)))
+        func ping(from address: String) async -> ScreenplayService.Response {
+            await service.respond(
+                to: request(.post, "/api/v4/commands/ping", headers: [.contentType: "application/json"]), body: Array("{}".utf8),
+                clientAddress: address)
+        }
+        #expect(await ping(from: "10.0.0.1").head.status == .ok)
+        #expect(await ping(from: "10.0.0.1").head.status == .ok)
+        let limited = await ping(from: "10.0.0.1")
+        #expect(limited.head.status == .tooManyRequests)
+        #expect(try decodeError(limited).error.message.contains("new identities from this address"))
+        #expect(await ping(from: "10.0.0.2").head.status == .ok)
+    }
+
     @Test("a bucket refills at its rate")
     func refill() {
         let limiter = RateLimiter(rate: 2, burst: 1)

@@ -90,8 +90,8 @@ public struct DemoApp: Sendable {
     }
 
     /// The router: API, web pages, images and audio.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func makeRouter() -> Router<ScreenplayRequestContext> {
+        let router = Router(context: ScreenplayRequestContext.self)
         router.addScreenplay(service)
         router.addScreenplayWeb(WebSite(service: service))
         MediaRoutes.register(on: router, catalog: catalog)

@@ -24,6 +24,8 @@ public struct ScreenplayService: Sendable {
         public var commandRate: (perSecond: Double, burst: Double)
         /// New identities (first commands from clients without a token), for the whole process.
         public var identityCreationRate: (perSecond: Double, burst: Double)
+        /// New identities from one client address (when the adapter passes it).
+        public var identityCreationPerAddress: (perSecond: Double, burst: Double)
         /// Versions still served but on their way out, with the date they were deprecated: their
         /// responses carry RFC 9745's `Deprecation: @<unix time>` (plus a readable
         /// `Screenplay-Deprecation`) so app teams see it in their logs before the version is dropped.
@@ -41,8 +43,10 @@ public struct ScreenplayService: Sendable {
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
             deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
             verifiesEncodedScreens: Bool = true, commandRate: (perSecond: Double, burst: Double) = (10, 60),
-            identityCreationRate: (perSecond: Double, burst: Double) = (20, 200)
+            identityCreationRate: (perSecond: Double, burst: Double) = (20, 200),
+            identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20)
         ) {
+            self.identityCreationPerAddress = identityCreationPerAddress
             self.commandRate = commandRate
             self.identityCreationRate = identityCreationRate
             self.pathPrefix = pathPrefix
@@ -83,6 +87,7 @@ public struct ScreenplayService: Sendable {
     let ledger = IdempotencyLedger()
     let commandLimiter: RateLimiter
     let creationLimiter: RateLimiter
+    let addressCreationLimiter: RateLimiter
     let logger: Logger
 
     /// Creates a service over a route table and an identity resolver.
@@ -97,15 +102,19 @@ public struct ScreenplayService: Sendable {
         self.commandLimiter = RateLimiter(rate: configuration.commandRate.perSecond, burst: configuration.commandRate.burst)
         self.creationLimiter = RateLimiter(
             rate: configuration.identityCreationRate.perSecond, burst: configuration.identityCreationRate.burst, capacity: 1)
+        self.addressCreationLimiter = RateLimiter(
+            rate: configuration.identityCreationPerAddress.perSecond, burst: configuration.identityCreationPerAddress.burst)
         self.logger = logger
     }
 
     // MARK: HTTP
 
     /// Answers one HTTP request. Never throws: every failure becomes a JSON error response.
-    public func respond(to request: HTTPRequest, body: [UInt8]) async -> Response {
+    /// `clientAddress` (the peer's IP address, when the adapter knows it) is what limits how
+    /// many identities one address can create.
+    public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
         do {
-            return try await route(request, body: body)
+            return try await route(request, body: body, clientAddress: clientAddress)
         } catch let error as ScreenplayError {
             return Self.errorResponse(error)
         } catch {
@@ -128,7 +137,7 @@ public struct ScreenplayService: Sendable {
         return Response(head: head, body: bytes)
     }
 
-    private func route(_ request: HTTPRequest, body: [UInt8]) async throws -> Response {
+    private func route(_ request: HTTPRequest, body: [UInt8], clientAddress: String?) async throws -> Response {
         let target = RequestTarget(request.path ?? "/")
         let prefix = RequestTarget.segments(of: configuration.pathPrefix)
         guard target.segments.starts(with: prefix) else {
@@ -154,7 +163,7 @@ public struct ScreenplayService: Sendable {
             guard request.method == .post else {
                 throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST", path: target.path)
             }
-            response = try await commandResponse(request, segments: inner, body: body, version: version)
+            response = try await commandResponse(request, segments: inner, body: body, version: version, clientAddress: clientAddress)
         default:
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
         }
@@ -211,12 +220,14 @@ public struct ScreenplayService: Sendable {
     /// A command, answered once per `Idempotency-Key`: a retry with the same key and request gets
     /// the first answer (with `Idempotent-Replayed: true`) and changes nothing; the same key with
     /// another request is a 422; a retry while the first attempt runs is a 409.
-    private func commandResponse(_ request: HTTPRequest, segments: [String], body: [UInt8], version: APIVersion) async throws -> Response {
+    private func commandResponse(
+        _ request: HTTPRequest, segments: [String], body: [UInt8], version: APIVersion, clientAddress: String?
+    ) async throws -> Response {
         guard body.count <= configuration.maximumBodySize else {
             throw ScreenplayError.payloadTooLarge(limit: configuration.maximumBodySize)
         }
         if let refusal = Self.browserRefusal(request) { throw refusal }
-        try admitCommand(from: request.headerFields)
+        try admitCommand(from: request.headerFields, clientAddress: clientAddress)
         guard let key = request.headerFields[Self.idempotencyKeyHeader] else {
             return try await performCommand(request, segments: segments, body: body, version: version)
         }
@@ -260,12 +271,16 @@ public struct ScreenplayService: Sendable {
     /// Spends one command from the sender's budget (by token), or, for a client without a token
     /// (whose command creates an identity), one from the process's identity-creation budget.
     /// Hosts that run commands in process (the web pages) call it too, with the request's headers.
-    public func admitCommand(from headers: HTTPFields) throws(ScreenplayError) {
+    /// New identities are limited per client address (when known) as well as per process.
+    public func admitCommand(from headers: HTTPFields, clientAddress: String? = nil) throws(ScreenplayError) {
         let wait: Duration?
         let what: String
         if let token = Self.token(in: headers) {
             wait = commandLimiter.spend(ETag.strong(for: Array(token.utf8)))
             what = "commands from this client"
+        } else if let clientAddress, let addressWait = addressCreationLimiter.spend(clientAddress) {
+            wait = addressWait
+            what = "new identities from this address"
         } else {
             wait = creationLimiter.spend("new identities")
             what = "new identities"

@@ -37,7 +37,7 @@ public struct WebSite: Sendable {
 
     /// Answers a browser request: a page for `GET /` and `GET /screens/…`, the command flow for
     /// `POST` to the renderer's command path; `nil` for any other request (the host's own).
-    public func respond(to request: HTTPRequest, body: [UInt8]) async -> Response? {
+    public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response? {
         let path = request.path.map { String($0.split(separator: "?", maxSplits: 1).first ?? "") } ?? "/"
         switch request.method {
         case .get, .head:
@@ -52,7 +52,7 @@ public struct WebSite: Sendable {
             // HEAD: the same status and headers, no body.
             return request.method == .head ? Response(head: page.head, body: []) : page
         case .post where path == renderer.links.commandPath:
-            return await command(request: request, body: body)
+            return await command(request: request, body: body, clientAddress: clientAddress)
         default:
             return nil
         }
@@ -107,10 +107,10 @@ public struct WebSite: Sendable {
 
     // MARK: Commands
 
-    func command(request: HTTPRequest, body: [UInt8]) async -> Response {
+    func command(request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
         if let refusal = crossSiteRefusal(request) { return refusal }
         do {
-            try service.admitCommand(from: request.headerFields)
+            try service.admitCommand(from: request.headerFields, clientAddress: clientAddress)
         } catch {
             var refused = html(
                 renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
