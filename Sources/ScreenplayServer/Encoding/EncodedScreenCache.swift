@@ -119,38 +119,44 @@ final class EncodedScreenCache: Sendable {
         for key: Key, revision: String, build: @escaping @Sendable () async throws -> EncodedBody
     ) async throws -> EncodedBody {
         let flight = Flight(key: key, revision: revision)
-        let (hit, task) = state.withLock { state -> (EncodedBody?, Task<EncodedBody, any Error>?) in
+        let (hit, task, startedAt) = state.withLock { state -> (EncodedBody?, Task<EncodedBody, any Error>?, UInt64) in
             state.clock += 1
             if var entry = state.entries[key], entry.revision == revision {
                 entry.lastUse = state.clock
                 state.entries[key] = entry
                 state.stats.hits += 1
-                return (entry.body, nil)
+                return (entry.body, nil, 0)
             }
             state.stats.misses += 1
             if let running = state.inFlight[flight] {
                 state.stats.sharedBuilds += 1
-                return (nil, running.task)
+                return (nil, running.task, running.startedAt)
             }
+            // Unstructured on purpose: a requester that gives up does not cancel the build the
+            // others wait for.
             let task = Task { try await build() }
             state.inFlight[flight] = Running(task: task, startedAt: state.clock)
-            return (nil, task)
+            return (nil, task, state.clock)
         }
         if let hit { return hit }
         guard let task else { throw CancellationError() }
         do {
             let body = try await task.value
-            finish(flight, body: body)
+            finish(flight, startedAt: startedAt, body: body)
             return body
         } catch {
-            finish(flight, body: nil)
+            finish(flight, startedAt: startedAt, body: nil)
             throw error
         }
     }
 
-    private func finish(_ flight: Flight, body: EncodedBody?) {
+    /// Ends the build that started at `startedAt` (every waiter calls it; the first does the work,
+    /// and a later build of the same flight is never ended by an old waiter).
+    private func finish(_ flight: Flight, startedAt: UInt64, body: EncodedBody?) {
         state.withLock { state in
-            guard let running = state.inFlight.removeValue(forKey: flight), let body else { return }
+            guard let running = state.inFlight[flight], running.startedAt == startedAt else { return }
+            state.inFlight[flight] = nil
+            guard let body else { return }
             state.clock += 1
             guard body.bytes.count <= largestEntry else {
                 state.stats.refusedLarge += 1
