@@ -458,15 +458,25 @@ struct IdempotencyTests {
         #expect(again.head.headerFields[ScreenplayService.replayedHeader] == "true")
     }
 
-    @Test("a tokenless first command retried with its key gets the same new identity, not a second one")
+    @Test("a tokenless first command is never replayed: a new identity's token goes to nobody else, whatever key they send")
     func firstCommand() async throws {
         let runs = Counter()
         let service = Self.service(runs: runs)
         let first = await Self.post(service, "add", body: #"{"n":1}"#, key: "first", token: nil)
-        let retry = await Self.post(service, "add", body: #"{"n":1}"#, key: "first", token: nil)
+        let other = await Self.post(service, "add", body: #"{"n":1}"#, key: "first", token: nil)
         let token = try #require(first.head.headerFields[ScreenplayService.tokenHeader])
-        #expect(retry.head.headerFields[ScreenplayService.tokenHeader] == token)
-        #expect(runs.count == 1)
+        #expect(other.head.headerFields[ScreenplayService.tokenHeader] != token)
+        #expect(other.head.headerFields[ScreenplayService.replayedHeader] == nil)
+        #expect(runs.count == 2)
+    }
+
+    @Test("a retry with an unknown token is refused before anything is replayed")
+    func unknownTokenNoReplay() async throws {
+        let runs = Counter()
+        let service = Self.service(runs: runs)
+        _ = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-9")
+        let forged = await Self.post(service, "add", body: #"{"n":1}"#, key: "k-9", token: "forged")
+        #expect(forged.head.status == .unauthorized)
     }
 }
 

@@ -64,10 +64,23 @@ final class IdempotencyLedger: Sendable {
             guard case .running? = state.slots[key] else { return }
             state.slots[key] = .done(fingerprint: fingerprint, response: response)
             state.bytes += response.body.count
-            while state.order.count > capacity || state.bytes > byteBudget, !state.order.isEmpty {
-                let oldest = state.order.removeFirst()
-                if case .done(_, let old)? = state.slots.removeValue(forKey: oldest) { state.bytes -= old.body.count }
+            guard state.order.count > capacity || state.bytes > byteBudget else { return }
+            // Oldest answers out first, down to nine tenths of the bounds; a command still running
+            // is never forgotten (its retry must not run it again).
+            var remaining = state.order.count
+            var kept: [Key] = []
+            kept.reserveCapacity(remaining)
+            for key in state.order {
+                let over = remaining > capacity * 9 / 10 || state.bytes > byteBudget * 9 / 10
+                if over, case .done(_, let old)? = state.slots[key] {
+                    state.slots[key] = nil
+                    state.bytes -= old.body.count
+                    remaining -= 1
+                } else {
+                    kept.append(key)
+                }
             }
+            state.order = kept
         }
     }
 

@@ -228,7 +228,9 @@ public struct ScreenplayService: Sendable {
         }
         if let refusal = Self.browserRefusal(request) { throw refusal }
         try admitCommand(from: request.headerFields, clientAddress: clientAddress)
-        guard let key = request.headerFields[Self.idempotencyKeyHeader] else {
+        // A client's first command (no token) is never replayed: the answer carries a new
+        // identity's token, which must go to nobody else, whatever key they send.
+        guard let key = request.headerFields[Self.idempotencyKeyHeader], let token = Self.token(in: request.headerFields) else {
             return try await performCommand(request, segments: segments, body: body, version: version)
         }
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -236,8 +238,10 @@ public struct ScreenplayService: Sendable {
                 status: .badRequest, code: "invalidHeader", message: "Idempotency-Key must be 1...255 visible ASCII characters",
                 path: "Idempotency-Key")
         }
-        let scope = Self.token(in: request.headerFields).map { "token:" + ETag.strong(for: Array($0.utf8)) } ?? "anonymous"
-        let entry = IdempotencyLedger.Key(scope: scope, key: key)
+        // Scoped by the user the token resolves to (a revoked or unknown token is refused here,
+        // before anything is replayed).
+        let owner = try await identity.resolve(token: token, creating: false).user
+        let entry = IdempotencyLedger.Key(scope: "user:\(owner.id)", key: key)
         let fingerprint = ETag.strong(for: Array((request.path ?? "").utf8) + [0] + body)
         switch ledger.begin(entry, fingerprint: fingerprint) {
         case .replay(var response):

@@ -51,6 +51,8 @@ public struct UserDirectory: IdentityResolver {
                 throw ScreenplayError.invalidToken("the token must be 64 lowercase hex digits, as the server issued it")
             }
             if let user = known.user(for: token) { return ResolvedIdentity(user: user, issuedToken: nil) }
+            // A revocation that lands while the row is read must win: remember only if none did.
+            let epoch = known.epoch
             let row = try await store.read { database in
                 try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token)).first()
             }
@@ -59,7 +61,7 @@ public struct UserDirectory: IdentityResolver {
                     "this token is not known here (never issued, or revoked); drop it and send the next command without one")
             }
             let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
-            known.remember(token, user)
+            known.remember(token, user, ifEpoch: epoch)
             return ResolvedIdentity(user: user, issuedToken: nil)
         }
         guard creating else { return ResolvedIdentity(user: .anonymous, issuedToken: nil) }
@@ -175,26 +177,41 @@ public struct UserDirectory: IdentityResolver {
     }
 }
 
-/// Tokens already looked up, so a returning client costs no query.
+/// Tokens already looked up, so a returning client costs no query. Keyed by the token's SHA-256
+/// (what revocations announce), and guarded by an epoch that every forget moves on, so a lookup
+/// that raced a revocation is never remembered.
 private final class KnownTokens: Sendable {
-    private let tokens = Mutex<[String: UserIdentity]>([:])
+    private struct State {
+        var users: [String: UserIdentity] = [:]
+        var epoch = 0
+    }
+
+    private let state = Mutex(State())
     private let limit = 100_000
 
-    func user(for token: String) -> UserIdentity? { tokens.withLock { $0[token] } }
+    var epoch: Int { state.withLock { $0.epoch } }
 
-    func forget(_ token: String) { _ = tokens.withLock { $0.removeValue(forKey: token) } }
+    func user(for token: String) -> UserIdentity? {
+        let hash = UserDirectory.hash(token)
+        return state.withLock { $0.users[hash] }
+    }
 
-    /// Forgets the token whose SHA-256 is `hash` (what another process announces on revocation).
-    func forget(hash: String) {
-        tokens.withLock { tokens in
-            for token in tokens.keys where UserDirectory.hash(token) == hash { tokens[token] = nil }
+    func remember(_ token: String, _ user: UserIdentity, ifEpoch epoch: Int? = nil) {
+        let hash = UserDirectory.hash(token)
+        state.withLock { state in
+            if let epoch, epoch != state.epoch { return }
+            if state.users.count >= limit { state.users.removeAll(keepingCapacity: true) }
+            state.users[hash] = user
         }
     }
 
-    func remember(_ token: String, _ user: UserIdentity) {
-        tokens.withLock { tokens in
-            if tokens.count >= limit { tokens.removeAll(keepingCapacity: true) }
-            tokens[token] = user
+    func forget(_ token: String) { forget(hash: UserDirectory.hash(token)) }
+
+    /// Forgets the token whose SHA-256 is `hash` (what another process announces on revocation).
+    func forget(hash: String) {
+        state.withLock { state in
+            state.users[hash] = nil
+            state.epoch += 1
         }
     }
 }

@@ -1,3 +1,4 @@
+import ScreenplayServer
 import Synchronization
 
 /// Rendered HTML pages by (page path, screen ETag), bounded by bytes: a page whose screen has not
@@ -7,9 +8,22 @@ import Synchronization
 /// The screen's ETag already names everything the page shows (the user's data included), so two
 /// users whose screens are byte-identical share one rendered page.
 final class PageCache: Sendable {
+    /// The path, the screen's ETag, and a keyed hash of the screen's bytes: the ETag (FNV) is
+    /// not collision resistant, and a page is shared across users, so the key also carries a
+    /// SipHash with this process's random seed, which nobody can aim a crafted screen at.
     struct Key: Hashable, Sendable {
         let path: String
         let screenETag: String
+        let screenDigest: Int
+
+        init(path: String, screen: EncodedBody) {
+            self.path = path
+            self.screenETag = screen.etag
+            var hasher = Hasher()
+            hasher.combine(screen.bytes.count)
+            screen.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            self.screenDigest = hasher.finalize()
+        }
     }
 
     struct Page: Sendable {

@@ -81,7 +81,7 @@ public struct WebSite: Sendable {
                 let screen = try Self.decode(encoded)
                 return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
             }
-            let key = PageCache.Key(path: currentPath, screenETag: encoded.etag)
+            let key = PageCache.Key(path: currentPath, screen: encoded)
             let page: PageCache.Page
             if let cached = pages.page(for: key) {
                 page = cached
@@ -109,8 +109,12 @@ public struct WebSite: Sendable {
 
     func command(request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
         if let refusal = crossSiteRefusal(request) { return refusal }
+        // A cookie that is not a usable token counts as none, for the limits too: junk cookies
+        // must not each get a fresh command budget while the post mints an identity.
+        var admitted = request.headerFields
+        if Self.sessionToken(admitted) == nil { admitted[.cookie] = nil }
         do {
-            try service.admitCommand(from: request.headerFields, clientAddress: clientAddress)
+            try service.admitCommand(from: admitted, clientAddress: clientAddress)
         } catch {
             var refused = html(
                 renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
@@ -122,12 +126,17 @@ public struct WebSite: Sendable {
         let resolved: ResolvedIdentity
         do {
             resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: true)
-        } catch {
+        } catch let error as ScreenplayError where Self.tokenRefusals.contains(error.code) {
             return html(
                 renderer.errorPage(
                     title: "Session expired",
                     message: "This browser's Screenplay session is no longer valid; open the page again and retry.", back: "/"),
                 status: .unauthorized, cookie: Self.expiredCookie)
+        } catch {
+            // Anything else (a busy database) says nothing about the cookie: keep it.
+            return html(
+                renderer.errorPage(title: "Something went wrong", message: "Please try again in a moment.", back: "/"),
+                status: .serviceUnavailable, cookie: nil)
         }
         let cookie = resolved.issuedToken.map(Self.sessionCookie)
         let limit = service.configuration.maximumBodySize
@@ -217,10 +226,18 @@ public struct WebSite: Sendable {
         do {
             let resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: false)
             return (resolved.user, nil)
-        } catch {
+        } catch let error as ScreenplayError where Self.tokenRefusals.contains(error.code) {
             return (.anonymous, Self.expiredCookie)
+        } catch let error as ScreenplayError {
+            throw error
+        } catch {
+            // A failure that says nothing about the cookie (a busy database) keeps it.
+            throw ScreenplayError(status: .serviceUnavailable, code: "unavailable", message: "the server is busy; try again in a moment")
         }
     }
+
+    /// The error codes that mean the cookie itself is no good (and only those clear it).
+    static let tokenRefusals: Set<String> = ["unknownToken", "invalidToken"]
 
     /// The cookie that carries a new identity's token.
     static func sessionCookie(_ token: String) -> String {
