@@ -418,21 +418,8 @@ public struct NodeField: Sendable, Hashable {
     /// The label of the button that submits the field, when it has a submit action.
     public var submitTitle: String?
 
-    /// The keyboards a field may ask for.
-    public enum Keyboard: String, Sendable, Hashable, CaseIterable {
-        /// Plain text.
-        case text
-        /// Text with a search key.
-        case search
-        /// Email address.
-        case email
-        /// Numbers.
-        case number
-        /// Phone number.
-        case phone
-        /// Web address.
-        case url
-    }
+    /// The keyboards a field may ask for: the contract's, which renderers map to their own.
+    public typealias Keyboard = Component.TextField.Keyboard
 
     /// Creates a field state.
     public init(

@@ -217,7 +217,7 @@ extension Resolution {
             accessibility: .init(label: value.label, hint: message ?? value.hint),
             field: NodeField(
                 storageKey: value.storageKey, value: text, placeholder: value.hint,
-                keyboard: value.keyboard.flatMap { NodeField.Keyboard(rawValue: $0.rawValue) } ?? .text, maxLength: value.maxLength,
+                keyboard: value.keyboard ?? .text, maxLength: value.maxLength,
                 validationMessage: message, isValid: isValid, pattern: value.validation?.pattern,
                 patternMessage: value.validation?.message,
                 submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send")))

@@ -173,38 +173,18 @@ extension ValueRules {
     }
 
     /// A component's `id` (v4).
-    package enum ComponentID: ValueRule {
+    package enum ComponentID: IdentifierRule {
         package static let maximum = 128
-        package static let schema = identifierSchema(maximum: maximum)
-        package static let standIn = "x"
-        package static func check(_ value: String) throws(ContractViolation) {
-            guard isIdentifier(value, maximum: maximum) else {
-                throw ContractViolation("'\(value.prefix(40))'; expected 1...\(maximum) of A-Z a-z 0-9 . _ : / ~ -")
-            }
-        }
     }
 
     /// An entity id or a storage key (v4).
-    package enum Key: ValueRule {
+    package enum Key: IdentifierRule {
         package static let maximum = 64
-        package static let schema = identifierSchema(maximum: maximum)
-        package static let standIn = "x"
-        package static func check(_ value: String) throws(ContractViolation) {
-            guard isIdentifier(value, maximum: maximum) else {
-                throw ContractViolation("'\(value.prefix(40))'; expected 1...\(maximum) of A-Z a-z 0-9 . _ : / ~ -")
-            }
-        }
     }
 
     /// Accessibility label and hint: short enough to be read aloud.
-    package enum AccessibilityText: ValueRule {
+    package enum AccessibilityText: BoundedTextRule {
         package static let maximum = 500
-        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
-        package static let standIn = "x"
-        package static func check(_ value: String) throws(ContractViolation) {
-            let length = value.unicodeScalars.count
-            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
-        }
     }
 
     /// A heading level, 1 to 6 as in HTML.
@@ -228,26 +208,14 @@ extension ValueRules {
     }
 
     /// A short label or message (text field label, validation message).
-    package enum Label: ValueRule {
+    package enum Label: BoundedTextRule {
         package static let maximum = 200
-        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
-        package static let standIn = "x"
-        package static func check(_ value: String) throws(ContractViolation) {
-            let length = value.unicodeScalars.count
-            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
-        }
     }
 
     /// A validation pattern's source text (its syntax is checked by the client, which reports a
     /// pattern it cannot compile and then accepts any text).
-    package enum PatternSource: ValueRule {
+    package enum PatternSource: BoundedTextRule {
         package static let maximum = 500
-        package static let schema: JSONValue = ["type": "string", "minLength": 1, "maxLength": .integer(maximum)]
-        package static let standIn = "x"
-        package static func check(_ value: String) throws(ContractViolation) {
-            let length = value.unicodeScalars.count
-            guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
-        }
     }
 
     /// A screen's or a result's storage (v4): at most `keyMaximum` keys, each value at most
@@ -302,5 +270,37 @@ extension ValueRules {
         package static func check(_ value: [String: EntityReference]) throws(ContractViolation) {
             guard value.count <= maximum else { throw ContractViolation("\(value.count) bindings; the limit is \(maximum)") }
         }
+    }
+}
+
+/// A rule for ids and keys: 1 to ``maximum`` of `A-Z a-z 0-9 . _ : / ~ -`.
+package protocol IdentifierRule: ValueRule where Value == String {
+    /// The longest id.
+    static var maximum: Int { get }
+}
+
+extension IdentifierRule {
+    package static var schema: JSONValue { ValueRules.identifierSchema(maximum: maximum) }
+    package static var standIn: String { "x" }
+    package static func check(_ value: String) throws(ContractViolation) {
+        guard ValueRules.isIdentifier(value, maximum: maximum) else {
+            throw ContractViolation("'\(value.prefix(40))'; expected 1...\(maximum) of A-Z a-z 0-9 . _ : / ~ -")
+        }
+    }
+}
+
+/// A rule for short texts: 1 to ``maximum`` characters, counted in Unicode scalars as JSON Schema
+/// counts them.
+package protocol BoundedTextRule: ValueRule where Value == String {
+    /// The longest text.
+    static var maximum: Int { get }
+}
+
+extension BoundedTextRule {
+    package static var schema: JSONValue { ["type": "string", "minLength": 1, "maxLength": .integer(maximum)] }
+    package static var standIn: String { "x" }
+    package static func check(_ value: String) throws(ContractViolation) {
+        let length = value.unicodeScalars.count
+        guard (1...maximum).contains(length) else { throw ContractViolation("\(length) characters long; expected 1...\(maximum)") }
     }
 }
