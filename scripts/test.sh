@@ -9,6 +9,8 @@ need_apt=()
 # The build links sqlite-nio's vendored SQLite and BoringSSL: only a C compiler and the
 # toolchain are needed, both part of the Swift image.
 for tool in git; do command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool"); done
+# Cached responses are gzipped with the system zlib (part of Swift's documented Debian setup).
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "==> installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

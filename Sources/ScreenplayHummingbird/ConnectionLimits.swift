@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 public import HummingbirdCore
 public import Logging
 
@@ -18,11 +18,17 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.maximumConnections = maximumConnections
     }
 
-    /// The HTTP/1 server with the idle timeout.
-    public var server: HTTPServerBuilder {
+    /// The HTTP/1 server with the idle timeout, the head limits of ``HTTPHeadLimits``, and
+    /// JSON answers (logged to `logger`) for requests the parser refuses.
+    public func server(logger: Logger) -> HTTPServerBuilder {
         let (seconds, attoseconds) = idleTimeout.components
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return .http1(configuration: .init(idleTimeout: .nanoseconds(max(1, nanoseconds))))
+        return .http1(
+            configuration: .init(
+                additionalChannelHandlers: [MalformedRequestAnswer(logger: logger)], idleTimeout: .nanoseconds(max(1, nanoseconds)),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: HTTPHeadLimits.fieldBytes, maxHeaderListSize: HTTPHeadLimits.totalBytes,
+                    maxHeaderFieldCount: HTTPHeadLimits.fieldCount)))
     }
 
     /// The delegate that enforces the cap, logging each time the server reaches it.

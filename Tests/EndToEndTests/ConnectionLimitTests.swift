@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ScreenplayContract
 import ScreenplayHummingbird
 import Testing
 
@@ -33,6 +34,67 @@ struct ConnectionLimitTests {
         guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return false }
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, 0) <= 0
+    }
+
+    /// Sends `text` on a new connection and reads everything until the server closes it, on a
+    /// thread of its own: blocking a thread of the concurrency pool (two threads on two cores)
+    /// would starve the server under test, whose handlers run on that pool.
+    static func exchange(port: Int, _ text: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try blockingExchange(port: port, text) }) }
+            thread.start()
+        }
+    }
+
+    static func blockingExchange(port: Int, _ text: String) throws -> String {
+        let descriptor = try halfSent(port: port, text)
+        defer { close(descriptor) }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&poller, 1, 5_000) > 0 {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    @Test("requests the parser refuses get a JSON error naming what was wrong, and the connection closes")
+    func malformedHeads() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let port = try #require(root.port)
+            let cases: [(request: String, status: String, code: String, path: String)] = [
+                (
+                    "GET /api/v4/screens/home HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 80 * 1024 + 16))\r\n\r\n",
+                    "431", "requestHeadTooLarge", "request head"
+                ),
+                (
+                    "GET /api/v4/screens/home HTTP/1.1\r\n" + (0..<1_001).map { "X-\($0): y\r\n" }.joined() + "\r\n",
+                    "431", "requestHeadTooLarge", "request head"
+                ),
+                ("G@T / HTTP/1.1\r\nHost: x\r\n\r\n", "400", "badRequest", "request line"),
+                ("POST /api/v4/commands/search HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n", "400", "badRequest", "Content-Length"),
+            ]
+            for (request, status, code, path) in cases {
+                let answer = try await Self.exchange(port: port, request)
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(request.prefix(60)): \(answer.prefix(80))")
+                #expect(answer.lowercased().contains("content-type: application/json"))
+                #expect(answer.lowercased().contains("connection: close"))
+                let body = try #require(answer.range(of: "\r\n\r\n").map { answer[$0.upperBound...] })
+                let error = try JSONDecoder().decode(ErrorBody.self, from: Data(body.utf8)).error
+                #expect(error.code == code && error.path == path, "\(error)")
+            }
+            #expect(try await raw(.get, root, "/health").status == .ok, "the server keeps answering")
+            // HEAD over the wire: GET's length, no body.
+            let head = try await raw(.head, root, "/api/v4/screens/cities", headers: [.acceptEncoding: "gzip"])
+            let get = try await raw(.get, root, "/api/v4/screens/cities", headers: [.acceptEncoding: "gzip"])
+            #expect(head.status == .ok && head.body.isEmpty)
+            #expect(head.headers[.contentLength] == String(get.body.count))
+            #expect(get.headers[.contentEncoding] == "gzip")
+        }
     }
 
     @Test("half-sent requests are closed after the idle timeout; whole requests are still answered")

@@ -124,6 +124,28 @@ struct WebSiteTests {
         #expect(withBanner.head.headerFields[.cacheControl] == "no-store")
     }
 
+    @Test("a cached page is sent gzipped to browsers that ask, compressed once, revalidated by either tag")
+    func gzippedPages() async throws {
+        let site = Self.site()
+        func get(_ headers: HTTPFields) async throws -> WebSite.Response {
+            try #require(
+                await site.respond(
+                    to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/", headerFields: headers), body: []))
+        }
+        let plain = try await get([:])
+        let packed = try await get([.acceptEncoding: "gzip, deflate, br"])
+        #expect(plain.head.headerFields[.contentEncoding] == nil)
+        #expect(packed.head.headerFields[.contentEncoding] == "gzip")
+        #expect(packed.head.headerFields[.vary] == "Cookie, Accept-Encoding")
+        #expect(Gzip.decompress(packed.body) == plain.body)
+        #expect(packed.body.count < plain.body.count)
+        let packedTag = try #require(packed.head.headerFields[.eTag])
+        #expect(packedTag == ETag.gzipVariant(of: try #require(plain.head.headerFields[.eTag])))
+        #expect(try await get([.acceptEncoding: "gzip"]).body == packed.body, "the same cached bytes")
+        let revalidated = try await get([.ifNoneMatch: packedTag])
+        #expect(revalidated.head.status == .notModified && revalidated.head.headerFields[.contentEncoding] == nil)
+    }
+
     struct Refusal: Sendable, CustomTestStringConvertible {
         let headers: HTTPFields
         let form: String
@@ -179,6 +201,8 @@ struct WebSiteTests {
         let site = Self.site()
         let head = try #require(await site.respond(to: HTTPRequest(method: .head, scheme: "http", authority: "h", path: "/"), body: []))
         #expect(head.head.status == .ok && head.body.isEmpty && head.head.headerFields[.contentType]?.hasPrefix("text/html") == true)
+        let get = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: []))
+        #expect(head.head.headerFields[.contentLength] == String(get.body.count))
         var headers: HTTPFields = [.cookie: Self.cookie, .origin: "http://localhost:8080"]
         headers[.contentType] = "application/x-www-form-urlencoded"
         let request = HTTPRequest(method: .post, scheme: "http", authority: "LOCALHOST:8080", path: "/web/command", headerFields: headers)

@@ -106,7 +106,7 @@ public struct DemoApp: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(), server: limits.server,
+            router: makeRouter(), server: limits.server(logger: logger),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "Screenplay",
                 availableConnectionsDelegate: limits.connectionCap(logger: logger)),

@@ -18,7 +18,7 @@ struct SearchScreens: Sendable {
     static let pattern = #"^\s*\S.*\S.*$"#
     static let validationMessage = "Type at least two characters"
     /// The pattern, compiled once (a test proves it compiles: the search suite runs it).
-    nonisolated(unsafe) static let rule = try? NSRegularExpression(pattern: pattern)
+    static let rule = try? NSRegularExpression(pattern: pattern)
     static let command = "commands/search"
 
     static var field: Component.TextField {

@@ -1,16 +1,40 @@
 import Synchronization
 
-/// JSON bytes and their ETag, ready to send.
+/// Bytes and their ETag, ready to send, with their gzip form made once beside them.
 public struct EncodedBody: Sendable, Hashable {
-    /// The encoded JSON.
+    /// The encoded bytes (JSON, or a page's HTML).
     public let bytes: [UInt8]
     /// A strong entity tag derived from the bytes (quoted, as sent in `ETag`).
     public let etag: String
+    /// The bytes gzipped, for clients that accept it; `nil` when short (under
+    /// ``Gzip/minimumSize``) or when gzip would not make them smaller.
+    public let gzipped: [UInt8]?
 
-    /// Wraps bytes and computes their ETag.
-    public init(bytes: [UInt8]) {
+    /// Wraps bytes, computes their ETag and (for bodies worth it) their gzip form: compressed
+    /// here, once, so that serving it from a cache costs nothing per request.
+    public init(bytes: [UInt8], compressing: Bool = true) {
         self.bytes = bytes
         self.etag = ETag.strong(for: bytes)
+        self.gzipped = compressing && bytes.count >= Gzip.minimumSize ? Gzip.compress(bytes) : nil
+    }
+
+    /// The gzip form's entity tag: another representation needs another strong tag (RFC 9110
+    /// §8.8.3), so it is the identity tag with `-gz` inside the quotes.
+    public var gzippedETag: String { ETag.gzipVariant(of: etag) }
+
+    /// What the body holds in memory, both forms: what caches count against their budget.
+    public var storedSize: Int { bytes.count + (gzipped?.count ?? 0) }
+
+    /// The form to send for a request's `Accept-Encoding`: bytes, tag, and whether it is gzip.
+    public func representation(acceptEncoding: String?) -> (bytes: [UInt8], etag: String, gzip: Bool) {
+        if let gzipped, ContentCoding.acceptsGzip(acceptEncoding) { return (gzipped, gzippedETag, true) }
+        return (bytes, etag, false)
+    }
+
+    /// Whether an `If-None-Match` value names this body in either form: the content is the same,
+    /// so a client that switched encodings still gets its 304.
+    public func matches(ifNoneMatch header: String) -> Bool {
+        ETag.matches(ifNoneMatch: header, etag: etag) || ETag.matches(ifNoneMatch: header, etag: gzippedETag)
     }
 }
 
@@ -29,6 +53,11 @@ public enum ETag {
         hash ^= UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
         let hex = String(hash, radix: 16)
         return "\"sp-" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// The tag of the gzip form of the body tagged `etag` (`"sp-…"` → `"sp-…-gz"`).
+    public static func gzipVariant(of etag: String) -> String {
+        etag.hasSuffix("\"") ? String(etag.dropLast()) + "-gz\"" : etag + "-gz"
     }
 
     /// Whether an `If-None-Match` header value matches `etag` (weak comparison, `*` matches all).
@@ -158,15 +187,15 @@ final class EncodedScreenCache: Sendable {
             state.inFlight[flight] = nil
             guard let body else { return }
             state.clock += 1
-            guard body.bytes.count <= largestEntry else {
+            guard body.storedSize <= largestEntry else {
                 state.stats.refusedLarge += 1
                 return
             }
             // A build that started before the entry now held was stored is older news: keep the entry.
             if let existing = state.entries[flight.key], existing.storedAt > running.startedAt { return }
-            if let old = state.entries.removeValue(forKey: flight.key) { state.bytes -= old.body.bytes.count }
+            if let old = state.entries.removeValue(forKey: flight.key) { state.bytes -= old.body.storedSize }
             state.entries[flight.key] = Entry(revision: flight.revision, body: body, storedAt: state.clock, lastUse: state.clock)
-            state.bytes += body.bytes.count
+            state.bytes += body.storedSize
             guard state.bytes > byteBudget else { return }
             // Evict the least recently used until three quarters of the budget is used, so that
             // eviction (a sort) runs rarely rather than on every store.
@@ -174,7 +203,7 @@ final class EncodedScreenCache: Sendable {
             for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
                 guard state.bytes > target else { break }
                 state.entries[key] = nil
-                state.bytes -= entry.body.bytes.count
+                state.bytes -= entry.body.storedSize
                 state.stats.evictions += 1
             }
         }
@@ -197,7 +226,7 @@ final class EncodedScreenCache: Sendable {
 public struct EncodedCacheStatistics: Sendable, Hashable {
     /// Screens kept.
     public internal(set) var entries = 0
-    /// Body bytes kept; never above ``byteBudget`` once a store returns.
+    /// Body bytes kept (identity and gzip forms); never above ``byteBudget`` once a store returns.
     public internal(set) var bytes = 0
     /// The configured budget.
     public internal(set) var byteBudget = 0

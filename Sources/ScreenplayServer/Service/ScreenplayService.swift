@@ -203,18 +203,26 @@ public struct ScreenplayService: Sendable {
         let encoded = try await encodedScreen(
             path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, clientKinds: clientKinds,
             user: resolved.user)
+        // gzip when the client asks, from the bytes compressed once when the screen was cached.
+        let sent = encoded.representation(acceptEncoding: request.headerFields[.acceptEncoding])
         var head = HTTPResponse(status: .ok)
-        head.headerFields[.eTag] = encoded.etag
+        head.headerFields[.eTag] = sent.etag
         head.headerFields[.cacheControl] = "private, no-cache"
-        head.headerFields[.vary] = "Authorization, Cookie"
+        head.headerFields[.vary] = "Authorization, Cookie, Accept-Encoding"
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
-        if let condition = request.headerFields[.ifNoneMatch], ETag.matches(ifNoneMatch: condition, etag: encoded.etag) {
+        if let condition = request.headerFields[.ifNoneMatch], encoded.matches(ifNoneMatch: condition) {
             head.status = .notModified
             return Response(head: head, body: [])
         }
         head.headerFields[.contentType] = "application/json; charset=utf-8"
-        return Response(head: head, body: request.method == .head ? [] : encoded.bytes)
+        if sent.gzip { head.headerFields[.contentEncoding] = "gzip" }
+        // HEAD: the headers a GET would get, Content-Length included, and no body.
+        if request.method == .head {
+            head.headerFields[.contentLength] = String(sent.bytes.count)
+            return Response(head: head, body: [])
+        }
+        return Response(head: head, body: sent.bytes)
     }
 
     /// A command, answered once per `Idempotency-Key`: a retry with the same key and request gets

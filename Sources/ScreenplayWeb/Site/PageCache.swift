@@ -26,10 +26,8 @@ final class PageCache: Sendable {
         }
     }
 
-    struct Page: Sendable {
-        let html: [UInt8]
-        let etag: String
-    }
+    /// A rendered page: its HTML, ETag and gzip form (``EncodedBody``), made once when stored.
+    typealias Page = EncodedBody
 
     private struct Entry {
         let page: Page
@@ -58,17 +56,17 @@ final class PageCache: Sendable {
     }
 
     func store(_ page: Page, for key: Key) {
-        guard page.html.count <= byteBudget / 8 else { return }
+        guard page.storedSize <= byteBudget / 8 else { return }
         state.withLock { state in
             state.clock += 1
-            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.page.html.count }
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.page.storedSize }
             state.entries[key] = Entry(page: page, lastUse: state.clock)
-            state.bytes += page.html.count
+            state.bytes += page.storedSize
             guard state.bytes > byteBudget else { return }
             for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
                 guard state.bytes > byteBudget * 3 / 4 else { break }
                 state.entries[key] = nil
-                state.bytes -= entry.page.html.count
+                state.bytes -= entry.page.storedSize
             }
         }
     }

@@ -49,8 +49,11 @@ public struct WebSite: Sendable {
             } else {
                 return nil
             }
-            // HEAD: the same status and headers, no body.
-            return request.method == .head ? Response(head: page.head, body: []) : page
+            // HEAD: the same status and headers (Content-Length included), no body.
+            guard request.method == .head else { return page }
+            var head = page.head
+            head.headerFields[.contentLength] = String(page.body.count)
+            return Response(head: head, body: [])
         case .post where path == renderer.links.commandPath:
             return await command(request: request, body: body, clientAddress: clientAddress)
         default:
@@ -86,14 +89,17 @@ public struct WebSite: Sendable {
             if let cached = pages.page(for: key) {
                 page = cached
             } else {
-                let html = Array(renderer.page(for: try Self.decode(encoded), currentPath: currentPath).utf8)
-                page = PageCache.Page(html: html, etag: ETag.strong(for: html))
+                page = PageCache.Page(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: currentPath).utf8))
                 pages.store(page, for: key)
             }
-            var response = html(page.html, cookie: cookie, revalidated: true)
-            response.head.headerFields[.eTag] = page.etag
-            if let condition = request.headerFields[.ifNoneMatch], ETag.matches(ifNoneMatch: condition, etag: page.etag) {
+            // Compressed once, when the page was cached; sent compressed when the browser asks.
+            let sent = page.representation(acceptEncoding: request.headerFields[.acceptEncoding])
+            var response = html(sent.bytes, cookie: cookie, revalidated: true)
+            response.head.headerFields[.eTag] = sent.etag
+            if sent.gzip { response.head.headerFields[.contentEncoding] = "gzip" }
+            if let condition = request.headerFields[.ifNoneMatch], page.matches(ifNoneMatch: condition) {
                 response.head.status = .notModified
+                response.head.headerFields[.contentEncoding] = nil
                 response.body = []
             }
             return response
@@ -274,7 +280,7 @@ public struct WebSite: Sendable {
     /// revalidated with their ETag; the others (banners, forms' answers, errors) are never stored.
     func html(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, cookie: String?, revalidated: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: revalidated ? "private, no-cache" : "no-store"]
-        if revalidated { headers[.vary] = "Cookie" }
+        if revalidated { headers[.vary] = "Cookie, Accept-Encoding" }
         headers[.contentSecurityPolicy] =
             "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         headers[ScreenplayService.contentTypeOptions] = "nosniff"
