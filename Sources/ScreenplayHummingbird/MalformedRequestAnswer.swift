@@ -39,6 +39,11 @@ public final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChanne
 
     /// Rewrites the framework's answer to a parser error; everything else passes unchanged.
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Every response passes here: without a parser error, nothing to look at.
+        guard parserError != nil || pendingBody != nil else {
+            context.write(data, promise: promise)
+            return
+        }
         switch unwrapOutboundIn(data) {
         case .head(let head) where parserError != nil && head.status == .badRequest && head.headerFields[.contentLength] == "0":
             let error = Self.screenplayError(for: parserError!)

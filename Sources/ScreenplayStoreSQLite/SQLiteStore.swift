@@ -14,7 +14,8 @@ import Synchronization
 ///   read sees one consistent snapshot, never half a transaction, and one slow read (a heavy
 ///   user's screen) no longer queues every other request behind it.
 /// - An in-memory database (tests) cannot be shared between connections: it uses the writer.
-/// WAL journaling keeps a crash from leaving a half-written transaction behind.
+/// WAL journaling keeps a crash from leaving a half-written transaction behind; ``Durability``
+/// says whether each commit also waits for the disk.
 ///
 /// Not re-entrant: inside a `transaction` or `read` body, use the database it hands you; calling
 /// `read` or `transaction` on the store again from there may wait for itself forever.
@@ -34,8 +35,28 @@ public final class SQLiteStore: SQLStore {
 
     /// The file, or `nil` for an in-memory database.
     public let path: String?
+    /// What a committed transaction survives.
+    public let durability: Durability
 
-    private init(connection: SQLiteConnection, readers: [SQLiteConnection], path: String?, logger: Logger) {
+    /// What a committed transaction survives: the trade between write latency and the last
+    /// moments of data when the machine itself goes down.
+    public enum Durability: Sendable, Hashable {
+        /// A crash or `kill -9` of the process loses nothing committed; a power loss or kernel
+        /// crash may roll back the last transactions (the database stays consistent). SQLite's
+        /// `synchronous = NORMAL` in WAL mode: commits append to the log without waiting for the
+        /// disk, which syncs at checkpoints. The default: a command no longer waits for an fsync.
+        case processCrash
+        /// Every commit waits until the log is on disk (`synchronous = FULL`): nothing answered
+        /// is lost even on power loss, at the price of a disk flush per write.
+        case powerLoss
+
+        var synchronous: String { self == .processCrash ? "NORMAL" : "FULL" }
+    }
+
+    private init(
+        connection: SQLiteConnection, readers: [SQLiteConnection], path: String?, durability: Durability = .processCrash, logger: Logger
+    ) {
+        self.durability = durability
         self.connection = connection
         self.database = connection.sql(queryLogLevel: .trace)
         self.readers = readers.map { Reader(connection: $0, database: $0.sql(queryLogLevel: .trace)) }
@@ -43,9 +64,9 @@ public final class SQLiteStore: SQLStore {
     }
 
     /// Opens (creating if needed) the database at `path`, creating its folder too, with
-    /// `readers` read-only connections beside the writer.
+    /// `readers` read-only connections beside the writer, committing with `durability`.
     public static func open(
-        path: String, readers: Int = 4, logger: Logger = Logger(label: "screenplay.store.sqlite")
+        path: String, readers: Int = 4, durability: Durability = .processCrash, logger: Logger = Logger(label: "screenplay.store.sqlite")
     ) async throws -> SQLiteStore {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
@@ -53,7 +74,7 @@ public final class SQLiteStore: SQLStore {
         }
         let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         // The writer first: it switches the file to WAL, which readers then share.
-        let writer = SQLiteStore(connection: connection, readers: [], path: path, logger: logger)
+        let writer = SQLiteStore(connection: connection, readers: [], path: path, durability: durability, logger: logger)
         try await writer.configure()
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<max(0, readers) {
@@ -64,7 +85,7 @@ public final class SQLiteStore: SQLStore {
             try await database.raw("PRAGMA busy_timeout = 5000").run()
             readerConnections.append(reader)
         }
-        return SQLiteStore(connection: connection, readers: readerConnections, path: path, logger: logger)
+        return SQLiteStore(connection: connection, readers: readerConnections, path: path, durability: durability, logger: logger)
     }
 
     /// Opens a private in-memory database (tests).
@@ -77,7 +98,10 @@ public final class SQLiteStore: SQLStore {
 
     private func configure() async throws {
         try await database.raw("PRAGMA foreign_keys = ON").run()
-        if path != nil { try await database.raw("PRAGMA journal_mode = WAL").run() }
+        if path != nil {
+            try await database.raw("PRAGMA journal_mode = WAL").run()
+            try await database.raw(SQLQueryString("PRAGMA synchronous = \(unsafeRaw: durability.synchronous)")).run()
+        }
         try await database.raw("PRAGMA busy_timeout = 5000").run()
     }
 

@@ -41,7 +41,16 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The most connections open at once; more wait until one closes (logged).")
     var maxConnections = 2_048
 
+    @Option(name: .long, help: "Commands per second each client may send (burst: 6 seconds' worth); default 10.")
+    var commandRate: Double?
+
+    @Option(name: .long, help: "Also serve this file's bytes, read once, at GET /baseline (for scripts/load.sh).")
+    var baselineFile: String?
+
     func validate() throws {
+        if let commandRate, !(0.1...1_000_000).contains(commandRate) {
+            throw ValidationError("--command-rate must be 0.1...1000000 per second, got \(commandRate)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
         guard (1...3_600).contains(idleTimeout) else {
@@ -56,10 +65,11 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "screenplay")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
-        let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
+        let demo = try await DemoApp.open(
+            dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) })
         let host = self.host
         let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
-        let app = demo.makeApplication(host: host, port: port, limits: limits) { boundPort in
+        let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in
             let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host
             // Written straight to the file handle: when stdout is a pipe (a script, a log), print's
             // buffer would hold the URL back until the server stops.

@@ -409,7 +409,39 @@ struct IdempotencyTests {
             return .done(.init(message: "added \(try request.integer("n")) (run \(runs.count))"))
         }
         routes.command("fail") { _ in throw ScreenplayError.invalidField("n", "no") }
+        // Writes, then fails: the write stands, so a retry must not write again.
+        routes.command("write-then-fail") { _ in
+            runs.increment()
+            throw ScreenplayServiceTests.Boom()
+        }
+        // Writes, then answers with a screen that cannot be sent (two components, one id).
+        routes.command("write-then-bad-answer") { _ in
+            runs.increment()
+            return .screen(
+                Screen(id: "s", title: "S") {
+                    Section("a") { Text("one").id("same") }
+                    Section("b") { Text("two").id("same") }
+                })
+        }
         return ScreenplayService(routes: routes, identity: CountingIdentities())
+    }
+
+    @Test(
+        "a command that fails after its handler ran is answered the same on retry, never run twice",
+        arguments: ["write-then-fail", "write-then-bad-answer"])
+    func failureAfterRunning(path: String) async throws {
+        let runs = Counter()
+        let service = Self.service(runs: runs)
+        let first = await Self.post(service, path, body: "{}", key: "k-\(path)")
+        let retry = await Self.post(service, path, body: "{}", key: "k-\(path)")
+        #expect(first.head.status == .internalServerError)
+        #expect(try decodeError(first).error.code == "internalError")
+        #expect(retry.body == first.body && retry.head.status == first.head.status)
+        #expect(retry.head.headerFields[ScreenplayService.replayedHeader] == "true")
+        #expect(runs.count == 1, "the handler ran \(runs.count) times")
+        // Without a key, the same failure is a plain JSON 500 each time.
+        let unkeyed = await Self.post(service, path, body: "{}", key: nil)
+        #expect(unkeyed.head.status == .internalServerError && runs.count == 2)
     }
 
     static func post(

@@ -215,6 +215,21 @@ struct SQLiteStoreTests {
             }
         }
 
+        @Test("commits wait for the disk only when asked: NORMAL by default, FULL for power-loss durability")
+        func durability() async throws {
+            try await withTemporaryDirectory { folder async throws in
+                for (durability, expected) in [(SQLiteStore.Durability.processCrash, 1), (.powerLoss, 2)] {
+                    let store = try await SQLiteStore.open(path: folder.appendingPathComponent("\(expected).sqlite").path, durability: durability)
+                    let synchronous = try await store.transaction { database in
+                        try await database.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+                    }
+                    try await store.close()
+                    #expect(synchronous == expected, "\(durability)")
+                    #expect(store.durability == durability)
+                }
+            }
+        }
+
         @Test("an in-memory store has no path, enforces foreign keys, and is private")
         func inMemoryStore() async throws {
             try await withInMemoryStore { first async throws in

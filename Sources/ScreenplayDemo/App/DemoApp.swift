@@ -1,12 +1,14 @@
 import Foundation
 public import Hummingbird
 public import Logging
+import NIOCore
 import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayServer
 import ScreenplayStore
 public import ScreenplayStoreSQLite
 import ScreenplayWeb
+import Synchronization
 
 /// The demo backend: a classical-music catalog in embedded SQLite, served as Screenplay
 /// screens (`/api/v1/…`), as web pages (`/`), with its own images and audio.
@@ -27,7 +29,11 @@ public struct DemoApp: Sendable {
     }
 
     /// Opens (creating and seeding if needed) the demo's database in `dataDirectory`.
-    public static func open(dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo")) async throws -> DemoApp {
+    /// `commandRate` replaces the service's default per-identity command limit (the load script
+    /// raises it to measure the command path rather than the limiter).
+    public static func open(
+        dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil
+    ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
         do {
             let applied = try await Migrator(CatalogSchema.migrations).run(on: store)
@@ -36,10 +42,10 @@ public struct DemoApp: Sendable {
             try? await store.close()
             throw error
         }
-        return DemoApp(store: store, logger: logger)
+        return DemoApp(store: store, logger: logger, commandRate: commandRate)
     }
 
-    init(store: SQLiteStore, logger: Logger) {
+    init(store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil) {
         self.store = store
         self.logger = logger
         let users = UserDirectory(store: store)
@@ -51,9 +57,9 @@ public struct DemoApp: Sendable {
         SearchScreens(catalog: catalog).register(in: &routes)
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
-        self.service = ScreenplayService(
-            routes: routes, identity: users, configuration: .init(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)]),
-            logger: logger)
+        var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
+        if let commandRate { configuration.commandRate = commandRate }
+        self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, logger: logger)
     }
 
     static func registerScreens(in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory) {
@@ -89,9 +95,23 @@ public struct DemoApp: Sendable {
         return id
     }
 
-    /// The router: API, web pages, images and audio.
-    public func makeRouter() -> Router<ScreenplayRequestContext> {
+    /// The router: API, web pages, images and audio; with a `baselineFile`, also `GET /baseline`
+    /// answering that file's bytes, read once and then sent as they are: what the load script
+    /// compares the real routes with (the cost of Hummingbird and the socket, nothing of ours).
+    public func makeRouter(baselineFile: String? = nil) -> Router<ScreenplayRequestContext> {
         let router = Router(context: ScreenplayRequestContext.self)
+        if let baselineFile {
+            let bytes = Mutex<ByteBuffer?>(nil)
+            router.get("baseline") { _, _ in
+                let body = try bytes.withLock { cached in
+                    if let cached { return cached }
+                    let loaded = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: baselineFile)))
+                    cached = loaded
+                    return loaded
+                }
+                return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+            }
+        }
         router.addScreenplay(service)
         router.addScreenplayWeb(WebSite(service: service))
         MediaRoutes.register(on: router, catalog: catalog)
@@ -100,13 +120,13 @@ public struct DemoApp: Sendable {
     }
 
     /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
-    /// `onRunning` receives the bound port.
+    /// `onRunning` receives the bound port; `baselineFile` adds `GET /baseline` (see ``makeRouter(baselineFile:)``).
     public func makeApplication(
-        host: String = "127.0.0.1", port: Int = 8080, limits: ConnectionLimits = ConnectionLimits(),
+        host: String = "127.0.0.1", port: Int = 8080, limits: ConnectionLimits = ConnectionLimits(), baselineFile: String? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(), server: limits.server(logger: logger),
+            router: makeRouter(baselineFile: baselineFile), server: limits.server(logger: logger),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "Screenplay",
                 availableConnectionsDelegate: limits.connectionCap(logger: logger)),

@@ -89,6 +89,8 @@ public struct ScreenplayService: Sendable {
     let creationLimiter: RateLimiter
     let addressCreationLimiter: RateLimiter
     let logger: Logger
+    /// ``Configuration/pathPrefix`` split once, not per request.
+    let prefixSegments: [String]
 
     /// Creates a service over a route table and an identity resolver.
     public init(
@@ -105,6 +107,7 @@ public struct ScreenplayService: Sendable {
         self.addressCreationLimiter = RateLimiter(
             rate: configuration.identityCreationPerAddress.perSecond, burst: configuration.identityCreationPerAddress.burst)
         self.logger = logger
+        self.prefixSegments = RequestTarget.segments(of: configuration.pathPrefix)
     }
 
     // MARK: HTTP
@@ -117,6 +120,8 @@ public struct ScreenplayService: Sendable {
             return try await route(request, body: body, clientAddress: clientAddress)
         } catch let error as ScreenplayError {
             return Self.errorResponse(error)
+        } catch let failure as ExecutedCommandFailure {
+            return Self.errorResponse(failure.error)
         } catch {
             logger.error("unexpected failure answering \(request.method) \(request.path ?? "")", metadata: ["error": "\(error)"])
             return Self.errorResponse(.internalError("the server failed to answer this request"))
@@ -139,11 +144,10 @@ public struct ScreenplayService: Sendable {
 
     private func route(_ request: HTTPRequest, body: [UInt8], clientAddress: String?) async throws -> Response {
         let target = RequestTarget(request.path ?? "/")
-        let prefix = RequestTarget.segments(of: configuration.pathPrefix)
-        guard target.segments.starts(with: prefix) else {
+        guard target.segments.starts(with: prefixSegments) else {
             throw ScreenplayError.notFound("nothing is served at '\(target.path)'", path: target.path)
         }
-        let rest = Array(target.segments.dropFirst(prefix.count))
+        let rest = Array(target.segments.dropFirst(prefixSegments.count))
         guard let versionSegment = rest.first else {
             throw ScreenplayError.notFound("expected \(configuration.pathPrefix)/v{N}/screens/… or …/commands/…", path: target.path)
         }
@@ -270,14 +274,41 @@ public struct ScreenplayService: Sendable {
             let response = try await performCommand(request, segments: segments, body: body, version: version)
             ledger.finish(entry, fingerprint: fingerprint, response: response)
             return response
+        } catch let failure as ExecutedCommandFailure {
+            // The handler ran (and may have written): a retry must not run it again, so the
+            // failure is the answer, as a refusal is.
+            ledger.finish(entry, fingerprint: fingerprint, response: Self.errorResponse(failure.error))
+            throw failure.error
         } catch let error as ScreenplayError where error.status.code < 500 {
             // A refusal is an answer too: the retry gets the same one.
             ledger.finish(entry, fingerprint: fingerprint, response: Self.errorResponse(error))
             throw error
         } catch {
+            // Failed before the handler ran (the database was busy resolving the token): nothing
+            // happened, so a retry may run it.
             ledger.abandon(entry)
             throw error
         }
+    }
+
+    /// ``perform(command:payload:apiVersion:user:)``, with a server failure (which may follow a
+    /// committed write) wrapped as ``ExecutedCommandFailure``.
+    private func performMarkingFailures(
+        command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
+    ) async throws -> CommandResult {
+        do {
+            return try await perform(command: path, payload: payload, apiVersion: apiVersion, user: user)
+        } catch {
+            if error.status.code >= 500 { throw ExecutedCommandFailure(error: error) }
+            throw error
+        }
+    }
+
+    /// A command that failed once its handler had started: what failed after a write may have
+    /// been committed (the handler itself, or encoding its answer). Only the idempotency path
+    /// sees it; everywhere else it is its ``error``.
+    struct ExecutedCommandFailure: Error {
+        let error: ScreenplayError
     }
 
     /// Spends one command from the sender's budget (by token), or, for a client without a token
@@ -315,7 +346,10 @@ public struct ScreenplayService: Sendable {
             throw ScreenplayError.notFound("no command at 'commands/\(path)'", path: "commands/" + path)
         }
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: true)
-        let result = try await perform(command: path, payload: payload, apiVersion: version, user: resolved.user)
+        try Self.checkStorage(in: payload)
+        // From here on the handler runs: a failure is an answer a retry must get, not a reason to
+        // run the command again.
+        let result = try await performMarkingFailures(command: path, payload: payload, apiVersion: version, user: resolved.user)
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
@@ -323,7 +357,12 @@ public struct ScreenplayService: Sendable {
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
         let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
         let shaped = Downgrade(to: version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
-        return Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: version).encode(shaped)))
+        do {
+            return Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: version).encode(shaped)))
+        } catch {
+            logger.error("the answer of command '\(path)' could not be encoded", metadata: ["error": "\(error)"])
+            throw ExecutedCommandFailure(error: .internalError("the command ran but its answer could not be encoded"))
+        }
     }
 
     // MARK: In-process API (the web pages and tests use it)
@@ -622,12 +661,16 @@ struct RequestTarget {
         path.split(separator: "/", omittingEmptySubsequences: true).map(decode)
     }
 
+    /// Percent-decodes one segment; most have nothing to decode, and skip Foundation's decoder
+    /// (the most expensive step of answering a cached screen before this shortcut).
     static func decode(_ part: Substring) -> String {
-        part.removingPercentEncoding ?? String(part)
+        guard part.utf8.contains(UInt8(ascii: "%")) else { return String(part) }
+        return part.removingPercentEncoding ?? String(part)
     }
 
     /// Query values also spell spaces as `+` (HTML forms).
     static func decodeQueryPart(_ part: Substring) -> String {
+        guard part.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(part) }
         let plusAsSpace = part.replacingOccurrences(of: "+", with: " ")
         return plusAsSpace.removingPercentEncoding ?? plusAsSpace
     }

@@ -155,10 +155,15 @@ public struct UserDirectory: IdentityResolver {
     /// The SHA-256 of a token, as stored: a copy of the database (a backup, a dump, a query log)
     /// holds no token anyone could present.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        // Hex by table into one buffer: this runs for every request that carries a token.
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(token.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     static func isWellFormed(_ token: String) -> Bool {

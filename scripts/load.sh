@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Load test of the demo server, every figure against a baseline measured in the same run.
+#
+#   bash scripts/load.sh                 # the routes, one after another (about 2 minutes plus the build)
+#   bash scripts/load.sh --soak 10       # then a 10-minute mixed soak with an attacker: errors and memory
+#
+# Builds the `screenplay` product in release (scratch path $SCRATCH, default .build-release, so a
+# debug build in .build is left alone), starts the demo on loopback with a fresh database and the
+# baseline route (`GET /baseline`: the signed-in user's home screen bytes, read once from a file
+# and sent as they are), and measures with wrk (installed from Debian when missing):
+#
+#   baseline       GET /baseline                      the same bytes, precomputed (Hummingbird and the socket only)
+#   user home      GET /api/v4/screens/home           a signed-in user's home, from the encoded cache
+#   304            the same with If-None-Match        revalidation, no body
+#   shared         GET /api/v4/screens/composer/bach  a screen shared by everyone
+#   HTML home      GET / with the user's cookie       the cached, rendered page
+#   command        POST favorites/add|remove          a write per request, alternating
+#   isolation      user home again, while a heavy user writes and rebuilds their home in a loop
+#
+# Environment: DURATION (seconds per route, default 10), CONNECTIONS (default 16), PORT (default
+# 18080), SCRATCH. Targets (a benchmark, not a test): user home >= 0.6x, 304 >= 1.0x, HTML home
+# >= 0.5x, command p99 < 50 ms; isolation p99 within 3x of the user home's p99.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-16}
+PORT=${PORT:-18080}
+SCRATCH=${SCRATCH:-.build-release}
+SOAK_MINUTES=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --soak) SOAK_MINUTES="${2:?--soak takes a number of minutes}"; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+case "$SOAK_MINUTES" in ''|*[!0-9]*) echo "--soak takes whole minutes, got '$SOAK_MINUTES'" >&2; exit 2 ;; esac
+
+if ! command -v wrk >/dev/null 2>&1; then
+  echo "==> installing wrk"
+  export DEBIAN_FRONTEND=noninteractive
+  if [ "$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; else sudo apt-get update -qq && sudo apt-get install -y -qq wrk; fi
+fi
+for tool in curl python3; do command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
+
+echo "==> building screenplay (release, $SCRATCH)"
+swift build -c release --product screenplay --scratch-path "$SCRATCH" 2>&1 | grep -v "unhandled; explicitly declare" | tail -1
+BIN="$SCRATCH/release/screenplay"
+
+WORK=$(mktemp -d /tmp/screenplay-load.XXXXXX)
+SERVER_PID=""
+BACKGROUND_PIDS=()
+cleanup() {
+  for pid in "${BACKGROUND_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+BASE="http://127.0.0.1:$PORT"
+# Commands per identity are limited to 10/s by default; the load run measures the command path,
+# not the limiter, so it raises the limit.
+"$BIN" serve --port "$PORT" --data "$WORK/data" --log-level error --command-rate 1000000 \
+  --baseline-file "$WORK/home.json" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 100); do curl -sf "$BASE/health" >/dev/null 2>&1 && break; sleep 0.2; done
+curl -sf "$BASE/health" >/dev/null || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
+
+# new_user NAME: creates a user by its first command (a playlist called NAME); prints its token.
+new_user() {
+  curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/json' \
+    --data "$(python3 -c 'import json,sys; print(json.dumps({"name": sys.argv[1]}))' "$1")" \
+    "$BASE/api/v4/commands/playlists/create" | tr -d '\r' | awk -F': ' 'tolower($1)=="screenplay-token" {print $2}'
+}
+
+TOKEN=$(new_user "Load test")
+[ -n "$TOKEN" ] || { echo "could not create a user" >&2; exit 1; }
+curl -s -H "Authorization: Bearer $TOKEN" -D "$WORK/home.headers" -o "$WORK/home.json" "$BASE/api/v4/screens/home"
+ETAG=$(tr -d '\r' <"$WORK/home.headers" | awk -F': ' 'tolower($1)=="etag" {print $2}')
+PLAYLIST=$(python3 -c '
+import json, sys
+entities = json.load(open(sys.argv[1])).get("entities", {})
+print(next(key.split("/")[1] for key in entities if key.startswith("playlist/")))' "$WORK/home.json")
+echo "==> user home: $(wc -c <"$WORK/home.json") bytes, ETag $ETAG, playlist $PLAYLIST; $CONNECTIONS connections, ${DURATION}s a route"
+
+cat >"$WORK/command.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+local n = 0
+request = function()
+  n = n + 1
+  local path = (n % 2 == 0) and "/api/v4/commands/favorites/add" or "/api/v4/commands/favorites/remove"
+  return wrk.format(nil, path, nil, '{"playlistId":$PLAYLIST}')
+end
+EOF
+
+# measure NAME [wrk arguments…] URL: runs wrk, stores "req/s p50_ms p99_ms errors" in $WORK/NAME.
+measure() {
+  local name=$1; shift
+  wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" >"$WORK/$name.out" 2>&1
+  awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /^Requests\/sec:/ { rps = $2 }
+    /^ +50%/ { p50 = ms($2) }
+    /^ +99%/ { p99 = ms($2) }
+    /Non-2xx or 3xx responses:/ { errors += $NF }
+    /Socket errors:/ { gsub(",", ""); errors += $4 + $6 + $8 + $10 }
+    END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, errors }' "$WORK/$name.out" >"$WORK/$name"
+}
+
+AUTH="Authorization: Bearer $TOKEN"
+measure baseline "$BASE/baseline"
+measure home -H "$AUTH" "$BASE/api/v4/screens/home"
+measure revalidation -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/api/v4/screens/home"
+measure shared "$BASE/api/v4/screens/composer/bach"
+measure html -H "Cookie: screenplay_token=$TOKEN" "$BASE/"
+measure command -s "$WORK/command.lua" "$BASE"
+
+# Isolation: a heavy user (100 playlists, the most allowed, with the longest names) writes and
+# reloads their home in a loop, so their home is rebuilt again and again, while the first user's
+# home is measured as before.
+HEAVY=$(new_user "Heavy 0")
+LONG_NAME=$(python3 -c 'print("Ω" * 100)')
+for i in $(seq 1 99); do
+  curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $HEAVY" \
+    --data "{\"name\":\"$LONG_NAME\"}" "$BASE/api/v4/commands/playlists/create"
+done
+HEAVY_PLAYLIST=$(curl -s -H "Authorization: Bearer $HEAVY" "$BASE/api/v4/screens/home" | python3 -c '
+import json, sys
+print(next(key.split("/")[1] for key in json.load(sys.stdin).get("entities", {}) if key.startswith("playlist/")))')
+(
+  n=0
+  while true; do
+    n=$((n + 1))
+    action=$([ $((n % 2)) -eq 0 ] && echo add || echo remove)
+    curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $HEAVY" \
+      --data "{\"playlistId\":$HEAVY_PLAYLIST}" "$BASE/api/v4/commands/favorites/$action"
+    curl -s -o /dev/null -H "Authorization: Bearer $HEAVY" "$BASE/api/v4/screens/home"
+  done
+) &
+BACKGROUND_PIDS+=($!)
+measure isolation -H "$AUTH" "$BASE/api/v4/screens/home"
+HEAVY_BYTES=$(curl -s -H "Authorization: Bearer $HEAVY" "$BASE/api/v4/screens/home" | wc -c)
+kill "${BACKGROUND_PIDS[@]}" 2>/dev/null || true
+BACKGROUND_PIDS=()
+
+read -r BASE_RPS _ _ _ <"$WORK/baseline"
+read -r HOME_RPS _ HOME_P99 _ <"$WORK/home"
+echo
+printf '%-44s %9s %9s %9s %7s %7s  %s\n' route "req/s" "p50 ms" "p99 ms" errors ratio target
+row() {
+  local name=$1 label=$2 target=$3
+  read -r rps p50 p99 errors <"$WORK/$name"
+  printf '%-44s %9s %9s %9s %7s %6.2fx  %s\n' "$label" "$rps" "$p50" "$p99" "$errors" \
+    "$(python3 -c "print($rps / $BASE_RPS)")" "$target"
+}
+row baseline "baseline: the same bytes, precomputed" ""
+row home "user home (encoded cache)" ">= 0.6x"
+row revalidation "304 (If-None-Match)" ">= 1.0x"
+row shared "shared screen (composer/bach)" ""
+row html "HTML home, signed in (page cache)" ">= 0.5x"
+row command "command (favorite add/remove, a write each)" "p99 < 50 ms"
+row isolation "user home while a heavy user rebuilds" "p99 <= 3x user home p99"
+read -r _ _ ISO_P99 _ <"$WORK/isolation"
+echo "isolation: p99 $(python3 -c "print(round($ISO_P99 / max($HOME_P99, 0.001), 2))")x the user home's p99 alone; the heavy user's home is $HEAVY_BYTES bytes"
+echo "server resident memory after the routes: $(( $(rss_kib) / 1024 )) MiB"
+
+[ "$SOAK_MINUTES" -gt 0 ] || exit 0
+
+# Soak: every route above in one mix for SOAK_MINUTES, while an attacker makes new users, each
+# with the most playlists allowed under names of the most bytes allowed (combining marks), and
+# keeps their homes changing, so that caches fill with large, short-lived screens.
+echo
+echo "==> soak: ${SOAK_MINUTES} min, mixed routes at $CONNECTIONS connections, plus an attacker"
+cat >"$WORK/mix.lua" <<EOF
+local requests = {}
+local n = 0
+init = function()
+  local auth = { ["Authorization"] = "Bearer $TOKEN" }
+  requests = {
+    wrk.format("GET", "/api/v4/screens/home", auth),
+    wrk.format("GET", "/api/v4/screens/home", { ["Authorization"] = "Bearer $TOKEN", ["If-None-Match"] = '$ETAG' }),
+    wrk.format("GET", "/api/v4/screens/composer/bach"),
+    wrk.format("GET", "/", { ["Cookie"] = "screenplay_token=$TOKEN" }),
+    wrk.format("POST", "/api/v4/commands/favorites/add", { ["Authorization"] = "Bearer $TOKEN", ["Content-Type"] = "application/json" }, '{"playlistId":$PLAYLIST}'),
+    wrk.format("POST", "/api/v4/commands/favorites/remove", { ["Authorization"] = "Bearer $TOKEN", ["Content-Type"] = "application/json" }, '{"playlistId":$PLAYLIST}'),
+  }
+end
+request = function()
+  n = n + 1
+  return requests[(n % #requests) + 1]
+end
+EOF
+# The most bytes a name may have: 80 characters (grapheme clusters) of "a" and two combining
+# marks, 5 bytes each, is the 400-byte limit (the server refuses a byte more).
+ATTACK_NAME=$(python3 -c 'print("a\u0301\u0302" * 80)')
+(
+  round=0
+  while true; do
+    round=$((round + 1))
+    attacker=$(new_user "Attack $round")
+    [ -n "$attacker" ] || { sleep 1; continue; }
+    for i in $(seq 1 99); do
+      curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $attacker" \
+        --data "{\"name\":\"$ATTACK_NAME\"}" "$BASE/api/v4/commands/playlists/create"
+      curl -s -o /dev/null -H "Authorization: Bearer $attacker" "$BASE/api/v4/screens/home"
+      curl -s -o /dev/null -H "Cookie: screenplay_token=$attacker" "$BASE/"
+    done
+  done
+) &
+BACKGROUND_PIDS+=($!)
+sleep 5
+RSS_START=$(rss_kib)
+RSS_PEAK=$RSS_START
+(
+  while true; do sleep 5; rss_kib >>"$WORK/rss"; done
+) &
+BACKGROUND_PIDS+=($!)
+DURATION=$((SOAK_MINUTES * 60)) measure soak -s "$WORK/mix.lua" "$BASE"
+RSS_END=$(rss_kib)
+kill "${BACKGROUND_PIDS[@]}" 2>/dev/null || true
+BACKGROUND_PIDS=()
+[ -f "$WORK/rss" ] && RSS_PEAK=$(sort -n "$WORK/rss" | tail -1)
+read -r SOAK_RPS SOAK_P50 SOAK_P99 SOAK_ERRORS <"$WORK/soak"
+USERS=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from users").fetchone()[0])' "$WORK/data/screenplay-demo.sqlite" 2>/dev/null || echo "?")
+echo "soak: $SOAK_RPS req/s, p50 $SOAK_P50 ms, p99 $SOAK_P99 ms, errors $SOAK_ERRORS; users in the database: $USERS"
+echo "soak: resident memory $((RSS_START / 1024)) MiB at start, $((RSS_END / 1024)) MiB at end, $((RSS_PEAK / 1024)) MiB at peak"
+[ "$SOAK_ERRORS" -eq 0 ] || { echo "soak: errors (see wrk output below)"; cat "$WORK/soak.out"; exit 1; }
