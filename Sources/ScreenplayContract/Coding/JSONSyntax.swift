@@ -197,9 +197,38 @@ public enum JSONSyntax {
                     }
                     continue
                 }
+                if byte >= 0x80 {
+                    guard let length = utf8SequenceLength(at: index) else {
+                        return failure("invalid UTF-8 in a string (\(found(index)))", at: index)
+                    }
+                    index += length
+                    continue
+                }
                 index += 1
             }
             return failure("unterminated string", at: start)
+        }
+
+        /// The length of the well-formed UTF-8 sequence starting at `offset` (RFC 3629: no overlong
+        /// forms, no surrogates, nothing above U+10FFFF), or `nil`. JSON text is UTF-8, and
+        /// Foundation refuses anything else, so the syntax check must say where it breaks.
+        func utf8SequenceLength(at offset: Int) -> Int? {
+            let lead = bytes[offset]
+            let length: Int
+            var range: ClosedRange<UInt8> = 0x80...0xBF  // what the second byte may be
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; range = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; range = 0x80...0x9F
+            case 0xF0: length = 4; range = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; range = 0x80...0x8F
+            default: return nil
+            }
+            guard offset + length <= bytes.count, range.contains(bytes[offset + 1]) else { return nil }
+            for position in (offset + 2)..<(offset + length) where !(0x80...0xBF).contains(bytes[position]) { return nil }
+            return length
         }
 
         func isHexDigit(_ byte: UInt8) -> Bool {

@@ -45,8 +45,13 @@ extension Component {
                     )))
         }
 
-        /// The duration as clients up to v2 received it: `m:ss`, or `h:mm:ss` from an hour.
-        public var durationText: String? { duration.map(Self.format) }
+        /// The duration as clients up to v2 received it: `m:ss`, or `h:mm:ss` from an hour; `nil`
+        /// from 10 000 hours on, which their text (four digits a part) cannot say: the field is
+        /// optional, and leaving it out beats a value those clients refuse.
+        public var durationText: String? {
+            guard let duration, duration / 3600 <= 9999 else { return nil }
+            return Self.format(duration)
+        }
 
         /// `461` → `"7:41"`, `3723` → `"1:02:03"`.
         public static func format(_ seconds: Int) -> String {

@@ -280,7 +280,18 @@ extension Component: Codable {
     /// Writes `type` and the kind's fields into one object.
     public func encode(to encoder: any Encoder) throws {
         guard let payload else {
-            if case .unknown(let unknown) = content { try unknown.json.encode(to: encoder) }
+            guard case .unknown(let unknown) = content else { return }
+            // An app-defined or unknown kind carries the shared attributes too (from v4): the
+            // attributes win over same-named members its JSON may hold.
+            guard encoder.screenplayAPIVersion >= ComponentAttributes.introduced, !attributes.isEmpty,
+                case .object(var members) = unknown.json
+            else {
+                try unknown.json.encode(to: encoder)
+                return
+            }
+            for key in ComponentAttributes.memberNames { members[key] = nil }
+            try JSONValue.object(members).encode(to: encoder)
+            try attributes.encode(to: encoder)
             return
         }
         var container = encoder.container(keyedBy: TypeKey.self)

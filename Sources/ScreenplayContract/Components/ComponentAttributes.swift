@@ -28,10 +28,13 @@ public struct ComponentAttributes: Sendable, Hashable {
 }
 
 extension ComponentAttributes: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, accessibility
         case bindings = "bind"
     }
+
+    /// The JSON members the attributes occupy in a component's object.
+    static var memberNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Reads `id`, `accessibility` and `bind`, each optional and checked. A bad one is reported
     /// and left out; the component still shows, with its own values and a positional key.

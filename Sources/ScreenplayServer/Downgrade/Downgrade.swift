@@ -36,6 +36,14 @@ public struct Downgrade: Sendable {
         return result
     }
 
+    /// A fallback standing in for `original`: its first component takes the original's id (the
+    /// client keeps its place and state), the others get derived ones later.
+    private func replacing(_ original: Component, with fallback: [Component]) -> [Component] {
+        guard let id = original.id, var first = fallback.first, first.id == nil else { return fallback }
+        first.id = id
+        return [first] + fallback.dropFirst()
+    }
+
     /// Components with later kinds replaced by their fallbacks, recursively.
     public func components(_ components: [Component], entities: Entities = [:]) -> [Component] {
         components.flatMap { self.component($0, entities: entities) }
@@ -48,14 +56,14 @@ public struct Downgrade: Sendable {
             component = component.resolvingBindings(entities).component
         }
         if let payload = component.payload, type(of: payload).versioning.introduced > version {
-            return components(payload.fallback(for: version), entities: entities)
+            return replacing(component, with: components(payload.fallback(for: version), entities: entities))
         }
         switch component.content {
         case .unknown(let custom):
             // App-defined kinds go only to clients that can show them; unregistered ones never leave.
             guard let kind = customKinds[custom.type] else { return [] }
             if kind.versioning.introduced <= version && clientKinds.contains(custom.type) { return [component] }
-            return components(kind.fallback(custom.json), entities: entities)
+            return replacing(component, with: components(kind.fallback(custom.json), entities: entities))
         case .verticalStack(var stack):
             stack.children = components(stack.children, entities: entities)
             component.content = .verticalStack(stack)

@@ -304,6 +304,12 @@ public struct ScreenplayService: Sendable {
         }
     }
 
+    /// `screen` with ids on the components a downgrade put in (fallbacks come after ids were
+    /// assigned), for the versions that carry ids: every component a v4 client sees has one.
+    static func withIDs(_ screen: Screen, for version: APIVersion) -> Screen {
+        version >= ComponentAttributes.introduced ? screen.assigningComponentIDs() : screen
+    }
+
     /// A command that failed once its handler had started: what failed after a write may have
     /// been committed (the handler itself, or encoding its answer). Only the idempotency path
     /// sees it; everywhere else it is its ``error``.
@@ -356,7 +362,8 @@ public struct ScreenplayService: Sendable {
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
         let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
-        let shaped = Downgrade(to: version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
+        var shaped = Downgrade(to: version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
+        if case .screen(let replacement) = shaped.outcome { shaped.outcome = .screen(Self.withIDs(replacement, for: version)) }
         do {
             return Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: version).encode(shaped)))
         } catch {
@@ -440,7 +447,7 @@ public struct ScreenplayService: Sendable {
         _ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest, clientKinds: Set<String>
     ) async throws(ScreenplayError) -> EncodedBody {
         let downgrade = Downgrade(to: request.apiVersion, customKinds: routes.customKinds, clientKinds: clientKinds)
-        let screen = downgrade.screen(try await build(route, request))
+        let screen = Self.withIDs(downgrade.screen(try await build(route, request)), for: request.apiVersion)
         let body: EncodedBody
         do {
             body = EncodedBody(bytes: Array(try ScreenplayEncoder(apiVersion: request.apiVersion).encode(screen)))
