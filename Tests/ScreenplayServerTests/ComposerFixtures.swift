@@ -121,20 +121,78 @@ struct FailingProvider: WidgetProvider {
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse { throw Outage() }
 }
 
-/// Ignores cancellation and answers only after `duration`, however long the composer waits.
-struct StubbornProvider: WidgetProvider {
-    let duration: Duration
+/// Ignores cancellation and never answers until the test calls ``release()``: the page returning
+/// while ``heldCalls`` is still above zero proves the composer did not wait for it, whatever the
+/// machine's load (no wall-clock bound needed).
+final class StubbornProvider: WidgetProvider {
+    private struct State {
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var released = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Calls that are still waiting.
+    var heldCalls: Int { state.withLock { $0.waiting.count } }
+
+    /// Lets every held call (and every later one) answer.
+    func release() {
+        let waiting = state.withLock { state in
+            state.released = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
 
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
-        let duration = self.duration
-        // A detached sleep is not cancelled with the caller: this call cannot be hurried.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Task.detached {
-                try? await Task.sleep(for: duration)
-                continuation.resume()
+            let answerNow = state.withLock { state in
+                if state.released { return true }
+                state.waiting.append(continuation)
+                return false
             }
+            if answerNow { continuation.resume() }
         }
         return WidgetResponse(fragments: Dictionary(uniqueKeysWithValues: request.instances.map { ($0.id, WidgetFragment.bytes([])) }))
+    }
+}
+
+/// Counts the calls in flight, the most there ever were at once, and the span from the first
+/// call's start to the last call's end.
+final class InFlightGauge: Sendable {
+    private struct State {
+        var current = 0
+        var peak = 0
+        var firstEnter: ContinuousClock.Instant?
+        var lastLeave: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+
+    func enter() {
+        state.withLock { state in
+            state.current += 1
+            state.peak = max(state.peak, state.current)
+            if state.firstEnter == nil { state.firstEnter = .now }
+        }
+    }
+
+    func leave() {
+        state.withLock { state in
+            state.current -= 1
+            state.lastLeave = .now
+        }
+    }
+
+    var peak: Int { state.withLock { $0.peak } }
+
+    /// From the first call's start to the last call's end.
+    var span: Duration {
+        state.withLock { state in
+            guard let first = state.firstEnter, let last = state.lastLeave else { return .zero }
+            return last - first
+        }
     }
 }
 
