@@ -49,8 +49,17 @@ extension Component {
     /// usually for (a flag, a title, a price text), else through the kind's own decoder so its
     /// checks run on the bound value.
     private func replacing(field: String, with value: JSONValue) throws(ContractViolation) -> Content {
-        guard let payload else { throw ContractViolation("a component of unknown kind '\(kind)' has no fields to bind") }
         guard field != "type" else { throw ContractViolation("'type' cannot be bound") }
+        guard let payload else {
+            // App-defined kinds (widgets) have no Swift model: the bound value replaces the member
+            // of their JSON, which is what the app's renderer reads.
+            guard case .unknown(var unknown) = content, case .object(var members) = unknown.json else {
+                throw ContractViolation("a component of unknown kind '\(kind)' has no fields to bind")
+            }
+            members[field] = value
+            unknown.json = .object(members)
+            return .unknown(unknown)
+        }
         if let direct = try Self.directlyBound(content, field: field, value: value) { return direct }
         do {
             let encoder = ScreenplayEncoder(apiVersion: .latest)

@@ -1,0 +1,29 @@
+/// The widget kinds a server knows, by wire `type`: what templates may place and what the
+/// composer checks providers' answers against.
+public struct WidgetCatalog: Sendable {
+    /// The contracts, by wire `type`.
+    public let contracts: [String: WidgetContract]
+
+    /// A catalog of `contracts`.
+    ///
+    /// - Throws: ``WidgetContractError`` when two contracts share a `type`: which one a page would
+    ///   be checked against would otherwise depend on the order of a list.
+    public init(_ contracts: [WidgetContract]) throws(WidgetContractError) {
+        var byType: [String: WidgetContract] = [:]
+        for contract in contracts {
+            guard byType[contract.type] == nil else { throw WidgetContractError("the widget kind '\(contract.type)' is declared twice") }
+            byType[contract.type] = contract
+        }
+        self.contracts = byType
+    }
+
+    /// The contract of `type`, when the catalog has it.
+    public subscript(type: String) -> WidgetContract? { contracts[type] }
+
+    /// Every widget kind as a custom component kind, for the downgrade and for
+    /// ``ScreenplayRoutes/componentKind(_:)``.
+    public var customKinds: [String: CustomComponentKind] { contracts.mapValues(\.customKind) }
+
+    /// The contracts sorted by `type`, for docs and listings.
+    public var sorted: [WidgetContract] { contracts.values.sorted { $0.type < $1.type } }
+}

@@ -1,0 +1,307 @@
+public import ScreenplayContract
+
+/// What a widget kind promises its clients: its wire `type`, its fields (each with a JSON type,
+/// required or optional, the version that introduced it, deprecated ones with a note), the API
+/// version the kind needs, and what clients that cannot show it get instead.
+///
+/// A widget kind is an app-defined component kind (``CustomComponentKind``) whose JSON comes from
+/// another team's service, so its shape cannot be left to goodwill: the composer checks every
+/// provider answer against the contract before it reaches a client, and a violation costs only
+/// that widget. Instance parameters (what the layout admin sets: "show 4 items") have a contract
+/// of their own, ``parameters``, checked when a template is saved.
+///
+/// Everything but the fallback closures is data (``WidgetField`` is `Codable`), so a contract can
+/// be printed (``description``), turned into a JSON Schema fragment (``schema``) and, in a later
+/// step, listed by the schema generator and the contract docs beside the built-in kinds.
+public struct WidgetContract: Sendable {
+    /// The wire `type` of the kind's components (`productCard`).
+    public let type: String
+    /// One sentence on what the widget is for, for docs and the admin.
+    public let summary: String
+    /// The version the kind needs and what older clients get, in words; the same record built-in
+    /// kinds carry, so downgrade and docs treat both alike.
+    public let versioning: KindVersioning
+    /// The component's fields, in the order docs list them.
+    public let fields: [WidgetField]
+    /// The fields of an instance's `parameters` (set in the layout admin, sent to the provider).
+    public let parameters: [WidgetField]
+    /// Which URLs ``WidgetFieldType/url`` fields may hold.
+    public let linkPolicy: LinkPolicy
+    /// Builds what a client that does not render the kind gets (an older API version, or an app
+    /// that did not register it), from the widget's JSON with its bindings resolved; `[]` drops it.
+    public let fallback: @Sendable (JSONValue) -> [Component]
+    /// What the page shows when the widget's provider is slow, fails or answers badly; `[]` (the
+    /// default) omits the widget.
+    public let unavailable: @Sendable (WidgetInstance) -> [Component]
+
+    /// The member names every component may carry besides its fields: the kind's `type` and the v4
+    /// attributes. A contract cannot declare fields with these names.
+    public static let reservedNames: Set<String> = ["type", "id", "accessibility", "bind"]
+
+    /// Declares a widget kind.
+    ///
+    /// - Throws: ``WidgetContractError`` when `type` is a built-in kind or not an identifier, or
+    ///   a field name is empty, reserved or repeated.
+    public init(
+        type: String, summary: String, versioning: KindVersioning, fields: [WidgetField], parameters: [WidgetField] = [],
+        linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
+        unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }
+    ) throws(WidgetContractError) {
+        guard !Component.knownKinds.map(\.rawValue).contains(type) else {
+            throw WidgetContractError("'\(type)' is a built-in component kind; a widget kind needs a name of its own")
+        }
+        guard ValueRules.isIdentifier(type, maximum: ValueRules.Key.maximum), !type.contains("/") else {
+            throw WidgetContractError("'\(type.prefix(40))' is not a kind name: 1...64 of A-Z a-z 0-9 . _ : ~ -")
+        }
+        for (list, what) in [(fields, "field"), (parameters, "parameter")] {
+            var seen: Set<String> = []
+            for field in list {
+                guard !field.name.isEmpty else { throw WidgetContractError("'\(type)' has a \(what) with an empty name") }
+                guard what == "parameter" || !Self.reservedNames.contains(field.name) else {
+                    throw WidgetContractError("'\(type)' declares the field '\(field.name)', a name every component reserves")
+                }
+                guard seen.insert(field.name).inserted else {
+                    throw WidgetContractError("'\(type)' declares the \(what) '\(field.name)' twice")
+                }
+            }
+        }
+        self.type = type
+        self.summary = summary
+        self.versioning = versioning
+        self.fields = fields
+        self.parameters = parameters
+        self.linkPolicy = linkPolicy
+        self.fallback = fallback
+        self.unavailable = unavailable
+    }
+
+    /// The kind as the downgrade knows it: registered under ``type``, sent only to clients that
+    /// render it at a version it exists in, replaced by ``fallback`` for everyone else.
+    public var customKind: CustomComponentKind {
+        CustomComponentKind(type: type, versioning: versioning, fallback: fallback)
+    }
+
+    /// Every problem of a widget's component JSON, each with its JSON path, for a client of
+    /// `apiVersion`: not an object, a wrong or missing `type`, a missing required field (fields
+    /// introduced after `apiVersion` are not required), a value of the wrong JSON type, a URL the
+    /// link policy refuses. Unknown members and deprecated fields are warnings: old providers and
+    /// new fields must be able to overlap during a migration.
+    public func validate(_ json: JSONValue, apiVersion: APIVersion = .latest) -> [WidgetProblem] {
+        guard case .object(let members) = json else {
+            return [WidgetProblem(.notAnObject, path: "$", "a widget is a JSON object, found \(json.typeName)")]
+        }
+        var problems: [WidgetProblem] = []
+        switch members["type"] {
+        case .string(let found) where found == type:
+            break
+        case .string(let found):
+            problems.append(WidgetProblem(.wrongKind, path: "$.type", "expected '\(type)', found '\(found.prefix(40))'"))
+        case nil:
+            problems.append(WidgetProblem(.missingField, path: "$.type", "missing required field 'type' (expected '\(type)')"))
+        case let other?:
+            problems.append(WidgetProblem(.wrongType, path: "$.type", "expected the string '\(type)', found \(other.typeName)"))
+        }
+        problems += Self.check(members, against: fields, apiVersion: apiVersion, linkPolicy: linkPolicy, ignoring: Self.reservedNames)
+        return problems
+    }
+
+    /// Every problem of an instance's `parameters`, with paths relative to them (`$.limit`).
+    public func validateParameters(_ json: JSONValue) -> [WidgetProblem] {
+        guard case .object(let members) = json else {
+            return [WidgetProblem(.notAnObject, path: "$", "parameters are a JSON object, found \(json.typeName)")]
+        }
+        return Self.check(members, against: parameters, apiVersion: .latest, linkPolicy: linkPolicy, ignoring: [])
+    }
+
+    static func check(
+        _ members: [String: JSONValue], against fields: [WidgetField], apiVersion: APIVersion, linkPolicy: LinkPolicy,
+        ignoring: Set<String>
+    ) -> [WidgetProblem] {
+        var problems: [WidgetProblem] = []
+        for field in fields {
+            let path = JSONPath.render([AnyCodingKey(field.name)])
+            guard let value = members[field.name], value != .null else {
+                if field.isRequired && field.introduced <= apiVersion {
+                    let found = members[field.name] == nil ? "missing" : "null for"
+                    problems.append(WidgetProblem(.missingField, path: path, "\(found) required field '\(field.name)'"))
+                }
+                continue
+            }
+            if let note = field.deprecation {
+                problems.append(WidgetProblem(.deprecatedField, path: path, "'\(field.name)' is deprecated: \(note)"))
+            }
+            if let problem = field.type.problem(with: value, linkPolicy: linkPolicy) {
+                problems.append(WidgetProblem(problem.kind, path: path, "'\(field.name)': \(problem.message)"))
+            }
+        }
+        let known = Set(fields.map(\.name)).union(ignoring)
+        for name in members.keys.sorted() where !known.contains(name) {
+            problems.append(
+                WidgetProblem(.unknownField, path: JSONPath.render([AnyCodingKey(name)]), "'\(name.prefix(40))' is not in the contract"))
+        }
+        return problems
+    }
+}
+
+/// A contract that cannot be declared: a clash with a built-in kind, a reserved or repeated
+/// field name. A programming error in the app's setup, reported with the kind's name.
+public struct WidgetContractError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, naming the kind and field.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// One field of a widget contract.
+public struct WidgetField: Codable, Sendable, Hashable {
+    /// The member name in the component's JSON.
+    public var name: String
+    /// The JSON type its value must have.
+    public var type: WidgetFieldType
+    /// Whether every widget of the kind must carry it (from ``introduced`` on).
+    public var isRequired: Bool
+    /// The API version whose clients first read it: a required field is not required from
+    /// providers answering older clients, and docs show when it appeared.
+    public var introduced: APIVersion
+    /// Why the field should no longer be sent and what replaces it; `nil` while it is current.
+    public var deprecation: String?
+    /// What the field holds, for docs and the admin.
+    public var summary: String
+
+    /// Creates a field; ``required(_:_:introduced:summary:)`` and
+    /// ``optional(_:_:introduced:summary:)`` read better at the call site.
+    public init(
+        name: String, type: WidgetFieldType, isRequired: Bool, introduced: APIVersion = .v1, deprecation: String? = nil,
+        summary: String = ""
+    ) {
+        self.name = name
+        self.type = type
+        self.isRequired = isRequired
+        self.introduced = introduced
+        self.deprecation = deprecation
+        self.summary = summary
+    }
+
+    /// A field every widget of the kind carries.
+    public static func required(
+        _ name: String, _ type: WidgetFieldType, introduced: APIVersion = .v1, summary: String = ""
+    )
+        -> WidgetField
+    {
+        WidgetField(name: name, type: type, isRequired: true, introduced: introduced, summary: summary)
+    }
+
+    /// A field a widget may leave out.
+    public static func optional(
+        _ name: String, _ type: WidgetFieldType, introduced: APIVersion = .v1, summary: String = ""
+    )
+        -> WidgetField
+    {
+        WidgetField(name: name, type: type, isRequired: false, introduced: introduced, summary: summary)
+    }
+
+    /// The field marked deprecated, with what to do instead: still accepted, but each use is a
+    /// warning naming the note.
+    public func deprecated(_ note: String) -> WidgetField {
+        var copy = self
+        copy.deprecation = note
+        return copy
+    }
+
+    /// Whether the field is deprecated.
+    public var isDeprecated: Bool { deprecation != nil }
+}
+
+/// The JSON types a widget field can have. `url` is a string the contract's ``LinkPolicy``
+/// accepts, so a widget cannot smuggle a `javascript:` link past the checks built-in kinds get.
+public enum WidgetFieldType: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Any string.
+    case string
+    /// A number without fraction.
+    case integer
+    /// Any number.
+    case number
+    /// `true` or `false`.
+    case boolean
+    /// A string holding a link the contract's link policy accepts.
+    case url
+    /// A JSON object (its members are the widget's business).
+    case object
+    /// A JSON array.
+    case array
+
+    /// What is wrong with `value` for this type, or `nil`.
+    func problem(with value: JSONValue, linkPolicy: LinkPolicy) -> (kind: WidgetProblem.Kind, message: String)? {
+        let fits: Bool
+        switch self {
+        case .string: fits = value.stringValue != nil
+        case .integer: fits = value.integerValue != nil
+        case .number: fits = value.numberValue.map(\.isFinite) ?? false
+        case .boolean: fits = value.boolValue != nil
+        case .object: fits = value.objectValue != nil
+        case .array: fits = value.arrayValue != nil
+        case .url:
+            guard let link = value.stringValue else { return (.wrongType, "expected a URL string, found \(value.typeName)") }
+            do {
+                try linkPolicy.check(link)
+                return nil
+            } catch {
+                return (.invalidURL, error.message)
+            }
+        }
+        return fits ? nil : (.wrongType, "expected \(article) \(rawValue), found \(value.typeName)")
+    }
+
+    private var article: String { self == .integer || self == .object || self == .array ? "an" : "a" }
+}
+
+/// One thing wrong with a widget's JSON or an instance's parameters, and where.
+public struct WidgetProblem: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it is; decides the severity.
+    public enum Kind: String, Sendable, Hashable {
+        /// The value is not a JSON object.
+        case notAnObject
+        /// `type` names another kind.
+        case wrongKind
+        /// A required field is absent or null.
+        case missingField
+        /// A field has the wrong JSON type.
+        case wrongType
+        /// A `url` field holds a link the policy refuses.
+        case invalidURL
+        /// A member the contract does not declare (a warning: clients ignore it).
+        case unknownField
+        /// A deprecated field is still sent (a warning).
+        case deprecatedField
+        /// The component's v4 attributes break a rule (`id`, `bind`, `accessibility`).
+        case invalidAttribute
+        /// A client of the page's version could not decode it (a number out of range, a string
+        /// that is not text); the message says where.
+        case unreadable
+    }
+
+    /// What kind of problem it is.
+    public let kind: Kind
+    /// The JSON path, relative to the widget's object (`$.price`).
+    public let path: String
+    /// What is wrong, naming the field and the value's type.
+    public let message: String
+
+    /// Creates a problem.
+    public init(_ kind: Kind, path: String, _ message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    /// Whether the widget may still be shown: unknown and deprecated fields are warnings, the
+    /// rest errors.
+    public var isWarning: Bool { kind == .unknownField || kind == .deprecatedField }
+
+    /// `$.price: 'price': expected a string, found a number`.
+    public var description: String { "\(path): \(message)\(isWarning ? " (warning)" : "")" }
+}
