@@ -219,7 +219,8 @@ struct SQLiteStoreTests {
         func durability() async throws {
             try await withTemporaryDirectory { folder async throws in
                 for (durability, expected) in [(SQLiteStore.Durability.processCrash, 1), (.powerLoss, 2)] {
-                    let store = try await SQLiteStore.open(path: folder.appendingPathComponent("\(expected).sqlite").path, durability: durability)
+                    let store = try await SQLiteStore.open(
+                        path: folder.appendingPathComponent("\(expected).sqlite").path, durability: durability)
                     let synchronous = try await store.transaction { database in
                         try await database.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
                     }
