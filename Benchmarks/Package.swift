@@ -37,6 +37,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ComposerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScreenplayContract", package: "Screenplay"),
+                .product(name: "ScreenplayServer", package: "Screenplay"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/ComposerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "ViewTreeBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -226,7 +226,16 @@ kill "${BACKGROUND_PIDS[@]}" 2>/dev/null || true
 BACKGROUND_PIDS=()
 [ -f "$WORK/rss" ] && RSS_PEAK=$(sort -n "$WORK/rss" | tail -1)
 read -r SOAK_RPS SOAK_P50 SOAK_P99 SOAK_ERRORS <"$WORK/soak"
-USERS=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from users").fetchone()[0])' "$WORK/data/screenplay-demo.sqlite" 2>/dev/null || echo "?")
+USERS=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from screenplay_users").fetchone()[0])' "$WORK/data/screenplay-demo.sqlite" 2>/dev/null || echo "?")
 echo "soak: $SOAK_RPS req/s, p50 $SOAK_P50 ms, p99 $SOAK_P99 ms, errors $SOAK_ERRORS; users in the database: $USERS"
 echo "soak: resident memory $((RSS_START / 1024)) MiB at start, $((RSS_END / 1024)) MiB at end, $((RSS_PEAK / 1024)) MiB at peak"
+# The curve, in fifths of the soak: it should level off once the caches reach their byte budgets
+# (64 MiB of encoded screens, 16 MiB of pages) instead of growing with what the attacker sends.
+if [ -f "$WORK/rss" ]; then
+  python3 -c '
+import sys
+samples = [int(line) for line in open(sys.argv[1]) if line.strip()]
+marks = [samples[min(len(samples) - 1, len(samples) * k // 5)] // 1024 for k in range(1, 6)]
+print("soak: resident memory by fifths of the run (MiB):", " ".join(map(str, marks)))' "$WORK/rss"
+fi
 [ "$SOAK_ERRORS" -eq 0 ] || { echo "soak: errors (see wrk output below)"; cat "$WORK/soak.out"; exit 1; }
