@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `kill -9` in the middle of writes: every command the server answered is in the database after
+/// a restart. Runs the real `screenplay serve` as a child process (the suite's share: about
+/// three seconds).
+@Suite("End to end: kill -9 during writes", .serialized)
+struct CrashDurabilityTests {
+    /// A `screenplay serve` child process on a free port.
+    final class ServerProcess: Sendable {
+        let process: Process
+        let port: Int
+
+        init(data: String) throws {
+            let process = Process()
+            process.executableURL = packageRoot().appendingPathComponent(".build/debug/screenplay")
+            process.arguments = ["serve", "--port", "0", "--data", data, "--log-level", "error", "--command-rate", "100000"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The URL line says which port it bound.
+            var text = ""
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, !text.contains("/ in a browser") {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+                let port = Int(text[range].split(separator: ":")[1])
+            else {
+                process.terminate()
+                throw DemoServerHarness.HarnessError.serverDidNotStart
+            }
+            self.process = process
+            self.port = port
+        }
+
+        var root: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+        func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    static func start(data: String) async throws -> ServerProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try ServerProcess(data: data) }) }.start()
+        }
+    }
+
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    @Test("every playlist the server confirmed before a kill -9 is there after the restart")
+    func answeredWritesSurvive() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-crash-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try await Self.start(data: data)
+        let created = try await raw(
+            .post, first.root, "/api/v4/commands/playlists/create", headers: Self.json, body: Array(#"{"name":"first"}"#.utf8))
+        let token = try #require(created.headers[HTTPField.Name("Screenplay-Token")!])
+        var headers = Self.json
+        headers[.authorization] = "Bearer " + token
+
+        // Eight writers, twelve playlists each at most (the per-user limit is 100); the kill
+        // comes once 40 writes were answered, while the others are in flight.
+        final class Answered: Sendable {
+            let names = Mutex<[String]>([])
+        }
+        let answered = Answered()
+        let writeHeaders = headers
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for index in 0..<12 {
+                        let name = "crash-\(writer)-\(index)"
+                        guard
+                            let answer = try? await raw(
+                                .post, first.root, "/api/v4/commands/playlists/create", headers: writeHeaders,
+                                body: Array(#"{"name":"\#(name)"}"#.utf8))
+                        else { return }  // the server is gone
+                        if answer.status == .ok { answered.names.withLock { $0.append(name) } }
+                    }
+                }
+            }
+            group.addTask {
+                while answered.names.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(2)) }
+                first.kill9()
+            }
+            try await group.waitForAll()
+        }
+        let confirmed = answered.names.withLock { $0 }
+        #expect(confirmed.count >= 40)
+
+        let second = try await Self.start(data: data)
+        defer { second.process.terminate() }
+        var reading: HTTPFields = [:]
+        reading[.authorization] = "Bearer " + token
+        let home = try await raw(.get, second.root, "/api/v4/screens/home", headers: reading)
+        #expect(home.status == .ok, "the token survived too")
+        let missing = confirmed.filter { !home.text.contains("\"\($0)\"") }
+        #expect(missing.isEmpty, "\(missing.count) of \(confirmed.count) confirmed playlists are gone: \(missing.prefix(5))")
+    }
+}
