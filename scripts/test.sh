@@ -45,3 +45,13 @@ for package in "${packages[@]}"; do
   fi
 done
 echo "==> tests passed; ${#packages[@]} other package(s) built: ${packages[*]:-none}"
+
+# Fuzzing (Fuzz/, libFuzzer): the committed seeds and every recorded crash replayed in the plain
+# build above, then each target fuzzed for a bounded time (FUZZ_TIME seconds each, 30 by
+# default) in an instrumented release build. A crash fails the run and prints its input's path.
+if [ -f Fuzz/run.sh ]; then
+  echo "==> replaying the fuzz corpus and recorded crashes"
+  swift test --package-path Fuzz --skip-build
+  echo "==> fuzzing each target for ${FUZZ_TIME:-30} s"
+  bash Fuzz/run.sh
+fi

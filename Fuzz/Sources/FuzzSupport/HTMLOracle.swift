@@ -1,0 +1,237 @@
+import ScreenplayContract
+
+/// Reads a page the way a browser's tokenizer would and checks that only the renderer's own
+/// markup is markup: every tag and attribute is one the renderer writes, every attribute value is
+/// double-quoted with no raw `<`, `>` or stray `'`, every `&` starts one of the five entities
+/// `HTML.escape` writes, text holds no raw `>`, `"` or `'`, no control character survives, URLs
+/// in `href`, `src` and `action` stay on the site or use an allowed scheme, and `style` holds
+/// only the renderer's CSS (plus `url('…')` with nothing that could close it).
+///
+/// Returns the first violation, or `nil`.
+public enum HTMLOracle {
+    static let tags: Set<String> = [
+        "html", "head", "meta", "title", "style", "body", "main", "p", "a", "header", "img", "h1", "h2", "h3", "h4", "h5", "h6",
+        "section", "span", "div", "form", "input", "label", "button", "small", "ul", "li", "nav",
+    ]
+    static let attributes: Set<String> = [
+        "lang", "charset", "name", "content", "class", "href", "rel", "id", "src", "alt", "loading", "width", "height", "style",
+        "role", "aria-level", "aria-label", "aria-pressed", "aria-busy", "aria-invalid", "aria-describedby", "method", "action", "type",
+        "value", "for", "required", "maxlength", "placeholder", "inputmode", "pattern", "title", "disabled",
+    ]
+    static let booleanAttributes: Set<String> = ["required", "disabled"]
+    static let entities = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
+
+    public static func violation(in html: String, stylesheet: String) -> String? {
+        // Works on the UTF-8 bytes: every byte the checks look for is ASCII, and a multi-byte
+        // scalar never contains an ASCII byte.
+        var s = Array(html.utf8)
+        // The stylesheet is the renderer's constant: it must be there verbatim, and nothing else
+        // may sit in a <style> element.
+        let open = Array("<style>".utf8)
+        let styled = open + Array(stylesheet.utf8) + Array("</style>".utf8)
+        if let at = find(styled, in: s) { s.removeSubrange((at + open.count)..<(at + styled.count - open.count - 1)) }
+        for (k, byte) in s.enumerated() {
+            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F || (byte == 0xC2 && k + 1 < s.count && (0x80...0x9F).contains(s[k + 1])) {
+                return "control character in the output at \(context(s, k))"
+            }
+        }
+        func starts(_ text: [UInt8], at index: Int) -> Bool {
+            index + text.count <= s.count && s[index..<(index + text.count)].elementsEqual(text)
+        }
+        func entityOK(at index: Int) -> Bool { entityBytes.contains { starts($0, at: index) } }
+        func isLower(_ b: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) }
+        func isDigit(_ b: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) }
+        let doctype = Array("<!doctype html>".utf8)
+        var insideStyle = false
+        var i = 0
+        while i < s.count {
+            let c = s[i]
+            switch c {
+            case UInt8(ascii: "<"):
+                if starts(doctype, at: i) {
+                    i += doctype.count
+                    continue
+                }
+                var j = i + 1
+                let closing = j < s.count && s[j] == UInt8(ascii: "/")
+                if closing { j += 1 }
+                let nameStart = j
+                while j < s.count, isLower(s[j]) || isDigit(s[j]) { j += 1 }
+                let name = String(decoding: s[nameStart..<j], as: UTF8.self)
+                guard tags.contains(name) else { return "unknown tag or raw '<' at \(context(s, i))" }
+                if insideStyle && !(closing && name == "style") { return "markup inside <style> at \(context(s, i))" }
+                if closing {
+                    guard j < s.count, s[j] == UInt8(ascii: ">") else { return "malformed closing tag at \(context(s, i))" }
+                    if name == "style" { insideStyle = false }
+                    i = j + 1
+                    continue
+                }
+                // Attributes.
+                while true {
+                    guard j < s.count else { return "unterminated tag at \(context(s, i))" }
+                    if s[j] == UInt8(ascii: ">") {
+                        j += 1
+                        break
+                    }
+                    guard s[j] == UInt8(ascii: " ") else { return "unexpected byte \(s[j]) in a tag at \(context(s, j))" }
+                    j += 1
+                    let attributeStart = j
+                    while j < s.count, isLower(s[j]) || s[j] == UInt8(ascii: "-") { j += 1 }
+                    let attribute = String(decoding: s[attributeStart..<j], as: UTF8.self)
+                    guard attributes.contains(attribute) else { return "unknown attribute '\(attribute)' at \(context(s, j))" }
+                    guard j < s.count else { return "unterminated tag at \(context(s, i))" }
+                    if s[j] == UInt8(ascii: "=") {
+                        guard j + 1 < s.count, s[j + 1] == UInt8(ascii: "\"") else { return "unquoted value of '\(attribute)' at \(context(s, j))" }
+                        j += 2
+                        let start = j
+                        while j < s.count, s[j] != UInt8(ascii: "\"") { j += 1 }
+                        guard j < s.count else { return "unterminated value of '\(attribute)' at \(context(s, start))" }
+                        for k in start..<j {
+                            switch s[k] {
+                            case UInt8(ascii: "<"), UInt8(ascii: ">"): return "raw '\(Character(Unicode.Scalar(s[k])))' in the value of '\(attribute)' at \(context(s, k))"
+                            case UInt8(ascii: "'") where attribute != "style": return "raw ' in the value of '\(attribute)' at \(context(s, k))"
+                            case UInt8(ascii: "&") where !entityOK(at: k): return "bare & in the value of '\(attribute)' at \(context(s, k))"
+                            default: break
+                            }
+                        }
+                        let raw = String(decoding: s[start..<j], as: UTF8.self)
+                        if let problem = valueViolation(attribute, unescape(raw), tag: name) {
+                            return "\(problem) (<\(name) \(attribute)=\"\(raw.prefix(200))\">)"
+                        }
+                        j += 1
+                    } else if !booleanAttributes.contains(attribute) {
+                        return "attribute '\(attribute)' without a value at \(context(s, j))"
+                    }
+                }
+                if name == "style" { insideStyle = true }
+                i = j
+            case UInt8(ascii: ">"):
+                return "raw '>' in text at \(context(s, i))"
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                return "raw \(Character(Unicode.Scalar(c))) in text at \(context(s, i))"
+            case UInt8(ascii: "&"):
+                guard entityOK(at: i) else { return "bare & in text at \(context(s, i))" }
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    static let entityBytes = entities.map { Array($0.utf8) }
+
+    /// The first index of `needle` in `haystack`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var i = 0
+        while i + needle.count <= haystack.count {
+            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func context(_ s: [UInt8], _ index: Int) -> String {
+        String(decoding: s[max(0, index - 80)..<min(s.count, index + 80)], as: UTF8.self).debugDescription
+    }
+
+    /// Undoes `HTML.escape`.
+    static func unescape(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let s = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var i = 0
+        outer: while i < s.count {
+            if s[i] == "&" {
+                for (entity, character) in zip(entities, ["&", "<", ">", "\"", "'"] as [Unicode.Scalar]) {
+                    let e = Array(entity.unicodeScalars)
+                    if i + e.count <= s.count, Array(s[i..<(i + e.count)]) == e {
+                        result.append(character)
+                        i += e.count
+                        continue outer
+                    }
+                }
+            }
+            result.append(s[i])
+            i += 1
+        }
+        return String(result)
+    }
+
+    static func valueViolation(_ attribute: String, _ value: String, tag: String) -> String? {
+        switch attribute {
+        case "href":
+            return urlViolation(value, schemes: ["http", "https", "mailto", "tel"])
+        case "src":
+            return urlViolation(value, schemes: ["http", "https"])
+        case "action":
+            return value == "/web/command" ? nil : "a form posts to \(value.debugDescription)"
+        case "style":
+            return cssViolation(value)
+        case "method":
+            return value == "post" ? nil : "method \(value.debugDescription)"
+        case "type":
+            let allowed: Set<String> = ["hidden", "text", "submit", "button", "search", "email", "tel", "url"]
+            return allowed.contains(value) ? nil : "type \(value.debugDescription)"
+        case "loading":
+            return value == "lazy" ? nil : "loading \(value.debugDescription)"
+        case "role":
+            let allowed: Set<String> = ["status", "alert", "heading", "img", "presentation"]
+            return allowed.contains(value) ? nil : "role \(value.debugDescription)"
+        case "aria-level":
+            return ["1", "2", "3", "4", "5", "6"].contains(value) ? nil : "aria-level \(value.debugDescription)"
+        case "width", "height", "maxlength":
+            return value.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "e" || $0 == "+" })
+                ? nil : "\(attribute) \(value.debugDescription)"
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a URL, read as a browser reads it, stays on the site or has an allowed scheme. A
+    /// browser first drops leading and trailing spaces and C0 controls and every tab and line
+    /// break, then reads a backslash as a slash: what is left must not start with two slashes
+    /// (a protocol-relative URL leaves the site), and a scheme must be an allowed one.
+    public static func urlViolation(_ url: String, schemes: Set<String>) -> String? {
+        var scalars = Array(url.unicodeScalars)
+        while let first = scalars.first, first.value <= 0x20 { scalars.removeFirst() }
+        while let last = scalars.last, last.value <= 0x20 { scalars.removeLast() }
+        scalars.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = scalars.first else { return "an empty URL \(url.debugDescription)" }
+        let slash: (Unicode.Scalar) -> Bool = { $0 == "/" || $0 == "\\" }
+        if slash(first) {
+            return scalars.count > 1 && slash(scalars[1]) ? "protocol-relative URL \(url.debugDescription)" : nil
+        }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        if let scheme = LinkPolicy.scheme(of: text), !schemes.contains(scheme.lowercased()) {
+            return "URL \(url.debugDescription) has the scheme '\(scheme)'"
+        }
+        return nil
+    }
+
+    /// The renderer's CSS: properties, numbers, `var(--sp-token)`, colors, and `url('…')` whose
+    /// content cannot close it.
+    static func cssViolation(_ css: String) -> String? {
+        var rest = Substring(css)
+        var plain = ""
+        while let open = rest.range(of: "url('") {
+            plain += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.range(of: "')") else { return "unterminated url( in style \(css.debugDescription)" }
+            let inner = after[..<close.lowerBound]
+            if inner.unicodeScalars.contains(where: { "'\"()\\;".unicodeScalars.contains($0) || $0.properties.isWhitespace || $0.value < 0x20 }) {
+                return "url('…') in style can be closed early: \(css.debugDescription)"
+            }
+            if let problem = urlViolation(String(inner), schemes: ["http", "https"]) { return problem }
+            rest = after[close.upperBound...]
+        }
+        plain += rest
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:;(),#.%- +".unicodeScalars)
+        if let bad = plain.unicodeScalars.first(where: { !allowed.contains($0) }) {
+            return "unexpected \(String(bad).debugDescription) in style \(css.debugDescription)"
+        }
+        return nil
+    }
+}
