@@ -31,6 +31,12 @@ public enum ScreenplayResponder {
     {
         let limit = service.configuration.maximumBodySize
         var body: [UInt8] = []
+        // GET and HEAD carry no body the service reads; waiting for the stream's end would cost
+        // a round trip to the connection's event loop on every screen and 304 (Hummingbird
+        // drains what a handler leaves unread).
+        if Self.ignoresBody(request.method) {
+            return response(await service.respond(to: request.head, body: [], clientAddress: clientAddress))
+        }
         for try await buffer in request.body {
             guard body.count + buffer.readableBytes <= limit else {
                 return response(ScreenplayService.errorResponse(.payloadTooLarge(limit: limit)))
@@ -39,6 +45,9 @@ public enum ScreenplayResponder {
         }
         return response(await service.respond(to: request.head, body: body, clientAddress: clientAddress))
     }
+
+    /// Whether requests with this method are answered without reading their body.
+    static func ignoresBody(_ method: HTTPRequest.Method) -> Bool { method == .get || method == .head }
 
     /// A Hummingbird response carrying the service's head and bytes.
     public static func response(_ answer: ScreenplayService.Response) -> Response {
@@ -56,10 +65,13 @@ extension RouterMethods {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             let limit = site.service.configuration.maximumBodySize
             var body: [UInt8] = []
-            for try await buffer in request.body {
-                // One byte over the limit is enough for the site to refuse it with a page.
-                body.append(contentsOf: buffer.readableBytesView.prefix(min(limit, Int.max - 1) + 1 - body.count))
-                if body.count > limit { break }
+            // As for the API: GET and HEAD are answered without waiting for a body.
+            if !ScreenplayResponder.ignoresBody(request.method) {
+                for try await buffer in request.body {
+                    // One byte over the limit is enough for the site to refuse it with a page.
+                    body.append(contentsOf: buffer.readableBytesView.prefix(min(limit, Int.max - 1) + 1 - body.count))
+                    if body.count > limit { break }
+                }
             }
             guard let answer = await site.respond(to: request.head, body: body, clientAddress: Self.clientAddress(of: context)) else {
                 return Response(status: .notFound)

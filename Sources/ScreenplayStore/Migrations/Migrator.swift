@@ -71,7 +71,12 @@ enum ISO8601 {
     static func now() -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        var moment = time.tv_sec
+        return string(seconds: time.tv_sec)
+    }
+
+    /// A moment (seconds since 1970, as `Date.timeIntervalSince1970` gives), to the second, in UTC.
+    static func string(seconds: Int) -> String {
+        var moment = time_t(seconds)
         var parts = tm()
         gmtime_r(&moment, &parts)
         func pad(_ value: Int32, _ width: Int = 2) -> String {

@@ -1,0 +1,179 @@
+import Foundation
+import SQLKit
+public import ScreenplayServer
+import Synchronization
+
+/// Experiments and their first exposures, in the store.
+///
+/// Experiments are JSON documents keyed by ``Experiment/key``; every change is in the layout
+/// audit log. Exposures are rows keyed by (user, experiment, variant), inserted with "on
+/// conflict do nothing", so the first one wins whatever the number of replicas recording at
+/// once, and the report is a `GROUP BY` over them. As the composer's ``ExposureRecorder`` it
+/// remembers which exposures it already wrote, so a user reloading the page costs no query.
+public final class ExperimentStore: ExposureRecorder {
+    /// The tables: experiments and exposures.
+    public static let migrations: [Migration] = [
+        Migration(id: "screenplay-0003-experiments") { database in
+            try await database.create(table: "screenplay_experiments")
+                .column("key", type: .text, .primaryKey(autoIncrement: false))
+                .column("definition", type: .text, .notNull)
+                .column("updated_by", type: .text, .notNull)
+                .column("updated_at", type: .text, .notNull)
+                .run()
+            try await database.create(table: "screenplay_exposures")
+                .column("user_id", type: .text, .notNull)
+                .column("experiment", type: .text, .notNull)
+                .column("variant", type: .text, .notNull)
+                .column("at", type: .text, .notNull)
+                .primaryKey("user_id", "experiment", "variant")
+                .run()
+            try await database.create(index: "screenplay_exposures_by_experiment").on("screenplay_exposures")
+                .column("experiment").column("variant").run()
+        }
+    ]
+
+    let store: any SQLStore
+    /// Exposures this process wrote (or found already written), so repeats skip the database.
+    private let written = Mutex<Set<ExposureKey>>([])
+    private let rememberedLimit = 200_000
+
+    /// Experiments and exposures over `store` (run ``migrations`` first).
+    public init(store: any SQLStore) {
+        self.store = store
+    }
+
+    // MARK: Experiments
+
+    /// Every experiment, for the composer.
+    public func catalog() async throws -> ExperimentCatalog {
+        ExperimentCatalog(try await all())
+    }
+
+    /// Every experiment, by key.
+    public func all() async throws -> [Experiment] {
+        try await store.read { database in
+            try await database.select().column("definition").from("screenplay_experiments").orderBy("key").all().map { row in
+                try Self.decode(try row.decode(column: "definition", as: String.self))
+            }
+        }
+    }
+
+    /// The experiment with `key`.
+    public func experiment(_ key: String) async throws -> Experiment? {
+        try await store.read { database in
+            try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key).first()
+                .map { try Self.decode(try $0.decode(column: "definition", as: String.self)) }
+        }
+    }
+
+    /// Creates or replaces an experiment; refused (with each problem's JSON path) when it has
+    /// problems. Changing the variants of a running experiment moves users between them, which is
+    /// why every save is in the audit log with the definition it replaced.
+    public func save(_ experiment: Experiment, by actor: String) async throws(LayoutError) {
+        let problems = experiment.problems
+        guard problems.isEmpty else { throw .invalid(problems) }
+        let json: String
+        do {
+            json = try Self.encode(experiment)
+        } catch {
+            throw .invalid([.init(path: "$", message: "the experiment cannot be encoded: \(error)")])
+        }
+        do {
+            try await store.transaction { database in
+                let previous = try await database.select().column("definition").from("screenplay_experiments")
+                    .where("key", .equal, experiment.key).first()?.decode(column: "definition", as: String.self)
+                try await database.delete(from: "screenplay_experiments").where("key", .equal, experiment.key).run()
+                try await database.insert(into: "screenplay_experiments").columns("key", "definition", "updated_by", "updated_at")
+                    .values(SQLBind(experiment.key), SQLBind(json), SQLBind(actor), SQLBind(ISO8601.now())).run()
+                try await LayoutStore.audit(
+                    actor: actor, action: previous == nil ? "create experiment" : "change experiment",
+                    subject: "experiment:\(experiment.key)",
+                    revision: nil, detail: previous.map { "was \($0)" } ?? json, on: database)
+            }
+        } catch {
+            throw .store(String(describing: error))
+        }
+    }
+
+    /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
+    @discardableResult
+    public func delete(_ key: String, by actor: String) async throws -> Bool {
+        try await store.transaction { database in
+            guard
+                let previous = try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key)
+                    .first()?.decode(column: "definition", as: String.self)
+            else { return false }
+            try await database.delete(from: "screenplay_experiments").where("key", .equal, key).run()
+            try await LayoutStore.audit(
+                actor: actor, action: "delete experiment", subject: "experiment:\(key)", revision: nil, detail: "was \(previous)",
+                on: database)
+            return true
+        }
+    }
+
+    // MARK: Exposures
+
+    /// Records the first exposure of its (user, experiment, variant); later ones change nothing.
+    public func recordFirstExposure(_ exposure: Exposure) async throws -> Bool {
+        let key = ExposureKey(userID: exposure.userID, experiment: exposure.experiment, variant: exposure.variant)
+        if written.withLock({ $0.contains(key) }) { return false }
+        let at = Self.timestamp(exposure.at)
+        let inserted = try await store.transaction { database in
+            try await database.insert(into: "screenplay_exposures").columns("user_id", "experiment", "variant", "at")
+                .values(SQLBind(key.userID), SQLBind(key.experiment), SQLBind(key.variant), SQLBind(at))
+                .ignoringConflicts(with: ["user_id", "experiment", "variant"])
+                .returning("user_id")
+                .first() != nil
+        }
+        written.withLock { written in
+            if written.count >= rememberedLimit { written.removeAll(keepingCapacity: true) }
+            written.insert(key)
+        }
+        return inserted
+    }
+
+    /// How many users were first exposed to each variant of `experiment`; variants nobody saw
+    /// yet are listed with 0 when the experiment is still defined.
+    public func report(for experiment: String) async throws -> ExposureReport {
+        let definition = try await self.experiment(experiment)
+        let counts = try await store.read { database in
+            try await database.select().column("variant").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("screenplay_exposures").where("experiment", .equal, experiment).groupBy("variant").all()
+                .map { (try $0.decode(column: "variant", as: String.self), try $0.decode(column: "n", as: Int.self)) }
+        }
+        var byVariant = Dictionary(counts, uniquingKeysWith: +)
+        for variant in definition?.variants ?? [] where byVariant[variant.name] == nil { byVariant[variant.name] = 0 }
+        return ExposureReport(experiment: experiment, exposures: byVariant, definition: definition)
+    }
+
+    private struct ExposureKey: Hashable {
+        let userID: String
+        let experiment: String
+        let variant: String
+    }
+
+    static func encode(_ experiment: Experiment) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(experiment), as: UTF8.self)
+    }
+
+    static func decode(_ json: String) throws -> Experiment {
+        try JSONDecoder().decode(Experiment.self, from: Data(json.utf8))
+    }
+
+    static func timestamp(_ date: Date) -> String { ISO8601.string(seconds: Int(date.timeIntervalSince1970.rounded(.down))) }
+}
+
+/// First exposures per variant of one experiment.
+public struct ExposureReport: Sendable, Hashable {
+    /// The experiment's key.
+    public var experiment: String
+    /// Users first exposed, by variant.
+    public var exposures: [String: Int]
+    /// The experiment as defined now (`nil` once deleted).
+    public var definition: Experiment?
+
+    /// Every user exposed to any variant.
+    public var total: Int { exposures.values.reduce(0, +) }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import SQLKit
+import ScreenplayContract
+import ScreenplayServer
+import ScreenplayStoreSQLite
+import Testing
+
+@testable import ScreenplayStore
+
+/// Runs `body` with a migrated in-memory store and a layout store over it whose validator
+/// refuses widgets of kind `broken` (at their JSON path) and warns about kind `old`.
+private func withLayouts<Result>(
+    limits: LayoutStore.Limits = .init(), _ body: (SQLiteStore, LayoutStore) async throws -> Result
+) async throws -> Result {
+    try await withInMemoryStore { store async throws in
+        try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+        let layouts = LayoutStore(store: store, limits: limits) { template in
+            var problems: [TemplateProblem] = []
+            for (s, section) in template.sections.enumerated() {
+                for (w, widget) in section.widgets.enumerated() where widget.kind == "broken" || widget.kind == "old" {
+                    problems.append(
+                        .init(
+                            path: "$.sections[\(s)].widgets[\(w)].kind", message: "kind '\(widget.kind)'", isWarning: widget.kind == "old"))
+                }
+            }
+            return problems
+        }
+        return try await body(store, layouts)
+    }
+}
+
+private func template(_ route: String = "shop", title: String = "Shop", widgets: [String], kind: String = "banner") -> PageTemplate {
+    PageTemplate(
+        route: route, title: title, revision: 0,
+        sections: [.init(id: "main", widgets: widgets.map { WidgetInstance(id: $0, kind: kind, vertical: "promotions") })])
+}
+
+private struct Interrupted: Error {}
+
+@Suite("LayoutStore")
+struct LayoutStoreTests {
+    @Test("a draft is invisible until published; publishing makes revision 1 live, clears the draft and is audited")
+    func draftThenPublish() async throws {
+        try await withLayouts { _, layouts in
+            try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
+            #expect(try await layouts.published(route: "shop") == nil)
+            #expect(try await layouts.draft(of: "shop")?.template.instances.map(\.id) == ["a", "b"])
+
+            let published = try await layouts.publish(route: "shop", by: "ada", note: "first")
+            #expect(published.revision == 1)
+            #expect(published.template.revision == 1)
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.revision == 1 && live.publishedBy == "ada" && live.note == "first")
+            #expect(live.template.instances.map(\.id) == ["a", "b"])
+            #expect(try await layouts.draft(of: "shop") == nil)
+            let audit = try await layouts.auditLog(subject: "shop")
+            #expect(audit.map(\.action) == ["publish", "save draft"])
+            #expect(audit.first?.revision == 1 && audit.first?.actor == "ada")
+        }
+    }
+
+    @Test("publishing without a draft, or an unknown revision, is a clear error")
+    func missing() async throws {
+        try await withLayouts { _, layouts in
+            await #expect(throws: LayoutError.noDraft(route: "shop")) { try await layouts.publish(route: "shop", by: "ada") }
+            await #expect(throws: LayoutError.noSuchRevision(route: "shop", revision: 3)) {
+                try await layouts.rollback(route: "shop", to: 3, by: "ada")
+            }
+            await #expect(throws: LayoutError.notPublished(route: "shop")) {
+                try await layouts.setEnabled(false, instance: "a", route: "shop", by: "ada")
+            }
+        }
+    }
+
+    @Test("a template with errors is refused with their JSON paths; warnings pass")
+    func validation() async throws {
+        try await withLayouts { _, layouts in
+            do {
+                try await layouts.saveDraft(
+                    PageTemplate(
+                        route: "shop", title: "Shop", revision: 0,
+                        sections: [
+                            .init(
+                                id: "main",
+                                widgets: [.init(id: "ok", kind: "banner", vertical: "v"), .init(id: "x", kind: "broken", vertical: "v")])
+                        ]), by: "ada")
+                Issue.record("a broken widget was saved")
+            } catch LayoutError.invalid(let problems) {
+                #expect(problems.map(\.path) == ["$.sections[0].widgets[1].kind"])
+            }
+            #expect(try await layouts.draft(of: "shop") == nil)
+            try await layouts.saveDraft(template(widgets: ["w"], kind: "old"), by: "ada")
+            #expect(try await layouts.publish(route: "shop", by: "ada").revision == 1)
+        }
+    }
+
+    @Test("the limits: widgets per page, bytes, route length")
+    func limits() async throws {
+        try await withLayouts(limits: .init(templateBytes: 2_000, widgets: 5, routeCharacters: 10)) { _, layouts in
+            for (candidate, path) in [
+                (template(widgets: (0..<6).map { "w\($0)" }), "$.sections"),
+                (template(title: String(repeating: "T", count: 3_000), widgets: ["a"]), "$"),
+                (template("a-very-long-route", widgets: ["a"]), "$.route"),
+            ] {
+                do {
+                    try await layouts.saveDraft(candidate, by: "ada")
+                    Issue.record("saved a template over the limits (\(path))")
+                } catch LayoutError.invalid(let problems) {
+                    #expect(problems.map(\.path) == [path], "\(problems)")
+                }
+            }
+            #expect(try await layouts.pages().isEmpty)
+        }
+    }
+
+    @Test("a failure in the middle of publishing leaves the old revision live and the draft in place")
+    func interruptedPublish() async throws {
+        try await withLayouts { store, layouts in
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.saveDraft(template(title: "New shop", widgets: ["a", "b"]), by: "bob")
+            let auditBefore = try await rowCount(of: "screenplay_layout_audit", in: store)
+
+            await #expect(throws: LayoutError.self) {
+                try await layouts.publish(route: "shop", by: "bob") { throw Interrupted() }
+            }
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.revision == 1 && live.template.title == "Shop")
+            #expect(try await layouts.draft(of: "shop")?.template.title == "New shop")
+            #expect(try await layouts.history(of: "shop").map(\.revision) == [1])
+            #expect(try await rowCount(of: "screenplay_layout_audit", in: store) == auditBefore)
+
+            #expect(try await layouts.publish(route: "shop", by: "bob").revision == 2)
+            #expect(try await layouts.published(route: "shop")?.template.title == "New shop")
+        }
+    }
+
+    @Test("a publish over a revision the editor did not see is a conflict and changes nothing")
+    func conflict() async throws {
+        try await withLayouts { _, layouts in
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada", expectedLive: 0)
+            try await layouts.saveDraft(template(widgets: ["b"]), by: "bob")
+            await #expect(throws: LayoutError.conflict(route: "shop", expected: 0, live: 1)) {
+                try await layouts.publish(route: "shop", by: "bob", expectedLive: 0)
+            }
+            #expect(try await layouts.published(route: "shop")?.revision == 1)
+            #expect(try await layouts.publish(route: "shop", by: "bob", expectedLive: 1).revision == 2)
+        }
+    }
+
+    @Test("rollback publishes a copy of any older revision as the newest; history keeps everything")
+    func rollback() async throws {
+        try await withLayouts { _, layouts in
+            for (title, widgets) in [("One", ["a"]), ("Two", ["a", "b"]), ("Three", ["c"])] {
+                try await layouts.saveDraft(template(title: title, widgets: widgets), by: "ada")
+                try await layouts.publish(route: "shop", by: "ada")
+            }
+            try await layouts.saveDraft(template(title: "Draft", widgets: ["d"]), by: "ada")
+            let rolledBack = try await layouts.rollback(route: "shop", to: 1, by: "bob")
+            #expect(rolledBack.revision == 4)
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.revision == 4 && live.template.title == "One" && live.template.instances.map(\.id) == ["a"])
+            #expect(try await layouts.history(of: "shop").map(\.revision) == [4, 3, 2, 1])
+            #expect(try await layouts.history(of: "shop").first?.note == "rollback to revision 1")
+            #expect(try await layouts.revision(2, of: "shop").template.title == "Two")
+            #expect(try await layouts.draft(of: "shop")?.template.title == "Draft", "a rollback leaves the draft alone")
+            #expect(try await layouts.auditLog(subject: "shop").first?.action == "rollback")
+        }
+    }
+
+    @Test("the kill switch publishes at once, follows into the draft, and works even on a template that no longer validates")
+    func killSwitch() async throws {
+        try await withLayouts { _, layouts in
+            try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.saveDraft(template(title: "Draft", widgets: ["b", "c"]), by: "ada")
+
+            let killed = try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
+            #expect(killed.revision == 2)
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.template.instances.map(\.isEnabled) == [true, false])
+            let draft = try #require(try await layouts.draft(of: "shop"))
+            #expect(draft.template.title == "Draft")
+            #expect(draft.template.instances.map(\.isEnabled) == [false, true], "the draft's b is off too; c untouched")
+            await #expect(throws: LayoutError.noSuchWidget(route: "shop", instance: "zzz")) {
+                try await layouts.setEnabled(false, instance: "zzz", route: "shop", by: "oncall")
+            }
+            #expect(try await layouts.auditLog(subject: "shop").first?.action == "disable widget")
+        }
+    }
+
+    @Test("the kill switch works on a live template that no longer validates (its kind was removed)")
+    func killSwitchSkipsValidation() async throws {
+        try await withLayouts { store, strict in
+            // Published while the kind still existed (a validator that accepted it).
+            let lenient = LayoutStore(store: store)
+            try await lenient.saveDraft(template(widgets: ["a", "b"], kind: "broken"), by: "ada")
+            try await lenient.publish(route: "shop", by: "ada")
+            await #expect(throws: LayoutError.self) { try await strict.rollback(route: "shop", to: 1, by: "ada") }
+            let killed = try await strict.setEnabled(false, instance: "a", route: "shop", by: "oncall")
+            #expect(killed.revision == 2 && killed.template.instances.map(\.isEnabled) == [false, true])
+        }
+    }
+
+    @Test("kill switches and publishes racing each other all land, one revision each, none lost")
+    func concurrentSwitches() async throws {
+        try await withLayouts { _, layouts in
+            let ids = (0..<12).map { "w\($0)" }
+            try await layouts.saveDraft(template(widgets: ids), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in ids {
+                    group.addTask { _ = try await layouts.setEnabled(false, instance: id, route: "shop", by: "oncall") }
+                }
+                try await group.waitForAll()
+            }
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.revision == 13)
+            #expect(live.template.instances.allSatisfy { !$0.isEnabled })
+            #expect(try await layouts.history(of: "shop").map(\.revision) == Array((1...13).reversed()))
+        }
+    }
+
+    @Test("pages lists published routes and drafts, with titles and revisions")
+    func pages() async throws {
+        try await withLayouts { _, layouts in
+            try await layouts.saveDraft(template("shop", widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.saveDraft(template("home", title: "Home", widgets: ["a"]), by: "bob")
+            let pages = try await layouts.pages()
+            #expect(pages.map(\.route) == ["home", "shop"])
+            #expect(pages[0].liveRevision == nil && pages[0].draftUpdatedBy == "bob")
+            #expect(pages[1].liveRevision == 1 && pages[1].title == "Shop" && pages[1].draftUpdatedBy == nil)
+        }
+    }
+
+    @Test("revisions survive reopening the database file")
+    func persisted() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder.appendingPathComponent("layouts.sqlite").path
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await withFileStore(at: path) { store in
+                try await Migrator(LayoutStore.migrations).run(on: store)
+                let layouts = LayoutStore(store: store)
+                try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+                try await layouts.publish(route: "shop", by: "ada")
+            }
+            try await withFileStore(at: path) { store in
+                try await Migrator(LayoutStore.migrations).run(on: store)
+                #expect(try await LayoutStore(store: store).published(route: "shop")?.template.instances.map(\.id) == ["a"])
+            }
+        }
+    }
+}
+
+@Suite("ExperimentStore")
+struct ExperimentStoreTests {
+    private func withExperiments<Result>(_ body: (SQLiteStore, ExperimentStore, LayoutStore) async throws -> Result) async throws -> Result
+    {
+        try await withInMemoryStore { store async throws in
+            try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+            return try await body(store, ExperimentStore(store: store), LayoutStore(store: store))
+        }
+    }
+
+    @Test("experiments are saved, read back whole, changed and deleted, each change audited")
+    func lifecycle() async throws {
+        try await withExperiments { _, experiments, layouts in
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let banner = Experiment(
+                key: "home-banner", variants: [.init("control", weight: 1), .init("treatment", weight: 3)], targetSegment: "beta",
+                start: start, stop: start.addingTimeInterval(86_400))
+            try await experiments.save(banner, by: "ada")
+            #expect(try await experiments.experiment("home-banner") == banner)
+            var changed = banner
+            changed.variants[1].weight = 1
+            try await experiments.save(changed, by: "bob")
+            #expect(try await experiments.catalog()["home-banner"]?.variants.map(\.weight) == [1, 1])
+            #expect(try await experiments.delete("home-banner", by: "bob"))
+            #expect(try await experiments.all().isEmpty)
+            #expect(try await experiments.delete("home-banner", by: "bob") == false)
+            let audit = try await layouts.auditLog(subject: "experiment:home-banner")
+            #expect(audit.map(\.action) == ["delete experiment", "change experiment", "create experiment"])
+            #expect(audit[1].detail.contains(#""weight":3"#), "a change records what it replaced")
+        }
+    }
+
+    @Test("an experiment with problems is refused with their JSON paths")
+    func invalid() async throws {
+        try await withExperiments { _, experiments, _ in
+            do {
+                try await experiments.save(
+                    Experiment(key: "bad key!", variants: [.init("a", weight: -1), .init("a", weight: 0)]), by: "ada")
+                Issue.record("saved a broken experiment")
+            } catch LayoutError.invalid(let problems) {
+                #expect(Set(problems.map(\.path)) == ["$.key", "$.variants[0].weight", "$.variants[1].name", "$.variants"])
+            }
+            #expect(try await experiments.all().isEmpty)
+        }
+    }
+
+    @Test("only the first exposure of a (user, experiment, variant) counts, across recorders sharing the database")
+    func firstExposures() async throws {
+        try await withExperiments { store, experiments, _ in
+            try await experiments.save(
+                Experiment(key: "e", variants: [.init("a", weight: 1), .init("b", weight: 1), .init("c", weight: 1)]), by: "ada")
+            let other = ExperimentStore(store: store)  // another replica: remembers nothing yet
+            let now = Date()
+            var firsts = 0
+            for user in 0..<30 {
+                let exposure = Exposure(userID: "\(user)", experiment: "e", variant: user % 2 == 0 ? "a" : "b", at: now)
+                if try await experiments.recordFirstExposure(exposure) { firsts += 1 }
+                #expect(try await experiments.recordFirstExposure(exposure) == false)
+                #expect(try await other.recordFirstExposure(exposure) == false)
+            }
+            #expect(firsts == 30)
+            #expect(try await rowCount(of: "screenplay_exposures", in: store) == 30)
+            let report = try await experiments.report(for: "e")
+            #expect(report.exposures == ["a": 15, "b": 15, "c": 0])
+            #expect(report.total == 30)
+        }
+    }
+
+    @Test("concurrent first exposures of one user from many pages count once")
+    func concurrentExposures() async throws {
+        try await withExperiments { store, _, _ in
+            let recorders = (0..<4).map { _ in ExperimentStore(store: store) }
+            let exposure = Exposure(userID: "7", experiment: "e", variant: "a", at: Date())
+            let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<40 { group.addTask { try await recorders[index % 4].recordFirstExposure(exposure) } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(firsts == 1)
+            #expect(try await rowCount(of: "screenplay_exposures", in: store) == 1)
+        }
+    }
+}
