@@ -336,3 +336,62 @@ struct ExperimentStoreTests {
         }
     }
 }
+
+@Suite("LiveTemplates")
+struct LiveTemplatesTests {
+    @Test("serves the live template from memory and follows publishes, rollbacks, switches and experiment changes")
+    func followsTheBus() async throws {
+        try await withInMemoryStore { store in
+            try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+            let bus = InProcessInvalidationBus()
+            let layouts = LayoutStore(store: store, bus: bus)
+            let experiments = ExperimentStore(store: store, bus: bus)
+            let live = LiveTemplates(layouts: layouts, experiments: experiments, bus: bus)
+
+            #expect(try await live.liveTemplate(for: "shop") == nil)
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            #expect(try await live.liveTemplate(for: "shop") == nil, "a draft is not live")
+            try await layouts.publish(route: "shop", by: "ada")
+            #expect(try await live.liveTemplate(for: "shop")?.revision == 1, "a route published after the first read is found")
+
+            try await layouts.saveDraft(template(title: "Two", widgets: ["a", "b"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            #expect(try await live.liveTemplate(for: "shop")?.title == "Two")
+            try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
+            #expect(try await live.liveTemplate(for: "shop")?.instances.map(\.isEnabled) == [true, false])
+            try await layouts.rollback(route: "shop", to: 1, by: "ada")
+            #expect(try await live.liveTemplate(for: "shop")?.title == "Shop")
+
+            #expect(try await live.experiments().experiments.isEmpty)
+            try await experiments.save(Experiment(key: "e", variants: [.init("a", weight: 1)]), by: "ada")
+            #expect(try await live.experiments()["e"] != nil)
+        }
+    }
+
+    @Test("a read that raced a publish is not kept")
+    func race() async throws {
+        try await withInMemoryStore { store in
+            try await Migrator(LayoutStore.migrations).run(on: store)
+            let bus = InProcessInvalidationBus()
+            let layouts = LayoutStore(store: store, bus: bus)
+            let live = LiveTemplates(layouts: layouts, experiments: nil, bus: bus)
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            // Many readers while many publishes land: once quiet, memory agrees with the store.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        if index % 2 == 0 {
+                            _ = try await live.liveTemplate(for: "shop")
+                        } else {
+                            _ = try await layouts.setEnabled(index % 4 == 1, instance: "a", route: "shop", by: "x")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let stored = try #require(try await layouts.published(route: "shop"))
+            #expect(try await live.liveTemplate(for: "shop") == stored.template)
+        }
+    }
+}

@@ -33,6 +33,11 @@ public struct WidgetContract: Sendable {
     /// What the page shows when the widget's provider is slow, fails or answers badly; `[]` (the
     /// default) omits the widget.
     public let unavailable: @Sendable (WidgetInstance) -> [Component]
+    /// Whether the widget's data depends on who asks. A composed page showing a `.perUser` widget
+    /// is cached per user; a page of `.everyone` widgets is shared by every user with the same
+    /// request shape. `.perUser` by default: a provider that personalizes can never leak one
+    /// user's data to another because its contract forgot to say so.
+    public let sharing: ScreenplayRoutes.Sharing
 
     /// The member names every component may carry besides its fields: the kind's `type` and the v4
     /// attributes. A contract cannot declare fields with these names.
@@ -45,7 +50,7 @@ public struct WidgetContract: Sendable {
     public init(
         type: String, summary: String, versioning: KindVersioning, fields: [WidgetField], parameters: [WidgetField] = [],
         linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
-        unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }
+        unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }, sharing: ScreenplayRoutes.Sharing = .perUser
     ) throws(WidgetContractError) {
         guard !Component.knownKinds.map(\.rawValue).contains(type) else {
             throw WidgetContractError("'\(type)' is a built-in component kind; a widget kind needs a name of its own")
@@ -73,6 +78,7 @@ public struct WidgetContract: Sendable {
         self.linkPolicy = linkPolicy
         self.fallback = fallback
         self.unavailable = unavailable
+        self.sharing = sharing
     }
 
     /// The kind as the downgrade knows it: registered under ``type``, sent only to clients that

@@ -107,16 +107,25 @@ final class EncodedScreenCache: Sendable {
         let user: Int64?
     }
 
+    /// What a build produced: the body, and until when it may be served (`nil`: until the
+    /// revision changes). A build whose `expires` is already past is served to its waiters but
+    /// not kept.
+    struct Built: Sendable {
+        let body: EncodedBody
+        let expires: ContinuousClock.Instant?
+    }
+
     private struct Entry {
         let revision: String
         let body: EncodedBody
+        let expires: ContinuousClock.Instant?
         /// When it was stored, on the cache's clock.
         let storedAt: UInt64
         var lastUse: UInt64
     }
 
     private struct Running {
-        let task: Task<EncodedBody, any Error>
+        let task: Task<Built, any Error>
         /// When the build started, on the cache's clock.
         let startedAt: UInt64
     }
@@ -147,10 +156,21 @@ final class EncodedScreenCache: Sendable {
     func body(
         for key: Key, revision: String, build: @escaping @Sendable () async throws -> EncodedBody
     ) async throws -> EncodedBody {
+        try await body(for: key, revision: revision, expiring: false) { Built(body: try await build(), expires: nil) }
+    }
+
+    /// The body for `key` at `revision` while it has not expired, or built by `build` (once
+    /// however many ask) and kept until the expiry it states. For bodies whose freshness is a
+    /// matter of time rather than of a revision (composed pages, whose providers' data changes
+    /// without telling anyone).
+    func body(
+        for key: Key, revision: String, expiring: Bool = true, build: @escaping @Sendable () async throws -> Built
+    ) async throws -> EncodedBody {
         let flight = Flight(key: key, revision: revision)
-        let (hit, task, startedAt) = state.withLock { state -> (EncodedBody?, Task<EncodedBody, any Error>?, UInt64) in
+        let now: ContinuousClock.Instant? = expiring ? .now : nil
+        let (hit, task, startedAt) = state.withLock { state -> (EncodedBody?, Task<Built, any Error>?, UInt64) in
             state.clock += 1
-            if var entry = state.entries[key], entry.revision == revision {
+            if var entry = state.entries[key], entry.revision == revision, Self.isFresh(entry.expires, at: now) {
                 entry.lastUse = state.clock
                 state.entries[key] = entry
                 state.stats.hits += 1
@@ -170,9 +190,9 @@ final class EncodedScreenCache: Sendable {
         if let hit { return hit }
         guard let task else { throw CancellationError() }
         do {
-            let body = try await task.value
-            finish(flight, startedAt: startedAt, body: body)
-            return body
+            let built = try await task.value
+            finish(flight, startedAt: startedAt, body: built.body, expires: built.expires)
+            return built.body
         } catch {
             finish(flight, startedAt: startedAt, body: nil)
             throw error
@@ -181,11 +201,11 @@ final class EncodedScreenCache: Sendable {
 
     /// Ends the build that started at `startedAt` (every waiter calls it; the first does the work,
     /// and a later build of the same flight is never ended by an old waiter).
-    private func finish(_ flight: Flight, startedAt: UInt64, body: EncodedBody?) {
+    private func finish(_ flight: Flight, startedAt: UInt64, body: EncodedBody?, expires: ContinuousClock.Instant? = nil) {
         state.withLock { state in
             guard let running = state.inFlight[flight], running.startedAt == startedAt else { return }
             state.inFlight[flight] = nil
-            guard let body else { return }
+            guard let body, Self.isFresh(expires, at: expires == nil ? nil : .now) else { return }
             state.clock += 1
             guard body.storedSize <= largestEntry else {
                 state.stats.refusedLarge += 1
@@ -194,7 +214,8 @@ final class EncodedScreenCache: Sendable {
             // A build that started before the entry now held was stored is older news: keep the entry.
             if let existing = state.entries[flight.key], existing.storedAt > running.startedAt { return }
             if let old = state.entries.removeValue(forKey: flight.key) { state.bytes -= old.body.storedSize }
-            state.entries[flight.key] = Entry(revision: flight.revision, body: body, storedAt: state.clock, lastUse: state.clock)
+            state.entries[flight.key] = Entry(
+                revision: flight.revision, body: body, expires: expires, storedAt: state.clock, lastUse: state.clock)
             state.bytes += body.storedSize
             guard state.bytes > byteBudget else { return }
             // Evict the least recently used until three quarters of the budget is used, so that
@@ -207,6 +228,13 @@ final class EncodedScreenCache: Sendable {
                 state.stats.evictions += 1
             }
         }
+    }
+
+    /// Whether an entry expiring at `expires` may still be served at `now` (no expiry: always;
+    /// no clock reading, for callers whose entries never expire: always).
+    private static func isFresh(_ expires: ContinuousClock.Instant?, at now: ContinuousClock.Instant?) -> Bool {
+        guard let expires, let now else { return true }
+        return now < expires
     }
 
     /// What the cache holds and has done.

@@ -1,12 +1,17 @@
 import Synchronization
 
 /// A change that makes what a server holds in memory stale: a user's data changed (their
-/// revision moved on), or a token was revoked.
+/// revision moved on), a token was revoked, a page was published, an experiment changed.
 public enum Invalidation: Sendable, Hashable {
     /// The user's revision changed: drop any cached revision of theirs.
     case userRevision(userID: Int64)
     /// A token (by the SHA-256 the store keeps) no longer names anyone.
     case tokenRevoked(tokenHash: String)
+    /// A page template was published (or rolled back, or a widget switched): drop the route's
+    /// live template.
+    case pagePublished(route: String)
+    /// An experiment was created, changed or deleted.
+    case experimentsChanged
 }
 
 /// Carries invalidations from the process that wrote to every process that caches, so the hot

@@ -82,6 +82,8 @@ public struct ScreenplayService: Sendable {
     /// The configuration in force.
     public let configuration: Configuration
     let routes: ScreenplayRoutes
+    /// Composed pages, served at `screens/{route}` for routes the code does not define.
+    public let pages: ComposedScreens?
     let identity: any IdentityResolver
     let cache: EncodedScreenCache
     let ledger = IdempotencyLedger()
@@ -93,11 +95,15 @@ public struct ScreenplayService: Sendable {
     let prefixSegments: [String]
 
     /// Creates a service over a route table and an identity resolver.
+    ///
+    /// `pages` serves composed pages (layouts from the admin) at the routes `routes` does not
+    /// define: a coded screen always wins, so no template can break one.
     public init(
-        routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(),
+        routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(), pages: ComposedScreens? = nil,
         logger: Logger = Logger(label: "screenplay.server")
     ) {
         self.routes = routes
+        self.pages = pages
         self.identity = identity
         self.configuration = configuration
         self.cache = EncodedScreenCache(byteBudget: configuration.cacheByteBudget)
@@ -197,22 +203,32 @@ public struct ScreenplayService: Sendable {
     private func screenResponse(
         _ request: HTTPRequest, segments: [String], query: [String: String], version: APIVersion
     ) async throws -> Response {
+        let path = segments.joined(separator: "/")
+        let coded = routes.screenRoute(for: segments) != nil
         // An unknown path is a 404 before anyone gets an identity: no user rows for garbage URLs.
-        guard routes.screenRoute(for: segments) != nil else {
-            throw ScreenplayError.notFound(
-                "no screen at 'screens/\(segments.joined(separator: "/"))'", path: "screens/" + segments.joined(separator: "/"))
-        }
+        guard coded || pages != nil else { throw Self.noScreen(path) }
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: false)
-        let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
-        let encoded = try await encodedScreen(
-            path: segments.joined(separator: "/"), segments: segments, query: query, apiVersion: version, clientKinds: clientKinds,
-            user: resolved.user)
+        let encoded: EncodedBody
+        if coded {
+            let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
+            encoded = try await encodedScreen(
+                path: path, segments: segments, query: query, apiVersion: version, clientKinds: clientKinds, user: resolved.user)
+        } else {
+            guard let pages,
+                let composed = try await pages.body(for: composedRequest(request, path: path, version: version, user: resolved.user))
+            else { throw Self.noScreen(path) }
+            encoded = composed
+        }
+        let vary =
+            coded
+            ? "Authorization, Cookie, Accept-Encoding"
+            : "Authorization, Cookie, Accept-Encoding, Accept-Language, Screenplay-Platform, Screenplay-Components"
         // gzip when the client asks, from the bytes compressed once when the screen was cached.
         let sent = encoded.representation(acceptEncoding: request.headerFields[.acceptEncoding])
         var head = HTTPResponse(status: .ok)
         head.headerFields[.eTag] = sent.etag
         head.headerFields[.cacheControl] = "private, no-cache"
-        head.headerFields[.vary] = "Authorization, Cookie, Accept-Encoding"
+        head.headerFields[.vary] = vary
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
         if let condition = request.headerFields[.ifNoneMatch], encoded.matches(ifNoneMatch: condition) {
@@ -227,6 +243,46 @@ public struct ScreenplayService: Sendable {
             return Response(head: head, body: [])
         }
         return Response(head: head, body: sent.bytes)
+    }
+
+    static func noScreen(_ path: String) -> ScreenplayError {
+        .notFound("no screen at 'screens/\(path)'", path: "screens/" + path)
+    }
+
+    /// The header in which a client names its platform (`ios`, `android`, `web`): page templates
+    /// show widgets by platform.
+    public static let platformHeader = HTTPField.Name("Screenplay-Platform")!
+
+    /// A composed-page request from an HTTP request: platform from ``platformHeader`` (`unknown`
+    /// when missing), locale from the first `Accept-Language` tag, kinds from ``componentsHeader``.
+    func composedRequest(_ request: HTTPRequest, path: String, version: APIVersion, user: UserIdentity) -> ComposedScreens.Request {
+        ComposedScreens.Request(
+            route: path, user: user, apiVersion: version,
+            clientKinds: Self.clientKinds(in: request.headerFields, known: pages?.composer.allCustomKinds ?? [:]),
+            platform: Self.platform(in: request.headerFields), locale: Self.locale(in: request.headerFields))
+    }
+
+    /// The client's platform, lowercased, from ``platformHeader``; `unknown` when missing or not a name.
+    static func platform(in headers: HTTPFields) -> Platform {
+        guard let value = headers[platformHeader]?.lowercased(), (1...32).contains(value.utf8.count),
+            value.utf8.allSatisfy({
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "-")
+            })
+        else { return Platform("unknown") }
+        return Platform(value)
+    }
+
+    /// The first language tag of `Accept-Language` (`de-CH` from `de-CH, de;q=0.9`); `nil` for none or `*`.
+    static func locale(in headers: HTTPFields) -> String? {
+        guard let value = headers[.acceptLanguage] else { return nil }
+        let first = value.split(separator: ",").first.map { $0.split(separator: ";").first ?? $0 }.map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+        guard let first, !first.isEmpty, first != "*", first.utf8.count <= 35,
+            first.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
+        else { return nil }
+        return first
     }
 
     /// A command, answered once per `Idempotency-Key`: a retry with the same key and request gets

@@ -33,13 +33,16 @@ public final class ExperimentStore: ExposureRecorder {
     ]
 
     let store: any SQLStore
+    /// Where experiment changes are announced (``Invalidation/experimentsChanged``).
+    public let bus: (any InvalidationBus)?
     /// Exposures this process wrote (or found already written), so repeats skip the database.
     private let written = Mutex<Set<ExposureKey>>([])
     private let rememberedLimit = 200_000
 
-    /// Experiments and exposures over `store` (run ``migrations`` first).
-    public init(store: any SQLStore) {
+    /// Experiments and exposures over `store` (run ``migrations`` first), announcing changes on `bus`.
+    public init(store: any SQLStore, bus: (any InvalidationBus)? = nil) {
         self.store = store
+        self.bus = bus
     }
 
     // MARK: Experiments
@@ -93,12 +96,14 @@ public final class ExperimentStore: ExposureRecorder {
         } catch {
             throw .store(String(describing: error))
         }
+        await bus?.publish(.experimentsChanged)
     }
 
     /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
     @discardableResult
     public func delete(_ key: String, by actor: String) async throws -> Bool {
-        try await store.transaction { database in
+        defer { if let bus { Task { await bus.publish(.experimentsChanged) } } }
+        return try await store.transaction { database in
             guard
                 let previous = try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key)
                     .first()?.decode(column: "definition", as: String.self)

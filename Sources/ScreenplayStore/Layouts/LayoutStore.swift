@@ -65,16 +65,21 @@ public struct LayoutStore: Sendable {
     ]
 
     let store: any SQLStore
+    /// Where publishes are announced (``Invalidation/pagePublished(route:)``), so every server's
+    /// ``LiveTemplates`` drops the route.
+    public let bus: (any InvalidationBus)?
     let validator: @Sendable (PageTemplate) -> [TemplateProblem]
     /// The limits in force.
     public let limits: Limits
 
     /// A layout store over `store` (run ``migrations`` first), checking templates with
-    /// `validator` (by default only the store's own limits).
+    /// `validator` (by default only the store's own limits) and announcing publishes on `bus`.
     public init(
-        store: any SQLStore, limits: Limits = Limits(), validator: @escaping @Sendable (PageTemplate) -> [TemplateProblem] = { _ in [] }
+        store: any SQLStore, bus: (any InvalidationBus)? = nil, limits: Limits = Limits(),
+        validator: @escaping @Sendable (PageTemplate) -> [TemplateProblem] = { _ in [] }
     ) {
         self.store = store
+        self.bus = bus
         self.limits = limits
         self.validator = validator
     }
@@ -275,7 +280,7 @@ public struct LayoutStore: Sendable {
         interruption: (@Sendable () throws -> Void)? = nil,
         make: @escaping @Sendable (PublishedRevision?, any SQLDatabase) async throws -> (PageTemplate, validates: Bool)
     ) async throws(LayoutError) -> PublishedRevision {
-        try await guarded {
+        let published = try await guarded {
             try await store.transaction { [self] database in
                 let live = try await Self.newest(route: route, on: database)
                 let (template, validates) = try await make(live, database)
@@ -295,6 +300,9 @@ public struct LayoutStore: Sendable {
                 return PublishedRevision(template: stored, revision: number, publishedBy: actor, publishedAt: now, note: note)
             }
         }
+        // After the commit: a server that reloads now reads the new revision.
+        await bus?.publish(.pagePublished(route: route))
+        return published
     }
 
     /// Throws ``LayoutError/conflict(route:expected:live:)`` unless `expected` is `nil` or the live revision.

@@ -1,0 +1,216 @@
+import Foundation
+public import Logging
+public import ScreenplayContract
+import Synchronization
+
+/// Where the live page templates and the experiments in force come from: the store in a real
+/// server (kept in memory and dropped when an admin publishes), fixed values in tests.
+public protocol PageTemplateSource: Sendable {
+    /// The published template of `route`, or `nil` when there is none (the route is then not a
+    /// composed page).
+    func liveTemplate(for route: String) async throws -> PageTemplate?
+    /// The experiments that conditions and providers may consult.
+    func experiments() async throws -> ExperimentCatalog
+}
+
+/// Fixed templates and experiments: for tests and for apps whose pages live in code.
+public struct FixedPageTemplates: PageTemplateSource {
+    /// The templates, by route.
+    public var templates: [String: PageTemplate]
+    /// The experiments.
+    public var catalog: ExperimentCatalog
+
+    /// Templates keyed by their routes.
+    public init(_ templates: [PageTemplate], experiments: ExperimentCatalog = .init()) {
+        self.templates = Dictionary(templates.map { ($0.route, $0) }, uniquingKeysWith: { _, last in last })
+        self.catalog = experiments
+    }
+
+    /// The template of `route`.
+    public func liveTemplate(for route: String) async throws -> PageTemplate? { templates[route] }
+
+    /// The experiments.
+    public func experiments() async throws -> ExperimentCatalog { catalog }
+}
+
+/// Composed pages served as screens: for a request, the live template of its route composed for
+/// that client, cached, and answered like any other screen (ETag, 304, gzip, downgrade).
+///
+/// **What is cached, and for how long.** A composed page is cached per request shape: route,
+/// template revision, API version, client kinds, platform, locale, segments, the user's variant
+/// of every experiment, which widgets the conditions show, and the user when a shown widget's
+/// contract says its data is per user (``WidgetContract/sharing``). Providers' data changes
+/// without telling anyone, so entries also expire: after the shortest freshness of the verticals
+/// on the page (``Configuration/freshness``, ``Configuration/verticalFreshness``), or after
+/// ``Configuration/degradedFreshness`` when a provider failed, so a recovered vertical is back
+/// within a second without every request waiting on a dead one. Publishing a template changes
+/// the revision, so the next request composes the new one.
+///
+/// **Exposures** are recorded on every request, hit or miss (conditions are evaluated anyway to
+/// make the key), so a user who first sees a variant from a page another user warmed still counts.
+public struct ComposedScreens: Sendable {
+    /// Freshness and memory.
+    public struct Configuration: Sendable {
+        /// How long a composed page is served from memory when its verticals say nothing else.
+        public var freshness: Duration
+        /// Freshness by vertical: a page lives as long as its shortest-lived vertical allows.
+        public var verticalFreshness: [String: Duration]
+        /// How long a page with a failed or late provider is served before composing again.
+        public var degradedFreshness: Duration
+        /// The most bytes of composed pages kept.
+        public var cacheByteBudget: Int
+
+        /// 5 s fresh, 1 s when degraded, 16 MiB.
+        public init(
+            freshness: Duration = .seconds(5), verticalFreshness: [String: Duration] = [:], degradedFreshness: Duration = .seconds(1),
+            cacheByteBudget: Int = 16 << 20
+        ) {
+            self.freshness = freshness
+            self.verticalFreshness = verticalFreshness
+            self.degradedFreshness = degradedFreshness
+            self.cacheByteBudget = cacheByteBudget
+        }
+    }
+
+    /// Composes the pages.
+    public let composer: Composer
+    /// Where templates come from.
+    public let templates: any PageTemplateSource
+    /// The configuration in force.
+    public let configuration: Configuration
+    let segments: @Sendable (UserIdentity) async -> Set<String>
+    let cache: EncodedScreenCache
+    let reports: ComposedPageReports
+    let logger: Logger
+
+    /// Serves `templates` through `composer`; `segments` says which segments a user is in
+    /// (conditions and experiments target them).
+    public init(
+        composer: Composer, templates: any PageTemplateSource, configuration: Configuration = .init(),
+        segments: @escaping @Sendable (UserIdentity) async -> Set<String> = { _ in [] },
+        logger: Logger = Logger(label: "screenplay.composer")
+    ) {
+        self.composer = composer
+        self.templates = templates
+        self.configuration = configuration
+        self.segments = segments
+        self.cache = EncodedScreenCache(byteBudget: configuration.cacheByteBudget)
+        self.reports = ComposedPageReports()
+        self.logger = logger
+    }
+
+    /// One request for a composed page.
+    public struct Request: Sendable {
+        /// The route (`shop`).
+        public var route: String
+        /// Who asks.
+        public var user: UserIdentity
+        /// The client's API version.
+        public var apiVersion: APIVersion
+        /// The app-defined kinds the client renders.
+        public var clientKinds: Set<String>
+        /// The client's platform (`Screenplay-Platform`; `web` for the HTML pages).
+        public var platform: Platform
+        /// The client's locale (the first of `Accept-Language`).
+        public var locale: String?
+
+        /// A request.
+        public init(
+            route: String, user: UserIdentity, apiVersion: APIVersion, clientKinds: Set<String> = [], platform: Platform,
+            locale: String? = nil
+        ) {
+            self.route = route
+            self.user = user
+            self.apiVersion = apiVersion
+            self.clientKinds = clientKinds
+            self.platform = platform
+            self.locale = locale
+        }
+    }
+
+    /// The composed page for `request`, encoded, from memory when fresh; `nil` when the route has
+    /// no live template. Never fails because of a provider; fails only when the template source
+    /// (the store) does.
+    public func body(for request: Request) async throws(ScreenplayError) -> EncodedBody? {
+        let template: PageTemplate?
+        let experiments: ExperimentCatalog
+        do {
+            template = try await templates.liveTemplate(for: request.route)
+            experiments = template == nil ? .init() : try await templates.experiments()
+        } catch {
+            logger.error("could not read the page template", metadata: ["route": "\(request.route)", "error": "\(error)"])
+            throw .internalError("the page '\(request.route)' could not be read")
+        }
+        guard let template else { return nil }
+        let context = CompositionContext(
+            route: request.route, userID: request.user.isAnonymous ? nil : String(request.user.id), platform: request.platform,
+            apiVersion: request.apiVersion, clientKinds: request.clientKinds, locale: request.locale,
+            segments: request.user.isAnonymous ? [] : await segments(request.user), now: Date(), experiments: experiments)
+
+        let plans = composer.plan(template, context: context)
+        let shown = plans.filter { if case .pending = $0.stage { true } else { false } }
+        await composer.record(
+            plans.compactMap(\.exposure).uniqued(), context: context, deadline: .now + composer.configuration.defaultTimeout)
+
+        let perUser = shown.contains { $0.contract?.sharing != .everyone }
+        let variants = experiments.experiments.keys.sorted().map { "\($0)=\(context.variant(for: $0) ?? "-")" }
+        let key = EncodedScreenCache.Key(
+            route: "page:" + request.route,
+            parameters: [
+                request.platform.rawValue, request.locale ?? "", context.segments.sorted().joined(separator: ","),
+                variants.joined(separator: ","), shown.map(\.instance.id).joined(separator: ","),
+            ],
+            query: [:], apiVersion: request.apiVersion.rawValue, clientKinds: request.clientKinds,
+            user: perUser && !request.user.isAnonymous ? request.user.id : nil)
+        let freshness =
+            shown.map { configuration.verticalFreshness[$0.instance.vertical] ?? configuration.freshness }.min()
+            ?? configuration.freshness
+        let (composer, reports, degradedFreshness) = (self.composer, self.reports, configuration.degradedFreshness)
+        do {
+            return try await cache.body(for: key, revision: String(template.revision)) {
+                let page = await composer.compose(template: template, context: context)
+                reports.keep(page)
+                let lifetime = page.isDegraded ? min(freshness, degradedFreshness) : freshness
+                return .init(body: page.body, expires: .now + lifetime)
+            }
+        } catch {
+            throw .internalError("the page '\(request.route)' could not be composed")
+        }
+    }
+
+    /// The newest composition of `route` (from any request), for the admin: widgets' latency,
+    /// bytes and outcomes, and whether it broke the budget.
+    public func latestReport(for route: String) -> ComposedPage? { reports.latest(route) }
+
+    /// What the composed-page cache holds and has done.
+    public var cacheStatistics: EncodedCacheStatistics { cache.statistics }
+}
+
+extension ComposedPage {
+    /// Whether a provider failed the page: a widget omitted, or standing in with its
+    /// `unavailable` fallback, for a reason other than its conditions or switch.
+    public var isDegraded: Bool {
+        widgets.contains { report in
+            switch report.outcome {
+            case .shown, .fallback(.kindNotRendered): false
+            case .fallback(.unavailable): true
+            case .omitted(let reason): !reason.isExpected
+            }
+        }
+    }
+}
+
+/// The newest composition per route.
+final class ComposedPageReports: Sendable {
+    private let pages = Mutex<[String: ComposedPage]>([:])
+    private let limit = 1_000
+
+    func keep(_ page: ComposedPage) {
+        pages.withLock { pages in
+            if pages.count >= limit, pages[page.route] == nil { pages.removeAll(keepingCapacity: true) }
+            pages[page.route] = page
+        }
+    }
+
+    func latest(_ route: String) -> ComposedPage? { pages.withLock { $0[route] } }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import Synchronization
+import Testing
+
+@testable import ScreenplayServer
+
+/// Templates that tests can change between requests (as a publish would).
+final class MutableTemplates: PageTemplateSource {
+    private let state: Mutex<(templates: [String: PageTemplate], experiments: ExperimentCatalog)>
+
+    init(_ templates: [PageTemplate], experiments: ExperimentCatalog = .init()) {
+        state = Mutex((Dictionary(uniqueKeysWithValues: templates.map { ($0.route, $0) }), experiments))
+    }
+
+    func publish(_ template: PageTemplate) { state.withLock { $0.templates[template.route] = template } }
+
+    func liveTemplate(for route: String) async throws -> PageTemplate? { state.withLock { $0.templates[route] } }
+    func experiments() async throws -> ExperimentCatalog { state.withLock { $0.experiments } }
+}
+
+/// A widget kind whose data is the same for everyone.
+private let sharedBanner = try! WidgetContract(
+    type: "sharedBanner", summary: "A headline for everyone.", versioning: KindVersioning(introduced: .v1, fallback: "a text"),
+    fields: [.required("headline", .string)], fallback: { json in [.text(.init(json["headline"]?.stringValue ?? ""))] },
+    sharing: .everyone)
+
+@Suite("Composed pages served as screens")
+struct ComposedScreensTests {
+    struct Setup {
+        let service: ScreenplayService
+        let templates: MutableTemplates
+        let calls: Counter
+        let recorder: InMemoryExposureRecorder
+    }
+
+    /// A service whose code defines `home`, serving `templates` through providers for `shop`
+    /// (products, per user), `promo` (shared banners) and `down` (always failing).
+    static func setup(
+        _ templates: [PageTemplate], experiments: ExperimentCatalog = .init(), configuration: ComposedScreens.Configuration = .init()
+    ) -> Setup {
+        let calls = Counter()
+        let providers: [String: any WidgetProvider] = [
+            "shop": ScriptedProvider(calls: calls) { instance in Fragments.product("P-\(instance.id)") },
+            "promo": ScriptedProvider(calls: calls) { instance in
+                .bytes(Array(#"{"type":"sharedBanner","headline":"Sale \#(instance.id)"}"#.utf8))
+            },
+            "down": FailingProvider(),
+        ]
+        let recorder = InMemoryExposureRecorder()
+        let composer = Composer(
+            catalog: try! WidgetCatalog([Widgets.productCard, Widgets.reviewSummary, Widgets.banner, sharedBanner]), providers: providers,
+            exposureRecorder: recorder)
+        let source = MutableTemplates(templates, experiments: experiments)
+        var routes = ScreenplayRoutes()
+        routes.screen("home", revision: { _ in "1" }, sharing: .everyone) { _ in
+            Screen(id: "home", title: "Coded home") { Section("s") { Text("code") } }
+        }
+        let service = ScreenplayService(
+            routes: routes, identity: CountingIdentities(),
+            pages: ComposedScreens(composer: composer, templates: source, configuration: configuration))
+        return Setup(service: service, templates: source, calls: calls, recorder: recorder)
+    }
+
+    static let allKinds = "productCard, reviewSummary, banner, sharedBanner"
+
+    static func get(
+        _ setup: Setup, _ path: String, version: Int = 4, user: Int? = 1, platform: String? = "ios", kinds: String? = allKinds,
+        extra: HTTPFields = [:]
+    ) async -> ScreenplayService.Response {
+        var headers = extra
+        if let user { headers[.authorization] = "Bearer token-\(user)" }
+        if let platform { headers[ScreenplayService.platformHeader] = platform }
+        if let kinds { headers[ScreenplayService.componentsHeader] = kinds }
+        return await setup.service.respond(to: request(.get, "/api/v\(version)/screens/\(path)", headers: headers), body: [])
+    }
+
+    static func screen(
+        _ response: ScreenplayService.Response, version: APIVersion = .v4,
+        kinds: Set<String> = ["productCard", "reviewSummary", "banner", "sharedBanner"]
+    ) throws -> Screen {
+        let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: version, customKinds: kinds).decode(
+            Screen.self, from: Data(response.body))
+        #expect(decoded.issues.isEmpty, "\(decoded.issues)")
+        return decoded.value
+    }
+
+    static let shop = PageTemplate(
+        route: "shop", title: "Shop", revision: 1,
+        sections: [
+            .init(id: "main", widgets: [widget("p1", "productCard", vertical: "shop"), widget("b1", "sharedBanner", vertical: "promo")])
+        ])
+
+    @Test("a published template is a screen: 200 with an ETag, strictly decodable, then a 304 and no second composition")
+    func servedAndRevalidated() async throws {
+        let setup = Self.setup([Self.shop])
+        let first = await Self.get(setup, "shop")
+        #expect(first.head.status == .ok)
+        let screen = try Self.screen(first)
+        #expect(screen.id == "shop" && screen.title == "Shop")
+        #expect(screen.allComponents.compactMap(\.id).contains("p1"))
+        let etag = try #require(first.head.headerFields[.eTag])
+        #expect(first.head.headerFields[.vary]?.contains("Screenplay-Platform") == true)
+        #expect(setup.calls.count == 2, "one call per vertical")
+
+        let again = await Self.get(setup, "shop", extra: [.ifNoneMatch: etag])
+        #expect(again.head.status == .notModified)
+        #expect(again.body.isEmpty)
+        #expect(setup.calls.count == 2, "answered from the cache")
+        #expect(setup.service.pages?.latestReport(for: "shop")?.report(for: "p1")?.outcome == .shown)
+    }
+
+    @Test("no template: a JSON 404; a coded route wins over a template at the same path")
+    func routing() async throws {
+        let setup = Self.setup([Self.shop, PageTemplate(route: "home", title: "Template home", revision: 1, sections: [])])
+        let missing = await Self.get(setup, "nowhere")
+        #expect(missing.head.status == .notFound)
+        #expect(try decodeError(missing).error.path == "screens/nowhere")
+        let home = try Self.screen(await Self.get(setup, "home"))
+        #expect(home.title == "Coded home")
+    }
+
+    @Test("per-user widgets are composed per user; a page of shared widgets once for everyone")
+    func sharing() async throws {
+        let perUser = Self.setup([Self.shop])
+        _ = await Self.get(perUser, "shop", user: 1)
+        _ = await Self.get(perUser, "shop", user: 2)
+        #expect(perUser.calls.count == 4, "productCard is per user by default: each user composes")
+
+        let shared = Self.setup([
+            PageTemplate(
+                route: "sale", title: "Sale", revision: 1,
+                sections: [.init(id: "m", widgets: [widget("b1", "sharedBanner", vertical: "promo")])])
+        ])
+        _ = await Self.get(shared, "sale", user: 1)
+        _ = await Self.get(shared, "sale", user: 2)
+        _ = await Self.get(shared, "sale", user: nil)
+        #expect(shared.calls.count == 1, "shared widgets: one composition for every user")
+    }
+
+    @Test("a publish (a new revision) is served on the next request")
+    func newRevision() async throws {
+        let setup = Self.setup([Self.shop])
+        #expect(try Self.screen(await Self.get(setup, "shop")).title == "Shop")
+        var next = Self.shop
+        next.revision = 2
+        next.title = "Shop, rearranged"
+        setup.templates.publish(next)
+        #expect(try Self.screen(await Self.get(setup, "shop")).title == "Shop, rearranged")
+    }
+
+    @Test("entries expire after the freshness; a degraded page after the shorter degraded freshness")
+    func freshness() async throws {
+        let fresh = Self.setup([Self.shop], configuration: .init(freshness: .milliseconds(40)))
+        _ = await Self.get(fresh, "shop")
+        _ = await Self.get(fresh, "shop")
+        #expect(fresh.calls.count == 2)
+        try await Task.sleep(for: .milliseconds(150))
+        _ = await Self.get(fresh, "shop")
+        #expect(fresh.calls.count == 4, "expired: composed again")
+
+        var degradedTemplate = Self.shop
+        degradedTemplate.sections[0].widgets.append(widget("r1", "reviewSummary", vertical: "down"))
+        let degraded = Self.setup([degradedTemplate], configuration: .init(freshness: .seconds(600), degradedFreshness: .milliseconds(40)))
+        let page = try Self.screen(await Self.get(degraded, "shop"))
+        #expect(page.allComponents.contains { $0.id == "p1" }, "the failing vertical costs only its widget")
+        #expect(degraded.service.pages?.latestReport(for: "shop")?.isDegraded == true)
+        _ = await Self.get(degraded, "shop")
+        #expect(degraded.calls.count == 2)
+        try await Task.sleep(for: .milliseconds(150))
+        _ = await Self.get(degraded, "shop")
+        #expect(degraded.calls.count == 4, "a degraded page is recomposed soon, though the freshness is ten minutes")
+    }
+
+    @Test("old clients and apps without the kinds get fallbacks; each shape is cached apart")
+    func downgrade() async throws {
+        let setup = Self.setup([Self.shop])
+        let v1 = try Self.screen(await Self.get(setup, "shop", version: 1), version: .v1)
+        #expect(v1.allComponents.contains { if case .listRow(let row) = $0.content { row.title == "P-p1" } else { false } })
+        let noKinds = try Self.screen(await Self.get(setup, "shop", kinds: nil), kinds: [])
+        #expect(noKinds.allComponents.contains { if case .text(let text) = $0.content { text.text == "Sale b1" } else { false } })
+        let full = try Self.screen(await Self.get(setup, "shop"))
+        #expect(full.allComponents.contains { if case .unknown(let custom) = $0.content { custom.type == "productCard" } else { false } })
+        #expect(setup.calls.count == 6, "three shapes, two verticals each")
+    }
+
+    @Test("platform and locale conditions follow the request headers")
+    func platformAndLocale() async throws {
+        let setup = Self.setup([
+            PageTemplate(
+                route: "shop", title: "Shop", revision: 1,
+                sections: [
+                    .init(
+                        id: "m",
+                        widgets: [
+                            widget("android-only", "sharedBanner", vertical: "promo", conditions: .init(platforms: [.android])),
+                            widget("german", "sharedBanner", vertical: "promo", conditions: .init(locales: ["de"])),
+                        ])
+                ])
+        ])
+        func ids(_ response: ScreenplayService.Response) throws -> Set<String> {
+            Set(try Self.screen(response).allComponents.compactMap(\.id))
+        }
+        let android = try ids(await Self.get(setup, "shop", platform: "android"))
+        #expect(android.contains("android-only") && !android.contains("german"))
+        let iosGerman = try ids(await Self.get(setup, "shop", platform: "ios", extra: [.acceptLanguage: "de-CH, en;q=0.5"]))
+        #expect(!iosGerman.contains("android-only") && iosGerman.contains("german"))
+        let unknown = try ids(await Self.get(setup, "shop", platform: nil))
+        #expect(!unknown.contains("android-only"))
+    }
+
+    @Test("a user's first exposure is recorded even when the page came from the cache another user warmed")
+    func exposuresOnHits() async throws {
+        let experiment = Experiment(key: "sale", variants: [.init("on", weight: 1)])
+        let setup = Self.setup(
+            [
+                PageTemplate(
+                    route: "sale", title: "Sale", revision: 1,
+                    sections: [
+                        .init(
+                            id: "m",
+                            widgets: [
+                                widget("b1", "sharedBanner", vertical: "promo", conditions: .init(experiment: .init("sale", is: "on")))
+                            ])
+                    ])
+            ], experiments: ExperimentCatalog([experiment]))
+        for user in 1...5 { _ = await Self.get(setup, "sale", user: user) }
+        #expect(setup.calls.count == 1, "one composition shared by all five")
+        #expect(setup.recorder.exposureCounts(for: "sale") == ["on": 5])
+    }
+}
