@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
         .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
         .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
+        .library(name: "ScreenplayComposerAsyncHTTPClient", targets: ["ScreenplayComposerAsyncHTTPClient"]),
         .library(name: "ScreenplayStoreSQLite", targets: ["ScreenplayStoreSQLite"]),
         .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
         .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
@@ -65,8 +66,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Remote widget providers over AsyncHTTPClient (TLS): its own module, so `serve` links no
+        // TLS stack unless an app's providers need one.
+        .target(
+            name: "ScreenplayComposerAsyncHTTPClient",
+            dependencies: [
+                "ScreenplayServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -188,15 +203,16 @@ let package = Package(
         .testTarget(
             name: "ScreenplayDemoTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStoreSQLite", "ScreenplayClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayClient",
                 .product(name: "SQLKit", package: "sql-kit"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -14,7 +14,7 @@ struct ScreenplayCommand: AsyncParsableCommand {
         abstract: "Server-driven UI for Swift: run the demo server and work with the contract.",
         subcommands: [
             Serve.self, SchemaCommand.self, Validate.self, DocsCommand.self, ContractDiffCommand.self, ContractCheckCommand.self,
-            RenderCommand.self,
+            RenderCommand.self, PromotionsCommand.self,
         ])
 }
 
@@ -47,11 +47,21 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Also serve this file's bytes, read once, at GET /baseline (for scripts/load.sh).")
     var baselineFile: String?
 
+    @Option(
+        name: .long,
+        help:
+            "The shop's promotions vertical: 'auto' starts `screenplay promotions` as a child process, 'off' leaves promotions out, or a URL."
+    )
+    var promotions = "auto"
+
     func validate() throws {
         if let commandRate, !(0.1...1_000_000).contains(commandRate) {
             throw ValidationError("--command-rate must be 0.1...1000000 per second, got \(commandRate)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        guard ["auto", "off"].contains(promotions) || promotions.hasPrefix("http://") || promotions.hasPrefix("https://") else {
+            throw ValidationError("--promotions must be auto, off or an http(s) URL, got '\(promotions)'")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
         guard (1...3_600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...3600 seconds, got \(idleTimeout)")
@@ -65,8 +75,23 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "screenplay")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
+        var child: PromotionsChild?
+        var promotionsURL: String?
+        switch promotions {
+        case "off": break
+        case "auto":
+            do {
+                child = try await PromotionsChild.start(logger: logger)
+                promotionsURL = child?.url
+            } catch {
+                logger.error("the promotions service did not start; the shop shows no promotions", metadata: ["error": "\(error)"])
+            }
+        default: promotionsURL = promotions
+        }
+        defer { child?.stop() }
         let demo = try await DemoApp.open(
-            dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) })
+            dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) },
+            promotions: promotionsURL)
         let host = self.host
         let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in

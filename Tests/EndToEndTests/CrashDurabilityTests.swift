@@ -110,4 +110,38 @@ struct CrashDurabilityTests {
         let missing = confirmed.filter { !home.text.contains("\"\($0)\"") }
         #expect(missing.isEmpty, "\(missing.count) of \(confirmed.count) confirmed playlists are gone: \(missing.prefix(5))")
     }
+
+    @Test("the promotions service serve starts as a child process ends with it, even after kill -9")
+    func promotionsChildEnds() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-child-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try await Self.start(data: data)
+        let children = Self.children(of: server.process.processIdentifier)
+        #expect(children.count == 1, "one promotions child: \(children)")
+        server.kill9()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, children.contains(where: Self.isAlive) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!children.contains(where: Self.isAlive), "the child outlived its parent")
+    }
+
+    /// The processes whose parent is `parent` and whose command line runs `promotions`.
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let afterName = stat.range(of: ") ")
+            else { return false }
+            let fields = stat[afterName.upperBound...].split(separator: " ")
+            let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return fields.count > 1 && Int32(fields[1]) == parent && String(decoding: commandLine, as: UTF8.self).contains("promotions")
+        }
+    }
+
+    /// Whether `pid` runs (a zombie waiting to be reaped counts as ended).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let afterName = stat.range(of: ") ") else {
+            return false
+        }
+        return stat[afterName.upperBound...].first != "Z"
+    }
 }

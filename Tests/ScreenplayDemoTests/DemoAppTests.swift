@@ -6,10 +6,10 @@ import ScreenplayServer
 import Testing
 
 /// Opens a demo in a fresh folder, runs `body`, closes and removes it.
-func withDemo<Result: Sendable>(_ body: (DemoApp, String) async throws -> Result) async throws -> Result {
+func withDemo<Result: Sendable>(promotions: String? = nil, _ body: (DemoApp, String) async throws -> Result) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-demo-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let demo = try await DemoApp.open(dataDirectory: folder)
+    let demo = try await DemoApp.open(dataDirectory: folder, promotions: promotions)
     do {
         let result = try await body(demo, folder)
         try await demo.close()
@@ -27,7 +27,10 @@ struct DemoAppTests {
         try await withDemo { demo, folder in
             let user = try await demo.service.resolveIdentity(token: nil).user
             let home = try await demo.service.screen(path: "home", apiVersion: .v1, user: user)
-            guard case .carousel(let carousel) = home.sections[0].components[0].content else {
+            // First, or second after the shop teaser (the home experiment's other variant).
+            guard case .carousel(let carousel) = home.sections.first(where: { $0.id == "top-composers" })?.components.first?.content,
+                home.sections.prefix(2).contains(where: { $0.id == "top-composers" })
+            else {
                 Issue.record("home opens with the composer carousel")
                 return
             }

@@ -5,7 +5,7 @@ import NIOCore
 import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayServer
-import ScreenplayStore
+public import ScreenplayStore
 public import ScreenplayStoreSQLite
 import ScreenplayWeb
 import Synchronization
@@ -20,6 +20,10 @@ public struct DemoApp: Sendable {
     public let store: SQLiteStore
     /// The Screenplay server core with the demo's screens and commands.
     public let service: ScreenplayService
+    /// Page templates (the shop), their drafts, revisions and audit log.
+    public let layouts: LayoutStore
+    /// Experiments and their exposures.
+    public let experiments: ExperimentStore
     let catalog: CatalogRepository
     let logger: Logger
 
@@ -31,38 +35,70 @@ public struct DemoApp: Sendable {
     /// Opens (creating and seeding if needed) the demo's database in `dataDirectory`.
     /// `commandRate` replaces the service's default per-identity command limit (the load script
     /// raises it to measure the command path rather than the limiter).
+    ///
+    /// `promotions` is the promotions vertical's URL (`http://127.0.0.1:PORT/widgets`, a
+    /// ``PromotionsService``); without it the shop's promotions are left out (and logged).
     public static func open(
-        dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil
+        dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil,
+        promotions: String? = nil
     ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
+        let demo: DemoApp
         do {
-            let applied = try await Migrator(CatalogSchema.migrations).run(on: store)
+            let applied = try await Migrator(CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
+            demo = DemoApp(store: store, logger: logger, commandRate: commandRate, promotions: promotions)
+            try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
         } catch {
             try? await store.close()
             throw error
         }
-        return DemoApp(store: store, logger: logger, commandRate: commandRate)
+        return demo
     }
 
-    init(store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil) {
+    init(store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil) {
         self.store = store
         self.logger = logger
-        let users = UserDirectory(store: store)
+        // One bus for every in-memory copy: users' revisions, tokens, live templates, experiments.
+        let bus = InProcessInvalidationBus()
+        let users = UserDirectory(store: store, bus: bus)
         let catalog = CatalogRepository(store: store, users: users)
         self.catalog = catalog
+        let experiments = ExperimentStore(store: store, bus: bus)
+        let layouts = LayoutStore(store: store, bus: bus) { template in ShopPage.validate(template) }
+        self.experiments = experiments
+        self.layouts = layouts
+        let templates = LiveTemplates(layouts: layouts, experiments: experiments, bus: bus)
+        var providers: [String: any WidgetProvider] = [
+            "catalog": CatalogVertical(catalog: catalog), "pricing": PricingVertical(catalog: catalog),
+        ]
+        if let promotions { providers["promotions"] = RemoteWidgetProvider(url: promotions, transport: PlainHTTPWidgetTransport()) }
+        let composer = Composer(
+            catalog: ShopWidgets.catalog, providers: providers,
+            // The in-process verticals read the local database: slow only when everything is. The
+            // promotions service is another team's, slow and flaky: 300 ms, then it is left out.
+            configuration: .init(
+                defaultTimeout: .milliseconds(300), verticalTimeouts: ["catalog": .seconds(3), "pricing": .seconds(3)],
+                budget: PageBudget(maximumBytes: 48 * 1024, maximumDuration: .milliseconds(250))),
+            exposureRecorder: experiments, logger: logger)
+        let pages = ComposedScreens(
+            composer: composer, templates: templates,
+            configuration: .init(freshness: .seconds(30), verticalFreshness: ["promotions": .seconds(5)], degradedFreshness: .seconds(1)),
+            logger: logger)
         var routes = ScreenplayRoutes()
-        Self.registerScreens(in: &routes, catalog: catalog, users: users)
+        Self.registerScreens(in: &routes, catalog: catalog, users: users, teaser: HomeTeaser(templates: templates, recorder: experiments))
         PlaylistCommands(catalog: catalog).register(in: &routes)
         SearchScreens(catalog: catalog).register(in: &routes)
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
         var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
         if let commandRate { configuration.commandRate = commandRate }
-        self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, logger: logger)
+        self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, pages: pages, logger: logger)
     }
 
-    static func registerScreens(in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory) {
+    static func registerScreens(
+        in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory, teaser: HomeTeaser? = nil
+    ) {
         let screens = CatalogScreens(catalog: catalog)
         let library = LibraryScreens(catalog: catalog)
         // Catalog screens are the same for everyone and never change while running; screens with
@@ -71,7 +107,17 @@ public struct DemoApp: Sendable {
         let userRevision: ScreenplayRoutes.RevisionFunction = { request in
             String(try await users.revision(of: request.user))
         }
-        routes.screen("home", revision: userRevision) { request in try await screens.home(for: request.user) }
+        // Home is per user, and shows the shop teaser to the experiment's `teaser` variant: the
+        // variant is part of its revision (and the exposure is recorded on every request).
+        routes.screen(
+            "home",
+            revision: { request in
+                let variant = await teaser?.variant(for: request.user) ?? "-"
+                return "\(try await users.revision(of: request.user))/\(variant)"
+            }
+        ) { request in
+            try await screens.home(for: request.user, shopTeaser: await teaser?.variant(for: request.user) == "teaser")
+        }
         routes.screen("composer/:slug", revision: catalogRevision, sharing: .everyone) { request in
             try await screens.composer(slug: try request.parameter("slug"))
         }

@@ -6,7 +6,9 @@ import ScreenplayServer
 struct CatalogScreens: Sendable {
     let catalog: CatalogRepository
 
-    func home(for user: UserIdentity) async throws -> Screen {
+    /// Home; `shopTeaser` (the `home-shop-teaser` experiment's `teaser` variant) puts the shop
+    /// at the top instead of among the links near the bottom.
+    func home(for user: UserIdentity, shopTeaser: Bool = false) async throws -> Screen {
         let composers = try await catalog.composers()
         let editorial = try await catalog.editorialPlaylists()
         let own = try await catalog.playlists(of: user)
@@ -16,6 +18,13 @@ struct CatalogScreens: Sendable {
             entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
         }
         return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities) {
+            if shopTeaser {
+                Section("shop-teaser", header: "New: the shop") {
+                    DetailButton(
+                        title: "The shop is open", subtitle: "Recordings, prices and offers, arranged without an app release",
+                        action: .navigate(to: DemoLinks.shop))
+                }
+            }
             Section("top-composers", header: "Top composers") {
                 Carousel(
                     itemStyle: .portrait,
@@ -56,6 +65,9 @@ struct CatalogScreens: Sendable {
                 }
             }
             Section("explore", header: "Explore") {
+                if !shopTeaser {
+                    DetailButton(title: "Shop", subtitle: "Recordings and offers", action: .navigate(to: DemoLinks.shop))
+                }
                 DetailButton(
                     title: "Search", subtitle: "Find a composer or a work",
                     action: .navigate(to: DemoLinks.search, header: SearchScreens.header))

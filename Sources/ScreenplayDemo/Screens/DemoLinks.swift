@@ -11,6 +11,7 @@ enum DemoLinks {
     static let favorites = "screens/favorites"
     static let cities = "screens/cities"
     static let search = "screens/search"
+    static let shop = "screens/shop"
 
     /// The entity a playlist's shared facts live in (v4): its favorite flag, bound by the toggle
     /// on its screen and the heart beside its row on home.

@@ -274,7 +274,7 @@ public struct ScreenplayService: Sendable {
     }
 
     /// The first language tag of `Accept-Language` (`de-CH` from `de-CH, de;q=0.9`); `nil` for none or `*`.
-    static func locale(in headers: HTTPFields) -> String? {
+    public static func locale(in headers: HTTPFields) -> String? {
         guard let value = headers[.acceptLanguage] else { return nil }
         let first = value.split(separator: ",").first.map { $0.split(separator: ";").first ?? $0 }.map {
             String($0).trimmingCharacters(in: .whitespaces)
@@ -465,13 +465,23 @@ public struct ScreenplayService: Sendable {
         return (route, request)
     }
 
-    /// The encoded screen at `path`, from cache when its revision has not changed.
+    /// The encoded screen at `path`, from cache when its revision has not changed: the coded
+    /// screen, or else the composed page of that route (for `platform` and `locale`), as an
+    /// HTTP request for it would get. Hosts that render in process (the web pages) call this.
     public func encodedScreen(
-        path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity,
+        platform: Platform = .web, locale: String? = nil
     ) async throws(ScreenplayError) -> EncodedBody {
-        try await encodedScreen(
-            path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, clientKinds: clientKinds,
-            user: user)
+        let segments = RequestTarget.segments(of: path)
+        if routes.screenRoute(for: segments) == nil, let pages {
+            let request = ComposedScreens.Request(
+                route: segments.joined(separator: "/"), user: user, apiVersion: apiVersion, clientKinds: clientKinds, platform: platform,
+                locale: locale)
+            guard let page = try await pages.body(for: request) else { throw Self.noScreen(segments.joined(separator: "/")) }
+            return page
+        }
+        return try await encodedScreen(
+            path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user)
     }
 
     private func encodedScreen(

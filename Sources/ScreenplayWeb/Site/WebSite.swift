@@ -79,7 +79,8 @@ public struct WebSite: Sendable {
             // The web renders the latest kinds, and app-defined kinds through their fallbacks (the
             // service's encoded screen for a client that renders none). From the service's cache,
             // like an app's request; the page itself is cached by the screen's ETag.
-            let encoded = try await service.encodedScreen(path: path, apiVersion: .latest, user: user)
+            let encoded = try await service.encodedScreen(
+                path: path, apiVersion: .latest, user: user, platform: .web, locale: ScreenplayService.locale(in: request.headerFields))
             guard notice == nil else {
                 let screen = try Self.decode(encoded)
                 return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)

@@ -1,0 +1,91 @@
+import Foundation
+import ScreenplayContract
+import ScreenplayServer
+import ScreenplayStore
+
+/// The shop: a page arranged in the layout store rather than in code, from three verticals
+/// (catalog and pricing in process, promotions a separate service), plus the two experiments the
+/// demo runs. Seeded on first start; from then on it changes only by publishing.
+enum ShopPage {
+    static let route = "shop"
+    static let verticals: Set<String> = ["catalog", "pricing", "promotions"]
+    /// Who the seed's revisions and experiments are attributed to in the history and audit log.
+    static let seedAuthor = "demo seed"
+
+    /// The home page's experiment: half the users see a shop teaser at the top of home, the other
+    /// half a plain link near the bottom. Both reach the shop; the report says who saw which.
+    static let homeTeaser = Experiment(key: "home-shop-teaser", variants: [.init("control", weight: 1), .init("teaser", weight: 1)])
+    /// The shop's own experiment: a free-shipping banner for a third of users.
+    static let shipping = Experiment(key: "shop-free-shipping", variants: [.init("control", weight: 2), .init("banner", weight: 1)])
+
+    /// The first template: a promotion, a deal of the day whose price is shown twice (sent once),
+    /// four featured recordings with buy buttons, and the shipping experiment's banner.
+    static func template(deal: Int64, featured: [Int64]) -> PageTemplate {
+        func parameters(_ work: Int64) -> JSONValue { ["workID": .integer(Int(work))] }
+        return PageTemplate(
+            route: route, title: "Shop", revision: 0,
+            sections: [
+                .init(
+                    id: "promotions",
+                    widgets: [
+                        WidgetInstance(id: "spring-sale", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"]),
+                        WidgetInstance(
+                            id: "free-shipping", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
+                            conditions: .init(experiment: .init(shipping.key, is: "banner"))),
+                    ]),
+                .init(
+                    id: "deal", title: "Deal of the day",
+                    widgets: [
+                        WidgetInstance(id: "deal-offer", kind: "recordingOffer", vertical: "catalog", parameters: parameters(deal)),
+                        WidgetInstance(id: "deal-price", kind: "priceTag", vertical: "pricing", parameters: parameters(deal)),
+                        WidgetInstance(id: "deal-buy", kind: "cartButton", vertical: "pricing", parameters: parameters(deal)),
+                    ]),
+                .init(
+                    id: "featured", title: "Featured recordings",
+                    widgets: featured.flatMap { work in
+                        [
+                            WidgetInstance(id: "offer-\(work)", kind: "recordingOffer", vertical: "catalog", parameters: parameters(work)),
+                            WidgetInstance(id: "buy-\(work)", kind: "cartButton", vertical: "pricing", parameters: parameters(work)),
+                        ]
+                    }),
+            ])
+    }
+
+    /// Checks a template against the shop's widget kinds and verticals.
+    static func validate(_ template: PageTemplate, experiments: ExperimentCatalog? = nil) -> [TemplateProblem] {
+        template.validate(catalog: ShopWidgets.catalog, verticals: verticals, experiments: experiments)
+    }
+
+    /// Publishes the first shop template and creates the experiments, unless they exist.
+    static func seed(layouts: LayoutStore, experiments: ExperimentStore, catalog: CatalogRepository) async throws {
+        for experiment in [homeTeaser, shipping] where try await experiments.experiment(experiment.key) == nil {
+            try await experiments.save(experiment, by: seedAuthor)
+        }
+        guard try await layouts.published(route: route) == nil else { return }
+        var works: [Int64] = []
+        for composer in try await catalog.composers().prefix(5) {
+            if let work = try await catalog.works(composerID: composer.id).first { works.append(work.id) }
+        }
+        guard let deal = works.first else { return }
+        try await layouts.saveDraft(template(deal: deal, featured: Array(works.dropFirst())), by: seedAuthor)
+        try await layouts.publish(route: route, by: seedAuthor, note: "the first shop")
+    }
+}
+
+/// The home page's side of the teaser experiment: which variant a user sees, recorded as an
+/// exposure the first time.
+struct HomeTeaser: Sendable {
+    let templates: LiveTemplates
+    let recorder: ExperimentStore
+
+    /// The user's variant (`nil`: anonymous, or the experiment is not running); records the
+    /// first exposure.
+    func variant(for user: UserIdentity) async -> String? {
+        guard !user.isAnonymous, let experiment = try? await templates.experiments()[ShopPage.homeTeaser.key] else { return nil }
+        let now = Date()
+        guard let variant = experiment.variant(for: String(user.id), segments: [], at: now) else { return nil }
+        _ = try? await recorder.recordFirstExposure(
+            Exposure(userID: String(user.id), experiment: experiment.key, variant: variant, at: now))
+        return variant
+    }
+}

@@ -1,0 +1,54 @@
+import ScreenplayContract
+import ScreenplayServer
+
+/// The catalog vertical, in process: a recording offer per instance, from the demo's catalog.
+struct CatalogVertical: WidgetProvider {
+    let catalog: CatalogRepository
+
+    func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
+        var fragments: [String: WidgetFragment] = [:]
+        for instance in request.instances where instance.kind == ShopWidgets.recordingOffer.type {
+            // An unknown work is left unanswered: the composer omits that widget and logs it.
+            guard let id = instance.parameters["workID"]?.integerValue, let work = try await catalog.work(id: Int64(id)) else { continue }
+            var json: [String: JSONValue] = [
+                "type": "recordingOffer", "title": .string(work.title), "composer": .string(work.composerName),
+                "detail": .string(DemoLinks.workDetails(work).joined(separator: " · ")), "link": .string(DemoLinks.work(work.id)),
+            ]
+            json["image"] = .string(DemoLinks.thumbnail(kind: "composer", slug: work.composerSlug, alt: work.composerName).url)
+            fragments[instance.id] = .json(.object(json))
+        }
+        return WidgetResponse(fragments: fragments)
+    }
+}
+
+/// The pricing vertical, in process: price tags and buy buttons, each price sent once as an
+/// entity that every widget showing it binds to.
+struct PricingVertical: WidgetProvider {
+    let catalog: CatalogRepository
+
+    /// A work's price: stable, so pages and tests agree.
+    static func price(of workID: Int64) -> String { "€\(8 + workID % 12).99" }
+
+    func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
+        var fragments: [String: WidgetFragment] = [:]
+        var entities: Entities = [:]
+        for instance in request.instances {
+            guard let id = instance.parameters["workID"]?.integerValue, let work = try await catalog.work(id: Int64(id)) else { continue }
+            entities[ShopWidgets.priceEntity(work.id)] = ["price": .string(Self.price(of: work.id))]
+            switch instance.kind {
+            case ShopWidgets.priceTag.type:
+                fragments[instance.id] = .json(
+                    ["type": "priceTag", "label": .string("\(work.title), today"), "bind": ShopWidgets.priceBinding(work.id)])
+            case ShopWidgets.cartButton.type:
+                fragments[instance.id] = .json(
+                    [
+                        "type": "cartButton", "title": "Buy the recording", "link": .string(DemoLinks.work(work.id)),
+                        "bind": ShopWidgets.priceBinding(work.id),
+                    ])
+            default:
+                continue
+            }
+        }
+        return WidgetResponse(fragments: fragments, entities: entities)
+    }
+}

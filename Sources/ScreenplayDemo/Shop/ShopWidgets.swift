@@ -1,0 +1,104 @@
+import ScreenplayContract
+import ScreenplayServer
+
+/// The shop page's widget kinds: what the catalog, pricing and promotions verticals answer with.
+///
+/// Apps that registered these kinds render them natively; everyone else (older apps, the web
+/// pages) gets each contract's fallback, built from the same JSON. Prices are a shared fact: the
+/// pricing vertical sends each price once as the entity `price/work-ID`, and every widget showing
+/// it binds its `price` field there.
+enum ShopWidgets {
+    /// A recording of a work, linking to the work's screen (catalog vertical).
+    static let recordingOffer = declared {
+        try WidgetContract(
+            type: "recordingOffer", summary: "A recording of a work for sale, linking to the work.",
+            versioning: KindVersioning(introduced: .v2, fallback: "a list row with the title and composer, opening the work"),
+            fields: [
+                .required("title", .string, summary: "The work's title."),
+                .required("composer", .string, summary: "Who wrote it."),
+                .optional("detail", .string, summary: "Catalogue number and year."),
+                .optional("image", .url, summary: "The cover."),
+                .required("link", .url, summary: "The work's screen."),
+            ],
+            parameters: [.required("workID", .integer, summary: "The work on offer.")],
+            fallback: { json in
+                guard let title = json["title"]?.stringValue, let link = json["link"]?.stringValue else { return [] }
+                return [
+                    .listRow(
+                        .init(
+                            title: title,
+                            subtitle: [json["composer"]?.stringValue, json["detail"]?.stringValue].compactMap { $0 }.joined(
+                                separator: " · "),
+                            image: json["image"]?.stringValue.map { RemoteImage(url: $0, size: .init(width: 96, height: 96), alt: nil) },
+                            action: .navigate(.init(url: link))))
+                ]
+            },
+            sharing: .everyone)
+    }
+
+    /// A price with a label (pricing vertical).
+    static let priceTag = declared {
+        try WidgetContract(
+            type: "priceTag", summary: "A price, with what it is for.",
+            versioning: KindVersioning(introduced: .v2, fallback: "a text: the label and the price"),
+            fields: [.required("label", .string), .required("price", .string, summary: "Display text, usually bound to `price/work-ID`.")],
+            parameters: [.required("workID", .integer)],
+            fallback: { json in
+                guard let label = json["label"]?.stringValue, let price = json["price"]?.stringValue else { return [] }
+                return [.text(.init("\(label): \(price)", weight: .semibold))]
+            },
+            sharing: .everyone)
+    }
+
+    /// A buy button showing the price (pricing vertical).
+    static let cartButton = declared {
+        try WidgetContract(
+            type: "cartButton", summary: "Buy a recording, with its price on the button.",
+            versioning: KindVersioning(introduced: .v2, fallback: "a button with the title and the price, opening the work"),
+            fields: [.required("title", .string), .required("price", .string), .required("link", .url)],
+            parameters: [.required("workID", .integer)],
+            fallback: { json in
+                guard let title = json["title"]?.stringValue, let price = json["price"]?.stringValue, let link = json["link"]?.stringValue
+                else { return [] }
+                return [.button(.init(title: "\(title) · \(price)", action: .navigate(.init(url: link))))]
+            },
+            sharing: .everyone)
+    }
+
+    /// A promotion across the page (promotions vertical, a separate service).
+    static let promoBanner = declared {
+        try WidgetContract(
+            type: "promoBanner", summary: "A promotion: a headline, a line of detail, a link.",
+            versioning: KindVersioning(introduced: .v1, fallback: "a vertical stack: the headline in bold, the detail below"),
+            fields: [.required("headline", .string), .optional("detail", .string), .optional("link", .url)],
+            parameters: [.optional("slot", .string, summary: "Where on the page: top, bottom.")],
+            fallback: { json in
+                guard let headline = json["headline"]?.stringValue else { return [] }
+                var lines: [Component] = [.text(.init(headline, size: 18, weight: .bold))]
+                if let detail = json["detail"]?.stringValue { lines.append(.text(.init(detail, color: .token(.secondaryText)))) }
+                return [.verticalStack(.init(alignment: .leading, spacing: 4, children: lines))]
+            },
+            sharing: .everyone)
+    }
+
+    /// Every kind, as the composer knows them.
+    static let catalog = declared { try WidgetCatalog([recordingOffer, priceTag, cartButton, promoBanner]) }
+
+    /// A contract or catalog written in this file: a mistake in one is a programming error,
+    /// caught by the first test that touches the shop.
+    static func declared<Value>(_ make: () throws -> Value) -> Value {
+        do {
+            return try make()
+        } catch {
+            preconditionFailure("the shop's widget declarations are wrong: \(error)")
+        }
+    }
+
+    /// The entity holding a work's price.
+    static func priceEntity(_ workID: Int64) -> String { "price/work-\(workID)" }
+
+    /// `{"entity": "price/work-ID", "field": "price"}`: a binding of the `price` field.
+    static func priceBinding(_ workID: Int64) -> JSONValue {
+        ["price": ["entity": .string(priceEntity(workID)), "field": "price"]]
+    }
+}

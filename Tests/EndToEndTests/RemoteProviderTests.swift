@@ -1,0 +1,153 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ScreenplayComposerAsyncHTTPClient
+import ScreenplayContract
+import ScreenplayHummingbird
+import ScreenplayServer
+import Testing
+
+/// Remote widget providers over both transports against a real HTTP server that answers well,
+/// badly, slowly, hugely and not at all.
+@Suite("Remote widget providers over HTTP")
+struct RemoteProviderTests {
+    static let envelope = #"{"widgets": {"b1": {"type":"banner",  "headline":"Sale"}}, "entities": {"product/1": {"price": "€1"}}}"#
+
+    /// A provider service: `/ok`, `/fail` (500), `/huge` (2 MiB), `/slow` (3 s), `/garbage`, and
+    /// `/echo` (answers with the call it received, as a banner's headline).
+    static func withProviderServer<Result: Sendable>(_ body: (String) async throws -> Result) async throws -> Result {
+        let router = Router()
+        router.post("ok") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: envelope))) }
+        router.post("fail") { _, _ in Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "db down"))) }
+        router.post("huge") { _, _ in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 2 << 20)))
+        }
+        router.post("slow") { _, _ in
+            try await Task.sleep(for: .seconds(3))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: envelope)))
+        }
+        router.post("garbage") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"widgets": [1, 2"#))) }
+        router.post("echo") { request, _ in
+            let call = try await request.body.collect(upTo: 1 << 16)
+            let decoded = try JSONDecoder().decode(WidgetCall.self, from: Data(call.readableBytesView))
+            let headline =
+                "\(decoded.vertical)|\(decoded.route)|\(decoded.instances.map(\.id).joined(separator: ","))|\(decoded.context.platform)|\(decoded.context.locale ?? "-")"
+            let json = try JSONEncoder().encode(JSONValue.object(["widgets": ["b1": ["type": "banner", "headline": .string(headline)]]]))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        }
+        var logger = Logger(label: "provider.test")
+        logger.logLevel = .critical
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return try await body("http://127.0.0.1:\(port)")
+    }
+
+    enum Transport: String, CaseIterable, CustomStringConvertible {
+        case plainNIO, asyncHTTPClient
+        var transport: any WidgetHTTPTransport {
+            switch self {
+            case .plainNIO: PlainHTTPWidgetTransport()
+            case .asyncHTTPClient: AsyncHTTPClientWidgetTransport()
+            }
+        }
+        var description: String { rawValue }
+    }
+
+    static func request(timeout: Duration = .seconds(2)) -> WidgetRequest {
+        WidgetRequest(
+            vertical: "promotions",
+            instances: [WidgetInstance(id: "b1", kind: "banner", vertical: "promotions", parameters: ["slot": "top"])],
+            context: CompositionContext(route: "shop", userID: "7", platform: .android, apiVersion: .v4, locale: "fr-CH"),
+            deadline: .now + timeout)
+    }
+
+    @Test("a good answer's widgets arrive byte for byte, its entities decoded, the call fully described", arguments: Transport.allCases)
+    func goodAnswer(transport: Transport) async throws {
+        try await Self.withProviderServer { root in
+            let response = try await RemoteWidgetProvider(url: root + "/ok", transport: transport.transport).fragments(for: Self.request())
+            #expect(response.fragments["b1"] == .bytes(Array(#"{"type":"banner",  "headline":"Sale"}"#.utf8)))
+            #expect(response.entities == ["product/1": ["price": "€1"]])
+            let echoed = try await RemoteWidgetProvider(url: root + "/echo", transport: transport.transport).fragments(for: Self.request())
+            guard case .bytes(let bytes) = echoed.fragments["b1"] else { throw CancellationError() }
+            #expect(String(decoding: bytes, as: UTF8.self).contains("promotions|shop|b1|android|fr-CH"))
+        }
+    }
+
+    @Test("failures are errors that say what happened", arguments: Transport.allCases)
+    func failures(transport: Transport) async throws {
+        try await Self.withProviderServer { root in
+            func failure(_ path: String, timeout: Duration = .seconds(2)) async -> String {
+                do {
+                    _ = try await RemoteWidgetProvider(url: root + path, transport: transport.transport, maximumResponseBytes: 1 << 20)
+                        .fragments(for: Self.request(timeout: timeout))
+                    return "no error"
+                } catch {
+                    return String(describing: error)
+                }
+            }
+            #expect(await failure("/fail").contains("answered 500: db down"))
+            #expect(await failure("/huge").contains("larger than 1048576 bytes"))
+            #expect(await failure("/garbage").contains("not a widget envelope"))
+            let started = ContinuousClock.now
+            #expect(await failure("/slow", timeout: .milliseconds(200)).contains("did not answer in time"))
+            #expect(ContinuousClock.now - started < .seconds(2), "gave up at the deadline, not when the server answered")
+            #expect(await failure("/missing").contains("answered 404"))
+        }
+        // Nothing listening.
+        #expect(
+            await {
+                do {
+                    _ = try await RemoteWidgetProvider(url: "http://127.0.0.1:9/widgets", transport: transport.transport).fragments(
+                        for: Self.request())
+                    return false
+                } catch { return true }
+            }())
+    }
+
+    @Test("the plain transport refuses what it cannot call")
+    func plainRefusesTLS() async throws {
+        await #expect(throws: RemoteProviderError.self) {
+            _ = try await PlainHTTPWidgetTransport().post(
+                url: "https://example.com/w", body: [], deadline: .now + .seconds(1), maximumBytes: 10)
+        }
+    }
+
+    @Test("a composer over a remote provider that fails keeps the page, and one that answers splices its bytes")
+    func composerOverHTTP() async throws {
+        try await Self.withProviderServer { root in
+            let banner = try WidgetContract(
+                type: "banner", summary: "A headline.", versioning: KindVersioning(introduced: .v1, fallback: "a text"),
+                fields: [.required("headline", .string)], fallback: { json in [.text(.init(json["headline"]?.stringValue ?? ""))] })
+            let template = PageTemplate(
+                route: "shop", title: "Shop", revision: 1,
+                sections: [
+                    .init(
+                        id: "m",
+                        widgets: [
+                            WidgetInstance(id: "b1", kind: "banner", vertical: "good"),
+                            WidgetInstance(id: "b2", kind: "banner", vertical: "bad"),
+                        ])
+                ])
+            let composer = Composer(
+                catalog: try WidgetCatalog([banner]),
+                providers: [
+                    "good": RemoteWidgetProvider(url: root + "/ok", transport: PlainHTTPWidgetTransport()),
+                    "bad": RemoteWidgetProvider(url: root + "/fail", transport: PlainHTTPWidgetTransport()),
+                ])
+            let page = await composer.compose(
+                template: template,
+                context: CompositionContext(route: "shop", userID: nil, platform: .iOS, apiVersion: .v4, clientKinds: ["banner"]))
+            #expect(page.report(for: "b1")?.outcome == .shown)
+            #expect(page.report(for: "b2")?.outcome.isShown == false)
+            #expect(String(decoding: page.bytes, as: UTF8.self).contains(#""headline":"Sale""#))
+        }
+    }
+}

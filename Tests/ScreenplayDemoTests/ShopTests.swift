@@ -1,0 +1,177 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayServer
+import ScreenplayStore
+import Testing
+
+/// Runs the promotions service on a loopback port for the length of `body`.
+func withPromotions<Result: Sendable>(
+    _ behaviour: PromotionsService.Behaviour, _ body: (String) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "promotions.test")
+    logger.logLevel = .critical
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let app = PromotionsService(behaviour: behaviour, logger: logger).makeApplication(port: 0) { continuation.yield($0) }
+    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+    defer { server.cancel() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw CancellationError() }
+    return try await body("http://127.0.0.1:\(port)/widgets")
+}
+
+@Suite("Demo shop: a composed page from three verticals")
+struct ShopTests {
+    static let kinds = "recordingOffer, priceTag, cartButton, promoBanner"
+
+    /// `GET /api/v4/screens/shop` as an iOS app that renders the shop's kinds.
+    static func shop(_ demo: DemoApp, token: String? = nil, kinds: String? = ShopTests.kinds) async -> ScreenplayService.Response {
+        var headers: HTTPFields = [ScreenplayService.platformHeader: "ios"]
+        if let kinds { headers[ScreenplayService.componentsHeader] = kinds }
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return await demo.service.respond(
+            to: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/v4/screens/shop", headerFields: headers),
+            body: [])
+    }
+
+    static func ids(_ response: ScreenplayService.Response) throws -> [String] {
+        let screen = try ScreenplayDecoder(
+            mode: .strict, apiVersion: .v4, customKinds: ["recordingOffer", "priceTag", "cartButton", "promoBanner"]
+        )
+        .decode(Screen.self, from: Data(response.body))
+        #expect(screen.issues.isEmpty, "\(screen.issues)")
+        return screen.value.sections.flatMap { $0.components.compactMap(\.id) }
+    }
+
+    @Test("catalog, pricing and the remote promotions on one page; the deal's price is sent once for two widgets")
+    func threeVerticals() async throws {
+        try await withPromotions(.reliable) { url in
+            try await withDemo(promotions: url) { demo, _ async throws in
+                let response = await Self.shop(demo)
+                #expect(response.head.status == .ok)
+                let ids = try Self.ids(response)
+                #expect(ids.starts(with: ["spring-sale", "deal-offer", "deal-price", "deal-buy"]), "\(ids)")
+                #expect(ids.filter { $0.hasPrefix("offer-") }.count == 4 && ids.filter { $0.hasPrefix("buy-") }.count == 4)
+                // Two widgets show the deal's price; the bytes hold it once, in the entity both bind to.
+                let body = String(decoding: response.body, as: UTF8.self)
+                let page = try #require(demo.service.pages?.latestReport(for: "shop"))
+                // All shown but the free-shipping banner, whose experiment an anonymous reader takes no part in.
+                let notShown = page.widgets.filter { !$0.outcome.isShown }
+                #expect(notShown.map(\.instanceID) == ["free-shipping"], "\(page.widgets.map(\.outcome))")
+                let json = try JSONDecoder().decode(JSONValue.self, from: Data(response.body))
+                let entities = try #require(json["entities"]?.objectValue)
+                let dealPrice = try #require(entities.first { $0.key.hasPrefix("price/work-") }?.value["price"]?.stringValue)
+                #expect(entities.count == 5, "one price per work on the page: \(entities.keys.sorted())")
+                #expect(body.components(separatedBy: dealPrice).count - 1 == 1, "the price \(dealPrice) is in the bytes once")
+            }
+        }
+    }
+
+    @Test("a failing promotions service costs its widgets only; the page is served and says why")
+    func failingVertical() async throws {
+        try await withPromotions(.init(delay: .zero...(.zero), failureRate: 1)) { url in
+            try await withDemo(promotions: url) { demo, _ async throws in
+                let response = await Self.shop(demo)
+                #expect(response.head.status == .ok)
+                let ids = try Self.ids(response)
+                #expect(
+                    !ids.contains("spring-sale") && ids.contains("deal-offer")
+                        && ids.contains("buy-\(ids.first { $0.hasPrefix("offer-") }?.dropFirst(6) ?? "")"))
+                let report = try #require(demo.service.pages?.latestReport(for: "shop")?.report(for: "spring-sale"))
+                guard case .omitted(.providerFailed(let message)) = report.outcome else {
+                    Issue.record("spring-sale: \(report.outcome)")
+                    return
+                }
+                #expect(message.contains("503"), "\(message)")
+            }
+        }
+    }
+
+    @Test("a slow promotions service is cut at its timeout; the page does not wait for it")
+    func slowVertical() async throws {
+        try await withPromotions(.init(delay: .seconds(3)...(.seconds(3)), failureRate: 0)) { url in
+            try await withDemo(promotions: url) { demo, _ async throws in
+                let response = await Self.shop(demo)
+                #expect(response.head.status == .ok)
+                #expect(try !Self.ids(response).contains("spring-sale"))
+                let report = try #require(demo.service.pages?.latestReport(for: "shop")?.report(for: "spring-sale"))
+                #expect(report.outcome == .omitted(.timedOut(after: .milliseconds(300))), "\(report.outcome)")
+            }
+        }
+    }
+
+    @Test("no promotions service at all (none configured, or nothing listening): the rest of the shop is served")
+    func absentVertical() async throws {
+        try await withDemo(promotions: nil) { demo, _ async throws in
+            #expect(try Self.ids(await Self.shop(demo)).contains("deal-offer"))
+        }
+        try await withDemo(promotions: "http://127.0.0.1:9/widgets") { demo, _ async throws in
+            #expect(try Self.ids(await Self.shop(demo)).contains("deal-offer"))
+            #expect(demo.service.pages?.latestReport(for: "shop")?.isDegraded == true)
+        }
+    }
+
+    @Test("apps without the shop's kinds, and the web pages, get every widget's fallback")
+    func fallbacks() async throws {
+        try await withPromotions(.reliable) { url in
+            try await withDemo(promotions: url) { demo, _ async throws in
+                let response = await Self.shop(demo, kinds: nil)
+                let screen = try ScreenplayDecoder(mode: .strict, apiVersion: .v4).decode(Screen.self, from: Data(response.body)).value
+                let buttons = screen.allComponents.compactMap { if case .button(let button) = $0.content { button.title } else { nil } }
+                #expect(buttons.count == 5 && buttons.allSatisfy { $0.hasPrefix("Buy the recording · €") }, "\(buttons)")
+                let user = UserIdentity.anonymous
+                let page = try await demo.service.encodedScreen(path: "shop", apiVersion: .latest, user: user, platform: .web)
+                #expect(String(decoding: page.bytes, as: UTF8.self).contains("Spring sale"))
+            }
+        }
+    }
+
+    @Test("publishing, rolling back and the kill switch show on the next request")
+    func layoutChanges() async throws {
+        try await withDemo { demo, _ async throws in
+            #expect(try Self.ids(await Self.shop(demo)).contains("deal-price"))
+            try await demo.layouts.setEnabled(false, instance: "deal-price", route: "shop", by: "oncall")
+            #expect(try !Self.ids(await Self.shop(demo)).contains("deal-price"))
+            var template = try #require(try await demo.layouts.published(route: "shop")).template
+            template.sections.removeAll { $0.id == "featured" }
+            try await demo.layouts.saveDraft(template, by: "ada")
+            try await demo.layouts.publish(route: "shop", by: "ada")
+            #expect(try !Self.ids(await Self.shop(demo)).contains { $0.hasPrefix("offer-") })
+            try await demo.layouts.rollback(route: "shop", to: 1, by: "ada")
+            let ids = try Self.ids(await Self.shop(demo))
+            #expect(ids.contains("deal-price") && ids.contains { $0.hasPrefix("offer-") })
+            #expect(try await demo.layouts.history(of: "shop").map(\.revision) == [4, 3, 2, 1])
+        }
+    }
+
+    @Test("the home experiment: each user's variant is stable, shows or hides the teaser, and is counted once")
+    func homeExperiment() async throws {
+        try await withDemo { demo, _ async throws in
+            var seen: [String: Int] = [:]
+            for _ in 0..<12 {
+                let identity = try await demo.service.resolveIdentity(token: nil, creating: true)
+                let variant = try #require(ShopPageProbe.variant(of: identity.user))
+                seen[variant, default: 0] += 1
+                for _ in 0..<2 {
+                    let home = try await demo.service.encodedScreen(path: "home", apiVersion: .v4, user: identity.user)
+                    let screen = try ScreenplayDecoder(apiVersion: .v4).decode(Screen.self, from: Data(home.bytes)).value
+                    #expect(screen.sections.contains { $0.id == "shop-teaser" } == (variant == "teaser"), "user \(identity.user.id)")
+                }
+            }
+            #expect(seen.count == 2, "12 users land in both variants: \(seen)")
+            let report = try await demo.experiments.report(for: "home-shop-teaser")
+            #expect(report.exposures == seen, "one exposure per user, whatever the number of visits")
+        }
+    }
+}
+
+/// The home experiment's bucketing, as the demo seeds it.
+enum ShopPageProbe {
+    static func variant(of user: UserIdentity) -> String? {
+        Experiment(key: "home-shop-teaser", variants: [.init("control", weight: 1), .init("teaser", weight: 1)])
+            .variant(for: String(user.id), segments: [], at: Date())
+    }
+}
