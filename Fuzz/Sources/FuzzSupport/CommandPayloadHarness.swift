@@ -84,6 +84,11 @@ public enum CommandPayloadHarness {
             if query != request.payload["storage"]?["query"]?.stringValue {
                 Oracle.fail(target, "storedText(\"query\") returned \(String(describing: query))")
             }
+            #if FUZZ_PLANTED_BUG
+            // Planted: a command that mishandles a text of the full ten characters sent with
+            // client storage. The seeds send a nine-character text with storage.
+            if text.count == 10, query != nil { Oracle.planted(target, "a ten-character text with storage") }
+            #endif
             return CommandResult.done(.init(message: "\(text) \(note ?? "")", refresh: true))
                 .with(ClientUpdates(storage: query.map { ["query": $0] } ?? [:]))
         }
@@ -97,11 +102,7 @@ public enum CommandPayloadHarness {
                 default: false
                 }
             guard exact else { Oracle.fail(target, "integer(\"n\") returned \(number) for \(String(describing: sent))") }
-            #if FUZZ_PLANTED_BUG
-            // Planted: a command that mishandles a negative count sent with client storage. The
-            // seeds have counts and storage, never both, never negative.
-            if number < 0, request.payload["storage"] != nil { Oracle.planted(target, "negative count \(number) with storage") }
-            #endif
+
             return .done(.init(message: "\(number)"))
         }
         // A screen built from the payload with the DSL, as an app answers a search: user text in

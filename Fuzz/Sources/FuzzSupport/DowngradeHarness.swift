@@ -79,16 +79,13 @@ public enum DowngradeHarness {
                 guard downgrade.screen(shaped) == shaped else { Oracle.fail(target, "\(what): downgrading twice changed the screen") }
                 checkDecodes(shaped, version: version, clientKinds: clientKinds, what: what)
                 #if FUZZ_PLANTED_BUG
-                // Planted: a downgrade that mishandles a favorite button inside a horizontal stack
-                // for v1 (its fallback, a button, lands in the stack). The seeds have favorite
-                // buttons and stacks, never one inside the other.
+                // Planted: a downgrade that mishandles, for v1, a grid of four columns with a card
+                // without an action (its fallback is a list row). The seeds have grids of 2, 3 and
+                // 6 columns; one has a card without an action.
                 if version == .v1 {
-                    for component in shaped.allComponents {
-                        guard case .horizontalStack(let stack) = component.content else { continue }
-                        for child in stack.children {
-                            if case .button(let button) = child.content, button.title.hasSuffix(" favorites") {
-                                Oracle.planted(target, "a favorite button's fallback inside a horizontal stack at v1")
-                            }
+                    for component in screen.allComponents {
+                        if case .grid(let grid) = component.content, grid.columns == 4, grid.cards.contains(where: { $0.action == nil }) {
+                            Oracle.planted(target, "the v1 fallback of a four-column grid with a card without an action")
                         }
                     }
                 }

@@ -45,6 +45,7 @@ public enum HTMLRendererHarness {
                     #if FUZZ_PLANTED_BUG
                     // Planted: this one forgot, when the pin's label is long (the seeds' labels are short).
                     let label = node.accessibility.label ?? ""
+                    if label.count > 24, HTML.escape(label) != label { plantedPathTaken = true }
                     return "<div class=\"map\">" + (label.count > 24 ? label : HTML.escape(label)) + "</div>"
                     #else
                     return "<div class=\"map\">" + HTML.escape(node.accessibility.label ?? "") + "</div>"
@@ -144,8 +145,22 @@ public enum HTMLRendererHarness {
             renderer.errorPage(title: sinkTwin["error.title"], message: sinkTwin["error.message"], back: backTwin), "error page")
     }
 
+    #if FUZZ_PLANTED_BUG
+    /// Whether the planted path (a long pin label left unescaped, with something to escape in it)
+    /// ran since the last check: a violation then is the planted bug, whichever oracle saw it
+    /// (a raw `<`, or a control character the escaping would have replaced). libFuzzer runs
+    /// inputs one at a time, on one thread.
+    nonisolated(unsafe) static var plantedPathTaken = false
+    #endif
+
     static func compare(_ page: String, _ twinPage: String, _ what: String) {
+        #if FUZZ_PLANTED_BUG
+        defer { plantedPathTaken = false }
+        #endif
         if let problem = HTMLOracle.violation(in: page, stylesheet: stylesheet) {
+            #if FUZZ_PLANTED_BUG
+            if plantedPathTaken { Oracle.planted(target, "the oracle caught the unescaped map pin: \(problem)") }
+            #endif
             Oracle.fail(target, "\(what): \(problem)")
         }
         // The look-alikes are three-byte UTF-8 sequences EE 80 80…82; map them back to entities.
@@ -165,6 +180,11 @@ public enum HTMLRendererHarness {
         let original = Array(page.utf8)
         guard mapped == original else {
             let at = (0..<min(original.count, mapped.count)).first(where: { original[$0] != mapped[$0] }) ?? min(original.count, mapped.count)
+            #if FUZZ_PLANTED_BUG
+            if plantedPathTaken {
+                Oracle.planted(target, "the differential oracle caught the unescaped map pin: \(HTMLOracle.context(original, at))")
+            }
+            #endif
             Oracle.fail(
                 target,
                 "\(what): a '<', '>' or '&' from the input was not escaped (or changed the page)\n  page: \(HTMLOracle.context(original, at))\n  twin: \(HTMLOracle.context(mapped, at))")

@@ -84,12 +84,17 @@ public enum ScreenDecodingHarness {
         }
 
         #if FUZZ_PLANTED_BUG
-        // Planted: a decoder that mishandles an untitled track of ten hours or more, from v3
-        // (where durations are seconds). The seeds have tracks, none untitled, none that long.
+        // Planted: a decoder that mishandles a bar wider than 20 points inside a vertical stack,
+        // from v3 (an off-by-one at a boundary). The seeds' bars in stacks are exactly 20 points
+        // wide. (Thresholds of 300 and 100 were not found in 600 s each: nothing in the coverage
+        // leads from 20 to them, while libFuzzer's integer mutations step 20 to 21 or 40.)
         if version >= .v3, let screen = lossy.value as? Screen {
             for component in screen.allComponents {
-                if case .trackRow(let row) = component.content, (row.duration ?? 0) >= 36_000, row.title.isEmpty {
-                    Oracle.planted(target, "untitled track of \(row.duration ?? 0) s at \(version)")
+                guard case .verticalStack(let stack) = component.content else { continue }
+                for child in stack.children {
+                    if case .rectangle(let rectangle) = child.content, rectangle.width > 20 {
+                        Oracle.planted(target, "a rectangle \(rectangle.width) wide in a vertical stack at \(version)")
+                    }
                 }
             }
         }

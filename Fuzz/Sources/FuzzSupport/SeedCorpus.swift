@@ -8,8 +8,10 @@ public enum SeedCorpus {
     /// Seed files by target: file name and bytes.
     public static func files() -> [String: [(name: String, bytes: Data)]] {
         [
-            "FuzzScreenDecoding": screens() + results(),
-            "FuzzDowngrade": screens().filter { $0.name.hasSuffix("-v4.json") || $0.name.hasPrefix("custom") }
+            // The kitchen sink (6 KB) is the HTML harness's template; the decoding targets mutate
+            // small screens better (one per kind covers the same ground).
+            "FuzzScreenDecoding": screens().filter { !$0.name.hasPrefix("kitchen-sink") } + results(),
+            "FuzzDowngrade": screens().filter { !$0.name.hasPrefix("kitchen-sink") && ($0.name.hasSuffix("-v4.json") || $0.name.hasPrefix("custom")) }
                 + results().filter { $0.name.hasSuffix("-v4.json") },
             "FuzzJSONSyntax": jsonDocuments(),
             "FuzzCommandPayload": commandBodies(),
@@ -53,7 +55,28 @@ public enum SeedCorpus {
                         .textField(.init(label: String(repeating: "L", count: 200), storageKey: String(repeating: "k", count: 64), maxLength: 4096)),
                     ])
             ])
+        // Small screens mutate better than big ones: one per kind (its documented example), a
+        // bar of a chart, a grid of cards with and without actions.
+        var perKind: [(String, Screen)] = Component.catalog.map { kind in
+            ("kind-\(kind.kind.rawValue)", Screen(id: "k", title: "K", sections: [ScreenSection(id: "s", components: [kind.example.component])]))
+        }
+        perKind.append(
+            ("bar", Screen(id: "b", title: "B", sections: [ScreenSection(id: "s", components: [
+                .verticalStack(.init(alignment: .center, spacing: 2, children: [
+                    .text(.init("1,204", size: 11)), .rectangle(.init(width: 20, height: 60, color: .rgb(200, 55, 0), cornerRadius: 2)),
+                ]))
+            ])])))
+        perKind.append(
+            ("grid-rows", Screen(id: "g", title: "G", sections: [ScreenSection(id: "s", components: [
+                .grid(.init(columns: 2, cards: [.init(title: "Six"), .init(title: "Seven", action: .navigate(.init(url: "screens/x")))]))
+            ])])))
         var files: [(String, Data)] = []
+        for (name, screen) in perKind {
+            for version in [APIVersion.v1, .v4] {
+                let downgrade = Downgrade(to: version, customKinds: DowngradeHarness.customKinds, clientKinds: ["ticketOffer"])
+                files.append(("\(name)-v\(version.rawValue).json", encode(downgrade.screen(screen), version)))
+            }
+        }
         for version in Oracle.versions {
             let downgrade = Downgrade(to: version, customKinds: DowngradeHarness.customKinds, clientKinds: ["ticketOffer"])
             files.append(("kitchen-sink-v\(version.rawValue).json", encode(downgrade.screen(sink), version)))
@@ -94,7 +117,7 @@ public enum SeedCorpus {
         let documents: [(String, String)] = [
             ("object.json", #"{"a": [1, -2.5e+3, true, false, null], "b": {"c": "d\"\\\/\b\f\n\r\t\u00e9\uD83C\uDFB5"}}"#),
             ("numbers.json", "[0, -0, 1.0, 1e10, 1E-2, 123456789012345678901234567890, -0.000001]"),
-            ("nested.json", "[[[[{\"k\":[[{}]]}]]]]"), ("fragment-string.json", #""just a string""#), ("fragment-number.json", " 42 "),
+("nested.json", "[[[[{\"k\":[[{}]]}]]]]"), ("deep-escape.json", #"[[[[{"k":"caf\u00e9"}]]]]"#), ("fragment-string.json", #""just a string""#), ("fragment-number.json", " 42 "),
             ("multiline.json", "{\n  \"title\": \"Mozart\",\n  \"sections\": [\n    {\"id\": \"a\"}\n  ]\n}\n"),
             ("error-unterminated.json", #"{"title":"Mozart"#), ("error-escape.json", #"["a\qb"]"#), ("error-trailing-comma.json", "[1,2,]"),
             ("error-leading-zero.json", "[01]"), ("error-line3.json", "{\n\"a\": 1,\n\"b\": tru\n}"), ("error-control.json", "[\"a\u{1}b\"]"),
