@@ -12,10 +12,14 @@ extension RouterMethods {
     /// the host's request context, so it sits beside an app's own routes and middleware.
     @discardableResult
     public func addScreenplay(_ service: ScreenplayService) -> Self {
+        mountScreenplay(service) { Self.clientAddress(of: $0) }
+    }
+
+    func mountScreenplay(_ service: ScreenplayService, address: @escaping @Sendable (Context) -> String?) -> Self {
         let prefix = service.configuration.pathPrefix.split(separator: "/").joined(separator: "/")
         let path = RouterPath(prefix.isEmpty ? "**" : prefix + "/**")
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await ScreenplayResponder.respond(with: service, to: request, clientAddress: Self.clientAddress(of: context))
+            try await ScreenplayResponder.respond(with: service, to: request, clientAddress: address(context))
         }
         for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
             on(path, method: method, use: handler)
@@ -62,6 +66,10 @@ extension RouterMethods {
     /// and `POST` to the site's command path.
     @discardableResult
     public func addScreenplayWeb(_ site: WebSite) -> Self {
+        mountScreenplayWeb(site) { Self.clientAddress(of: $0) }
+    }
+
+    func mountScreenplayWeb(_ site: WebSite, address: @escaping @Sendable (Context) -> String?) -> Self {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             let limit = site.service.configuration.maximumBodySize
             var body: [UInt8] = []
@@ -73,7 +81,7 @@ extension RouterMethods {
                     if body.count > limit { break }
                 }
             }
-            guard let answer = await site.respond(to: request.head, body: body, clientAddress: Self.clientAddress(of: context)) else {
+            guard let answer = await site.respond(to: request.head, body: body, clientAddress: address(context)) else {
                 return Response(status: .notFound)
             }
             return Response(
@@ -91,9 +99,24 @@ extension RouterMethods {
 
 extension RouterMethods {
     /// The peer's IP address, when the host's request context records it (see
-    /// ``ScreenplayRequestContext``).
+    /// ``ScreenplayRequestContext``): a dynamic cast, for contexts not known to conform.
     static func clientAddress(of context: Context) -> String? {
         (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    }
+}
+
+extension RouterMethods where Context: RemoteAddressRequestContext {
+    /// ``addScreenplay(_:)`` for contexts that record the peer: its address is read directly,
+    /// with no cast per request.
+    @discardableResult
+    public func addScreenplay(_ service: ScreenplayService) -> Self {
+        mountScreenplay(service) { $0.remoteAddress?.ipAddress }
+    }
+
+    /// ``addScreenplayWeb(_:)`` for contexts that record the peer.
+    @discardableResult
+    public func addScreenplayWeb(_ site: WebSite) -> Self {
+        mountScreenplayWeb(site) { $0.remoteAddress?.ipAddress }
     }
 }
 

@@ -117,3 +117,29 @@ struct CompressionTests {
         #expect(missing.head.status == .notFound)
     }
 }
+
+@Suite("If-None-Match matching")
+struct ETagMatchingTests {
+    static let tag = "\"sp-0123456789abcdef\""
+
+    @Test(
+        "lists, weak tags, spaces, the wildcard and the gzip variant match; near misses do not",
+        arguments: [
+            ("\"sp-0123456789abcdef\"", true), ("W/\"sp-0123456789abcdef\"", true), ("  \"sp-0123456789abcdef\"\t", true),
+            ("\"other\", \"sp-0123456789abcdef\"", true), ("\"other\",\"sp-0123456789abcdef-gz\"", true), ("*", true), (" * ", true),
+            ("\"sp-0123456789abcdef-gz\"", true), ("W/\"sp-0123456789abcdef-gz\"", true),
+            ("\"sp-0123456789abcdee\"", false), ("\"sp-0123456789abcdef", false), ("sp-0123456789abcdef", false),
+            ("\"sp-0123456789abcdef-gz", false), ("\"sp-0123456789abcdef-GZ\"", false), ("\"sp-0123456789abcdef-gzip\"", false),
+            ("", false), (",,,", false), ("**", false), ("w/\"sp-0123456789abcdef\"", false),
+        ])
+    func matching(header: String, expected: Bool) {
+        #expect(ETag.matches(ifNoneMatch: header, etag: Self.tag, orGzipVariant: true) == expected)
+    }
+
+    @Test("without the gzip variant, only the tag itself (or *) matches")
+    func identityOnly() {
+        #expect(ETag.matches(ifNoneMatch: Self.tag, etag: Self.tag))
+        #expect(!ETag.matches(ifNoneMatch: "\"sp-0123456789abcdef-gz\"", etag: Self.tag))
+        #expect(ETag.matches(ifNoneMatch: "*", etag: Self.tag))
+    }
+}

@@ -34,7 +34,7 @@ public struct EncodedBody: Sendable, Hashable {
     /// Whether an `If-None-Match` value names this body in either form: the content is the same,
     /// so a client that switched encodings still gets its 304.
     public func matches(ifNoneMatch header: String) -> Bool {
-        ETag.matches(ifNoneMatch: header, etag: etag) || ETag.matches(ifNoneMatch: header, etag: gzippedETag)
+        ETag.matches(ifNoneMatch: header, etag: etag, orGzipVariant: true)
     }
 }
 
@@ -62,11 +62,35 @@ public enum ETag {
 
     /// Whether an `If-None-Match` header value matches `etag` (weak comparison, `*` matches all).
     public static func matches(ifNoneMatch header: String, etag: String) -> Bool {
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.trimmingWhitespaceSubstring()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == etag[...] { return true }
+        matches(ifNoneMatch: header, etag: etag, orGzipVariant: false)
+    }
+
+    /// ``matches(ifNoneMatch:etag:)``, also accepting `etag`'s gzip variant (``gzipVariant(of:)``)
+    /// when asked. On the UTF-8 bytes, allocating nothing: every revalidation runs it.
+    static func matches(ifNoneMatch header: String, etag: String, orGzipVariant: Bool) -> Bool {
+        let tag = etag.utf8
+        let quoted = tag.last == UInt8(ascii: "\"")
+        let header = Array(header.utf8)
+        var start = 0
+        while start <= header.count {
+            var end = start
+            while end < header.count, header[end] != UInt8(ascii: ",") { end += 1 }
+            var low = start
+            var high = end
+            while low < high, header[low] == UInt8(ascii: " ") || header[low] == UInt8(ascii: "\t") { low += 1 }
+            while high > low, header[high - 1] == UInt8(ascii: " ") || header[high - 1] == UInt8(ascii: "\t") { high -= 1 }
+            let candidate = header[low..<high]
+            if candidate.elementsEqual("*".utf8) { return true }
+            let bare = candidate.starts(with: "W/".utf8) ? candidate.dropFirst(2) : candidate
+            if bare.elementsEqual(tag) { return true }
+            // The gzip variant: the tag with `-gz` before its closing quote.
+            if orGzipVariant, quoted, bare.count == tag.count + 3,
+                bare.prefix(tag.count - 1).elementsEqual(tag.dropLast()),
+                bare.suffix(4).elementsEqual("-gz\"".utf8)
+            {
+                return true
+            }
+            start = end + 1
         }
         return false
     }

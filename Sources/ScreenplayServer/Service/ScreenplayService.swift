@@ -8,7 +8,10 @@ public import ScreenplayContract
 ///
 /// It serves `GET {prefix}/v{N}/screens/{path}` and `POST {prefix}/v{N}/commands/{path}`,
 /// with ETags and 304s, an identity per client, and JSON errors that say what and where.
-public struct ScreenplayService: Sendable {
+///
+/// A class (immutable, so `Sendable`): adapters capture it in every route's closure, and one
+/// reference is cheaper to hand to each request than a copy of its many fields.
+public final class ScreenplayService: Sendable {
     /// Limits and names.
     public struct Configuration: Sendable {
         /// Where the API is mounted (`/api`).
@@ -231,7 +234,7 @@ public struct ScreenplayService: Sendable {
         head.headerFields[.vary] = vary
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
-        if let condition = request.headerFields[.ifNoneMatch], encoded.matches(ifNoneMatch: condition) {
+        if request.headerFields.contains(where: { $0.name == .ifNoneMatch && encoded.matches(ifNoneMatch: $0.value) }) {
             head.status = .notModified
             return Response(head: head, body: [])
         }
@@ -629,9 +632,13 @@ public struct ScreenplayService: Sendable {
 
     /// The client's token: `Authorization: Bearer …`, else the `screenplay_token` cookie.
     public static func token(in headers: HTTPFields) -> String? {
-        if let authorization = headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1].trimmingWhitespaceSubstring()) }
+        if let authorization = headers.first(.authorization) {
+            // `Bearer` in any case, then spaces, then the token: read on the UTF-8 bytes, since
+            // this runs for every request an app sends.
+            let bytes = authorization.utf8
+            if bytes.count > 7, bytes.starts(with: "bearer ".utf8, by: { ($0 | 0x20) == $1 }) {
+                return String(authorization.dropFirst(7).trimmingWhitespaceSubstring())
+            }
         }
         for cookieHeader in headers[values: .cookie] {
             for pair in cookieHeader.split(separator: ";") {
@@ -716,12 +723,13 @@ struct RequestTarget {
     let query: [String: String]
 
     init(_ raw: String) {
-        let parts = raw.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        path = String(parts.first ?? "/")
+        // Most requests have no query: then the path is the string itself, not a copy.
+        let mark = raw.utf8.firstIndex(of: UInt8(ascii: "?"))
+        path = mark.map { String(raw[..<$0]) } ?? raw
         segments = Self.segments(of: path)
         var query: [String: String] = [:]
-        if parts.count == 2 {
-            for pair in parts[1].split(separator: "&") {
+        if let mark {
+            for pair in raw[raw.index(after: mark)...].split(separator: "&") {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = Self.decodeQueryPart(keyValue[0])
                 query[key] = keyValue.count == 2 ? Self.decodeQueryPart(keyValue[1]) : ""
@@ -746,5 +754,14 @@ struct RequestTarget {
         guard part.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(part) }
         let plusAsSpace = part.replacingOccurrences(of: "+", with: " ")
         return plusAsSpace.removingPercentEncoding ?? plusAsSpace
+    }
+}
+
+extension HTTPFields {
+    /// The first value of `name`, as sent. `subscript(_:)` joins every value of a name into a new
+    /// string; the fields read on every request (a token, a condition) come once.
+    func first(_ name: HTTPField.Name) -> String? {
+        for field in self where field.name == name { return field.value }
+        return nil
     }
 }

@@ -183,12 +183,13 @@ public struct UserDirectory: IdentityResolver {
     }
 }
 
-/// Tokens already looked up, so a returning client costs no query. Keyed by the token's SHA-256
-/// (what revocations announce), and guarded by an epoch that every forget moves on, so a lookup
-/// that raced a revocation is never remembered.
+/// Tokens already looked up, so a returning client costs no query and no hash: keyed by the
+/// token itself, with its SHA-256 (what revocations announce) beside it, and guarded by an epoch
+/// that every forget moves on, so a lookup that raced a revocation is never remembered.
 private final class KnownTokens: Sendable {
     private struct State {
         var users: [String: UserIdentity] = [:]
+        var tokensByHash: [String: String] = [:]
         var epoch = 0
     }
 
@@ -198,16 +199,19 @@ private final class KnownTokens: Sendable {
     var epoch: Int { state.withLock { $0.epoch } }
 
     func user(for token: String) -> UserIdentity? {
-        let hash = UserDirectory.hash(token)
-        return state.withLock { $0.users[hash] }
+        state.withLock { $0.users[token] }
     }
 
     func remember(_ token: String, _ user: UserIdentity, ifEpoch epoch: Int? = nil) {
         let hash = UserDirectory.hash(token)
         state.withLock { state in
             if let epoch, epoch != state.epoch { return }
-            if state.users.count >= limit { state.users.removeAll(keepingCapacity: true) }
-            state.users[hash] = user
+            if state.users.count >= limit {
+                state.users.removeAll(keepingCapacity: true)
+                state.tokensByHash.removeAll(keepingCapacity: true)
+            }
+            state.users[token] = user
+            state.tokensByHash[hash] = token
         }
     }
 
@@ -216,7 +220,7 @@ private final class KnownTokens: Sendable {
     /// Forgets the token whose SHA-256 is `hash` (what another process announces on revocation).
     func forget(hash: String) {
         state.withLock { state in
-            state.users[hash] = nil
+            if let token = state.tokensByHash.removeValue(forKey: hash) { state.users[token] = nil }
             state.epoch += 1
         }
     }
