@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
         .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
         .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
+        .library(name: "ScreenplayAdmin", targets: ["ScreenplayAdmin"]),
         .library(name: "ScreenplayComposerAsyncHTTPClient", targets: ["ScreenplayComposerAsyncHTTPClient"]),
         .library(name: "ScreenplayStoreSQLite", targets: ["ScreenplayStoreSQLite"]),
         .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
@@ -96,6 +97,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The layout admin: accounts (scrypt), API tokens, sessions, the JSON API; HTTPTypes only.
+        .target(
+            name: "ScreenplayAdmin",
+            dependencies: [
+                "ScreenplayServer", "ScreenplayStore", "ScreenplayContract",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ScreenplayStoreSQLite",
             dependencies: [
@@ -142,7 +155,7 @@ let package = Package(
         .target(
             name: "ScreenplayDemo",
             dependencies: [
-                "ScreenplayServer", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayWeb",
+                "ScreenplayServer", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayWeb", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -157,6 +170,7 @@ let package = Package(
             name: "screenplay",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal", "ScreenplayHummingbird",
+                "ScreenplayAdmin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -181,6 +195,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayAdminTests",
+            dependencies: ["ScreenplayAdmin", "ScreenplayStore", "ScreenplayStoreSQLite"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -28,6 +28,32 @@ extension RouterMethods {
     }
 }
 
+extension RouterMethods {
+    /// Mounts any responder in the service's shape (`HTTPTypes` request and body in, JSON response
+    /// out) at `path` for `methods`: how hosts add the layout admin's API (`admin/api/**`). The
+    /// body is collected up to `maximumBodySize`; more is the service's JSON 413.
+    @discardableResult
+    public func addScreenplayResponder(
+        _ path: String, methods: [HTTPRequest.Method], maximumBodySize: Int,
+        respond: @escaping @Sendable (HTTPRequest, [UInt8]) async -> ScreenplayService.Response
+    ) -> Self {
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
+            var body: [UInt8] = []
+            if !ScreenplayResponder.ignoresBody(request.method) {
+                for try await buffer in request.body {
+                    guard body.count + buffer.readableBytes <= maximumBodySize else {
+                        return ScreenplayResponder.response(ScreenplayService.errorResponse(.payloadTooLarge(limit: maximumBodySize)))
+                    }
+                    body.append(contentsOf: buffer.readableBytesView)
+                }
+            }
+            return ScreenplayResponder.response(await respond(request.head, body))
+        }
+        for method in methods { on(RouterPath(path), method: method, use: handler) }
+        return self
+    }
+}
+
 /// Converts between Hummingbird's request and response and the service's `HTTPTypes` ones.
 public enum ScreenplayResponder {
     /// Collects the body (stopping at the service's limit, which becomes a 413) and answers.

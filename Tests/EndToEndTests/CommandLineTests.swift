@@ -34,6 +34,35 @@ func runCLIAsync(_ arguments: [String]) async throws -> (status: Int32, output: 
 
 @Suite("Command line: schema, validate, docs")
 struct CommandLineTests {
+    @Test("admin create-user takes the password from stdin, refuses weak ones; create-token prints a token for that admin only")
+    func adminAccounts() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-admin-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let created = try await Self.onThread {
+            try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
+        }
+        #expect(created.status == 0, "\(created.output)")
+        let weak = try await Self.onThread { try runCLI(["admin", "create-user", "bob", "--data", data], input: Data("short\n".utf8)) }
+        #expect(weak.status == 1 && weak.output.contains("at least 12"), "\(weak.output)")
+        let again = try await Self.onThread {
+            try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
+        }
+        #expect(again.status == 1 && again.output.contains("exists already"), "\(again.output)")
+        let token = try await Self.onThread { try runCLI(["admin", "create-token", "ada", "--data", data]) }
+        #expect(
+            token.status == 0 && token.output.trimmingCharacters(in: .whitespacesAndNewlines).wholeMatch(of: /[0-9a-f]{64}/) != nil,
+            "\(token.output)")
+        let nobody = try await Self.onThread { try runCLI(["admin", "create-token", "zed", "--data", data]) }
+        #expect(nobody.status == 1 && nobody.output.contains("no admin named 'zed'"), "\(nobody.output)")
+    }
+
+    /// Runs blocking work on a thread of its own (see ``runCLIAsync(_:)``).
+    static func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
+        }
+    }
+
     static func temporaryFile(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-cli-\(UUID().uuidString).json")
         try text.write(to: url, atomically: true, encoding: .utf8)

@@ -24,7 +24,9 @@ struct DemoServerHarness {
     func withServer<Result: Sendable>(_ body: (URL) async throws -> Result) async throws -> Result {
         var logger = Logger(label: "screenplay.e2e")
         logger.logLevel = .warning
-        let demo = try await DemoApp.open(dataDirectory: dataDirectory, logger: logger)
+        // Generous shop timeouts: a loaded test machine must not turn a slow read into a missing widget.
+        let demo = try await DemoApp.open(
+            dataDirectory: dataDirectory, logger: logger, shopTimeouts: .init(promotions: .seconds(10), inProcess: .seconds(10)))
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = demo.makeApplication(host: "127.0.0.1", port: 0, limits: limits) { port in continuation.yield(port) }
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }

@@ -141,7 +141,9 @@ struct RemoteProviderTests {
                 providers: [
                     "good": RemoteWidgetProvider(url: root + "/ok", transport: PlainHTTPWidgetTransport()),
                     "bad": RemoteWidgetProvider(url: root + "/fail", transport: PlainHTTPWidgetTransport()),
-                ])
+                ],
+                // Generous: what is tested is the failure's cost, not the timeout (a loaded machine is slow).
+                configuration: .init(defaultTimeout: .seconds(10)))
             let page = await composer.compose(
                 template: template,
                 context: CompositionContext(route: "shop", userID: nil, platform: .iOS, apiVersion: .v4, clientKinds: ["banner"]))

@@ -6,10 +6,13 @@ import ScreenplayServer
 import Testing
 
 /// Opens a demo in a fresh folder, runs `body`, closes and removes it.
-func withDemo<Result: Sendable>(promotions: String? = nil, _ body: (DemoApp, String) async throws -> Result) async throws -> Result {
+func withDemo<Result: Sendable>(
+    promotions: String? = nil, shopTimeouts: DemoApp.ShopTimeouts = .init(promotions: .seconds(10), inProcess: .seconds(10)),
+    _ body: (DemoApp, String) async throws -> Result
+) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-demo-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let demo = try await DemoApp.open(dataDirectory: folder, promotions: promotions)
+    let demo = try await DemoApp.open(dataDirectory: folder, promotions: promotions, shopTimeouts: shopTimeouts)
     do {
         let result = try await body(demo, folder)
         try await demo.close()

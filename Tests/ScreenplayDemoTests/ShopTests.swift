@@ -93,7 +93,8 @@ struct ShopTests {
     @Test("a slow promotions service is cut at its timeout; the page does not wait for it")
     func slowVertical() async throws {
         try await withPromotions(.init(delay: .seconds(3)...(.seconds(3)), failureRate: 0)) { url in
-            try await withDemo(promotions: url) { demo, _ async throws in
+            try await withDemo(promotions: url, shopTimeouts: .init(promotions: .milliseconds(300), inProcess: .seconds(10))) {
+                demo, _ async throws in
                 let response = await Self.shop(demo)
                 #expect(response.head.status == .ok)
                 #expect(try !Self.ids(response).contains("spring-sale"))

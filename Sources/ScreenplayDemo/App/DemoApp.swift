@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+public import ScreenplayAdmin
 import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayServer
@@ -24,8 +25,27 @@ public struct DemoApp: Sendable {
     public let layouts: LayoutStore
     /// Experiments and their exposures.
     public let experiments: ExperimentStore
+    /// Layout admins, their API tokens and sessions.
+    public let admins: AdminDirectory
+    /// The admin's JSON API (`/admin/api/…`).
+    public let adminAPI: AdminAPI
     let catalog: CatalogRepository
     let logger: Logger
+
+    /// How long the shop waits for its verticals.
+    public struct ShopTimeouts: Sendable {
+        /// The promotions service (another team's, slow and flaky): 300 ms, then it is left out.
+        public var promotions: Duration
+        /// Catalog and pricing, which read the local database: 3 s (slow only when everything is).
+        public var inProcess: Duration
+
+        /// The demo's defaults; tests on a loaded machine give the verticals more time, so that a
+        /// failure is the one they arranged.
+        public init(promotions: Duration = .milliseconds(300), inProcess: Duration = .seconds(3)) {
+            self.promotions = promotions
+            self.inProcess = inProcess
+        }
+    }
 
     /// The database file inside a data folder.
     public static func databasePath(in dataDirectory: String) -> String {
@@ -38,16 +58,21 @@ public struct DemoApp: Sendable {
     ///
     /// `promotions` is the promotions vertical's URL (`http://127.0.0.1:PORT/widgets`, a
     /// ``PromotionsService``); without it the shop's promotions are left out (and logged).
+    /// `passwordHasher` hashes admin passwords (tests pass a cheap one).
     public static func open(
         dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil,
-        promotions: String? = nil
+        promotions: String? = nil, passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts()
     ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
         let demo: DemoApp
         do {
-            let applied = try await Migrator(CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+            let applied = try await Migrator(
+                CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations + AdminDirectory.migrations
+            ).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
-            demo = DemoApp(store: store, logger: logger, commandRate: commandRate, promotions: promotions)
+            demo = DemoApp(
+                store: store, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
+                shopTimeouts: shopTimeouts)
             try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
         } catch {
             try? await store.close()
@@ -56,7 +81,10 @@ public struct DemoApp: Sendable {
         return demo
     }
 
-    init(store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil) {
+    init(
+        store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil,
+        passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts()
+    ) {
         self.store = store
         self.logger = logger
         // One bus for every in-memory copy: users' revisions, tokens, live templates, experiments.
@@ -78,7 +106,8 @@ public struct DemoApp: Sendable {
             // The in-process verticals read the local database: slow only when everything is. The
             // promotions service is another team's, slow and flaky: 300 ms, then it is left out.
             configuration: .init(
-                defaultTimeout: .milliseconds(300), verticalTimeouts: ["catalog": .seconds(3), "pricing": .seconds(3)],
+                defaultTimeout: shopTimeouts.promotions,
+                verticalTimeouts: ["catalog": shopTimeouts.inProcess, "pricing": shopTimeouts.inProcess],
                 budget: PageBudget(maximumBytes: 48 * 1024, maximumDuration: .milliseconds(250))),
             exposureRecorder: experiments, logger: logger)
         let pages = ComposedScreens(
@@ -94,6 +123,9 @@ public struct DemoApp: Sendable {
         var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
         if let commandRate { configuration.commandRate = commandRate }
         self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, pages: pages, logger: logger)
+        let admins = AdminDirectory(store: store, hasher: passwordHasher)
+        self.admins = admins
+        self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
     }
 
     static func registerScreens(
@@ -159,6 +191,10 @@ public struct DemoApp: Sendable {
             }
         }
         router.addScreenplay(service)
+        let adminAPI = self.adminAPI
+        router.addScreenplayResponder(
+            "admin/api/**", methods: [.get, .head, .post, .put, .delete, .patch], maximumBodySize: AdminAPI.maximumBodySize
+        ) { request, body in await adminAPI.respond(to: request, body: body) }
         router.addScreenplayWeb(WebSite(service: service))
         MediaRoutes.register(on: router, catalog: catalog)
         router.get("health") { _, _ in "ok" }

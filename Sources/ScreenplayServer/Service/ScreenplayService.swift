@@ -67,6 +67,12 @@ public final class ScreenplayService: Sendable {
         public var head: HTTPResponse
         /// The body bytes (empty for 304).
         public var body: [UInt8]
+
+        /// A response: for hosts that answer beside the service in the same shape (the admin).
+        public init(head: HTTPResponse, body: [UInt8]) {
+            self.head = head
+            self.body = body
+        }
     }
 
     /// The header that hands a new client its token.

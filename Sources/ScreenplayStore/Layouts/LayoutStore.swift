@@ -86,6 +86,10 @@ public struct LayoutStore: Sendable {
 
     // MARK: Reading
 
+    /// Everything the validator says of `template`, warnings included: what an editor sees
+    /// beside the fields before saving.
+    public func problems(in template: PageTemplate) -> [TemplateProblem] { validator(template) }
+
     /// The live template of `route` (its newest revision), or `nil` when it was never published.
     public func published(route: String) async throws -> PublishedRevision? {
         try await store.read { database in try await Self.newest(route: route, on: database) }

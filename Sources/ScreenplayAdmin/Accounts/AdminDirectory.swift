@@ -1,0 +1,184 @@
+import Crypto
+import Foundation
+public import SQLKit
+public import ScreenplayStore
+
+/// Layout admins, their API tokens and their browser sessions, in the store.
+///
+/// Passwords are scrypt hashes (``PasswordHasher``); API tokens and session ids are 256 random
+/// bits, stored as their SHA-256, so a copy of the database opens nothing. A login for a name that
+/// does not exist costs the same hash as a wrong password, so timing does not tell which names exist.
+public struct AdminDirectory: Sendable {
+    /// The tables.
+    public static let migrations: [Migration] = [
+        Migration(id: "screenplay-0004-admins") { database in
+            try await database.create(table: "screenplay_admins")
+                .column("name", type: .text, .primaryKey(autoIncrement: false))
+                .column("password_hash", type: .text, .notNull)
+                .column("created_at", type: .text, .notNull)
+                .run()
+            try await database.create(table: "screenplay_admin_tokens")
+                .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
+                .column("admin", type: .text, .notNull)
+                .column("label", type: .text, .notNull)
+                .column("created_at", type: .text, .notNull)
+                .run()
+            try await database.create(table: "screenplay_admin_sessions")
+                .column("session_hash", type: .text, .primaryKey(autoIncrement: false))
+                .column("admin", type: .text, .notNull)
+                .column("csrf", type: .text, .notNull)
+                .column("expires", type: .bigint, .notNull)
+                .run()
+        }
+    ]
+
+    let store: any SQLStore
+    let hasher: PasswordHasher
+    /// A hash of a password nobody has, made with ``hasher``: verified for unknown names, so they
+    /// cost what a wrong password costs.
+    let decoy: String
+    /// How long a browser session lasts.
+    public let sessionLifetime: Duration
+
+    /// A directory over `store` (run ``migrations`` first).
+    public init(store: any SQLStore, hasher: PasswordHasher = .standard, sessionLifetime: Duration = .seconds(12 * 3600)) {
+        self.store = store
+        self.hasher = hasher
+        self.sessionLifetime = sessionLifetime
+        self.decoy = (try? hasher.hash(Self.randomToken())) ?? ""
+    }
+
+    /// Why an account could not be made.
+    public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
+        case invalidName(String)
+        case weakPassword(String)
+        case exists(String)
+
+        /// One line saying what to change.
+        public var description: String {
+            switch self {
+            case .invalidName(let name): "'\(name.prefix(40))' is not an admin name: 1...64 of a-z 0-9 . _ -"
+            case .weakPassword(let why): "the password is too weak: \(why)"
+            case .exists(let name): "an admin named '\(name)' exists already"
+            }
+        }
+    }
+
+    /// Creates an admin. Names are 1...64 of `a-z 0-9 . _ -`; passwords at least 12 characters.
+    public func createAdmin(name: String, password: String) async throws -> String {
+        guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ Self.nameBytes.contains($0) }) else {
+            throw AccountError.invalidName(name)
+        }
+        guard password.count >= 12 else { throw AccountError.weakPassword("\(password.count) characters; at least 12") }
+        guard password.utf8.count <= 1024 else { throw AccountError.weakPassword("over 1 024 bytes") }
+        let hash = try hasher.hash(password)
+        try await store.transaction { database in
+            if try await database.select().column("name").from("screenplay_admins").where("name", .equal, name).first() != nil {
+                throw AccountError.exists(name)
+            }
+            try await database.insert(into: "screenplay_admins").columns("name", "password_hash", "created_at")
+                .values(SQLBind(name), SQLBind(hash), SQLBind(Migrator.timestamp())).run()
+        }
+        return name
+    }
+
+    /// The admin `name` when `password` is theirs.
+    public func authenticate(name: String, password: String) async throws -> String? {
+        guard name.utf8.count <= 64, password.utf8.count <= 1024 else { return nil }
+        let stored = try await store.read { database in
+            try await database.select().column("password_hash").from("screenplay_admins").where("name", .equal, name).first()?
+                .decode(column: "password_hash", as: String.self)
+        }
+        // An unknown name costs a hash too.
+        let candidate = stored ?? decoy
+        let matches = PasswordHasher.verify(password, against: candidate)
+        return stored != nil && matches ? name : nil
+    }
+
+    /// Issues an API token for `admin` (shown once; stored as its SHA-256).
+    public func createAPIToken(for admin: String, label: String) async throws -> String {
+        let token = Self.randomToken()
+        try await store.transaction { database in
+            guard try await database.select().column("name").from("screenplay_admins").where("name", .equal, admin).first() != nil else {
+                throw AccountError.invalidName(admin)
+            }
+            try await database.insert(into: "screenplay_admin_tokens").columns("token_hash", "admin", "label", "created_at")
+                .values(SQLBind(Self.digest(token)), SQLBind(admin), SQLBind(String(label.prefix(128))), SQLBind(Migrator.timestamp()))
+                .run()
+        }
+        return token
+    }
+
+    /// The admin an API token belongs to.
+    public func admin(forAPIToken token: String) async throws -> String? {
+        guard Self.isWellFormed(token) else { return nil }
+        return try await store.read { database in
+            try await database.select().column("admin").from("screenplay_admin_tokens").where("token_hash", .equal, Self.digest(token))
+                .first()?.decode(column: "admin", as: String.self)
+        }
+    }
+
+    /// A browser session: its id (the cookie) and its CSRF token (in every form).
+    public struct Session: Sendable, Hashable {
+        /// Who.
+        public let admin: String
+        /// The cookie's value.
+        public let id: String
+        /// What every state-changing form must carry.
+        public let csrf: String
+    }
+
+    /// Starts a session for `admin`.
+    public func startSession(for admin: String) async throws -> Session {
+        let session = Session(admin: admin, id: Self.randomToken(), csrf: Self.randomToken())
+        let expires = Int64(Date().timeIntervalSince1970) + sessionLifetime.components.seconds
+        try await store.transaction { database in
+            try await database.delete(from: "screenplay_admin_sessions").where("expires", .lessThan, Int64(Date().timeIntervalSince1970))
+                .run()
+            try await database.insert(into: "screenplay_admin_sessions").columns("session_hash", "admin", "csrf", "expires")
+                .values(SQLBind(Self.digest(session.id)), SQLBind(admin), SQLBind(session.csrf), SQLBind(expires)).run()
+        }
+        return session
+    }
+
+    /// The live session with cookie value `id`.
+    public func session(id: String) async throws -> Session? {
+        guard Self.isWellFormed(id) else { return nil }
+        return try await store.read { database in
+            guard
+                let row = try await database.select().columns("admin", "csrf", "expires").from("screenplay_admin_sessions")
+                    .where("session_hash", .equal, Self.digest(id)).first(),
+                try row.decode(column: "expires", as: Int64.self) > Int64(Date().timeIntervalSince1970)
+            else { return nil }
+            return Session(
+                admin: try row.decode(column: "admin", as: String.self), id: id, csrf: try row.decode(column: "csrf", as: String.self))
+        }
+    }
+
+    /// Ends a session (logout).
+    public func endSession(id: String) async throws {
+        guard Self.isWellFormed(id) else { return }
+        try await store.transaction { database in
+            try await database.delete(from: "screenplay_admin_sessions").where("session_hash", .equal, Self.digest(id)).run()
+        }
+    }
+
+    static let nameBytes = Set(Array("abcdefghijklmnopqrstuvwxyz0123456789._-".utf8))
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ScreenplayAdmin
+import ScreenplayDemo
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `screenplay admin`: layout admin accounts and API tokens in the demo's database.
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin", abstract: "Manage layout admins: accounts (for /admin) and API tokens (for /admin/api).",
+        subcommands: [CreateUser.self, CreateToken.self])
+
+    /// A refusal printed as one line (`Error: …`) with exit code 1, without the usage text.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Location: ParsableArguments {
+        @Option(name: .long, help: "The demo's data folder (as for serve).")
+        var data = "./data"
+    }
+
+    /// `screenplay admin create-user NAME`: the password is read from the terminal without echo,
+    /// or as the first line of standard input when that is not a terminal (scripts, CI).
+    struct CreateUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-user", abstract: "Create an admin account (password: asked for, or the first line of stdin).")
+
+        @Argument(help: "The admin's name: 1...64 of a-z 0-9 . _ -")
+        var name: String
+
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let password: String
+            if isatty(0) == 1 {
+                FileHandle.standardError.write(Data("Password for \(name) (at least 12 characters): ".utf8))
+                var saved = termios()
+                tcgetattr(0, &saved)
+                var silent = saved
+                silent.c_lflag &= ~tcflag_t(ECHO)
+                tcsetattr(0, TCSANOW, &silent)
+                password = readLine(strippingNewline: true) ?? ""
+                tcsetattr(0, TCSANOW, &saved)
+                FileHandle.standardError.write(Data("\n".utf8))
+            } else {
+                password = readLine(strippingNewline: true) ?? ""
+            }
+            let demo = try await DemoApp.open(dataDirectory: Self.folder(location.data), logger: Self.quietLogger())
+            do {
+                try await demo.admins.createAdmin(name: name, password: password)
+                try await demo.close()
+            } catch {
+                try? await demo.close()
+                throw Failure(description: "\(error)")
+            }
+            print("admin '\(name)' created; sign in at /admin")
+        }
+
+        static func folder(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+        static func quietLogger() -> Logger {
+            var logger = Logger(label: "screenplay")
+            logger.logLevel = .warning
+            return logger
+        }
+    }
+
+    /// `screenplay admin create-token NAME`: prints a new API token for the admin (shown once).
+    struct CreateToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-token", abstract: "Print a new API token for an admin (for Authorization: Bearer … on /admin/api).")
+
+        @Argument(help: "The admin the token acts as.")
+        var name: String
+
+        @Option(name: .long, help: "What the token is for (shown in listings).")
+        var label = "cli"
+
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let demo = try await DemoApp.open(dataDirectory: CreateUser.folder(location.data), logger: CreateUser.quietLogger())
+            let token: String
+            do {
+                token = try await demo.admins.createAPIToken(for: name, label: label)
+                try await demo.close()
+            } catch {
+                try? await demo.close()
+                throw Failure(description: "no admin named '\(name)' (create one with `screenplay admin create-user \(name)`)")
+            }
+            print(token)
+        }
+    }
+}

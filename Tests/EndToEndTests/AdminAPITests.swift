@@ -1,0 +1,174 @@
+import Foundation
+import HTTPTypes
+import Logging
+import ScreenplayAdmin
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayServer
+import Testing
+
+/// The layout admin's JSON API over HTTP against the real demo server: what a team scripting its
+/// layouts from CI does.
+@Suite("Admin JSON API over HTTP")
+struct AdminAPITests {
+    /// An admin `ada` with an API token, then the server.
+    static func withAdmin<Result: Sendable>(_ body: (URL, String) async throws -> Result) async throws -> Result {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        var logger = Logger(label: "admin.test")
+        logger.logLevel = .warning
+        let demo = try await DemoApp.open(dataDirectory: harness.dataDirectory, logger: logger, passwordHasher: .fastForTests)
+        let token: String
+        do {
+            try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
+            token = try await demo.admins.createAPIToken(for: "ada", label: "ci")
+            try await demo.close()
+        } catch {
+            try? await demo.close()
+            throw error
+        }
+        return try await harness.withServer { root in try await body(root, token) }
+    }
+
+    static func call(
+        _ method: HTTPRequest.Method, _ root: URL, _ path: String, token: String?, json: String? = nil
+    ) async throws -> RawResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await raw(method, root, "/admin/api/" + path, headers: headers, body: json.map { Array($0.utf8) })
+    }
+
+    static func object(_ response: RawResponse) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(response.body))
+    }
+
+    /// The instance ids of the shop screen as an app receives it.
+    static func shopIDs(_ root: URL) async throws -> [String] {
+        let response = try await raw(.get, root, "/api/v4/screens/shop", headers: [ScreenplayService.platformHeader: "ios"])
+        let screen = try ScreenplayDecoder(apiVersion: .v4).decode(Screen.self, from: Data(response.body)).value
+        return screen.sections.flatMap { $0.components.compactMap(\.id) }
+    }
+
+    @Test("every admin route without a valid token is a JSON 401")
+    func unauthorized() async throws {
+        try await Self.withAdmin { root, token in
+            let wrong = String(repeating: "0", count: 64)
+            for (method, path) in [
+                (HTTPRequest.Method.get, "pages"), (.get, "pages/shop"), (.put, "pages/shop/draft"), (.post, "pages/shop/publish"),
+                (.post, "pages/shop/rollback"), (.get, "experiments"), (.get, "audit"), (.get, "nothing/here"),
+            ] {
+                for candidate in [nil, wrong, "not-a-token", token + "0"] {
+                    let response = try await Self.call(method, root, path, token: candidate, json: "{}")
+                    #expect(response.status == .unauthorized, "\(method) \(path) with \(candidate ?? "no token")")
+                    #expect(try response.errorBody().error.code == "unauthorized")
+                }
+            }
+        }
+    }
+
+    @Test("draft, preview, publish, kill switch, rollback: each shows where it should, and the audit log says who")
+    func layoutFlow() async throws {
+        try await Self.withAdmin { root, token in
+            let pages = try Self.object(try await Self.call(.get, root, "pages", token: token))
+            #expect(pages.arrayValue?.first?["route"] == "shop")
+            let detail = try Self.object(try await Self.call(.get, root, "pages/shop", token: token))
+            var template = try #require(detail["live"]?["template"]?.objectValue)
+            let sections = try #require(template["sections"]?.arrayValue)
+            template["sections"] = .array(sections.filter { $0["id"] != "featured" })
+            template["title"] = "Shop (short)"
+            let json = String(decoding: try JSONEncoder().encode(JSONValue.object(template)), as: UTF8.self)
+
+            let saved = try await Self.call(.put, root, "pages/shop/draft", token: token, json: json)
+            #expect(saved.status == .ok, "\(saved.text)")
+            #expect(try await Self.shopIDs(root).contains { $0.hasPrefix("offer-") }, "a draft is not live")
+            let preview = try Self.object(
+                try await Self.call(.post, root, "pages/shop/preview", token: token, json: #"{"platform":"ios"}"#))
+            let previewed = preview["composition"]?["widgets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            #expect(!previewed.contains { $0.hasPrefix("offer-") } && previewed.contains("deal-offer"), "\(previewed)")
+            #expect(preview["screen"]?["title"] == "Shop (short)")
+
+            let published = try await Self.call(
+                .post, root, "pages/shop/publish", token: token, json: #"{"expectedLive":1,"note":"shorter"}"#)
+            #expect(published.status == .ok, "\(published.text)")
+            #expect(try !(await Self.shopIDs(root)).contains { $0.hasPrefix("offer-") }, "published: served on the next request")
+            let stale = try await Self.call(.post, root, "pages/shop/rollback", token: token, json: #"{"revision":1,"expectedLive":1}"#)
+            #expect(stale.status == .conflict, "\(stale.text)")
+            let again = try await Self.call(.post, root, "pages/shop/publish", token: token)
+            #expect(again.status == .notFound)
+            #expect(try again.errorBody().error.message.contains("no draft"))
+
+            let killed = try await Self.call(
+                .post, root, "pages/shop/widgets/deal-price/enabled", token: token, json: #"{"enabled":false}"#)
+            #expect(killed.status == .ok, "\(killed.text)")
+            #expect(try !(await Self.shopIDs(root)).contains("deal-price"))
+
+            let rolledBack = try await Self.call(.post, root, "pages/shop/rollback", token: token, json: #"{"revision":1}"#)
+            #expect(try Self.object(rolledBack)["revision"] == 4)
+            let ids = try await Self.shopIDs(root)
+            #expect(ids.contains("deal-price") && ids.contains { $0.hasPrefix("offer-") })
+
+            let history = try Self.object(try await Self.call(.get, root, "pages/shop", token: token))["history"]?.arrayValue ?? []
+            #expect(history.compactMap { $0["revision"]?.integerValue } == [4, 3, 2, 1])
+            let audit = try Self.object(try await Self.call(.get, root, "audit?subject=shop", token: token)).arrayValue ?? []
+            #expect(audit.compactMap { $0["action"]?.stringValue }.prefix(4) == ["rollback", "disable widget", "publish", "save draft"])
+            #expect(audit.prefix(4).allSatisfy { $0["actor"] == "ada" })
+            let report = try Self.object(try await Self.call(.get, root, "pages/shop", token: token))["latestComposition"]
+            #expect(report?["widgets"]?.arrayValue?.isEmpty == false, "the page reports each widget's latency and bytes")
+        }
+    }
+
+    @Test("bad bodies: every template problem with its path (422), malformed JSON with its place (400), a route mismatch, too large (413)")
+    func badBodies() async throws {
+        try await Self.withAdmin { root, token in
+            let invalid = try await Self.call(
+                .put, root, "pages/shop/draft", token: token,
+                json:
+                    #"{"route":"shop","title":"","revision":0,"sections":[{"id":"a","widgets":[{"id":"x","kind":"nope","vertical":"catalog"},{"id":"y","kind":"priceTag","vertical":"nowhere","parameters":{"workID":"one"}}]}]}"#
+            )
+            #expect(invalid.status == .unprocessableContent)
+            let paths = try Self.object(invalid)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+            #expect(
+                Set(paths).isSuperset(of: [
+                    "$.title", "$.sections[0].widgets[0].kind", "$.sections[0].widgets[1].vertical",
+                    "$.sections[0].widgets[1].parameters.workID",
+                ]),
+                "\(paths)")
+            let malformed = try await Self.call(.put, root, "pages/shop/draft", token: token, json: "{\n  \"route\": \"shop\",\n  oops\n}")
+            #expect(malformed.status == .badRequest)
+            #expect(try malformed.errorBody().error.message.contains("line 3"), "\(malformed.text)")
+            let missing = try await Self.call(.put, root, "pages/shop/draft", token: token, json: #"{"route":"shop"}"#)
+            #expect(missing.status == .unprocessableContent)
+            #expect(try missing.errorBody().error.path == "$.title", "\(missing.text)")
+            let mismatch = try await Self.call(
+                .put, root, "pages/shop/draft", token: token, json: #"{"route":"home","title":"H","revision":0,"sections":[]}"#)
+            #expect(mismatch.status == .unprocessableContent)
+            #expect(try mismatch.errorBody().error.path == "$.route")
+            let huge = try await Self.call(.put, root, "pages/shop/draft", token: token, json: String(repeating: " ", count: 600 * 1024))
+            #expect(huge.status == .contentTooLarge)
+            let method = try await Self.call(.get, root, "pages/shop/publish", token: token)
+            #expect(method.status == .methodNotAllowed && method.headers[.allow] == "POST")
+            #expect(try await Self.call(.get, root, "pages/shop", token: token).status == .ok, "nothing above changed the page")
+        }
+    }
+
+    @Test("experiments: refused with paths when broken, saved, reported per variant, deleted")
+    func experiments() async throws {
+        try await Self.withAdmin { root, token in
+            let broken = try await Self.call(
+                .put, root, "experiments/price-test", token: token, json: #"{"key":"price-test","variants":[{"name":"a","weight":-1}]}"#)
+            #expect(broken.status == .unprocessableContent)
+            #expect(try Self.object(broken)["problems"]?.arrayValue?.contains { $0["path"] == "$.variants[0].weight" } == true)
+            let saved = try await Self.call(
+                .put, root, "experiments/price-test", token: token,
+                json: #"{"key":"price-test","variants":[{"name":"a","weight":1},{"name":"b","weight":1}]}"#)
+            #expect(saved.status == .ok, "\(saved.text)")
+            let all = try Self.object(try await Self.call(.get, root, "experiments", token: token)).arrayValue ?? []
+            let keys = all.compactMap { $0["key"]?.stringValue }
+            #expect(keys.contains("price-test"))
+            let report = try Self.object(try await Self.call(.get, root, "experiments/home-shop-teaser/report", token: token))
+            #expect(report["experiment"] == "home-shop-teaser" && report["exposures"]?["teaser"] != nil)
+            #expect(try await Self.call(.delete, root, "experiments/price-test", token: token).status == .ok)
+            #expect(try await Self.call(.delete, root, "experiments/price-test", token: token).status == .notFound)
+        }
+    }
+}

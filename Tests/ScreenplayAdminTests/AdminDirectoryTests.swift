@@ -1,0 +1,99 @@
+import Foundation
+import ScreenplayStore
+import ScreenplayStoreSQLite
+import Testing
+
+@testable import ScreenplayAdmin
+
+/// Runs `body` with a migrated in-memory store and a directory using the cheap test hasher.
+func withAdmins<Result>(lifetime: Duration = .seconds(3600), _ body: (AdminDirectory) async throws -> Result) async throws -> Result {
+    let store = try await SQLiteStore.inMemory()
+    do {
+        try await Migrator(AdminDirectory.migrations).run(on: store)
+        let result = try await body(AdminDirectory(store: store, hasher: .fastForTests, sessionLifetime: lifetime))
+        try await store.close()
+        return result
+    } catch {
+        try? await store.close()
+        throw error
+    }
+}
+
+@Suite("Password hashes")
+struct PasswordHashTests {
+    @Test("a hash verifies its password only; two hashes of one password differ (salt); the parameters travel with it")
+    func verify() throws {
+        let hasher = PasswordHasher.fastForTests
+        let first = try hasher.hash("correct horse battery")
+        let second = try hasher.hash("correct horse battery")
+        #expect(first != second)
+        #expect(first.hasPrefix("scrypt$16$8$1$"))
+        #expect(PasswordHasher.verify("correct horse battery", against: first))
+        #expect(PasswordHasher.verify("correct horse battery", against: second))
+        #expect(!PasswordHasher.verify("correct horse batterY", against: first))
+        #expect(!PasswordHasher.verify("", against: first))
+    }
+
+    @Test(
+        "a malformed or hostile stored hash never matches (and never asks for absurd work)",
+        arguments: [
+            "", "scrypt", "scrypt$16$8$1$c2FsdA==", "bcrypt$16$8$1$c2FsdA==$a2V5", "scrypt$0$8$1$c2FsdA==$a2V5",
+            "scrypt$1073741824$8$1$c2FsdA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "scrypt$16$8$1$!!!$a2V5",
+            "scrypt$16$8$1$c2FsdA==$a2V5",
+        ])
+    func malformed(stored: String) {
+        #expect(!PasswordHasher.verify("anything at all", against: stored))
+    }
+}
+
+@Suite("AdminDirectory")
+struct AdminDirectoryTests {
+    @Test("accounts: names and passwords are checked, a name is taken once, a login needs the right password")
+    func accounts() async throws {
+        try await withAdmins { admins in
+            try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            await #expect(throws: AdminDirectory.AccountError.exists("ada")) {
+                try await admins.createAdmin(name: "ada", password: "another long password")
+            }
+            await #expect(throws: AdminDirectory.AccountError.self) {
+                try await admins.createAdmin(name: "Bob Smith", password: "long enough pass")
+            }
+            await #expect(throws: AdminDirectory.AccountError.self) { try await admins.createAdmin(name: "", password: "long enough pass") }
+            await #expect(throws: AdminDirectory.AccountError.self) { try await admins.createAdmin(name: "bob", password: "short") }
+            #expect(try await admins.authenticate(name: "ada", password: "correct horse battery") == "ada")
+            #expect(try await admins.authenticate(name: "ada", password: "wrong horse battery") == nil)
+            #expect(try await admins.authenticate(name: "nobody", password: "correct horse battery") == nil)
+            #expect(try await admins.authenticate(name: String(repeating: "a", count: 10_000), password: "x") == nil)
+        }
+    }
+
+    @Test("API tokens name their admin; unknown, malformed and other admins' tokens do not")
+    func tokens() async throws {
+        try await withAdmins { admins in
+            try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            let token = try await admins.createAPIToken(for: "ada", label: "ci")
+            #expect(token.utf8.count == 64)
+            #expect(try await admins.admin(forAPIToken: token) == "ada")
+            #expect(try await admins.admin(forAPIToken: String(repeating: "0", count: 64)) == nil)
+            #expect(try await admins.admin(forAPIToken: token.uppercased()) == nil)
+            #expect(try await admins.admin(forAPIToken: "") == nil)
+            await #expect(throws: AdminDirectory.AccountError.self) { try await admins.createAPIToken(for: "nobody", label: "x") }
+        }
+    }
+
+    @Test("sessions: found while alive with their CSRF token, gone after logout or expiry")
+    func sessions() async throws {
+        try await withAdmins { admins in
+            let session = try await admins.startSession(for: "ada")
+            #expect(session.id != session.csrf)
+            #expect(try await admins.session(id: session.id) == session)
+            #expect(try await admins.session(id: String(repeating: "1", count: 64)) == nil)
+            try await admins.endSession(id: session.id)
+            #expect(try await admins.session(id: session.id) == nil)
+        }
+        try await withAdmins(lifetime: .zero) { admins in
+            let session = try await admins.startSession(for: "ada")
+            #expect(try await admins.session(id: session.id) == nil, "a session past its lifetime is not found")
+        }
+    }
+}
