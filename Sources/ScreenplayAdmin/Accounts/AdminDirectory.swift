@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 public import SQLKit
 public import ScreenplayStore
@@ -165,20 +164,9 @@ public struct AdminDirectory: Sendable {
 
     static let nameBytes = Set(Array("abcdefghijklmnopqrstuvwxyz0123456789._-".utf8))
 
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-    }
+    static func randomToken() -> String { SecretToken.make() }
 
-    static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
+    static func isWellFormed(_ token: String) -> Bool { SecretToken.isWellFormed(token) }
 
-    static func digest(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
-    }
+    static func digest(_ token: String) -> String { SecretToken.digest(token) }
 }

@@ -448,13 +448,12 @@ public struct PublishedRevision: Sendable, Hashable {
     }
 
     init(row: any SQLRow) throws {
+        let summary = try RevisionSummary(row: row)
         var template = try LayoutStore.decodeTemplate(try row.decode(column: "template", as: String.self))
-        revision = try row.decode(column: "revision", as: Int.self)
-        template.revision = revision
-        self.template = template
-        publishedBy = try row.decode(column: "published_by", as: String.self)
-        publishedAt = try row.decode(column: "published_at", as: String.self)
-        note = try row.decode(column: "note", as: String.self)
+        template.revision = summary.revision
+        self.init(
+            template: template, revision: summary.revision, publishedBy: summary.publishedBy, publishedAt: summary.publishedAt,
+            note: summary.note)
     }
 }
 

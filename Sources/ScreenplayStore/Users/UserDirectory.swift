@@ -1,4 +1,3 @@
-import Crypto
 public import SQLKit
 public import ScreenplayServer
 import Synchronization
@@ -155,32 +154,11 @@ public struct UserDirectory: IdentityResolver {
 
     /// The SHA-256 of a token, as stored: a copy of the database (a backup, a dump, a query log)
     /// holds no token anyone could present.
-    static func hash(_ token: String) -> String {
-        // Hex by table into one buffer: this runs for every request that carries a token.
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(token.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
-    }
+    static func hash(_ token: String) -> String { SecretToken.digest(token) }
 
-    static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 64
-            && token.utf8.allSatisfy {
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
-            }
-    }
+    static func isWellFormed(_ token: String) -> Bool { SecretToken.isWellFormed(token) }
 
-    static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-    }
+    static func makeToken() -> String { SecretToken.make() }
 }
 
 /// Tokens already looked up, so a returning client costs no query and no hash: keyed by the
