@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "ScreenplayAdmin",
             dependencies: [
-                "ScreenplayServer", "ScreenplayStore", "ScreenplayContract",
+                "ScreenplayServer", "ScreenplayStore", "ScreenplayContract", "ScreenplayWeb",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

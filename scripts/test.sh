@@ -24,11 +24,29 @@ if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
   python3 -m pip install --quiet 'jsonschema>=4.18' || python3 -m pip install --quiet --break-system-packages 'jsonschema>=4.18'
 fi
 
+# The layout admin's browser tests drive Debian's Chromium with Selenium (PyPI).
+need_browser=()
+command -v chromium >/dev/null 2>&1 || need_browser+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_browser+=(chromium-driver)
+if [ ${#need_browser[@]} -gt 0 ]; then
+  echo "==> installing: ${need_browser[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${need_browser[@]}"
+fi
+if ! python3 -c 'import selenium' >/dev/null 2>&1; then
+  echo "==> installing selenium (pip)"
+  python3 -m pip install --quiet 'selenium>=4.20' || python3 -m pip install --quiet --break-system-packages 'selenium>=4.20'
+fi
+
 echo "==> swift $(swift --version 2>&1 | head -1)"
 echo "==> building (debug, with tests)"
 swift build --build-tests
 echo "==> running tests"
 swift test --skip-build "$@"
+
+# The layout admin in a real headless Chromium (starts its own demo server on loopback).
+echo "==> browser tests (Selenium, headless Chromium)"
+python3 Tests/Browser/admin_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
 # built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its

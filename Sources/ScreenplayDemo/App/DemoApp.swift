@@ -29,6 +29,8 @@ public struct DemoApp: Sendable {
     public let admins: AdminDirectory
     /// The admin's JSON API (`/admin/api/…`).
     public let adminAPI: AdminAPI
+    /// The admin's pages (`/admin`).
+    public let adminSite: AdminSite
     let catalog: CatalogRepository
     let logger: Logger
 
@@ -126,6 +128,7 @@ public struct DemoApp: Sendable {
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
+        self.adminSite = AdminSite(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
     }
 
     static func registerScreens(
@@ -195,6 +198,12 @@ public struct DemoApp: Sendable {
         router.addScreenplayResponder(
             "admin/api/**", methods: [.get, .head, .post, .put, .delete, .patch], maximumBodySize: AdminAPI.maximumBodySize
         ) { request, body in await adminAPI.respond(to: request, body: body) }
+        let adminSite = self.adminSite
+        for path in ["admin", "admin/**"] {
+            router.addScreenplayResponder(path, methods: [.get, .head, .post], maximumBodySize: 16 * 1024) { request, body in
+                await adminSite.respond(to: request, body: body)
+            }
+        }
         router.addScreenplayWeb(WebSite(service: service))
         MediaRoutes.register(on: router, catalog: catalog)
         router.get("health") { _, _ in "ok" }

@@ -1,0 +1,393 @@
+import Foundation
+public import HTTPTypes
+import ScreenplayContract
+public import ScreenplayServer
+public import ScreenplayStore
+import ScreenplayWeb
+
+/// The layout admin in the browser, `/admin`: sign in, the pages with their live revision, each
+/// page's widgets with their kill switches and the newest composition's latency and bytes per
+/// widget, publishing the draft, the history with rollback, the experiments with their reports,
+/// and the audit log.
+///
+/// Server-rendered HTML with no script. Every page needs a session (a cookie made at sign-in,
+/// `HttpOnly`, `SameSite=Strict`, path `/admin`); without one, a page redirects to the sign-in form.
+/// Every form that changes something carries the session's CSRF token, and a post without it (or
+/// with another session's) is refused with a 403. The sign-in form itself is protected by a
+/// double-submit token (a cookie and a hidden field that must agree).
+///
+/// Editing a template's widgets (adding, removing, reordering, parameters and conditions) and the
+/// side-by-side preview are done through the JSON API for now (`PUT …/draft`, `POST …/preview`).
+public struct AdminSite: Sendable {
+    let admins: AdminDirectory
+    let layouts: LayoutStore
+    let experiments: ExperimentStore
+    let pages: ComposedScreens?
+    /// Where the site is mounted.
+    public let prefix: String
+
+    /// The session cookie's name.
+    public static let sessionCookie = "screenplay_admin_session"
+    /// The sign-in form's double-submit cookie.
+    public static let loginCookie = "screenplay_admin_login"
+
+    /// The site over the stores; `pages` adds each page's newest composition report.
+    public init(admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin") {
+        self.admins = admins
+        self.layouts = layouts
+        self.experiments = experiments
+        self.pages = pages
+        self.prefix = prefix
+    }
+
+    /// Answers one request under ``prefix``.
+    public func respond(to request: HTTPRequest, body: [UInt8]) async -> ScreenplayService.Response {
+        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+        let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let form = Self.form(body)
+        do {
+            if rest == ["login"] {
+                switch request.method {
+                case .get, .head: return loginPage(message: nil, status: .ok)
+                case .post: return try await login(request, form: form)
+                default: return Self.methodNotAllowed("GET, POST")
+                }
+            }
+            guard let id = Self.cookie(Self.sessionCookie, in: request.headerFields), let session = try await admins.session(id: id) else {
+                return Self.redirect(to: prefix + "/login")
+            }
+            if request.method == .post {
+                guard let csrf = form["csrf"], Self.constantTimeEqual(csrf, session.csrf) else {
+                    return Self.page(
+                        title: "Refused", body: "<p>This form was not sent from this admin session (its CSRF token is missing or stale). Go back, reload and try again.</p>",
+                        status: .forbidden)
+                }
+                return try await act(rest, form: form, session: session)
+            }
+            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed("GET, POST") }
+            // Only the server's own notices: a link cannot put words in this banner.
+            let notice = Self.query(request.path ?? "")["done"].flatMap { Self.notices[$0] }
+            switch rest.count {
+            case 0: return try await overview(session, notice: notice)
+            case 1 where rest[0] == "audit": return try await audit(session)
+            case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
+            default: return Self.page(title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
+            }
+        } catch let error as LayoutError {
+            let status: HTTPResponse.Status =
+                switch error {
+                case .invalid: .unprocessableContent
+                case .conflict: .conflict
+                case .store: .internalServerError
+                default: .notFound
+                }
+            return Self.page(title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: status)
+        } catch {
+            return Self.page(title: "Something went wrong", body: "<p>\(HTML.escape(String(describing: error)))</p>", status: .internalServerError)
+        }
+    }
+
+    // MARK: Signing in and out
+
+    private func loginPage(message: String?, status: HTTPResponse.Status) -> ScreenplayService.Response {
+        let token = SecretToken.make()
+        let error = message.map { "<p class=\"error\" role=\"alert\" id=\"login-error\">\(HTML.escape($0))</p>" } ?? ""
+        var response = Self.page(
+            title: "Sign in",
+            body: """
+                \(error)<form method="post" action="\(prefix)/login" class="login">
+                <input type="hidden" name="login" value="\(token)">
+                <label for="name">Name</label><input id="name" name="name" autocomplete="username" required maxlength="64">
+                <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+                <button type="submit" id="sign-in">Sign in</button></form>
+                """, status: status)
+        response.head.headerFields.append(
+            HTTPField(name: .setCookie, value: "\(Self.loginCookie)=\(token); Path=\(prefix); HttpOnly; SameSite=Strict; Max-Age=3600"))
+        return response
+    }
+
+    private func login(_ request: HTTPRequest, form: [String: String]) async throws -> ScreenplayService.Response {
+        guard let sent = form["login"], let cookie = Self.cookie(Self.loginCookie, in: request.headerFields), Self.constantTimeEqual(sent, cookie)
+        else {
+            return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden)
+        }
+        guard let name = form["name"], let password = form["password"],
+            let admin = try await admins.authenticate(name: name, password: password)
+        else {
+            return loginPage(message: "Wrong name or password.", status: .unauthorized)
+        }
+        let session = try await admins.startSession(for: admin)
+        var response = Self.redirect(to: prefix)
+        response.head.headerFields.append(
+            HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=\(session.id); Path=\(prefix); HttpOnly; SameSite=Strict"))
+        response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.loginCookie)=; Path=\(prefix); Max-Age=0"))
+        return response
+    }
+
+    // MARK: Actions
+
+    private func act(_ rest: [String], form: [String: String], session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        if rest == ["logout"] {
+            try await admins.endSession(id: session.id)
+            var response = Self.redirect(to: prefix + "/login")
+            response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=\(prefix); Max-Age=0"))
+            return response
+        }
+        guard rest.count >= 3, rest[0] == "pages" else {
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+        let route = rest[1]
+        let back = "\(prefix)/pages/\(Self.pathEscape(route))"
+        switch Array(rest.dropFirst(2)) {
+        case ["publish"]:
+            _ = try await layouts.publish(
+                route: route, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init), note: form["note"] ?? "")
+            return Self.redirect(to: back + "?done=published")
+        case ["discard"]:
+            try await layouts.discardDraft(of: route, by: session.admin)
+            return Self.redirect(to: back + "?done=discarded")
+        case ["rollback"]:
+            guard let revision = form["revision"].flatMap(Int.init) else {
+                return Self.page(title: "Not done", body: "<p>Which revision? The form sent none.</p>", status: .unprocessableContent)
+            }
+            _ = try await layouts.rollback(route: route, to: revision, by: session.admin)
+            return Self.redirect(to: back + "?done=rolledBack")
+        case let action where action.count == 3 && action[0] == "widgets" && action[2] == "enabled":
+            let enabled = form["enabled"] == "true"
+            _ = try await layouts.setEnabled(enabled, instance: action[1], route: route, by: session.admin)
+            return Self.redirect(to: back + "?done=" + (enabled ? "switchedOn" : "switchedOff"))
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+    }
+
+    // MARK: Pages
+
+    private func overview(_ session: AdminDirectory.Session, notice: String?) async throws -> ScreenplayService.Response {
+        let list = try await layouts.pages()
+        var rows = ""
+        for page in list {
+            let live = page.liveRevision.map { "revision \($0) since \(HTML.escape(page.publishedAt ?? ""))" } ?? "not published"
+            let draft = page.draftUpdatedBy.map { "draft by \(HTML.escape($0))" } ?? ""
+            // The newest composition of the live revision, when it broke the page's budget.
+            let composed = pages?.latestReport(for: page.route).flatMap { $0.templateRevision == page.liveRevision ? $0 : nil }
+            let flag = composed?.isOverBudget == true ? " <strong class=\"warning\">over budget</strong>" : ""
+            rows += """
+                <tr><td><a href="\(prefix)/pages/\(Self.pathEscape(page.route))">\(HTML.escape(page.route))</a></td>\
+                <td>\(HTML.escape(page.title ?? ""))</td><td>\(live)\(flag)</td><td>\(draft)</td></tr>
+                """
+        }
+        var experimentRows = ""
+        for experiment in try await experiments.all() {
+            let report = try await experiments.report(for: experiment.key)
+            let split = experiment.variants.map { "\(HTML.escape($0.name)) \($0.weight)" }.joined(separator: " · ")
+            let counts = report.exposures.keys.sorted().map { "\(HTML.escape($0)): \(report.exposures[$0] ?? 0)" }.joined(separator: " · ")
+            experimentRows += "<tr><td>\(HTML.escape(experiment.key))</td><td>\(split)</td><td>\(counts)</td></tr>"
+        }
+        return Self.page(
+            title: "Pages", session: session, prefix: prefix, notice: notice,
+            body: """
+                <table id="pages"><caption>Pages arranged here</caption><thead><tr><th>Route</th><th>Title</th><th>Live</th><th>Draft</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                <table id="experiments"><caption>Experiments (first exposures per variant)</caption>
+                <thead><tr><th>Key</th><th>Variants and weights</th><th>Exposures</th></tr></thead><tbody>\(experimentRows)</tbody></table>
+                <p><a href="\(prefix)/audit">Audit log</a></p>
+                """)
+    }
+
+    private func pageView(_ route: String, _ session: AdminDirectory.Session, notice: String?) async throws -> ScreenplayService.Response {
+        let live = try await layouts.published(route: route)
+        let draft = try await layouts.draft(of: route)
+        guard live != nil || draft != nil else {
+            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
+        }
+        let action = "\(prefix)/pages/\(Self.pathEscape(route))"
+        let csrf = "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
+        // Only a composition of the live revision describes it; an older one would mislead.
+        let newest = pages?.latestReport(for: route)
+        let report = newest.flatMap { $0.templateRevision == live?.revision ? $0 : nil }
+        var widgets = ""
+        for section in live?.template.sections ?? [] {
+            for widget in section.widgets {
+                let measured = report?.report(for: widget.id)
+                let latency = measured?.providerLatency.map { Self.milliseconds($0) } ?? "–"
+                let bytes = measured.map { "\($0.bytes)" } ?? "–"
+                let outcome = measured.map { HTML.escape($0.outcome.description) } ?? "not composed yet"
+                let toggle = """
+                    <form method="post" action="\(action)/widgets/\(Self.pathEscape(widget.id))/enabled">\(csrf)\
+                    <input type="hidden" name="enabled" value="\(widget.isEnabled ? "false" : "true")">\
+                    <button type="submit" id="switch-\(HTML.escape(widget.id))">\(widget.isEnabled ? "Switch off" : "Switch on")</button></form>
+                    """
+                widgets += """
+                    <tr class="\(widget.isEnabled ? "on" : "off")"><td>\(HTML.escape(section.id))</td><td>\(HTML.escape(widget.id))</td>\
+                    <td>\(HTML.escape(widget.kind))</td><td>\(HTML.escape(widget.vertical))</td><td>\(widget.isEnabled ? "on" : "off")</td>\
+                    <td>\(latency)</td><td>\(bytes)</td><td>\(outcome)</td><td>\(toggle)</td></tr>
+                    """
+            }
+        }
+        let budget =
+            report.map { page in
+                page.isOverBudget
+                    ? "<p class=\"warning\" id=\"over-budget\">Over budget: \(HTML.escape(page.overruns.map(\.description).joined(separator: "; "))). Heaviest: \(HTML.escape(page.heaviestWidgets().map(\.instanceID).joined(separator: ", ")))</p>"
+                    : "<p>Within budget: \(page.bytes.count) bytes in \(Self.milliseconds(page.duration)).</p>"
+            } ?? "<p id=\"not-composed\">Revision \(live?.revision ?? 0) has not been composed since it went live: open the page in an app or a browser to measure it.</p>"
+        var draftPart = "<p id=\"no-draft\">No draft. Save one through the JSON API (<code>PUT /admin/api/pages/\(HTML.escape(route))/draft</code>).</p>"
+        if let draft {
+            draftPart = """
+                <p id="draft">Draft by \(HTML.escape(draft.updatedBy)), \(HTML.escape(draft.updatedAt)), based on revision \(draft.basedOn): \
+                \(draft.template.instances.count) widgets.</p>
+                <form method="post" action="\(action)/publish">\(csrf)<input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
+                <label for="note">Note</label><input id="note" name="note" maxlength="200">\
+                <button type="submit" id="publish">Publish the draft</button></form>
+                <form method="post" action="\(action)/discard">\(csrf)<button type="submit" id="discard">Discard the draft</button></form>
+                """
+        }
+        var history = ""
+        for entry in try await layouts.history(of: route) {
+            let rollback =
+                entry.revision == live?.revision
+                ? "live"
+                : """
+                <form method="post" action="\(action)/rollback">\(csrf)<input type="hidden" name="revision" value="\(entry.revision)">\
+                <button type="submit" id="rollback-\(entry.revision)">Roll back to this</button></form>
+                """
+            history += """
+                <tr><td>\(entry.revision)</td><td>\(HTML.escape(entry.publishedBy))</td><td>\(HTML.escape(entry.publishedAt))</td>\
+                <td>\(HTML.escape(entry.note))</td><td>\(rollback)</td></tr>
+                """
+        }
+        let title = live?.template.title ?? draft?.template.title ?? route
+        return Self.page(
+            title: "\(title) (\(route))", session: session, prefix: prefix, notice: notice,
+            body: """
+                <p>Live: \(live.map { "revision \($0.revision), published by \(HTML.escape($0.publishedBy)) at \(HTML.escape($0.publishedAt))" } ?? "nothing")</p>
+                \(budget)
+                <table id="widgets"><caption>Live widgets, with the newest composition's provider latency and bytes</caption>
+                <thead><tr><th>Section</th><th>Widget</th><th>Kind</th><th>Vertical</th><th>Switch</th><th>Latency</th><th>Bytes</th><th>Outcome</th><th></th></tr></thead>
+                <tbody>\(widgets)</tbody></table>
+                <h2>Draft</h2>\(draftPart)
+                <table id="history"><caption>History</caption><thead><tr><th>Revision</th><th>By</th><th>At</th><th>Note</th><th></th></tr></thead>
+                <tbody>\(history)</tbody></table>
+                """)
+    }
+
+    private func audit(_ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        var rows = ""
+        for entry in try await layouts.auditLog(limit: 200) {
+            rows += """
+                <tr><td>\(HTML.escape(entry.at))</td><td>\(HTML.escape(entry.actor))</td><td>\(HTML.escape(entry.action))</td>\
+                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td>\(HTML.escape(String(entry.detail.prefix(200))))</td></tr>
+                """
+        }
+        return Self.page(
+            title: "Audit log", session: session, prefix: prefix, notice: nil,
+            body: """
+                <table id="audit"><thead><tr><th>At</th><th>Who</th><th>What</th><th>Subject</th><th>Revision</th><th>Detail</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                """)
+    }
+
+    // MARK: HTML and HTTP
+
+    /// The banners a redirect may ask for, by code.
+    static let notices: [String: String] = [
+        "published": "Published: the draft is the live revision now.",
+        "discarded": "The draft was discarded.",
+        "rolledBack": "Rolled back: the chosen revision is live again, as the newest.",
+        "switchedOn": "Switched on, from the next request.",
+        "switchedOff": "Switched off, from the next request.",
+    ]
+
+    static let style = """
+        body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:1rem;color:#1d1d1f}
+        table{border-collapse:collapse;width:100%;margin:1rem 0}caption{text-align:left;font-weight:600;padding:.25rem 0}
+        th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}tr.off td{color:#888}
+        form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
+        .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
+        header nav{margin-left:auto}
+        """
+
+    static func page(
+        title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, body: String,
+        status: HTTPResponse.Status = .ok
+    ) -> ScreenplayService.Response {
+        let navigation =
+            session.map { session in
+                """
+                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/audit">Audit log</a> · \(HTML.escape(session.admin)) \
+                <form method="post" action="\(prefix)/logout"><input type="hidden" name="csrf" value="\(session.csrf)">\
+                <button type="submit" id="sign-out">Sign out</button></form></nav>
+                """
+            } ?? ""
+        let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\">\(HTML.escape(String($0.prefix(200))))</p>" } ?? ""
+        let html = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)</style></head>
+            <body><header><strong>Screenplay admin</strong>\(navigation)</header><main><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
+            """
+        var head = HTTPResponse(status: status)
+        head.headerFields[.contentType] = "text/html; charset=utf-8"
+        head.headerFields[.cacheControl] = "no-store"
+        head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
+        head.headerFields[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        head.headerFields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return ScreenplayService.Response(head: head, body: Array(html.utf8))
+    }
+
+    static func redirect(to location: String) -> ScreenplayService.Response {
+        var head = HTTPResponse(status: .seeOther)
+        head.headerFields[.location] = location
+        head.headerFields[.cacheControl] = "no-store"
+        return ScreenplayService.Response(head: head, body: [])
+    }
+
+    static func methodNotAllowed(_ allowed: String) -> ScreenplayService.Response {
+        var response = page(title: "Not allowed", body: "<p>This address answers \(allowed).</p>", status: .methodNotAllowed)
+        response.head.headerFields[.allow] = allowed
+        return response
+    }
+
+    static func cookie(_ name: String, in headers: HTTPFields) -> String? {
+        for header in headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
+            }
+        }
+        return nil
+    }
+
+    /// An `application/x-www-form-urlencoded` body (at most 64 fields).
+    static func form(_ body: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(64) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            fields[decode(parts[0])] = parts.count == 2 ? decode(parts[1]) : ""
+        }
+        return fields
+    }
+
+    static func query(_ path: String) -> [String: String] {
+        guard let mark = path.firstIndex(of: "?") else { return [:] }
+        return form(Array(path[path.index(after: mark)...].utf8))
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func pathEscape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? text
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f ms", value)
+    }
+}
