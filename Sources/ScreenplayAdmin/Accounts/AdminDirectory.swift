@@ -36,6 +36,9 @@ public struct AdminDirectory: Sendable {
     /// A hash of a password nobody has, made with ``hasher``: verified for unknown names, so they
     /// cost what a wrong password costs.
     let decoy: String
+    /// One password hash at a time: each takes 32 MiB (scrypt's point), so a flood of sign-ins
+    /// queues here instead of multiplying the server's memory.
+    let hashing = AsyncSerialLock()
     /// How long a browser session lasts.
     public let sessionLifetime: Duration
 
@@ -70,7 +73,7 @@ public struct AdminDirectory: Sendable {
         }
         guard password.count >= 12 else { throw AccountError.weakPassword("\(password.count) characters; at least 12") }
         guard password.utf8.count <= 1024 else { throw AccountError.weakPassword("over 1 024 bytes") }
-        let hash = try hasher.hash(password)
+        let hash = try await hashing.withLock { try hasher.hash(password) }
         try await store.transaction { database in
             if try await database.select().column("name").from("screenplay_admins").where("name", .equal, name).first() != nil {
                 throw AccountError.exists(name)
@@ -90,7 +93,7 @@ public struct AdminDirectory: Sendable {
         }
         // An unknown name costs a hash too.
         let candidate = stored ?? decoy
-        let matches = PasswordHasher.verify(password, against: candidate)
+        let matches = await hashing.withLock { PasswordHasher.verify(password, against: candidate) }
         return stored != nil && matches ? name : nil
     }
 
