@@ -24,6 +24,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
@@ -86,6 +88,7 @@ class AdminInTheBrowser(unittest.TestCase):
         driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
         cls.browser = webdriver.Chrome(service=Service(driver_path), options=options)
         cls.browser.set_page_load_timeout(60)
+        cls.browser.implicitly_wait(10)
         cls.shots = os.environ.get("SCREENSHOTS") or tempfile.mkdtemp(prefix="screenplay-admin-shots-")
         os.makedirs(cls.shots, exist_ok=True)
 
@@ -97,11 +100,24 @@ class AdminInTheBrowser(unittest.TestCase):
 
     def setUp(self):
         self.browser.delete_all_cookies()
+        # Every test starts from the seeded shop: the first revision live, no draft.
+        if self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"] != 1:
+            self.server.api("POST", "/admin/api/pages/shop/rollback", {"revision": 1})
+        try:
+            self.server.api("DELETE", "/admin/api/pages/shop/draft")
+        except urllib.error.HTTPError as error:
+            self.assertEqual(error.code, 404)
 
     # Helpers
 
     def open(self, path):
         self.browser.get(self.server.root + path)
+
+    def submit(self, element_id):
+        """Clicks a submit button and waits until the next page has replaced this one."""
+        page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.ID, element_id).click()
+        WebDriverWait(self.browser, 30).until(expected_conditions.staleness_of(page))
 
     def shot(self, name):
         self.browser.save_screenshot(os.path.join(self.shots, name + ".png"))
@@ -110,7 +126,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open("/admin/login")
         self.browser.find_element(By.ID, "name").send_keys("ada")
         self.browser.find_element(By.ID, "password").send_keys(password)
-        self.browser.find_element(By.ID, "sign-in").click()
+        self.submit("sign-in")
 
     def path(self):
         return self.browser.current_url[len(self.server.root):]
@@ -150,7 +166,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.browser.delete_cookie("screenplay_admin_login")
         self.browser.find_element(By.ID, "name").send_keys("ada")
         self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
-        self.browser.find_element(By.ID, "sign-in").click()
+        self.submit("sign-in")
         self.assertIn("expired", self.browser.find_element(By.ID, "login-error").text)
 
     def test_switch_publish_rollback_audit_and_sign_out(self):
@@ -162,10 +178,12 @@ class AdminInTheBrowser(unittest.TestCase):
         self.shot("02-pages")
 
         # The kill switch: off on the next request, for apps too.
+        page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.LINK_TEXT, "shop").click()
+        WebDriverWait(self.browser, 30).until(expected_conditions.staleness_of(page))
         self.assertIn("deal-price", self.browser.find_element(By.ID, "widgets").text)
         self.assertIn("deal-price", self.server.shop_ids())
-        self.browser.find_element(By.ID, "switch-deal-price").click()
+        self.submit("switch-deal-price")
         self.assertIn("Switched off", self.browser.find_element(By.ID, "notice").text)
         self.assertNotIn("deal-price", self.server.shop_ids())
         self.shot("03-switched-off")
@@ -177,13 +195,13 @@ class AdminInTheBrowser(unittest.TestCase):
         self.browser.refresh()
         self.assertIn("Draft by ada", self.browser.find_element(By.ID, "draft").text)
         self.browser.find_element(By.ID, "note").send_keys("no featured section")
-        self.browser.find_element(By.ID, "publish").click()
+        self.submit("publish")
         self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
         self.assertFalse([i for i in self.server.shop_ids() if i and i.startswith("offer-")])
         self.shot("04-published")
 
         # Roll back to the first revision: the featured section and the price are back.
-        self.browser.find_element(By.ID, "rollback-1").click()
+        self.submit("rollback-1")
         self.assertIn("Rolled back", self.browser.find_element(By.ID, "notice").text)
         ids = self.server.shop_ids()
         self.assertIn("deal-price", ids)
@@ -201,10 +219,77 @@ class AdminInTheBrowser(unittest.TestCase):
         self.shot("06-audit")
 
         # Signing out ends the session: the pages need signing in again.
-        self.browser.find_element(By.ID, "sign-out").click()
+        self.submit("sign-out")
         self.assertEqual(self.path(), "/admin/login")
         self.open("/admin")
         self.assertEqual(self.path(), "/admin/login")
+
+    def test_edit_the_draft_with_errors_beside_fields_then_preview_and_publish(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        self.assertIn("No draft yet", self.browser.find_element(By.ID, "source").text)
+
+        # A parameter of the wrong type: refused, with the error beside the field, nothing saved.
+        work = self.browser.find_element(By.ID, "deal-offer-p-workID")
+        original_work = work.get_attribute("value")
+        work.clear()
+        work.send_keys("twelve")
+        self.submit("save-deal-offer")
+        error = self.browser.find_element(By.ID, "deal-offer-p-workID-error")
+        self.assertIn("not a whole number", error.text)
+        self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("value"), "twelve", "what was typed stays")
+        self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("aria-invalid"), "true")
+        self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+        self.shot("07-editor-error")
+
+        # An experiment nobody defined: the store's validation, beside the experiment field.
+        experiment = self.browser.find_element(By.ID, "deal-price-c_experiment")
+        experiment.send_keys("no-such-test=a")
+        self.submit("save-deal-price")
+        self.assertTrue(self.browser.find_elements(By.ID, "deal-price-c_experiment-error"), "an unknown experiment is refused")
+        self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+
+        # Valid changes make the draft: the price tag only on Android, the promotion moved down, the
+        # shipping banner removed, a widget added. Apps still see the live page.
+        self.open("/admin/pages/shop/edit")
+        platforms = self.browser.find_element(By.ID, "deal-price-c_platforms")
+        platforms.send_keys("android")
+        self.submit("save-deal-price")
+        self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
+        self.submit("remove-free-shipping")
+        self.submit("down-spring-sale")
+        self.browser.find_element(By.ID, "add-id").send_keys("extra-tag")
+        self.browser.find_element(By.ID, "add-kind").send_keys("priceTag")
+        self.browser.find_element(By.ID, "add-vertical").send_keys("pricing")
+        self.browser.find_element(By.ID, "add-section").send_keys("deal")
+        self.browser.find_element(By.ID, "add-parameters").send_keys('{"workID": %s}' % original_work)
+        self.submit("add-widget")
+        self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
+        draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]
+        ids = [w["id"] for section in draft["sections"] for w in section["widgets"]]
+        self.assertNotIn("free-shipping", ids)
+        self.assertIn("extra-tag", ids)
+        self.assertEqual(draft["sections"][0]["widgets"], [], "spring-sale moved down into the next section")
+        self.assertIn("deal-price", self.server.shop_ids(), "a draft is not live")
+        self.shot("08-editor-saved")
+
+        # The preview: the draft beside the live page, as an iOS app (the price tag is Android only now).
+        self.open("/admin/pages/shop/preview?platform=ios&version=4")
+        draft_column = self.browser.find_element(By.ID, "preview-draft").text
+        live_column = self.browser.find_element(By.ID, "preview-live").text
+        self.assertIn("extra-tag", draft_column)
+        self.assertIn("condition not met", draft_column)
+        self.assertNotIn("extra-tag", live_column)
+        self.assertIn("Buy the recording", live_column)
+        self.shot("09-preview")
+
+        # Published from the page: apps see it on the next request.
+        self.open("/admin/pages/shop")
+        self.submit("publish")
+        self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
+        ids = self.server.shop_ids()
+        self.assertNotIn("deal-price", ids, "Android only now")
+        self.assertIn("extra-tag", ids)
 
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
@@ -213,7 +298,7 @@ class AdminInTheBrowser(unittest.TestCase):
         # Forge the token in the page's own form, as a cross-site form would lack it.
         self.browser.execute_script(
             "document.querySelectorAll('input[name=csrf]').forEach(function (input) { input.value = 'forged'; });")
-        self.browser.find_element(By.ID, "switch-deal-offer").click()
+        self.submit("switch-deal-offer")
         self.assertIn("Refused", self.browser.find_element(By.TAG_NAME, "h1").text)
         self.assertEqual(self.server.shop_ids(), before, "nothing changed")
         # And with no session at all, the same post only redirects to the sign-in page.

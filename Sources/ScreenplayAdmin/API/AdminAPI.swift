@@ -135,6 +135,14 @@ public struct AdminAPI: Sendable {
             guard template.route == route else {
                 throw ScreenplayError.invalidField("route", "the body's route '\(template.route)' is not the URL's '\(route)'")
             }
+            if let pages {
+                // Experiments named in conditions must exist (the store's validator knows the kinds only).
+                let known = try await experiments.catalog()
+                let problems = template.validate(
+                    catalog: pages.composer.catalog, verticals: Set(pages.composer.providers.keys), experiments: known
+                ).filter { !$0.isWarning && $0.path.contains(".conditions.experiment") }
+                if !problems.isEmpty { throw LayoutError.invalid(problems) }
+            }
             let draft = try await layouts.saveDraft(template, by: admin)
             let warnings = layouts.problems(in: template).filter(\.isWarning)
             return try Self.json(

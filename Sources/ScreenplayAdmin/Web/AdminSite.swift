@@ -16,8 +16,8 @@ import ScreenplayWeb
 /// with another session's) is refused with a 403. The sign-in form itself is protected by a
 /// double-submit token (a cookie and a hidden field that must agree).
 ///
-/// Editing a template's widgets (adding, removing, reordering, parameters and conditions) and the
-/// side-by-side preview are done through the JSON API for now (`PUT …/draft`, `POST …/preview`).
+/// The draft editor and the side-by-side preview are in `AdminSite+Editor.swift` and
+/// `AdminSite+Preview.swift`.
 public struct AdminSite: Sendable {
     let admins: AdminDirectory
     let layouts: LayoutStore
@@ -32,7 +32,9 @@ public struct AdminSite: Sendable {
     public static let loginCookie = "screenplay_admin_login"
 
     /// The site over the stores; `pages` adds each page's newest composition report.
-    public init(admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin") {
+    public init(
+        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin"
+    ) {
         self.admins = admins
         self.layouts = layouts
         self.experiments = experiments
@@ -59,7 +61,9 @@ public struct AdminSite: Sendable {
             if request.method == .post {
                 guard let csrf = form["csrf"], Self.constantTimeEqual(csrf, session.csrf) else {
                     return Self.page(
-                        title: "Refused", body: "<p>This form was not sent from this admin session (its CSRF token is missing or stale). Go back, reload and try again.</p>",
+                        title: "Refused",
+                        body:
+                            "<p>This form was not sent from this admin session (its CSRF token is missing or stale). Go back, reload and try again.</p>",
                         status: .forbidden)
                 }
                 return try await act(rest, form: form, session: session)
@@ -71,7 +75,12 @@ public struct AdminSite: Sendable {
             case 0: return try await overview(session, notice: notice)
             case 1 where rest[0] == "audit": return try await audit(session)
             case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
-            default: return Self.page(title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
+            case 3 where rest[0] == "pages" && rest[2] == "edit": return try await editor(rest[1], session, notice: notice)
+            case 3 where rest[0] == "pages" && rest[2] == "preview":
+                return try await preview(rest[1], session, query: Self.query(request.path ?? ""))
+            default:
+                return Self.page(
+                    title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
             }
         } catch let error as LayoutError {
             let status: HTTPResponse.Status =
@@ -81,9 +90,11 @@ public struct AdminSite: Sendable {
                 case .store: .internalServerError
                 default: .notFound
                 }
-            return Self.page(title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: status)
+            return Self.page(
+                title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: status)
         } catch {
-            return Self.page(title: "Something went wrong", body: "<p>\(HTML.escape(String(describing: error)))</p>", status: .internalServerError)
+            return Self.page(
+                title: "Something went wrong", body: "<p>\(HTML.escape(String(describing: error)))</p>", status: .internalServerError)
         }
     }
 
@@ -107,7 +118,8 @@ public struct AdminSite: Sendable {
     }
 
     private func login(_ request: HTTPRequest, form: [String: String]) async throws -> ScreenplayService.Response {
-        guard let sent = form["login"], let cookie = Self.cookie(Self.loginCookie, in: request.headerFields), Self.constantTimeEqual(sent, cookie)
+        guard let sent = form["login"], let cookie = Self.cookie(Self.loginCookie, in: request.headerFields),
+            Self.constantTimeEqual(sent, cookie)
         else {
             return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden)
         }
@@ -137,6 +149,7 @@ public struct AdminSite: Sendable {
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
         let route = rest[1]
+        if rest[2] == "edit" { return try await edit(route, Array(rest.dropFirst(3)), form: form, session: session) }
         let back = "\(prefix)/pages/\(Self.pathEscape(route))"
         switch Array(rest.dropFirst(2)) {
         case ["publish"]:
@@ -230,12 +243,14 @@ public struct AdminSite: Sendable {
                 page.isOverBudget
                     ? "<p class=\"warning\" id=\"over-budget\">Over budget: \(HTML.escape(page.overruns.map(\.description).joined(separator: "; "))). Heaviest: \(HTML.escape(page.heaviestWidgets().map(\.instanceID).joined(separator: ", ")))</p>"
                     : "<p>Within budget: \(page.bytes.count) bytes in \(Self.milliseconds(page.duration)).</p>"
-            } ?? "<p id=\"not-composed\">Revision \(live?.revision ?? 0) has not been composed since it went live: open the page in an app or a browser to measure it.</p>"
-        var draftPart = "<p id=\"no-draft\">No draft. Save one through the JSON API (<code>PUT /admin/api/pages/\(HTML.escape(route))/draft</code>).</p>"
+            }
+            ?? "<p id=\"not-composed\">Revision \(live?.revision ?? 0) has not been composed since it went live: open the page in an app or a browser to measure it.</p>"
+        var draftPart = "<p id=\"no-draft\">No draft. <a href=\"\(action)/edit\" id=\"edit\">Edit the layout</a> to start one.</p>"
         if let draft {
             draftPart = """
                 <p id="draft">Draft by \(HTML.escape(draft.updatedBy)), \(HTML.escape(draft.updatedAt)), based on revision \(draft.basedOn): \
-                \(draft.template.instances.count) widgets.</p>
+                \(draft.template.instances.count) widgets. <a href="\(action)/edit" id="edit">Edit it</a> · \
+                <a href="\(action)/preview" id="preview">Preview it beside the live page</a></p>
                 <form method="post" action="\(action)/publish">\(csrf)<input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
                 <label for="note">Note</label><input id="note" name="note" maxlength="200">\
                 <button type="submit" id="publish">Publish the draft</button></form>
@@ -296,6 +311,7 @@ public struct AdminSite: Sendable {
         "rolledBack": "Rolled back: the chosen revision is live again, as the newest.",
         "switchedOn": "Switched on, from the next request.",
         "switchedOff": "Switched off, from the next request.",
+        "saved": "Saved to the draft. Publish it from the page when it is ready.",
     ]
 
     static let style = """
@@ -304,7 +320,8 @@ public struct AdminSite: Sendable {
         th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}tr.off td{color:#888}
         form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
         .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
-        header nav{margin-left:auto}
+        header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
+        form.edit .error{grid-column:2}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
         """
 
     static func page(
@@ -329,7 +346,8 @@ public struct AdminSite: Sendable {
         head.headerFields[.contentType] = "text/html; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
         head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
-        head.headerFields[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        head.headerFields[HTTPField.Name("Content-Security-Policy")!] =
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         head.headerFields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return ScreenplayService.Response(head: head, body: Array(html.utf8))
     }

@@ -1,0 +1,373 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+import ScreenplayStore
+import ScreenplayWeb
+
+/// The draft editor, `/admin/pages/{route}/edit`: every widget of the draft (or, before there is
+/// one, of a copy of the live revision) with its parameters as the kind's contract lists them and
+/// its conditions; move up, move down, remove; add a widget. Every save is validated first: a
+/// change with errors is not saved, and the form comes back with what was typed and each error
+/// beside its field.
+extension AdminSite {
+    /// What one widget's form sent and what was wrong with it, to show it again.
+    struct EditAttempt {
+        let instanceID: String
+        let values: [String: String]
+        let errors: [String: String]
+    }
+
+    // MARK: Page
+
+    func editor(
+        _ route: String, _ session: AdminDirectory.Session, notice: String?, attempt: EditAttempt? = nil
+    ) async throws
+        -> ScreenplayService.Response
+    {
+        let (template, source) = try await editable(route)
+        guard let template else {
+            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
+        }
+        let action = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
+        let csrf = "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
+        // Problems of the stored draft, by input name, for widgets nobody is editing right now.
+        var stored: [String: [String: String]] = [:]
+        for problem in layouts.problems(in: template) {
+            guard let (instance, input) = Self.input(for: problem.path, in: template) else { continue }
+            stored[instance, default: [:]][input] = (problem.isWarning ? "warning: " : "") + problem.message
+        }
+        var body = "<p id=\"source\">\(HTML.escape(source))</p>"
+        body +=
+            "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
+        let catalog = pages?.composer.catalog
+        for (sectionIndex, section) in template.sections.enumerated() {
+            body += "<h2>Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
+            for (index, widget) in section.widgets.enumerated() {
+                let attemptHere = attempt?.instanceID == widget.id ? attempt : nil
+                let errors = attemptHere?.errors ?? stored[widget.id] ?? [:]
+                let values = attemptHere?.values ?? Self.formValues(of: widget)
+                let widgetAction = "\(action)/widgets/\(Self.pathEscape(widget.id))"
+                var fields = ""
+                let parameters = catalog?[widget.kind]?.parameters ?? []
+                for field in parameters {
+                    fields += Self.field(
+                        name: "p.\(field.name)", label: "\(field.name) (\(field.type)\(field.isRequired ? ", required" : ""))",
+                        value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: "\(widget.id)-p-\(field.name)")
+                }
+                for (name, label) in Self.conditionInputs {
+                    fields += Self.field(
+                        name: name, label: label, value: values[name] ?? "", error: errors[name], id: "\(widget.id)-\(name)")
+                }
+                let general = errors[""].map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
+                body += """
+                    <fieldset id="widget-\(HTML.escape(widget.id))"><legend>\(HTML.escape(widget.id)) · \(HTML.escape(widget.kind)) · \
+                    \(HTML.escape(widget.vertical))\(widget.isEnabled ? "" : " · switched off")</legend>\(general)
+                    <form method="post" action="\(widgetAction)" class="edit">\(csrf)\(fields)\
+                    <button type="submit" id="save-\(HTML.escape(widget.id))">Save</button></form>
+                    <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
+                    <button type="submit" id="up-\(HTML.escape(widget.id))" \(index == 0 && sectionIndex == 0 ? "disabled" : "")>Move up</button></form>
+                    <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
+                    <button type="submit" id="down-\(HTML.escape(widget.id))">Move down</button></form>
+                    <form method="post" action="\(widgetAction)/remove">\(csrf)<button type="submit" id="remove-\(HTML.escape(widget.id))">Remove</button></form>
+                    </fieldset>
+                    """
+            }
+        }
+        let kinds = (catalog?.contracts.keys.sorted() ?? []).map { "<option>\(HTML.escape($0))</option>" }.joined()
+        let verticals = (pages?.composer.providers.keys.sorted() ?? []).map { "<option>\(HTML.escape($0))</option>" }.joined()
+        let sections = template.sections.map { "<option>\(HTML.escape($0.id))</option>" }.joined()
+        let addErrors = attempt?.instanceID == "" ? attempt?.errors ?? [:] : [:]
+        body += """
+            <h2>Add a widget</h2><form method="post" action="\(action)/add" class="edit" id="add">\(csrf)
+            \(Self.field(name: "id", label: "Widget id", value: attempt?.instanceID == "" ? attempt?.values["id"] ?? "" : "", error: addErrors["id"], id: "add-id"))
+            <label for="add-kind">Kind</label><select id="add-kind" name="kind">\(kinds)</select>
+            <label for="add-vertical">Vertical</label><select id="add-vertical" name="vertical">\(verticals)</select>
+            <label for="add-section">Section</label><select id="add-section" name="section">\(sections)</select>
+            \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
+            <button type="submit" id="add-widget">Add</button></form>
+            """
+        return Self.page(
+            title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice, body: body,
+            status: attempt == nil ? .ok : .unprocessableContent)
+    }
+
+    /// The draft, or a copy of the live revision, with words saying which.
+    func editable(_ route: String) async throws -> (PageTemplate?, String) {
+        if let draft = try await layouts.draft(of: route) {
+            return (
+                draft.template, "Editing the draft, saved by \(draft.updatedBy) at \(draft.updatedAt), based on revision \(draft.basedOn)."
+            )
+        }
+        if let live = try await layouts.published(route: route) {
+            return (live.template, "No draft yet: this is revision \(live.revision) as it is live; the first save makes the draft.")
+        }
+        return (nil, "")
+    }
+
+    // MARK: Actions
+
+    func edit(
+        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
+    ) async throws
+        -> ScreenplayService.Response
+    {
+        let (found, _) = try await editable(route)
+        guard var template = found else {
+            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
+        }
+        let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
+        if rest == ["add"] {
+            let id = form["id"] ?? ""
+            guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
+                return try await editor(
+                    route, session, notice: nil, attempt: EditAttempt(instanceID: "", values: form, errors: ["id": "choose a section"]))
+            }
+            let parametersText = (form["parameters"] ?? "").trimmingCharacters(in: .whitespaces)
+            var parameters: JSONValue = [:]
+            if !parametersText.isEmpty {
+                guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(parametersText.utf8)), parsed.objectValue != nil
+                else {
+                    return try await editor(
+                        route, session, notice: nil,
+                        attempt: EditAttempt(
+                            instanceID: "", values: form, errors: ["parameters": "write a JSON object, like {\"workID\": 12}"]))
+                }
+                parameters = parsed
+            }
+            template.sections[sectionIndex].widgets.append(
+                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters))
+            return try await save(template, route: route, session: session, attemptID: "", form: form, back: back)
+        }
+        guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
+            return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)
+        }
+        let (section, index) = position
+        let widget = template.sections[section].widgets[index]
+        switch Array(rest.dropFirst(2)) {
+        case []:
+            var errors: [String: String] = [:]
+            let updated = Self.widget(widget, from: form, contract: pages?.composer.catalog[widget.kind], errors: &errors)
+            guard errors.isEmpty else {
+                return try await editor(
+                    route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
+            }
+            template.sections[section].widgets[index] = updated
+            return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back)
+        case ["remove"]:
+            template.sections[section].widgets.remove(at: index)
+        case ["move"]:
+            // Within the section, or across into the neighbouring one at an end.
+            let by = form["by"] == "-1" ? -1 : 1
+            template.sections[section].widgets.remove(at: index)
+            let target = index + by
+            if target < 0, section > 0 {
+                template.sections[section - 1].widgets.append(widget)
+            } else if target > template.sections[section].widgets.count, section + 1 < template.sections.count {
+                template.sections[section + 1].widgets.insert(widget, at: 0)
+            } else {
+                template.sections[section].widgets.insert(widget, at: min(max(0, target), template.sections[section].widgets.count))
+            }
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+        return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back)
+    }
+
+    /// Saves `template` as the draft, or shows the editor again with every error by field.
+    private func save(
+        _ template: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String, form: [String: String], back: String
+    ) async throws -> ScreenplayService.Response {
+        var problems: [TemplateProblem] = []
+        do {
+            // Experiments named in conditions must exist: the store's validator knows the widget
+            // kinds, the admin also knows the experiments.
+            problems = try await experimentProblems(template)
+            if !problems.isEmpty { throw LayoutError.invalid(problems) }
+            try await layouts.saveDraft(template, by: session.admin)
+            return Self.redirect(to: back + "?done=saved")
+        } catch {
+            // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
+            switch error as? LayoutError {
+            case .invalid(let found)?: problems = found
+            default: throw error
+            }
+        }
+        do {
+            var errors: [String: String] = [:]
+            for problem in problems {
+                let input = Self.input(for: problem.path, in: template)
+                if attemptID.isEmpty {
+                    // A new widget: its parameters' problems beside the parameters, the rest beside its id.
+                    guard input?.0 == form["id"] else { continue }
+                    errors[input?.1.hasPrefix("p.") == true ? "parameters" : "id"] = problem.message
+                } else {
+                    errors[input?.0 == attemptID ? (input?.1 ?? "") : "", default: ""] += problem.message + " "
+                }
+            }
+            return try await editor(route, session, notice: nil, attempt: EditAttempt(instanceID: attemptID, values: form, errors: errors))
+        }
+    }
+
+    /// What is wrong with the experiments `template`'s conditions name (unknown keys, unknown variants).
+    func experimentProblems(_ template: PageTemplate) async throws -> [TemplateProblem] {
+        guard let pages else { return [] }
+        let known = try await experiments.catalog()
+        return template.validate(catalog: pages.composer.catalog, verticals: Set(pages.composer.providers.keys), experiments: known)
+            .filter { !$0.isWarning && $0.path.contains(".conditions.experiment") }
+    }
+
+    // MARK: Forms
+
+    static let conditionInputs: [(String, String)] = [
+        ("c.platforms", "Platforms (comma-separated: ios, android, web; empty: all)"),
+        ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
+        ("c.segments", "Segments (comma-separated; empty: everyone)"),
+        ("c.experiment", "Experiment (key=variant|variant; empty: none)"),
+        ("c.from", "Shown from (ISO 8601, e.g. 2026-12-01T00:00:00Z)"),
+        ("c.until", "Shown until (ISO 8601)"),
+        ("c.minVersion", "Lowest API version (number)"),
+        ("c.maxVersion", "Highest API version (number)"),
+    ]
+
+    static func field(name: String, label: String, value: String, error: String?, id: String) -> String {
+        let safeID = id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
+        let errorID = "\(String(safeID))-error"
+        let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\""
+        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <label for="\(String(safeID))">\(HTML.escape(label))</label><input id="\(String(safeID))" name="\(HTML.escape(name))" \
+            value="\(HTML.escape(value))"\(described)>\(message)
+            """
+    }
+
+    /// The form values showing `widget` as it is.
+    static func formValues(of widget: WidgetInstance) -> [String: String] {
+        var values: [String: String] = [:]
+        for (name, value) in widget.parameters.objectValue ?? [:] {
+            values["p.\(name)"] = value.stringValue ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
+        }
+        let conditions = widget.conditions
+        values["c.platforms"] = conditions.platforms.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? ""
+        values["c.locales"] = conditions.locales?.joined(separator: ", ") ?? ""
+        values["c.segments"] = conditions.segments.map { $0.sorted().joined(separator: ", ") } ?? ""
+        values["c.experiment"] = conditions.experiment.map { "\($0.key)=\($0.variants.sorted().joined(separator: "|"))" } ?? ""
+        values["c.from"] = conditions.window?.start.map { $0.formatted(.iso8601) } ?? ""
+        values["c.until"] = conditions.window?.end.map { $0.formatted(.iso8601) } ?? ""
+        values["c.minVersion"] = conditions.apiVersions?.minimum.map { String($0.rawValue) } ?? ""
+        values["c.maxVersion"] = conditions.apiVersions?.maximum.map { String($0.rawValue) } ?? ""
+        return values
+    }
+
+    /// `widget` with the form's parameters and conditions; what cannot be read goes to `errors`
+    /// by input name.
+    static func widget(
+        _ widget: WidgetInstance, from form: [String: String], contract: WidgetContract?, errors: inout [String: String]
+    ) -> WidgetInstance {
+        var updated = widget
+        var parameters: [String: JSONValue] = [:]
+        for field in contract?.parameters ?? [] {
+            let text = (form["p.\(field.name)"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            switch field.type {
+            case .string, .url: parameters[field.name] = .string(text)
+            case .integer:
+                if let number = Int(text) {
+                    parameters[field.name] = .integer(number)
+                } else {
+                    errors["p.\(field.name)"] = "'\(text)' is not a whole number"
+                }
+            case .number:
+                if let number = Double(text), number.isFinite {
+                    parameters[field.name] = .number(number)
+                } else {
+                    errors["p.\(field.name)"] = "'\(text)' is not a number"
+                }
+            case .boolean:
+                if text == "true" || text == "false" {
+                    parameters[field.name] = .bool(text == "true")
+                } else {
+                    errors["p.\(field.name)"] = "write true or false"
+                }
+            case .object, .array:
+                if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+                    parameters[field.name] = value
+                } else {
+                    errors["p.\(field.name)"] = "not valid JSON"
+                }
+            }
+        }
+        updated.parameters = .object(parameters)
+        func list(_ name: String) -> [String]? {
+            let items = (form[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return items.isEmpty ? nil : items
+        }
+        func date(_ name: String) -> Date? {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            guard let value = try? Date(text, strategy: .iso8601) else {
+                errors[name] = "'\(text)' is not an ISO 8601 time like 2026-12-01T00:00:00Z"
+                return nil
+            }
+            return value
+        }
+        func version(_ name: String) -> APIVersion? {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            guard let number = Int(text), (1...999).contains(number) else {
+                errors[name] = "'\(text)' is not an API version number"
+                return nil
+            }
+            return APIVersion(number)
+        }
+        var conditions = WidgetConditions()
+        conditions.platforms = list("c.platforms").map { Set($0.map { Platform($0.lowercased()) }) }
+        conditions.locales = list("c.locales")
+        conditions.segments = list("c.segments").map(Set.init)
+        let experiment = (form["c.experiment"] ?? "").trimmingCharacters(in: .whitespaces)
+        if !experiment.isEmpty {
+            let parts = experiment.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, !parts[0].isEmpty {
+                conditions.experiment = ExperimentCondition(
+                    key: String(parts[0]).trimmingCharacters(in: .whitespaces),
+                    variants: Set(parts[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
+            } else {
+                errors["c.experiment"] = "write key=variant, or key=variant|variant"
+            }
+        }
+        let (from, until) = (date("c.from"), date("c.until"))
+        if from != nil || until != nil { conditions.window = DateWindow(start: from, end: until) }
+        let (minimum, maximum) = (version("c.minVersion"), version("c.maxVersion"))
+        if minimum != nil || maximum != nil { conditions.apiVersions = APIVersionRange(minimum: minimum, maximum: maximum) }
+        updated.conditions = conditions
+        return updated
+    }
+
+    /// The widget and the input a problem's JSON path points at (`$.sections[0].widgets[2].parameters.workID`
+    /// → that widget, `p.workID`); `""` for the widget as a whole.
+    static func input(for path: String, in template: PageTemplate) -> (String, String)? {
+        guard let match = path.firstMatch(of: /^\$\.sections\[(\d+)\]\.widgets\[(\d+)\](.*)$/),
+            let section = Int(match.1), let index = Int(match.2), template.sections.indices.contains(section),
+            template.sections[section].widgets.indices.contains(index)
+        else { return nil }
+        let id = template.sections[section].widgets[index].id
+        let rest = String(match.3)
+        if rest.hasPrefix(".parameters.") {
+            return (id, "p." + (rest.dropFirst(".parameters.".count).split(separator: ".").first.map(String.init) ?? ""))
+        }
+        let conditions: [String: String] = [
+            ".conditions.platforms": "c.platforms", ".conditions.locales": "c.locales", ".conditions.segments": "c.segments",
+            ".conditions.experiment": "c.experiment", ".conditions.window": "c.from", ".conditions.apiVersions": "c.minVersion",
+        ]
+        for (prefix, input) in conditions where rest.hasPrefix(prefix) { return (id, input) }
+        if rest == ".id" { return (id, "id") }
+        return (id, "")
+    }
+
+    static func position(of id: String, in template: PageTemplate) -> (Int, Int)? {
+        for (section, content) in template.sections.enumerated() {
+            if let index = content.widgets.firstIndex(where: { $0.id == id }) { return (section, index) }
+        }
+        return nil
+    }
+}
