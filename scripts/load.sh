@@ -10,6 +10,7 @@
 # and sent as they are), and measures with wrk (installed from Debian when missing):
 #
 #   baseline       GET /baseline                      the same bytes, precomputed (Hummingbird and the socket only)
+#   floor          GET /health                        2 bytes: the framework's own cost per request
 #   user home      GET /api/v4/screens/home           a signed-in user's home, from the encoded cache
 #   304            the same with If-None-Match        revalidation, no body
 #   shared         GET /api/v4/screens/composer/bach  a screen shared by everyone
@@ -114,6 +115,9 @@ measure() {
 
 AUTH="Authorization: Bearer $TOKEN"
 measure baseline "$BASE/baseline"
+# The framework's floor: a 2-byte answer. When it is no faster than the baseline, the bytes do not
+# matter at this size, and no route that does any work (a 304 included) can beat the baseline.
+measure floor "$BASE/health"
 measure home -H "$AUTH" "$BASE/api/v4/screens/home"
 measure revalidation -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/api/v4/screens/home"
 measure shared "$BASE/api/v4/screens/composer/bach"
@@ -159,6 +163,7 @@ row() {
     "$(python3 -c "print($rps / $BASE_RPS)")" "$target"
 }
 row baseline "baseline: the same bytes, precomputed" ""
+row floor "framework floor: GET /health (2 bytes)" ""
 row home "user home (encoded cache)" ">= 0.6x"
 row revalidation "304 (If-None-Match)" ">= 1.0x"
 row shared "shared screen (composer/bach)" ""
