@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
+import ScreenplayContract
 import Synchronization
 import Testing
 
@@ -109,6 +110,90 @@ struct CrashDurabilityTests {
         #expect(home.status == .ok, "the token survived too")
         let missing = confirmed.filter { !home.text.contains("\"\($0)\"") }
         #expect(missing.isEmpty, "\(missing.count) of \(confirmed.count) confirmed playlists are gone: \(missing.prefix(5))")
+    }
+
+    @Test("kill -9 while publishing: every answered publish is there, each page's history is whole, live is its newest revision")
+    func publishSurvivesKill() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-publish-crash-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let token = try await Self.adminToken(data: data)
+        let first = try await Self.start(data: data)
+        var headers = Self.json
+        headers[.authorization] = "Bearer " + token
+        let admin = headers
+
+        // Four editors, each on a page of its own, save a draft and publish it, again and again;
+        // the kill comes once 24 publishes were answered.
+        final class Answered: Sendable {
+            let publishes = Mutex<[(route: String, revision: Int, note: String)]>([])
+        }
+        let answered = Answered()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for editor in 0..<4 {
+                group.addTask {
+                    let route = "crash-\(editor)"
+                    for round in 0..<40 {
+                        let note = "edit \(editor)-\(round)"
+                        let template = #"{"route":"\#(route)","title":"\#(note)","revision":0,"sections":[]}"#
+                        guard
+                            let saved = try? await raw(
+                                .put, first.root, "/admin/api/pages/\(route)/draft", headers: admin, body: Array(template.utf8)),
+                            saved.status == .ok,
+                            let published = try? await raw(
+                                .post, first.root, "/admin/api/pages/\(route)/publish", headers: admin,
+                                body: Array(#"{"note":"\#(note)"}"#.utf8)),
+                            published.status == .ok,
+                            let revision = try JSONDecoder().decode(JSONValue.self, from: Data(published.body))["revision"]?.integerValue
+                        else { return }  // the server is gone
+                        answered.publishes.withLock { $0.append((route, revision, note)) }
+                    }
+                }
+            }
+            group.addTask {
+                while answered.publishes.withLock({ $0.count }) < 24 { try await Task.sleep(for: .milliseconds(2)) }
+                first.kill9()
+            }
+            try await group.waitForAll()
+        }
+        let confirmed = answered.publishes.withLock { $0 }
+        #expect(confirmed.count >= 24)
+
+        let second = try await Self.start(data: data)
+        defer { second.process.terminate() }
+        for editor in 0..<4 {
+            let route = "crash-\(editor)"
+            let page = try JSONDecoder().decode(
+                JSONValue.self, from: Data(try await raw(.get, second.root, "/admin/api/pages/\(route)", headers: admin).body))
+            let history = page["history"]?.arrayValue ?? []
+            let revisions = history.compactMap { $0["revision"]?.integerValue }
+            #expect(revisions == Array((1...max(1, revisions.count)).reversed()), "\(route): history \(revisions) has a gap")
+            let live = page["live"]
+            #expect(live?["revision"]?.integerValue == revisions.first, "\(route): live is the newest revision")
+            #expect(live?["template"]?["title"] == history.first?["note"], "\(route): the live template is the one its history row names")
+            for publish in confirmed where publish.route == route {
+                #expect(
+                    history.contains { $0["revision"]?.integerValue == publish.revision && $0["note"]?.stringValue == publish.note },
+                    "\(route): answered revision \(publish.revision) is gone")
+            }
+            let audit = try JSONDecoder().decode(
+                JSONValue.self, from: Data(try await raw(.get, second.root, "/admin/api/audit?subject=\(route)", headers: admin).body))
+            let publishes = audit.arrayValue?.filter { $0["action"] == "publish" }.count ?? -1
+            #expect(publishes == revisions.count, "\(route): one audit entry per revision, written with it")
+        }
+    }
+
+    /// An admin and an API token in `data`, made with the CLI before the server starts.
+    static func adminToken(data: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        _ = try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
+                        return try runCLI(["admin", "create-token", "ada", "--data", data]).output
+                            .trimmingCharacters(in: .whitespacesAndNewlines)
+                    })
+            }.start()
+        }
     }
 
     @Test("the promotions service serve starts as a child process ends with it, even after kill -9")
