@@ -39,6 +39,10 @@ public struct ConnectionLimits: Sendable, Hashable {
 
 /// Caps open connections like Hummingbird's `MaximumAvailableConnections`, and logs (once per
 /// episode, with a count) when the cap holds new connections back, so an operator sees it.
+///
+/// The cap is checked between accepts, and NIO accepts several queued connections per wakeup, so
+/// connections arriving together at the cap can get a few in over it: a bound on descriptors, not
+/// an exact count.
 public struct LoggedConnectionCap: AvailableConnectionsDelegate {
     let maximum: Int
     let logger: Logger
