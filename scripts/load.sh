@@ -14,6 +14,7 @@
 #   user home      GET /api/v4/screens/home           a signed-in user's home, from the encoded cache
 #   304            the same with If-None-Match        revalidation, no body
 #   shared         GET /api/v4/screens/composer/bach  a screen shared by everyone
+#   shop           GET /api/v4/screens/shop           a composed page (three verticals, one a flaky service), cached per shape
 #   HTML home      GET / with the user's cookie       the cached, rendered page
 #   command        POST favorites/add|remove          a write per request, alternating
 #   isolation      user home again, while a heavy user writes and rebuilds their home in a loop
@@ -121,6 +122,7 @@ measure floor "$BASE/health"
 measure home -H "$AUTH" "$BASE/api/v4/screens/home"
 measure revalidation -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/api/v4/screens/home"
 measure shared "$BASE/api/v4/screens/composer/bach"
+measure shop -H "Screenplay-Platform: ios" "$BASE/api/v4/screens/shop"
 measure html -H "Cookie: screenplay_token=$TOKEN" "$BASE/"
 measure command -s "$WORK/command.lua" "$BASE"
 
@@ -167,6 +169,7 @@ row floor "framework floor: GET /health (2 bytes)" ""
 row home "user home (encoded cache)" ">= 0.6x"
 row revalidation "304 (If-None-Match)" ">= 1.0x"
 row shared "shared screen (composer/bach)" ""
+row shop "composed page (shop; cached per shape)" ""
 row html "HTML home, signed in (page cache)" ">= 0.5x"
 row command "command (favorite add/remove, a write each)" "p99 < 50 ms"
 row isolation "user home while a heavy user rebuilds" "p99 <= 3x user home p99"
