@@ -153,7 +153,7 @@ struct ComposedScreensTests {
     @Test("entries expire after the freshness; a degraded page after the shorter degraded freshness")
     func freshness() async throws {
         // A second apart: two requests in a row land well inside it, even on a loaded machine.
-        let fresh = Self.setup([Self.shop], configuration: .init(freshness: .seconds(1)))
+        let fresh = Self.setup([Self.shop], configuration: .init(freshness: .seconds(1), staleWhileRecomposing: .zero))
         _ = await Self.get(fresh, "shop")
         _ = await Self.get(fresh, "shop")
         #expect(fresh.calls.count == 2)
@@ -163,7 +163,9 @@ struct ComposedScreensTests {
 
         var degradedTemplate = Self.shop
         degradedTemplate.sections[0].widgets.append(widget("r1", "reviewSummary", vertical: "down"))
-        let degraded = Self.setup([degradedTemplate], configuration: .init(freshness: .seconds(600), degradedFreshness: .seconds(1)))
+        let degraded = Self.setup(
+            [degradedTemplate], configuration: .init(freshness: .seconds(600), degradedFreshness: .seconds(1), staleWhileRecomposing: .zero)
+        )
         let page = try Self.screen(await Self.get(degraded, "shop"))
         #expect(page.allComponents.contains { $0.id == "p1" }, "the failing vertical costs only its widget")
         #expect(degraded.service.pages?.latestReport(for: "shop")?.isDegraded == true)
@@ -172,6 +174,63 @@ struct ComposedScreensTests {
         try await Task.sleep(for: .milliseconds(1_300))
         _ = await Self.get(degraded, "shop")
         #expect(degraded.calls.count == 4, "a degraded page is recomposed soon, though the freshness is ten minutes")
+    }
+
+    @Test("an expired page is answered at once while it is recomposed in the background; a new revision never is")
+    func staleWhileRecomposing() async throws {
+        // The provider answers its first call at once, and later ones only when the gate opens.
+        let gate = StubbornProvider()
+        let calls = Counter()
+        let provider = ClosureWidgetProvider { request in
+            calls.increment()
+            if calls.count > 1 { _ = try await gate.fragments(for: request) }
+            return WidgetResponse(fragments: [
+                "b1": .bytes(Array(#"{"type":"sharedBanner","headline":"Sale \#(calls.count)"}"#.utf8))
+            ])
+        }
+        let composer = Composer(
+            catalog: try WidgetCatalog([sharedBanner]), providers: ["promo": provider], configuration: .init(defaultTimeout: .seconds(30)))
+        let template = PageTemplate(
+            route: "sale", title: "Sale", revision: 1,
+            sections: [.init(id: "m", widgets: [widget("b1", "sharedBanner", vertical: "promo")])])
+        let source = MutableTemplates([template])
+        let service = ScreenplayService(
+            routes: ScreenplayRoutes(), identity: CountingIdentities(),
+            pages: ComposedScreens(
+                composer: composer, templates: source,
+                configuration: .init(freshness: .milliseconds(200), staleWhileRecomposing: .seconds(60))))
+        let setup = Setup(service: service, templates: source, calls: calls, recorder: InMemoryExposureRecorder())
+        func headline() async throws -> String {
+            let screen = try Self.screen(await Self.get(setup, "sale"))
+            for component in screen.allComponents {
+                if case .unknown(let custom) = component.content, let text = custom.json["headline"]?.stringValue { return text }
+            }
+            return "?"
+        }
+        #expect(try await headline() == "Sale 1")
+        try await Task.sleep(for: .milliseconds(400))
+        // Expired, and the provider now hangs: the stale page comes back without waiting for it.
+        #expect(try await headline() == "Sale 1")
+        for _ in 0..<250 where calls.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(calls.count == 2, "one recomposition started in the background")
+        #expect(try await headline() == "Sale 1", "still stale while that recomposition runs")
+        #expect(calls.count == 2, "and no second one")
+        gate.release()
+        var fresh = "Sale 1"
+        for _ in 0..<100 where fresh == "Sale 1" {
+            try await Task.sleep(for: .milliseconds(20))
+            fresh = try await headline()
+        }
+        #expect(fresh == "Sale 2", "the recomposed page replaces the stale one")
+        #expect(service.pages?.cacheStatistics.staleHits ?? 0 >= 2)
+
+        // A publish is never answered from the old revision's page.
+        var next = template
+        next.revision = 2
+        next.title = "Sale, rearranged"
+        source.publish(next)
+        let screen = try Self.screen(await Self.get(setup, "sale"))
+        #expect(screen.title == "Sale, rearranged")
     }
 
     @Test("old clients and apps without the kinds get fallbacks; each shape is cached apart")

@@ -59,12 +59,17 @@ public struct ComposedScreens: Sendable {
         public var degradedFreshness: Duration
         /// The most bytes of composed pages kept.
         public var cacheByteBudget: Int
+        /// How long after it expires a page (of the same template revision) is still answered
+        /// while it is composed again in the background: requests never wait on a slow vertical
+        /// to refresh a page, only to build one they have never had. Zero turns it off.
+        public var staleWhileRecomposing: Duration
 
-        /// 5 s fresh, 1 s when degraded, 16 MiB.
+        /// 5 s fresh, 1 s when degraded, 16 MiB, stale for up to 30 s while recomposing.
         public init(
             freshness: Duration = .seconds(5), verticalFreshness: [String: Duration] = [:], degradedFreshness: Duration = .seconds(1),
-            cacheByteBudget: Int = 16 << 20
+            cacheByteBudget: Int = 16 << 20, staleWhileRecomposing: Duration = .seconds(30)
         ) {
+            self.staleWhileRecomposing = staleWhileRecomposing
             self.freshness = freshness
             self.verticalFreshness = verticalFreshness
             self.degradedFreshness = degradedFreshness
@@ -167,7 +172,7 @@ public struct ComposedScreens: Sendable {
             ?? configuration.freshness
         let (composer, reports, degradedFreshness) = (self.composer, self.reports, configuration.degradedFreshness)
         do {
-            return try await cache.body(for: key, revision: String(template.revision)) {
+            return try await cache.body(for: key, revision: String(template.revision), staleFor: configuration.staleWhileRecomposing) {
                 let page = await composer.compose(template: template, context: context)
                 reports.keep(page)
                 let lifetime = page.isDegraded ? min(freshness, degradedFreshness) : freshness

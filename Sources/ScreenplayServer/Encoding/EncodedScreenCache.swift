@@ -187,17 +187,37 @@ final class EncodedScreenCache: Sendable {
     /// however many ask) and kept until the expiry it states. For bodies whose freshness is a
     /// matter of time rather than of a revision (composed pages, whose providers' data changes
     /// without telling anyone).
+    ///
+    /// `staleFor`: an entry of the same revision that expired less than this long ago is still
+    /// answered at once, while one rebuild runs in the background and replaces it; nobody waits on
+    /// a slow provider to refresh a page whose layout did not change. A new revision is never
+    /// answered from a stale entry.
     func body(
-        for key: Key, revision: String, expiring: Bool = true, build: @escaping @Sendable () async throws -> Built
+        for key: Key, revision: String, expiring: Bool = true, staleFor: Duration = .zero,
+        build: @escaping @Sendable () async throws -> Built
     ) async throws -> EncodedBody {
         let flight = Flight(key: key, revision: revision)
         let now: ContinuousClock.Instant? = expiring ? .now : nil
+        var refresh: (task: Task<Built, any Error>, startedAt: UInt64)?
         let (hit, task, startedAt) = state.withLock { state -> (EncodedBody?, Task<Built, any Error>?, UInt64) in
             state.clock += 1
             if var entry = state.entries[key], entry.revision == revision, Self.isFresh(entry.expires, at: now) {
                 entry.lastUse = state.clock
                 state.entries[key] = entry
                 state.stats.hits += 1
+                return (entry.body, nil, 0)
+            }
+            if var entry = state.entries[key], entry.revision == revision, let now, let expires = entry.expires, staleFor > .zero,
+                now < expires + staleFor
+            {
+                entry.lastUse = state.clock
+                state.entries[key] = entry
+                state.stats.staleHits += 1
+                if state.inFlight[flight] == nil {
+                    let task = Task { try await build() }
+                    state.inFlight[flight] = Running(task: task, startedAt: state.clock)
+                    refresh = (task, state.clock)
+                }
                 return (entry.body, nil, 0)
             }
             state.stats.misses += 1
@@ -210,6 +230,17 @@ final class EncodedScreenCache: Sendable {
             let task = Task { try await build() }
             state.inFlight[flight] = Running(task: task, startedAt: state.clock)
             return (nil, task, state.clock)
+        }
+        if let refresh {
+            // The rebuild finishes on its own; the stale body is answered now.
+            Task {
+                do {
+                    let built = try await refresh.task.value
+                    self.finish(flight, startedAt: refresh.startedAt, body: built.body, expires: built.expires)
+                } catch {
+                    self.finish(flight, startedAt: refresh.startedAt, body: nil)
+                }
+            }
         }
         if let hit { return hit }
         guard let task else { throw CancellationError() }
@@ -284,6 +315,8 @@ public struct EncodedCacheStatistics: Sendable, Hashable {
     public internal(set) var byteBudget = 0
     /// Requests answered from memory.
     public internal(set) var hits = 0
+    /// Requests answered from an expired entry while it was rebuilt in the background.
+    public internal(set) var staleHits = 0
     /// Requests that needed a build (or waited for one).
     public internal(set) var misses = 0
     /// Misses that waited for a build another request had started instead of building.
