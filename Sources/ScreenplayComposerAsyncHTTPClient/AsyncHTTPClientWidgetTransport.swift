@@ -26,7 +26,7 @@ public struct AsyncHTTPClientWidgetTransport: WidgetHTTPTransport {
         request.body = .bytes(ByteBuffer(bytes: body))
         let left = deadline - .now
         guard left > .zero else { throw RemoteProviderError.timedOut }
-        let timeout = TimeAmount.milliseconds(max(1, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000))
+        let timeout = TimeAmount.milliseconds(max(1, left.wholeMilliseconds))
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: timeout)

@@ -54,7 +54,7 @@ public struct PlainHTTPWidgetTransport: WidgetHTTPTransport {
         maximumBytes: Int
     ) async throws -> (status: Int, body: [UInt8]) {
         let left = deadline - .now
-        let timeout = TimeAmount.milliseconds(max(1, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000))
+        let timeout = TimeAmount.milliseconds(max(1, left.wholeMilliseconds))
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(timeout)
             .connect(host: host, port: port) { channel in

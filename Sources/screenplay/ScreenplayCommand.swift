@@ -81,7 +81,7 @@ struct Serve: AsyncParsableCommand {
         case "off": break
         case "auto":
             do {
-                child = try await PromotionsChild.start(logger: logger)
+                child = try await PromotionsChild.start()
                 promotionsURL = child?.url
             } catch {
                 logger.error("the promotions service did not start; the shop shows no promotions", metadata: ["error": "\(error)"])

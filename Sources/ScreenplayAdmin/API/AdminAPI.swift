@@ -50,7 +50,7 @@ public struct AdminAPI: Sendable {
     /// Answers one request. Never throws: failures are JSON errors.
     public func respond(to request: HTTPRequest, body: [UInt8]) async -> ScreenplayService.Response {
         do {
-            guard let token = Self.bearer(request.headerFields), let admin = try await admins.admin(forAPIToken: token) else {
+            guard let token = RequestFields.bearer(request.headerFields), let admin = try await admins.admin(forAPIToken: token) else {
                 throw ScreenplayError(
                     status: .unauthorized, code: "unauthorized",
                     message: "the admin API needs an admin token: Authorization: Bearer <token from `screenplay admin create-token NAME`>",
@@ -73,7 +73,7 @@ public struct AdminAPI: Sendable {
         let rawPath = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         guard rawPath.hasPrefix(prefix) else { throw ScreenplayError.notFound("nothing at '\(rawPath)'", path: rawPath) }
         let segments = rawPath.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let query = Self.query(request.path ?? "")
+        let query = RequestFields.query(request.path ?? "")
         let method = request.method
         func allow(_ methods: HTTPRequest.Method...) throws {
             guard methods.contains(method) else {
@@ -135,14 +135,8 @@ public struct AdminAPI: Sendable {
             guard template.route == route else {
                 throw ScreenplayError.invalidField("route", "the body's route '\(template.route)' is not the URL's '\(route)'")
             }
-            if let pages {
-                // Experiments named in conditions must exist (the store's validator knows the kinds only).
-                let known = try await experiments.catalog()
-                let problems = template.validate(
-                    catalog: pages.composer.catalog, verticals: Set(pages.composer.providers.keys), experiments: known
-                ).filter { !$0.isWarning && $0.path.contains(".conditions.experiment") }
-                if !problems.isEmpty { throw LayoutError.invalid(problems) }
-            }
+            let problems = try await ExperimentCheck.problems(in: template, pages: pages, experiments: experiments)
+            if !problems.isEmpty { throw LayoutError.invalid(problems) }
             let draft = try await layouts.saveDraft(template, by: admin)
             let warnings = layouts.problems(in: template).filter(\.isWarning)
             return try Self.json(
@@ -319,9 +313,7 @@ public struct AdminAPI: Sendable {
             }
         }
         /// To the hundredth of a millisecond.
-        static func milliseconds(_ duration: Duration) -> Double {
-            ((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15) * 100).rounded() / 100
-        }
+        static func milliseconds(_ duration: Duration) -> Double { (duration.milliseconds * 100).rounded() / 100 }
     }
 
     struct PreviewListing: Encodable {
@@ -445,19 +437,4 @@ public struct AdminAPI: Sendable {
         ScreenplayError(status: .unprocessableContent, code: "invalidField", message: message, path: path)
     }
 
-    static func bearer(_ headers: HTTPFields) -> String? {
-        guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-    }
-
-    static func query(_ path: String) -> [String: String] {
-        guard let mark = path.firstIndex(of: "?") else { return [:] }
-        var query: [String: String] = [:]
-        for pair in path[path.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard let key = parts.first else { continue }
-            query[String(key)] = parts.count == 2 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
-        }
-        return query
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import SQLKit
 public import ScreenplayStore
+import Synchronization
 
 /// Layout admins, their API tokens and their browser sessions, in the store.
 ///
@@ -35,7 +36,9 @@ public struct AdminDirectory: Sendable {
     let hasher: PasswordHasher
     /// A hash of a password nobody has, made with ``hasher``: verified for unknown names, so they
     /// cost what a wrong password costs.
-    let decoy: String
+    /// Made on the first sign-in with an unknown name, not when the directory is created: every
+    /// server start (and every test that opens the demo) would otherwise pay a hash for it.
+    let decoy: Decoy
     /// One password hash at a time: each takes 32 MiB (scrypt's point), so a flood of sign-ins
     /// queues here instead of multiplying the server's memory.
     let hashing = AsyncSerialLock()
@@ -47,7 +50,7 @@ public struct AdminDirectory: Sendable {
         self.store = store
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
-        self.decoy = (try? hasher.hash(Self.randomToken())) ?? ""
+        self.decoy = Decoy(hasher: hasher)
     }
 
     /// Why an account could not be made.
@@ -92,20 +95,22 @@ public struct AdminDirectory: Sendable {
                 .decode(column: "password_hash", as: String.self)
         }
         // An unknown name costs a hash too.
-        let candidate = stored ?? decoy
+        let candidate = stored ?? decoy.hash
         let matches = await hashing.withLock { PasswordHasher.verify(password, against: candidate) }
         return stored != nil && matches ? name : nil
     }
 
     /// Issues an API token for `admin` (shown once; stored as its SHA-256).
     public func createAPIToken(for admin: String, label: String) async throws -> String {
-        let token = Self.randomToken()
+        let token = SecretToken.make()
         try await store.transaction { database in
             guard try await database.select().column("name").from("screenplay_admins").where("name", .equal, admin).first() != nil else {
                 throw AccountError.invalidName(admin)
             }
             try await database.insert(into: "screenplay_admin_tokens").columns("token_hash", "admin", "label", "created_at")
-                .values(SQLBind(Self.digest(token)), SQLBind(admin), SQLBind(String(label.prefix(128))), SQLBind(Migrator.timestamp()))
+                .values(
+                    SQLBind(SecretToken.digest(token)), SQLBind(admin), SQLBind(String(label.prefix(128))), SQLBind(Migrator.timestamp())
+                )
                 .run()
         }
         return token
@@ -113,10 +118,12 @@ public struct AdminDirectory: Sendable {
 
     /// The admin an API token belongs to.
     public func admin(forAPIToken token: String) async throws -> String? {
-        guard Self.isWellFormed(token) else { return nil }
+        guard SecretToken.isWellFormed(token) else { return nil }
         return try await store.read { database in
-            try await database.select().column("admin").from("screenplay_admin_tokens").where("token_hash", .equal, Self.digest(token))
-                .first()?.decode(column: "admin", as: String.self)
+            try await database.select().column("admin").from("screenplay_admin_tokens").where(
+                "token_hash", .equal, SecretToken.digest(token)
+            )
+            .first()?.decode(column: "admin", as: String.self)
         }
     }
 
@@ -132,24 +139,24 @@ public struct AdminDirectory: Sendable {
 
     /// Starts a session for `admin`.
     public func startSession(for admin: String) async throws -> Session {
-        let session = Session(admin: admin, id: Self.randomToken(), csrf: Self.randomToken())
+        let session = Session(admin: admin, id: SecretToken.make(), csrf: SecretToken.make())
         let expires = Int64(Date().timeIntervalSince1970) + sessionLifetime.components.seconds
         try await store.transaction { database in
             try await database.delete(from: "screenplay_admin_sessions").where("expires", .lessThan, Int64(Date().timeIntervalSince1970))
                 .run()
             try await database.insert(into: "screenplay_admin_sessions").columns("session_hash", "admin", "csrf", "expires")
-                .values(SQLBind(Self.digest(session.id)), SQLBind(admin), SQLBind(session.csrf), SQLBind(expires)).run()
+                .values(SQLBind(SecretToken.digest(session.id)), SQLBind(admin), SQLBind(session.csrf), SQLBind(expires)).run()
         }
         return session
     }
 
     /// The live session with cookie value `id`.
     public func session(id: String) async throws -> Session? {
-        guard Self.isWellFormed(id) else { return nil }
+        guard SecretToken.isWellFormed(id) else { return nil }
         return try await store.read { database in
             guard
                 let row = try await database.select().columns("admin", "csrf", "expires").from("screenplay_admin_sessions")
-                    .where("session_hash", .equal, Self.digest(id)).first(),
+                    .where("session_hash", .equal, SecretToken.digest(id)).first(),
                 try row.decode(column: "expires", as: Int64.self) > Int64(Date().timeIntervalSince1970)
             else { return nil }
             return Session(
@@ -159,17 +166,28 @@ public struct AdminDirectory: Sendable {
 
     /// Ends a session (logout).
     public func endSession(id: String) async throws {
-        guard Self.isWellFormed(id) else { return }
+        guard SecretToken.isWellFormed(id) else { return }
         try await store.transaction { database in
-            try await database.delete(from: "screenplay_admin_sessions").where("session_hash", .equal, Self.digest(id)).run()
+            try await database.delete(from: "screenplay_admin_sessions").where("session_hash", .equal, SecretToken.digest(id)).run()
         }
     }
 
     static let nameBytes = Set(Array("abcdefghijklmnopqrstuvwxyz0123456789._-".utf8))
+}
 
-    static func randomToken() -> String { SecretToken.make() }
+/// A hash of a random password, made once, on first use.
+final class Decoy: Sendable {
+    private let hasher: PasswordHasher
+    private let made = Mutex<String?>(nil)
 
-    static func isWellFormed(_ token: String) -> Bool { SecretToken.isWellFormed(token) }
+    init(hasher: PasswordHasher) { self.hasher = hasher }
 
-    static func digest(_ token: String) -> String { SecretToken.digest(token) }
+    var hash: String {
+        made.withLock { made in
+            if let made { return made }
+            let hash = (try? hasher.hash(SecretToken.make())) ?? ""
+            made = hash
+            return hash
+        }
+    }
 }

@@ -182,7 +182,7 @@ extension AdminSite {
         do {
             // Experiments named in conditions must exist: the store's validator knows the widget
             // kinds, the admin also knows the experiments.
-            problems = try await experimentProblems(template)
+            problems = try await ExperimentCheck.problems(in: template, pages: pages, experiments: experiments)
             if !problems.isEmpty { throw LayoutError.invalid(problems) }
             try await layouts.saveDraft(template, by: session.admin)
             return Self.redirect(to: back + "?done=saved")
@@ -207,14 +207,6 @@ extension AdminSite {
             }
             return try await editor(route, session, notice: nil, attempt: EditAttempt(instanceID: attemptID, values: form, errors: errors))
         }
-    }
-
-    /// What is wrong with the experiments `template`'s conditions name (unknown keys, unknown variants).
-    func experimentProblems(_ template: PageTemplate) async throws -> [TemplateProblem] {
-        guard let pages else { return [] }
-        let known = try await experiments.catalog()
-        return template.validate(catalog: pages.composer.catalog, verticals: Set(pages.composer.providers.keys), experiments: known)
-            .filter { !$0.isWarning && $0.path.contains(".conditions.experiment") }
     }
 
     // MARK: Forms

@@ -46,7 +46,7 @@ public struct AdminSite: Sendable {
     public func respond(to request: HTTPRequest, body: [UInt8]) async -> ScreenplayService.Response {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let form = Self.form(body)
+        let form = RequestFields.form(body)
         do {
             if rest == ["login"] {
                 switch request.method {
@@ -55,7 +55,9 @@ public struct AdminSite: Sendable {
                 default: return Self.methodNotAllowed("GET, POST")
                 }
             }
-            guard let id = Self.cookie(Self.sessionCookie, in: request.headerFields), let session = try await admins.session(id: id) else {
+            guard let id = RequestFields.cookie(Self.sessionCookie, in: request.headerFields),
+                let session = try await admins.session(id: id)
+            else {
                 return Self.redirect(to: prefix + "/login")
             }
             if request.method == .post {
@@ -70,14 +72,14 @@ public struct AdminSite: Sendable {
             }
             guard request.method == .get || request.method == .head else { return Self.methodNotAllowed("GET, POST") }
             // Only the server's own notices: a link cannot put words in this banner.
-            let notice = Self.query(request.path ?? "")["done"].flatMap { Self.notices[$0] }
+            let notice = RequestFields.query(request.path ?? "")["done"].flatMap { Self.notices[$0] }
             switch rest.count {
             case 0: return try await overview(session, notice: notice)
             case 1 where rest[0] == "audit": return try await audit(session)
             case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
             case 3 where rest[0] == "pages" && rest[2] == "edit": return try await editor(rest[1], session, notice: notice)
             case 3 where rest[0] == "pages" && rest[2] == "preview":
-                return try await preview(rest[1], session, query: Self.query(request.path ?? ""))
+                return try await preview(rest[1], session, query: RequestFields.query(request.path ?? ""))
             default:
                 return Self.page(
                     title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
@@ -118,7 +120,7 @@ public struct AdminSite: Sendable {
     }
 
     private func login(_ request: HTTPRequest, form: [String: String]) async throws -> ScreenplayService.Response {
-        guard let sent = form["login"], let cookie = Self.cookie(Self.loginCookie, in: request.headerFields),
+        guard let sent = form["login"], let cookie = RequestFields.cookie(Self.loginCookie, in: request.headerFields),
             Self.constantTimeEqual(sent, cookie)
         else {
             return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden)
@@ -365,35 +367,6 @@ public struct AdminSite: Sendable {
         return response
     }
 
-    static func cookie(_ name: String, in headers: HTTPFields) -> String? {
-        for header in headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
-            }
-        }
-        return nil
-    }
-
-    /// An `application/x-www-form-urlencoded` body (at most 64 fields).
-    static func form(_ body: [UInt8]) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(64) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            fields[decode(parts[0])] = parts.count == 2 ? decode(parts[1]) : ""
-        }
-        return fields
-    }
-
-    static func query(_ path: String) -> [String: String] {
-        guard let mark = path.firstIndex(of: "?") else { return [:] }
-        return form(Array(path[path.index(after: mark)...].utf8))
-    }
-
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let (x, y) = (Array(a.utf8), Array(b.utf8))
         guard x.count == y.count else { return false }
@@ -404,8 +377,5 @@ public struct AdminSite: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? text
     }
 
-    static func milliseconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        return String(format: "%.1f ms", value)
-    }
+    static func milliseconds(_ duration: Duration) -> String { duration.formattedMilliseconds }
 }

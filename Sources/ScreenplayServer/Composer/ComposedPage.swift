@@ -292,9 +292,14 @@ public enum BudgetOverrun: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Duration {
+    /// The duration in milliseconds, fractions included.
+    public var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+
+    /// Whole milliseconds, rounded down: what timeouts on the wire are given in.
+    public var wholeMilliseconds: Int64 { components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000 }
+
     /// `250 ms`, `1.5 ms`: what logs and reports show.
-    var formattedMilliseconds: String {
-        let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    public var formattedMilliseconds: String {
         if milliseconds >= 10 { return "\(Int(milliseconds.rounded())) ms" }
         return "\((milliseconds * 10).rounded() / 10) ms"
     }

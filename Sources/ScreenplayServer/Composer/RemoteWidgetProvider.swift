@@ -85,7 +85,7 @@ public struct WidgetCall: Codable, Sendable, Hashable {
             userID: request.context.userID, platform: request.context.platform.rawValue, apiVersion: request.context.apiVersion.rawValue,
             locale: request.context.locale, segments: request.context.segments.sorted(), variants: variants)
         let left = request.deadline - now
-        timeoutMilliseconds = max(0, Int(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000))
+        timeoutMilliseconds = max(0, Int(left.wholeMilliseconds))
     }
 }
 

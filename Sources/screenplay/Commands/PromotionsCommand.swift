@@ -60,7 +60,7 @@ final class PromotionsChild: Sendable {
     private let stdin: Pipe
 
     /// Starts the child and waits (up to 10 s) for the URL it prints.
-    static func start(logger: Logger) async throws -> PromotionsChild {
+    static func start() async throws -> PromotionsChild {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try PromotionsChild() }) }.start()
         }
