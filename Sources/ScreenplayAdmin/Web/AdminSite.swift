@@ -317,7 +317,11 @@ public struct AdminSite: Sendable {
     ]
 
     static let style = """
-        body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:1rem;color:#1d1d1f}
+        :root{color-scheme:light dark}
+        body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:1rem;color:#1d1d1f;background:#fff}
+        @media (prefers-color-scheme:dark){body{color:#e8e8ed;background:#161618}th,td{border-color:#3a3a3c}.notice{background:#1e3a24}
+        .error,.warning{color:#ff8a80}a{color:#8ab4ff}}
+        @media (max-width:48rem){table{display:block;overflow-x:auto}}
         table{border-collapse:collapse;width:100%;margin:1rem 0}caption{text-align:left;font-weight:600;padding:.25rem 0}
         th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}tr.off td{color:#888}
         form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
