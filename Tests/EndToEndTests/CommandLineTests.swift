@@ -1,6 +1,7 @@
 import Foundation
 import ScreenplayContract
 import ScreenplayContractTools
+import ScreenplayDemo
 import Testing
 
 /// Runs the built `screenplay` executable.
@@ -80,7 +81,8 @@ struct CommandLineTests {
     func schema() throws {
         let (status, output) = try runCLI(["schema", "--api-version", "2"])
         #expect(status == 0)
-        #expect(output == (try ContractSchema.text(for: .v2)))
+        #expect(output == (try ContractSchema.text(for: .v2, appKinds: DemoApp.appDefinedKinds)))
+        #expect(output.contains("\"component.recordingOffer\""), "the app's widget kinds are part of its schema")
         let refused = try runCLI(["schema", "--api-version", "9"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("--api-version 9"))
@@ -184,13 +186,13 @@ struct CommandLineTests {
     func contractCheck() throws {
         let committed = try runCLI(["contract-check"])
         #expect(committed.status == 0, "\(committed.output)")
-        for version in 1...3 { #expect(committed.output.contains("v\(version) (contract/v\(version).schema.json): ok")) }
+        for version in 1...4 { #expect(committed.output.contains("v\(version) (contract/v\(version).schema.json): ok, no changes")) }
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-released-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // A v3 released when grids had at most 4 columns: this build's 6 would break those apps.
-        var released = try ContractSchema.document(for: .v3)
+        var released = try ContractSchema.document(for: .v3, appKinds: DemoApp.appDefinedKinds)
         released = Self.setting(released, at: ["$defs", "component.grid", "properties", "columns", "maximum"], to: 4)
         let encoder = JSONEncoder()
         try encoder.encode(released).write(to: folder.appendingPathComponent("v3.schema.json"))
@@ -206,7 +208,25 @@ struct CommandLineTests {
         let rewritten = try runCLI(["contract-check", "--released", folder.path, "--write", "3"])
         #expect(rewritten.status == 0, "\(rewritten.output)")
         #expect(
-            try String(contentsOf: folder.appendingPathComponent("v3.schema.json"), encoding: .utf8) == (try ContractSchema.text(for: .v3)))
+            try String(contentsOf: folder.appendingPathComponent("v3.schema.json"), encoding: .utf8)
+                == (try ContractSchema.text(for: .v3, appKinds: DemoApp.appDefinedKinds)))
+
+        // A widget's contract is checked like a built-in kind's: apps that render cartButton were
+        // built against a v3 that required `price`; dropping it from the contract breaks them.
+        var widgetRelease = try ContractSchema.document(for: .v3, appKinds: DemoApp.appDefinedKinds)
+        widgetRelease = Self.setting(widgetRelease, at: ["$defs", "component.cartButton", "properties", "sku"], to: ["type": "string"])
+        widgetRelease = Self.setting(
+            widgetRelease, at: ["$defs", "component.cartButton", "required"], to: ["type", "title", "price", "link", "sku"])
+        try encoder.encode(widgetRelease).write(to: folder.appendingPathComponent("v3.schema.json"))
+        let widgetBroken = try runCLI(["contract-check", "--released", folder.path])
+        #expect(widgetBroken.status == 1, "\(widgetBroken.output)")
+        #expect(widgetBroken.output.contains("component.cartButton.sku"), "\(widgetBroken.output)")
+        // A released file from before the widgets existed: adding app-defined kinds breaks no one.
+        let beforeWidgets = try ContractSchema.document(for: .v3)
+        try encoder.encode(beforeWidgets).write(to: folder.appendingPathComponent("v3.schema.json"))
+        let added = try runCLI(["contract-check", "--released", folder.path])
+        #expect(added.status == 0, "\(added.output)")
+        #expect(added.output.contains("component.recordingOffer") && added.output.contains("sent only to apps that name it"))
 
         try Data("{\"x-api-version\": 2, \"$defs\": {}}".utf8).write(to: folder.appendingPathComponent("v3.schema.json"))
         let misnamed = try runCLI(["contract-check", "--released", folder.path])

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import ScreenplayContract
 import ScreenplayContractTools
+import ScreenplayDemo
+import ScreenplayServer
 import Testing
 
 @Suite("End to end: served JSON conforms to the generated schema (checked by Python's jsonschema)", .serialized)
@@ -67,6 +69,49 @@ struct SchemaConformanceTests {
         let (status, output) = try runPython(["scripts/validate-json-schema.py", schemaFile.path, documentsFile.path])
         #expect(status == 0, "\(output)")
         #expect(output.contains("\(lines.count) documents valid"), "\(output)")
+    }
+
+    @Test(
+        "the composed shop, as an app that renders the widget kinds receives it, validates against the app's schema with its widget contracts"
+    )
+    func widgetsConform() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kinds = DemoApp.appDefinedKinds.map(\.type)
+        let body = try await harness.withServer { root in
+            let headers: HTTPFields = [
+                ScreenplayService.componentsHeader: kinds.joined(separator: ", "), ScreenplayService.platformHeader: "ios",
+            ]
+            let response = try await raw(.get, root, "/api/v4/screens/shop", headers: headers)
+            #expect(response.status == .ok)
+            return response.body
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        for kind in ["recordingOffer", "priceTag", "cartButton"] {
+            #expect(text.contains("\"type\":\"\(kind)\""), "\(kind) should be sent as itself")
+        }
+        let schemaFile = folder.appendingPathComponent("schema.json")
+        try ContractSchema.text(for: .v4, appKinds: DemoApp.appDefinedKinds).write(to: schemaFile, atomically: true, encoding: .utf8)
+        func validate(_ screen: String) throws -> (Int32, String) {
+            let file = folder.appendingPathComponent("doc-\(UUID().uuidString).jsonl")
+            try (#"{"name":"shop","definition":"Screen","document":"# + screen + "}\n").write(to: file, atomically: true, encoding: .utf8)
+            return try runPython(["scripts/validate-json-schema.py", schemaFile.path, file.path])
+        }
+        let (status, output) = try validate(text)
+        #expect(status == 0, "\(output)")
+        // The widget definitions are what the validator checks: an offer without its title fails.
+        var page = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        var sections = try #require(page["sections"] as? [[String: Any]])
+        var components = try #require(sections.first?["components"] as? [[String: Any]])
+        let offer = try #require(components.firstIndex { $0["type"] as? String == "recordingOffer" })
+        components[offer]["title"] = nil
+        sections[0]["components"] = components
+        page["sections"] = sections
+        let broken = String(decoding: try JSONSerialization.data(withJSONObject: page), as: UTF8.self)
+        #expect(try validate(broken).0 == 1)
     }
 
     @Test("the schema refuses what the v1 decoder refuses: a v3 duration, a v2 kind, a missing title")

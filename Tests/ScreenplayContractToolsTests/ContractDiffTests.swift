@@ -99,6 +99,59 @@ struct ContractDiffTests {
         }
     }
 
+    @Suite("App-defined kinds")
+    struct AppDefinedKinds {
+        static let card = AppDefinedKind(
+            type: "productCard", summary: "A product.", versioning: KindVersioning(introduced: .v2, fallback: "a list row"),
+            fields: [.required("title", .string), .optional("image", .url)], linkPolicy: .endpoint)
+
+        @Test("adding an app-defined kind breaks nobody, even at a released version: only apps that ask receive it")
+        func addedKind() throws {
+            let diff = try ContractDiffTests.diff(ContractDiffTests.schema(.v3), ContractSchema.document(for: .v3, appKinds: [Self.card]))
+            #expect(ContractDiffTests.verdicts(diff) == ["kindAdded component.productCard false"])
+            #expect(diff.changes.first?.reason.contains("Screenplay-Components") == true)
+            // The same kind without the annotation is what a built-in kind added to a released
+            // version looks like: old apps would set it aside, so that breaks.
+            let unannotated = SchemaEdit.setting(
+                try ContractSchema.document(for: .v3, appKinds: [Self.card]),
+                at: ["$defs", "component.productCard", "x-requested-by-header"],
+                to: nil)
+            #expect(try ContractDiffTests.diff(ContractDiffTests.schema(.v3), unannotated).isBreaking)
+        }
+
+        @Test("an app-defined kind's fields are judged like any kind's: a new required field is safe, a removed one breaks")
+        func changedFields() throws {
+            let released = try ContractSchema.document(for: .v3, appKinds: [Self.card])
+            let withSKU = AppDefinedKind(
+                type: "productCard", summary: "A product.", versioning: Self.card.versioning,
+                fields: Self.card.fields + [.required("sku", .string)], linkPolicy: .endpoint)
+            let grown = try ContractDiffTests.diff(released, ContractSchema.document(for: .v3, appKinds: [withSKU]))
+            #expect(!grown.isBreaking, "\(grown.changes)")
+            let shrunk = try ContractDiffTests.diff(
+                ContractSchema.document(for: .v3, appKinds: [withSKU]), ContractSchema.document(for: .v3, appKinds: [Self.card]))
+            #expect(ContractDiffTests.verdicts(shrunk) == ["requiredFieldRemoved component.productCard.sku true"])
+        }
+
+        @Test(
+            "a kind's fields introduced after a version are absent from that version's schema; an app-defined kind cannot take a built-in name"
+        )
+        func versionsAndClashes() throws {
+            let late = AppDefinedKind(
+                type: "productCard", summary: "", versioning: Self.card.versioning,
+                fields: Self.card.fields + [.required("discount", .boolean, introduced: .v4)], linkPolicy: .endpoint)
+            #expect(
+                try ContractSchema.document(for: .v3, appKinds: [late])["$defs"]?["component.productCard"]?["properties"]?["discount"]
+                    == nil)
+            #expect(
+                try ContractSchema.document(for: .v4, appKinds: [late])["$defs"]?["component.productCard"]?["required"]
+                    == ["type", "title", "discount"])
+            #expect(try ContractSchema.document(for: .v1, appKinds: [late])["$defs"]?["component.productCard"] == nil)
+            let clash = AppDefinedKind(type: "grid", summary: "", versioning: .original, fields: [], linkPolicy: .endpoint)
+            #expect(throws: ContractSchema.AppKindClash.self) { try ContractSchema.document(for: .v2, appKinds: [clash]) }
+            #expect(throws: ContractSchema.AppKindClash.self) { try ContractSchema.document(for: .v2, appKinds: [Self.card, Self.card]) }
+        }
+    }
+
     @Suite("Fields of responses")
     struct Fields {
         @Test("removing a required field breaks")

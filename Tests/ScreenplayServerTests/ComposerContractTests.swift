@@ -132,22 +132,27 @@ struct ComposerContractTests {
         #expect(text.contains("productID  string   required  v1"))
     }
 
-    @Test("a contract's schema fragment states types, requirements, versions, deprecation and the link policy")
+    @Test("a contract's schema per version states types, requirements, versions, deprecation and the link policy")
     func schema() throws {
-        let schema = try #require(card.schema.objectValue)
-        #expect(schema["type"] == "object")
-        #expect(schema["required"] == ["type", "title", "price"], "discount is required only from v4, after the kind's v2")
-        #expect(schema["x-introduced"] == 2)
-        let properties = try #require(schema["properties"]?.objectValue)
+        let kind = card.appDefinedKind
+        let v3 = try #require(kind.schema(for: .v3).objectValue)
+        #expect(v3["type"] == "object")
+        #expect(v3["required"] == ["type", "title", "price"], "discount is required only from v4, after the kind's v2")
+        #expect(v3["x-requested-by-header"] == "Screenplay-Components")
+        let properties = try #require(v3["properties"]?.objectValue)
         #expect(properties["type"] == ["const": "productCard"])
         #expect(properties["stock"]?["type"] == "integer")
-        #expect(properties["discount"]?["x-introduced"] == 4)
+        #expect(properties["discount"] == nil, "a v3 client never receives a field introduced in v4")
         #expect(properties["badge"]?["deprecated"] == true)
         #expect(properties["badge"]?["x-deprecation"] == "use 'tags'")
         #expect(properties["image"]?["pattern"] == LinkPolicy.endpoint.schema["pattern"])
+        let v4 = try #require(kind.schema(for: .v4).objectValue)
+        #expect(v4["required"] == ["type", "title", "discount"], "from v4 a bindable price may be left out when bound")
+        #expect(v4["properties"]?["price"]?["x-required-unless-bound"] == true)
+        #expect(v4["properties"]?["discount"]?["x-introduced"] == 4)
         // The schema is JSON: it round-trips through the encoder.
-        let data = try ScreenplayEncoder().encode(card.schema)
-        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == card.schema)
+        let data = try ScreenplayEncoder().encode(kind.schema(for: .v4))
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == kind.schema(for: .v4))
     }
 
     @Test("fields are data: they round-trip through JSON")

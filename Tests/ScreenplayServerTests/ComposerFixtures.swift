@@ -52,7 +52,7 @@ struct CapturingLogHandler: LogHandler {
 // MARK: Contracts
 
 enum Widgets {
-    /// `productCard` (v2): a product with a title, a price text, an optional image URL, a
+    /// `productCard` (v2): a product with a title, a price text (bindable), an optional image URL, a
     /// deprecated `badge`, and a `discount` added in v4 (required from there). Older clients and
     /// apps that do not render it get a list row with the title and the price.
     static let productCard = try! WidgetContract(
@@ -60,7 +60,7 @@ enum Widgets {
         versioning: KindVersioning(introduced: .v2, fallback: "a list row with the title and the price"),
         fields: [
             .required("title", .string, introduced: .v2, summary: "The product's name."),
-            .required("price", .string, introduced: .v2, summary: "The price as display text."),
+            WidgetField.required("price", .string, introduced: .v2, summary: "The price as display text.").bindable(),
             .optional("image", .url, introduced: .v2),
             .optional("rating", .number, introduced: .v2),
             .optional("stock", .integer, introduced: .v2),

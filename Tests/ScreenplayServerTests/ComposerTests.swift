@@ -485,6 +485,26 @@ struct ComposerTests {
         #expect(try decodeStrictly(composed).issues.isEmpty)
     }
 
+    @Test("only a field the contract declares bindable may be left out when bound")
+    func unbindableField() async throws {
+        let providers: [String: any WidgetProvider] = [
+            "shop": ScriptedProvider(entities: ["product/42": ["price": "€12", "name": "Tea"]]) { _ in
+                .bytes(
+                    Array(
+                        #"{"type":"productCard","price":"€12","discount":false,"bind":{"title":{"entity":"product/42","field":"name"}}}"#
+                            .utf8))
+            }
+        ]
+        let composed = await composer(providers).compose(
+            template: template([.init(id: "s", widgets: [widget("tea", "productCard", vertical: "shop")])]), context: context(version: .v4))
+        guard case .omitted(.contractViolation(let problems)) = composed.report(for: "tea")?.outcome else {
+            Issue.record("\(String(describing: composed.report(for: "tea")))")
+            return
+        }
+        #expect(problems.map(\.path) == ["$.bind.title"])
+        #expect(problems.first?.message.contains("does not declare it bindable") == true)
+    }
+
     @Test("a bound value that breaks the contract is a violation, found after resolution")
     func boundValueChecked() async throws {
         let providers: [String: any WidgetProvider] = [

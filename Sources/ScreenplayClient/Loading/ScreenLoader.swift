@@ -257,7 +257,7 @@ public actor ScreenLoader {
     static let tokenHeader = HTTPField.Name("Screenplay-Token")!
     /// Sent with every command so a retry runs once.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
-    static let componentsHeader = HTTPField.Name("Screenplay-Components")!
+    static let componentsHeader = HTTPField.Name(AppDefinedKind.requestHeader)!
 
     static func check(_ response: HTTPResponse, body: [UInt8], url: URL) throws(ClientError) {
         guard response.status.kind != .successful else { return }

@@ -105,11 +105,12 @@ public struct ContractCheck: Sendable {
     public static func fileName(for version: APIVersion) -> String { "v\(version.rawValue).schema.json" }
 
     /// Reads every `v<N>.schema.json` in `directory` and compares each with this build's schema
-    /// for version N.
+    /// for version N, with `appKinds` (the app's widget kinds) listed as the released files list
+    /// them.
     ///
     /// - Throws: ``ContractFileError`` when the folder is missing or empty, or a file is not JSON,
     ///   not a contract schema, or names another version than its file name.
-    public init(releasedIn directory: String) throws(ContractFileError) {
+    public init(releasedIn directory: String, appKinds: [AppDefinedKind] = []) throws(ContractFileError) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -141,7 +142,7 @@ public struct ContractCheck: Sendable {
             }
             let generated: JSONValue
             do {
-                generated = try ContractSchema.document(for: version)
+                generated = try ContractSchema.document(for: version, appKinds: appKinds)
             } catch {
                 throw ContractFileError(file: "(generated \(version))", reason: "the schema could not be generated: \(error)")
             }

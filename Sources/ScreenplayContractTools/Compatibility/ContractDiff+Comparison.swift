@@ -173,7 +173,12 @@ struct SchemaComparison {
             report(.kindAdded, path, old: nil, new: rule, "old apps never send it; the server accepts more than before", breaking: false)
             return
         }
-        if let introduced, let oldVersion, introduced > oldVersion, downgrades {
+        if let header = definition["x-requested-by-header"]?.stringValue, downgrades {
+            report(
+                .kindAdded, path, old: nil, new: rule + ", app-defined",
+                "sent only to apps that name it in \(header); every other client gets its fallback (\(fallback.isEmpty ? "dropped" : fallback))",
+                breaking: false)
+        } else if let introduced, let oldVersion, introduced > oldVersion, downgrades {
             report(
                 .kindAdded, path, old: nil, new: rule,
                 "clients of \(oldVersion) never receive it: the server downgrades it for them (\(fallback.isEmpty ? "dropped" : fallback))",

@@ -15,6 +15,10 @@ public import ScreenplayContract
 ///   the new server. There narrowing breaks (a tighter bound, a new required field, a removed
 ///   enum value) and widening is safe.
 ///
+/// App-defined kinds (`x-requested-by-header`, such as widget kinds) reach only apps that ask
+/// for them by name, so adding one breaks nothing; their fields are compared like any kind's,
+/// since the apps that asked decode them.
+///
 /// Open enums (`x-open-enum`) decode unknown values to a default, so adding or removing their
 /// values is safe in both directions. `$ref`s are never expanded: each definition in `$defs` is
 /// compared once, under its own name, so a change is reported once, where it is defined.

@@ -1,15 +1,16 @@
 import Foundation
-import ScreenplayContract
+public import ScreenplayContract
 
 /// The Markdown contract: one page per component kind (fields, types, optionality, the version
-/// each arrived in, deprecation, fallback, an example) plus an index, generated from the same
-/// schemas `screenplay schema` prints. `docs/contract/` holds the committed copy; a test fails
+/// each arrived in, deprecation, fallback, an example), one per app-defined kind (the app's
+/// widget kinds, under `widgets/`), plus an index, generated from the same schemas
+/// `screenplay schema` prints. `docs/contract/` holds the committed copy; a test fails
 /// when it is out of date, and `screenplay docs` rewrites it.
 public enum ContractDocs {
-    /// Every file, by path relative to the docs folder.
-    public static func files() throws -> [String: String] {
+    /// Every file, by path relative to the docs folder; `appKinds` are the app's widget kinds.
+    public static func files(appKinds: [AppDefinedKind] = []) throws -> [String: String] {
         let versions = Array(APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue).map { APIVersion($0) }
-        let schemas = try versions.map { ($0, try ContractSchema.document(for: $0)) }
+        let schemas = try versions.map { ($0, try ContractSchema.document(for: $0, appKinds: appKinds)) }
         var files: [String: String] = [:]
         var index = """
             # The Screenplay contract
@@ -49,8 +50,57 @@ public enum ContractDocs {
                 "| [`\(kind)`](components/\(kind).md) | \(versioning.introduced) | \(versioning.deprecated.map(\.description) ?? "–") | \(cell(versioning.introduced == .v1 ? "–" : versioning.fallback)) | \(cell(payload.summary)) |\n"
             files["components/\(kind).md"] = try page(for: payload, schemas: schemas)
         }
+        if !appKinds.isEmpty {
+            index += """
+
+                ## App-defined kinds (widgets)
+
+                Kinds this app adds to the contract. The server sends one only to apps that name it in the
+                `\(AppDefinedKind.requestHeader)` request header (the renderers they registered); every
+                other client, and any client older than the kind, gets its fallback instead.
+
+                | kind | introduced | deprecated | fallback | summary |
+                | --- | --- | --- | --- | --- |
+
+                """
+            for kind in appKinds.sorted(by: { $0.type < $1.type }) {
+                let versioning = kind.versioning
+                index +=
+                    "| [`\(kind.type)`](widgets/\(kind.type).md) | \(versioning.introduced) | \(versioning.deprecated.map(\.description) ?? "–") | \(cell(versioning.fallback)) | \(cell(kind.summary)) |\n"
+                files["widgets/\(kind.type).md"] = page(for: kind, schemas: schemas)
+            }
+        }
         files["README.md"] = index
         return files
+    }
+
+    static func page(for kind: AppDefinedKind, schemas: [(APIVersion, JSONValue)]) -> String {
+        let versioning = kind.versioning
+        var text = """
+            # `\(kind.type)` (app-defined)
+
+            \(kind.summary)
+
+            | | |
+            | --- | --- |
+            | introduced | \(versioning.introduced) |
+            | deprecated | \(versioning.deprecated.map(\.description) ?? "no") |
+            | sent to | apps that list `\(kind.type)` in `\(AppDefinedKind.requestHeader)` |
+            | fallback for every other client | \(cell(versioning.fallback)) |
+
+            ## Fields
+
+            | field | type | required | since | notes |
+            | --- | --- | --- | --- | --- |
+
+            """
+        let declared = Dictionary(kind.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        text += fieldRows(kind: kind.type, introduced: versioning.introduced, schemas: schemas) { name in
+            guard let field = declared[name] else { return "" }
+            let bound = field.isRequired && field.isBindable ? "Required, but may be left out when bound (`bind`, from v4)." : ""
+            return [field.summary, bound, field.deprecation.map { "Deprecated: \($0)" } ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        return text
     }
 
     static func page(for payload: any ComponentPayload.Type, schemas: [(APIVersion, JSONValue)]) throws -> String {
@@ -73,6 +123,29 @@ public enum ContractDocs {
             | --- | --- | --- | --- | --- |
 
             """
+        let changes = payload.fieldChanges
+        text += fieldRows(kind: kind, introduced: versioning.introduced, schemas: schemas) { name in
+            changes.filter { $0.field == name }.map { "changed in \($0.version): \($0.summary)" }.joined(separator: " ")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[.screenplayAPIVersion] = APIVersion.latest
+        let example = String(decoding: try encoder.encode(payload.example.component), as: UTF8.self)
+        text += "\n## Example (\(APIVersion.latest))\n\n```json\n\(example)\n```\n"
+        if versioning.introduced > .v1, let fallback = payload.example.fallback(for: .v1).first {
+            encoder.userInfo[.screenplayAPIVersion] = APIVersion.v1
+            let downgraded = String(decoding: try encoder.encode(fallback), as: UTF8.self)
+            text += "\nWhat a v1 client receives instead:\n\n```json\n\(downgraded)\n```\n"
+        }
+        return text
+    }
+
+    /// One table row per field any version has, with its type per version, whether the newest
+    /// version requires it, the version it arrived in, and `notes` for it.
+    static func fieldRows(
+        kind: String, introduced: APIVersion, schemas: [(APIVersion, JSONValue)], notes: (String) -> String
+    ) -> String {
+        var rows = ""
         // Field rows: every field any version has, with its type per version.
         var order: [String] = []
         var perVersion: [String: [(APIVersion, String, Bool)]] = [:]
@@ -83,7 +156,6 @@ public enum ContractDocs {
                 perVersion[name, default: []].append((version, type, required))
             }
         }
-        let changes = payload.fieldChanges
         for name in order {
             let entries = perVersion[name] ?? []
             let types = entries.map(\.1)
@@ -103,21 +175,10 @@ public enum ContractDocs {
                 type = runs.map { "\($0.type) (\($0.from == $0.to ? $0.from.description : "\($0.from)–\($0.to)"))" }.joined(separator: ", ")
             }
             let required = entries.last?.2 == true ? "yes" : "no"
-            let since = entries.first.map { $0.0 > versioning.introduced ? $0.0.description : versioning.introduced.description } ?? "–"
-            let notes = changes.filter { $0.field == name }.map { "changed in \($0.version): \($0.summary)" }.joined(separator: " ")
-            text += "| `\(name)` | \(cell(type)) | \(required) | \(since) | \(cell(notes)) |\n"
+            let since = entries.first.map { $0.0 > introduced ? $0.0.description : introduced.description } ?? "–"
+            rows += "| `\(name)` | \(cell(type)) | \(required) | \(since) | \(cell(notes(name))) |\n"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[.screenplayAPIVersion] = APIVersion.latest
-        let example = String(decoding: try encoder.encode(payload.example.component), as: UTF8.self)
-        text += "\n## Example (\(APIVersion.latest))\n\n```json\n\(example)\n```\n"
-        if versioning.introduced > .v1, let fallback = payload.example.fallback(for: .v1).first {
-            encoder.userInfo[.screenplayAPIVersion] = APIVersion.v1
-            let downgraded = String(decoding: try encoder.encode(fallback), as: UTF8.self)
-            text += "\nWhat a v1 client receives instead:\n\n```json\n\(downgraded)\n```\n"
-        }
-        return text
+        return rows
     }
 
     /// `(name, type, required)` for each member, nested objects flattened with dots.

@@ -17,9 +17,15 @@ public import ScreenplayContract
 ///   shape changed, with the version and what older clients get).
 /// - `x-open-enum`, `x-known-values` and `default` (open enums, see ``OpenEnumeration``).
 /// - `x-link-schemes`, `x-link-relative` (URL fields: the link policy their pattern spells).
+/// - `x-app-defined`, `x-requested-by-header` (app-defined kinds, such as widget kinds: sent only
+///   to apps that name them in that header, so adding one breaks no app).
 public enum ContractSchema {
-    /// The schema document for `version`.
-    public static func document(for version: APIVersion) throws -> JSONValue {
+    /// The schema document for `version`: the built-in contract plus `appKinds`, the component
+    /// kinds the app defines (its widget kinds), listed like built-in kinds.
+    ///
+    /// - Throws: ``AppKindClash`` when an app-defined kind reuses a built-in kind's name or
+    ///   another app-defined kind's; decoding errors from the recorder otherwise.
+    public static func document(for version: APIVersion, appKinds: [AppDefinedKind] = []) throws -> JSONValue {
         let userInfo: [CodingUserInfoKey: Any] = [.screenplayAPIVersion: version]
         func record<T: Decodable>(_ type: T.Type) throws -> JSONValue {
             let recorder = SchemaRecorder(codingPath: [], userInfo: userInfo)
@@ -42,6 +48,13 @@ public enum ContractSchema {
             schema = annotated(
                 schema, versioning: payload.versioning, changes: payload.fieldChanges.filter { $0.version <= version }, downgraded: true)
             definitions[name] = schema
+            componentRefs.append(["$ref": .string("#/$defs/" + name)])
+        }
+        for kind in appKinds.sorted(by: { $0.type < $1.type }) where kind.versioning.introduced <= version {
+            let name = "component." + kind.type
+            guard definitions[name] == nil else { throw AppKindClash(type: kind.type) }
+            definitions[name] = annotated(
+                merged(kind.schema(for: version), with: shared), versioning: kind.versioning, changes: [], downgraded: true)
             componentRefs.append(["$ref": .string("#/$defs/" + name)])
         }
         definitions["Component"] = ["oneOf": .array(componentRefs)]
@@ -103,10 +116,19 @@ public enum ContractSchema {
     }
 
     /// The schema as pretty, key-sorted JSON text.
-    public static func text(for version: APIVersion) throws -> String {
+    public static func text(for version: APIVersion, appKinds: [AppDefinedKind] = []) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(try document(for: version)), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(try document(for: version, appKinds: appKinds)), as: UTF8.self) + "\n"
+    }
+
+    /// Two kinds under one wire name: clients could not tell which one a component is.
+    public struct AppKindClash: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The name used twice.
+        public let type: String
+
+        /// `'text' is already a component kind; an app-defined kind needs a name of its own`.
+        public var description: String { "'\(type)' is already a component kind; an app-defined kind needs a name of its own" }
     }
 
     /// Adds the optional members of `extra` (an object schema) to `schema`'s properties.

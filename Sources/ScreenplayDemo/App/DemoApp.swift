@@ -3,7 +3,7 @@ public import Hummingbird
 public import Logging
 import NIOCore
 public import ScreenplayAdmin
-import ScreenplayContract
+public import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayServer
 public import ScreenplayStore
@@ -48,6 +48,10 @@ public struct DemoApp: Sendable {
             self.inProcess = inProcess
         }
     }
+
+    /// The demo's widget kinds as the contract tools list them: `screenplay schema`, `docs` and
+    /// `contract-check` include them, so the released contract files cover the shop's widgets.
+    public static var appDefinedKinds: [AppDefinedKind] { ShopWidgets.catalog.appDefinedKinds }
 
     /// The database file inside a data folder.
     public static func databasePath(in dataDirectory: String) -> String {

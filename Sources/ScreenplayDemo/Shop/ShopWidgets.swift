@@ -41,7 +41,10 @@ enum ShopWidgets {
         try WidgetContract(
             type: "priceTag", summary: "A price, with what it is for.",
             versioning: KindVersioning(introduced: .v2, fallback: "a text: the label and the price"),
-            fields: [.required("label", .string), .required("price", .string, summary: "Display text, usually bound to `price/work-ID`.")],
+            fields: [
+                .required("label", .string),
+                WidgetField.required("price", .string, summary: "Display text, usually bound to `price/work-ID`.").bindable(),
+            ],
             parameters: [.required("workID", .integer)],
             fallback: { json in
                 guard let label = json["label"]?.stringValue, let price = json["price"]?.stringValue else { return [] }
@@ -55,7 +58,7 @@ enum ShopWidgets {
         try WidgetContract(
             type: "cartButton", summary: "Buy a recording, with its price on the button.",
             versioning: KindVersioning(introduced: .v2, fallback: "a button with the title and the price, opening the work"),
-            fields: [.required("title", .string), .required("price", .string), .required("link", .url)],
+            fields: [.required("title", .string), WidgetField.required("price", .string).bindable(), .required("link", .url)],
             parameters: [.required("workID", .integer)],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let price = json["price"]?.stringValue, let link = json["link"]?.stringValue

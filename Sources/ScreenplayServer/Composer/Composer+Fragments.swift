@@ -211,7 +211,18 @@ extension Composer {
                 }
                 resolved[field] = value
             }
-            let problems = contract.validate(.object(resolved), apiVersion: context.apiVersion)
+            // A bound field may be left out only where the contract says it is bindable: the
+            // schema apps generate from requires every other field in the component itself.
+            let unbindable = fragment.bindings.keys.sorted().filter { field in
+                fragment.members[field] == nil && contract.fields.first(where: { $0.name == field })?.isBindable != true
+            }
+            let problems =
+                contract.validate(.object(resolved), apiVersion: context.apiVersion)
+                + unbindable.map { field in
+                    WidgetProblem(
+                        .invalidAttribute, path: JSONPath.render([AnyCodingKey("bind"), AnyCodingKey(field)]),
+                        "'\(field)' is bound but left out, and the contract does not declare it bindable")
+                }
             let errors = problems.filter { !$0.isWarning }
             guard errors.isEmpty else { return failing(.contractViolation(errors), plan, contract, entities, downgrade) }
             let warnings = problems.filter(\.isWarning)

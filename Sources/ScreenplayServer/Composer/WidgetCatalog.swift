@@ -1,3 +1,5 @@
+public import ScreenplayContract
+
 /// The widget kinds a server knows, by wire `type`: what templates may place and what the
 /// composer checks providers' answers against.
 public struct WidgetCatalog: Sendable {
@@ -26,4 +28,9 @@ public struct WidgetCatalog: Sendable {
 
     /// The contracts sorted by `type`, for docs and listings.
     public var sorted: [WidgetContract] { contracts.values.sorted { $0.type < $1.type } }
+
+    /// Every kind as the contract tools list it, sorted by `type`: pass these to
+    /// `ContractSchema.document(for:appKinds:)`, `ContractDocs.files(appKinds:)` and
+    /// `ContractCheck(releasedIn:appKinds:)` so the app's schema, docs and CI gate cover its widgets.
+    public var appDefinedKinds: [AppDefinedKind] { sorted.map(\.appDefinedKind) }
 }

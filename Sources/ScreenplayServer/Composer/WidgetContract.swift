@@ -11,8 +11,8 @@ public import ScreenplayContract
 /// of their own, ``parameters``, checked when a template is saved.
 ///
 /// Everything but the fallback closures is data (``WidgetField`` is `Codable`), so a contract can
-/// be printed (``description``), turned into a JSON Schema fragment (``schema``) and, in a later
-/// step, listed by the schema generator and the contract docs beside the built-in kinds.
+/// be printed (``description``) and listed by the schema generator and the contract docs beside the built-in
+/// kinds (``appDefinedKind``).
 public struct WidgetContract: Sendable {
     /// The wire `type` of the kind's components (`productCard`).
     public let type: String
@@ -162,84 +162,7 @@ public struct WidgetContractError: Error, Sendable, Hashable, CustomStringConver
     public var description: String { message }
 }
 
-/// One field of a widget contract.
-public struct WidgetField: Codable, Sendable, Hashable {
-    /// The member name in the component's JSON.
-    public var name: String
-    /// The JSON type its value must have.
-    public var type: WidgetFieldType
-    /// Whether every widget of the kind must carry it (from ``introduced`` on).
-    public var isRequired: Bool
-    /// The API version whose clients first read it: a required field is not required from
-    /// providers answering older clients, and docs show when it appeared.
-    public var introduced: APIVersion
-    /// Why the field should no longer be sent and what replaces it; `nil` while it is current.
-    public var deprecation: String?
-    /// What the field holds, for docs and the admin.
-    public var summary: String
-
-    /// Creates a field; ``required(_:_:introduced:summary:)`` and
-    /// ``optional(_:_:introduced:summary:)`` read better at the call site.
-    public init(
-        name: String, type: WidgetFieldType, isRequired: Bool, introduced: APIVersion = .v1, deprecation: String? = nil,
-        summary: String = ""
-    ) {
-        self.name = name
-        self.type = type
-        self.isRequired = isRequired
-        self.introduced = introduced
-        self.deprecation = deprecation
-        self.summary = summary
-    }
-
-    /// A field every widget of the kind carries.
-    public static func required(
-        _ name: String, _ type: WidgetFieldType, introduced: APIVersion = .v1, summary: String = ""
-    )
-        -> WidgetField
-    {
-        WidgetField(name: name, type: type, isRequired: true, introduced: introduced, summary: summary)
-    }
-
-    /// A field a widget may leave out.
-    public static func optional(
-        _ name: String, _ type: WidgetFieldType, introduced: APIVersion = .v1, summary: String = ""
-    )
-        -> WidgetField
-    {
-        WidgetField(name: name, type: type, isRequired: false, introduced: introduced, summary: summary)
-    }
-
-    /// The field marked deprecated, with what to do instead: still accepted, but each use is a
-    /// warning naming the note.
-    public func deprecated(_ note: String) -> WidgetField {
-        var copy = self
-        copy.deprecation = note
-        return copy
-    }
-
-    /// Whether the field is deprecated.
-    public var isDeprecated: Bool { deprecation != nil }
-}
-
-/// The JSON types a widget field can have. `url` is a string the contract's ``LinkPolicy``
-/// accepts, so a widget cannot smuggle a `javascript:` link past the checks built-in kinds get.
-public enum WidgetFieldType: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Any string.
-    case string
-    /// A number without fraction.
-    case integer
-    /// Any number.
-    case number
-    /// `true` or `false`.
-    case boolean
-    /// A string holding a link the contract's link policy accepts.
-    case url
-    /// A JSON object (its members are the widget's business).
-    case object
-    /// A JSON array.
-    case array
-
+extension WidgetFieldType {
     /// What is wrong with `value` for this type, or `nil`.
     func problem(with value: JSONValue, linkPolicy: LinkPolicy) -> (kind: WidgetProblem.Kind, message: String)? {
         let fits: Bool

@@ -83,7 +83,7 @@ public final class ScreenplayService: Sendable {
     public static let deprecationHeader = HTTPField.Name("Deprecation")!
 
     /// The request header in which a client lists the app-defined component kinds it renders.
-    public static let componentsHeader = HTTPField.Name("Screenplay-Components")!
+    public static let componentsHeader = HTTPField.Name(AppDefinedKind.requestHeader)!
 
     /// The cookie browsers carry the token in.
     public static let tokenCookie = "screenplay_token"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ScreenplayContract
 import ScreenplayContractTools
+import ScreenplayDemo
 
 /// How the contract commands print their findings.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -122,7 +123,8 @@ struct ContractCheckCommand: ParsableCommand {
             let path = released + "/" + ContractCheck.fileName(for: version)
             do {
                 try FileManager.default.createDirectory(atPath: released, withIntermediateDirectories: true)
-                try Data(try ContractSchema.text(for: version).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try Data(try ContractSchema.text(for: version, appKinds: DemoApp.appDefinedKinds).utf8).write(
+                    to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 // Not "breaking" (exit 1): the release could not be written at all.
                 throw ContractExit.report(ContractFileError(file: path, reason: "cannot be written: \(error.localizedDescription)"))
@@ -131,7 +133,7 @@ struct ContractCheckCommand: ParsableCommand {
         }
         let check: ContractCheck
         do {
-            check = try ContractCheck(releasedIn: released)
+            check = try ContractCheck(releasedIn: released, appKinds: DemoApp.appDefinedKinds)
         } catch {
             throw ContractExit.report(error)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ScreenplayContract
 import ScreenplayContractTools
+import ScreenplayDemo
 
 /// `screenplay docs`: regenerate the Markdown contract.
 struct DocsCommand: ParsableCommand {
@@ -12,7 +13,7 @@ struct DocsCommand: ParsableCommand {
     var output = "docs/contract"
 
     func run() throws {
-        let files = try ContractDocs.files()
+        let files = try ContractDocs.files(appKinds: DemoApp.appDefinedKinds)
         for (path, text) in files.sorted(by: { $0.key < $1.key }) {
             let url = URL(fileURLWithPath: output).appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
