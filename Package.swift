@@ -106,6 +106,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -199,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenplayAdminTests",
-            dependencies: ["ScreenplayAdmin", "ScreenplayStore", "ScreenplayStoreSQLite"],
+            dependencies: ["ScreenplayAdmin", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -31,13 +31,14 @@ extension RouterMethods {
 extension RouterMethods {
     /// Mounts any responder in the service's shape (`HTTPTypes` request and body in, JSON response
     /// out) at `path` for `methods`: how hosts add the layout admin's API (`admin/api/**`). The
-    /// body is collected up to `maximumBodySize`; more is the service's JSON 413.
+    /// body is collected up to `maximumBodySize`; more is the service's JSON 413. The responder
+    /// also gets the peer's IP address when the context records it (sign-in limits use it).
     @discardableResult
     public func addScreenplayResponder(
         _ path: String, methods: [HTTPRequest.Method], maximumBodySize: Int,
-        respond: @escaping @Sendable (HTTPRequest, [UInt8]) async -> ScreenplayService.Response
+        respond: @escaping @Sendable (HTTPRequest, [UInt8], String?) async -> ScreenplayService.Response
     ) -> Self {
-        let handler: @Sendable (Request, Context) async throws -> Response = { request, _ in
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             var body: [UInt8] = []
             if !ScreenplayResponder.ignoresBody(request.method) {
                 for try await buffer in request.body {
@@ -47,7 +48,7 @@ extension RouterMethods {
                     body.append(contentsOf: buffer.readableBytesView)
                 }
             }
-            return ScreenplayResponder.response(await respond(request.head, body))
+            return ScreenplayResponder.response(await respond(request.head, body, Self.clientAddress(of: context)))
         }
         for method in methods { on(RouterPath(path), method: method, use: handler) }
         return self

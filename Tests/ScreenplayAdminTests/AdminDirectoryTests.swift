@@ -1,4 +1,5 @@
 import Foundation
+import ScreenplayServer
 import ScreenplayStore
 import ScreenplayStoreSQLite
 import Testing
@@ -6,11 +7,15 @@ import Testing
 @testable import ScreenplayAdmin
 
 /// Runs `body` with a migrated in-memory store and a directory using the cheap test hasher.
-func withAdmins<Result>(lifetime: Duration = .seconds(3600), _ body: (AdminDirectory) async throws -> Result) async throws -> Result {
+func withAdmins<Result>(
+    lifetime: Duration = .seconds(3600), signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10),
+    _ body: (AdminDirectory) async throws -> Result
+) async throws -> Result {
     let store = try await SQLiteStore.inMemory()
     do {
         try await Migrator(AdminDirectory.migrations).run(on: store)
-        let result = try await body(AdminDirectory(store: store, hasher: .fastForTests, sessionLifetime: lifetime))
+        let result = try await body(
+            AdminDirectory(store: store, hasher: .fastForTests, sessionLifetime: lifetime, signInAttempts: signInAttempts))
         try await store.close()
         return result
     } catch {
@@ -64,6 +69,27 @@ struct AdminDirectoryTests {
             #expect(try await admins.authenticate(name: "ada", password: "wrong horse battery") == nil)
             #expect(try await admins.authenticate(name: "nobody", password: "correct horse battery") == nil)
             #expect(try await admins.authenticate(name: String(repeating: "a", count: 10_000), password: "x") == nil)
+        }
+    }
+
+    @Test("sign-ins are limited per address and per name: past the burst even the right password waits, and says how long")
+    func signInLimits() async throws {
+        try await withAdmins(signInAttempts: RateLimiter(rate: 0.01, burst: 3)) { admins in
+            _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            for _ in 0..<3 { #expect(try await admins.signIn(name: "ada", password: "wrong password!", address: "10.0.0.1") == .rejected) }
+            guard case .throttled(let wait) = try await admins.signIn(name: "ada", password: "correct horse battery", address: "10.0.0.1")
+            else {
+                Issue.record("a fourth attempt from one address was not throttled")
+                return
+            }
+            #expect(wait > .seconds(10))
+            // The name's bucket is spent too: another address cannot keep guessing ada's password.
+            guard case .throttled = try await admins.signIn(name: "ada", password: "correct horse battery", address: "10.0.0.2") else {
+                Issue.record("attempts on one name from another address were not throttled")
+                return
+            }
+            _ = try await admins.createAdmin(name: "bob", password: "another good password")
+            #expect(try await admins.signIn(name: "bob", password: "another good password", address: "10.0.0.3") == .admin("bob"))
         }
     }
 

@@ -157,6 +157,17 @@ struct ComposerExperimentTests {
         #expect(Experiment(key: "empty", variants: []).problems.map(\.path) == ["$.variants"])
     }
 
+    @Test("hostile weights are refused with their paths and never overflow bucketing")
+    func hostileWeights() {
+        let huge = Experiment(key: "big", variants: [.init("a", weight: .max), .init("b", weight: .max)])
+        #expect(huge.problems.map(\.path) == ["$.variants[0].weight", "$.variants[1].weight"])
+        #expect(huge.totalWeight == 2 * Experiment.maximumWeight)
+        let buckets = Set((0..<200).compactMap { huge.bucket(of: "user-\($0)") })
+        #expect(buckets == ["a", "b"], "an unchecked definition still buckets, each weight counted up to the maximum")
+        let many = Experiment(key: "many", variants: (0...Experiment.maximumVariants).map { .init("v\($0)", weight: 1) })
+        #expect(many.problems.map(\.path) == ["$.variants"])
+    }
+
     @Test("experiments round-trip through JSON with ISO 8601 dates")
     func coding() throws {
         let experiment = Experiment(

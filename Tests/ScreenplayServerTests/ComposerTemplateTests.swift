@@ -37,6 +37,36 @@ struct ComposerTemplateTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    @Test(
+        "routes are plain lowercase paths; parameters nest at most 16 levels",
+        arguments: [
+            ("shop", true), ("shop/sale", true), ("new-arrivals_2", true), ("../etc", false), ("..", false), ("x//y", false),
+            ("/shop", false), ("shop/", false), ("<script>", false), ("sh\u{043E}p", false), ("shop ", false), ("SHOP", false),
+            ("a\u{0}b", false), (String(repeating: "a", count: 65), false),
+        ])
+    func routesAndDepth(route: String, valid: Bool) {
+        var page = Self.page
+        page.route = route
+        let problems = page.validate(catalog: Widgets.catalog, verticals: ["marketing", "shop", "reviews"])
+        #expect(problems.contains { $0.path == "$.route" } == !valid, "\(route.debugDescription): \(problems)")
+        #expect(PageTemplate.routeProblem(route) == nil ? valid : !valid)
+
+        var deep: JSONValue = "leaf"
+        for _ in 0..<PageTemplate.maximumParameterDepth { deep = ["x": deep] }
+        let nested = PageTemplate(
+            route: "shop", title: "Shop", revision: 0,
+            sections: [
+                .init(
+                    id: "s",
+                    widgets: [
+                        widget("ok", "banner", vertical: "marketing", parameters: deep),
+                        widget("deep", "banner", vertical: "marketing", parameters: ["x": deep]),
+                    ])
+            ])
+        let depthProblems = nested.validate(catalog: Widgets.catalog, verticals: ["marketing"]).filter { $0.message.contains("nested") }
+        #expect(depthProblems.map(\.path) == ["$.sections[0].widgets[1].parameters"])
+    }
+
     @Test("every problem is named with its JSON path")
     func problems() {
         let broken = PageTemplate(

@@ -286,6 +286,34 @@ struct ExperimentStoreTests {
         }
     }
 
+    @Test("an experiment that a live page or a draft names cannot be deleted; once no page names it, it can")
+    func deleteInUse() async throws {
+        try await withExperiments { _, experiments, layouts in
+            try await experiments.save(Experiment(key: "teaser", variants: [.init("a", weight: 1), .init("b", weight: 1)]), by: "ada")
+            let named = WidgetInstance(
+                id: "t", kind: "banner", vertical: "promotions", conditions: WidgetConditions(experiment: .init("teaser", is: "b")))
+            var page = template(widgets: [])
+            page.sections[0].widgets = [named]
+            try await layouts.saveDraft(page, by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            var sale = template("sale", widgets: [])
+            sale.sections[0].widgets = [named]
+            try await layouts.saveDraft(sale, by: "ada")
+            do {
+                try await experiments.delete("teaser", by: "bob")
+                Issue.record("deleted an experiment two pages name")
+            } catch LayoutError.experimentInUse(let key, let routes) {
+                #expect(key == "teaser" && routes == ["sale", "shop"])
+            }
+            #expect(try await experiments.experiment("teaser") != nil, "nothing deleted")
+            // The live page stops naming it; an older revision that does is history, not in use.
+            try await layouts.saveDraft(template(widgets: ["plain"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.discardDraft(of: "sale", by: "ada")
+            #expect(try await experiments.delete("teaser", by: "bob"))
+        }
+    }
+
     @Test("an experiment with problems is refused with their JSON paths")
     func invalid() async throws {
         try await withExperiments { _, experiments, _ in

@@ -1,5 +1,6 @@
 import Foundation
 public import SQLKit
+public import ScreenplayServer
 public import ScreenplayStore
 import Synchronization
 
@@ -44,13 +45,53 @@ public struct AdminDirectory: Sendable {
     let hashing = AsyncSerialLock()
     /// How long a browser session lasts.
     public let sessionLifetime: Duration
+    /// Sign-in attempts per client address and per name: 10 at once, then one every 6 seconds.
+    /// Guessing passwords is slow already (each try costs a hash); this makes it hopeless, and
+    /// keeps one address from filling the hash queue for everyone.
+    let signInAttempts: RateLimiter
+    /// Sign-ins waiting for the hash right now; past ``maximumWaitingSignIns`` more are turned
+    /// away at once, so an admin signing in during a flood waits seconds, not minutes.
+    let waitingSignIns = WaitingCount()
+    /// The most sign-ins that may wait for a hash at once.
+    public static let maximumWaitingSignIns = 4
 
     /// A directory over `store` (run ``migrations`` first).
-    public init(store: any SQLStore, hasher: PasswordHasher = .standard, sessionLifetime: Duration = .seconds(12 * 3600)) {
+    public init(
+        store: any SQLStore, hasher: PasswordHasher = .standard, sessionLifetime: Duration = .seconds(12 * 3600),
+        signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10)
+    ) {
         self.store = store
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.decoy = Decoy(hasher: hasher)
+        self.signInAttempts = signInAttempts
+    }
+
+    /// How a sign-in attempt ended.
+    public enum SignIn: Sendable, Hashable {
+        /// The password is the admin's.
+        case admin(String)
+        /// Wrong name or password (which of the two is not said).
+        case rejected
+        /// Too many attempts from this address or for this name, or too many waiting at once:
+        /// try again after the duration. No password was checked.
+        case throttled(retryAfter: Duration)
+    }
+
+    /// Checks a sign-in, limited per client address and per name (see ``signInAttempts``) and by
+    /// how many wait for a hash (``maximumWaitingSignIns``). `address` is the peer's IP address
+    /// when the host knows it.
+    public func signIn(name: String, password: String, address: String?) async throws -> SignIn {
+        let now = ContinuousClock.now
+        let keys = ["name:" + String(name.prefix(64))] + (address.map { ["address:" + $0] } ?? [])
+        let waits = keys.compactMap { signInAttempts.spend($0, now: now) }
+        if let longest = waits.max() { return .throttled(retryAfter: longest) }
+        guard waitingSignIns.count.add(1, ordering: .relaxed).newValue <= Self.maximumWaitingSignIns else {
+            waitingSignIns.count.subtract(1, ordering: .relaxed)
+            return .throttled(retryAfter: .seconds(2))
+        }
+        defer { waitingSignIns.count.subtract(1, ordering: .relaxed) }
+        return try await authenticate(name: name, password: password).map(SignIn.admin) ?? .rejected
     }
 
     /// Why an account could not be made.
@@ -190,4 +231,9 @@ final class Decoy: Sendable {
             return hash
         }
     }
+}
+
+/// A count shared by every copy of a directory (the directory is a value; the count is not).
+final class WaitingCount: Sendable {
+    let count = Atomic<Int>(0)
 }

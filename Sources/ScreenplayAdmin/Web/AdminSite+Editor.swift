@@ -33,11 +33,22 @@ extension AdminSite {
         let csrf = "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
         // Problems of the stored draft, by input name, for widgets nobody is editing right now.
         var stored: [String: [String: String]] = [:]
+        // Problems of the page as a whole (its route, its size): no field to show them beside.
+        var pageProblems = attempt?.errors[Self.pageErrorKey].map { [$0] } ?? []
         for problem in layouts.problems(in: template) {
-            guard let (instance, input) = Self.input(for: problem.path, in: template) else { continue }
+            guard let (instance, input) = Self.input(for: problem.path, in: template) else {
+                if attempt == nil { pageProblems.append("\(problem.path): \((problem.isWarning ? "warning: " : "") + problem.message)") }
+                continue
+            }
             stored[instance, default: [:]][input] = (problem.isWarning ? "warning: " : "") + problem.message
         }
-        var body = "<p id=\"source\">\(HTML.escape(source))</p>"
+        var body =
+            pageProblems.isEmpty
+            ? ""
+            : """
+            <div class="error" role="alert" id="page-errors"><p>Not saved:</p><ul>\(pageProblems.map { "<li>\(HTML.escape($0))</li>" }.joined())</ul></div>
+            """
+        body += "<p id=\"source\">\(HTML.escape(source))</p>"
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         let catalog = pages?.composer.catalog
@@ -197,12 +208,19 @@ extension AdminSite {
             var errors: [String: String] = [:]
             for problem in problems {
                 let input = Self.input(for: problem.path, in: template)
+                guard let input, attemptID.isEmpty ? input.0 == form["id"] : true else {
+                    // Not about a field of the form that was sent (the page's size, its route, or
+                    // another widget): listed at the top, with its path.
+                    errors[Self.pageErrorKey, default: ""] += "\(problem.path): \(problem.message) "
+                    continue
+                }
                 if attemptID.isEmpty {
                     // A new widget: its parameters' problems beside the parameters, the rest beside its id.
-                    guard input?.0 == form["id"] else { continue }
-                    errors[input?.1.hasPrefix("p.") == true ? "parameters" : "id"] = problem.message
+                    errors[input.1.hasPrefix("p.") ? "parameters" : "id"] = problem.message
+                } else if input.0 == attemptID {
+                    errors[input.1, default: ""] += problem.message + " "
                 } else {
-                    errors[input?.0 == attemptID ? (input?.1 ?? "") : "", default: ""] += problem.message + " "
+                    errors[Self.pageErrorKey, default: ""] += "\(problem.path) (widget \(input.0)): \(problem.message) "
                 }
             }
             return try await editor(route, session, notice: nil, attempt: EditAttempt(instanceID: attemptID, values: form, errors: errors))
@@ -210,6 +228,9 @@ extension AdminSite {
     }
 
     // MARK: Forms
+
+    /// Where an attempt's errors that belong to no input of the sent form are kept.
+    static let pageErrorKey = "!page"
 
     static let conditionInputs: [(String, String)] = [
         ("c.platforms", "Platforms (comma-separated: ios, android, web; empty: all)"),

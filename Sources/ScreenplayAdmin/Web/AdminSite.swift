@@ -1,5 +1,6 @@
 import Foundation
 public import HTTPTypes
+public import Logging
 import ScreenplayContract
 public import ScreenplayServer
 public import ScreenplayStore
@@ -25,6 +26,8 @@ public struct AdminSite: Sendable {
     let pages: ComposedScreens?
     /// Where the site is mounted.
     public let prefix: String
+    /// Where sign-ins (refused, throttled, accepted) are logged.
+    let logger: Logger
 
     /// The session cookie's name.
     public static let sessionCookie = "screenplay_admin_session"
@@ -33,17 +36,20 @@ public struct AdminSite: Sendable {
 
     /// The site over the stores; `pages` adds each page's newest composition report.
     public init(
-        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin"
+        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin",
+        logger: Logger = Logger(label: "screenplay.admin")
     ) {
         self.admins = admins
         self.layouts = layouts
         self.experiments = experiments
         self.pages = pages
         self.prefix = prefix
+        self.logger = logger
     }
 
-    /// Answers one request under ``prefix``.
-    public func respond(to request: HTTPRequest, body: [UInt8]) async -> ScreenplayService.Response {
+    /// Answers one request under ``prefix``; `clientAddress` (the peer's IP address, when the host
+    /// knows it) limits sign-in attempts per address.
+    public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> ScreenplayService.Response {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let form = RequestFields.form(body)
@@ -51,7 +57,7 @@ public struct AdminSite: Sendable {
             if rest == ["login"] {
                 switch request.method {
                 case .get, .head: return loginPage(message: nil, status: .ok)
-                case .post: return try await login(request, form: form)
+                case .post: return try await login(request, form: form, address: clientAddress)
                 default: return Self.methodNotAllowed("GET, POST")
                 }
             }
@@ -88,7 +94,7 @@ public struct AdminSite: Sendable {
             let status: HTTPResponse.Status =
                 switch error {
                 case .invalid: .unprocessableContent
-                case .conflict: .conflict
+                case .conflict, .experimentInUse: .conflict
                 case .store: .internalServerError
                 default: .notFound
                 }
@@ -119,17 +125,31 @@ public struct AdminSite: Sendable {
         return response
     }
 
-    private func login(_ request: HTTPRequest, form: [String: String]) async throws -> ScreenplayService.Response {
+    private func login(_ request: HTTPRequest, form: [String: String], address: String?) async throws -> ScreenplayService.Response {
         guard let sent = form["login"], let cookie = RequestFields.cookie(Self.loginCookie, in: request.headerFields),
             Self.constantTimeEqual(sent, cookie)
         else {
             return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden)
         }
-        guard let name = form["name"], let password = form["password"],
-            let admin = try await admins.authenticate(name: name, password: password)
-        else {
+        guard let name = form["name"], let password = form["password"] else {
             return loginPage(message: "Wrong name or password.", status: .unauthorized)
         }
+        let admin: String
+        switch try await admins.signIn(name: name, password: password, address: address) {
+        case .admin(let signedIn):
+            admin = signedIn
+        case .rejected:
+            logger.notice("admin sign-in refused", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
+            return loginPage(message: "Wrong name or password.", status: .unauthorized)
+        case .throttled(let retryAfter):
+            let seconds = max(1, Int(retryAfter.components.seconds) + 1)
+            logger.warning(
+                "admin sign-in throttled", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
+            var page = loginPage(message: "Too many sign-in attempts. Try again in \(seconds) seconds.", status: .tooManyRequests)
+            page.head.headerFields[.retryAfter] = String(seconds)
+            return page
+        }
+        logger.info("admin signed in", metadata: ["name": "\(admin)", "address": "\(address ?? "unknown")"])
         let session = try await admins.startSession(for: admin)
         var response = Self.redirect(to: prefix)
         response.head.headerFields.append(

@@ -121,6 +121,26 @@ extension JSONValue {
         return nil
     }
 
+    /// How many arrays and objects deep the value nests: 0 for a scalar, 1 for `{}` or `[1]`.
+    /// Computed without recursion, so a hostile value cannot exhaust the stack asking.
+    public var nestingDepth: Int {
+        var deepest = 0
+        var pending: [(JSONValue, Int)] = [(self, 0)]
+        while let (value, depth) = pending.popLast() {
+            switch value {
+            case .array(let items):
+                deepest = max(deepest, depth + 1)
+                pending += items.map { ($0, depth + 1) }
+            case .object(let members):
+                deepest = max(deepest, depth + 1)
+                pending += members.values.map { ($0, depth + 1) }
+            default:
+                deepest = max(deepest, depth)
+            }
+        }
+        return deepest
+    }
+
     /// The JSON type's name, for error messages ("expected a string, found an array").
     public var typeName: String {
         switch self {

@@ -132,7 +132,7 @@ public struct DemoApp: Sendable {
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
-        self.adminSite = AdminSite(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
+        self.adminSite = AdminSite(admins: admins, layouts: layouts, experiments: experiments, pages: pages, logger: logger)
     }
 
     static func registerScreens(
@@ -201,11 +201,11 @@ public struct DemoApp: Sendable {
         let adminAPI = self.adminAPI
         router.addScreenplayResponder(
             "admin/api/**", methods: [.get, .head, .post, .put, .delete, .patch], maximumBodySize: AdminAPI.maximumBodySize
-        ) { request, body in await adminAPI.respond(to: request, body: body) }
+        ) { request, body, _ in await adminAPI.respond(to: request, body: body) }
         let adminSite = self.adminSite
         for path in ["admin", "admin/**"] {
-            router.addScreenplayResponder(path, methods: [.get, .head, .post], maximumBodySize: 16 * 1024) { request, body in
-                await adminSite.respond(to: request, body: body)
+            router.addScreenplayResponder(path, methods: [.get, .head, .post], maximumBodySize: 16 * 1024) { request, body, address in
+                await adminSite.respond(to: request, body: body, clientAddress: address)
             }
         }
         router.addScreenplayWeb(WebSite(service: service))

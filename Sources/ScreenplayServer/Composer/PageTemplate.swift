@@ -113,6 +113,32 @@ public struct PageTemplate: Codable, Sendable, Hashable {
         self.sections = sections
     }
 
+    /// How deep an instance's parameters may nest: settings for a widget are flat in practice, and
+    /// a bound keeps every copy of a template (stored, in the admin's answers, in previews)
+    /// encodable by any JSON writer.
+    public static let maximumParameterDepth = 16
+
+    /// What is wrong with `route` as a page's route, or `nil`: 1...128 bytes of path segments
+    /// joined by `/`, each 1...64 of lowercase `a-z`, digits, `-` and `_`. Routes become URLs
+    /// (`screens/{route}`) and admin links, so no dots (no `..`), no empty segments, no spaces,
+    /// no capitals or look-alike letters that would make two pages read the same.
+    public static func routeProblem(_ route: String) -> TemplateProblem? {
+        guard !route.isEmpty else { return TemplateProblem(path: "$.route", message: "a page needs a route") }
+        let segments = route.split(separator: "/", omittingEmptySubsequences: false)
+        let valid =
+            route.utf8.count <= 128
+            && segments.allSatisfy { segment in
+                (1...64).contains(segment.utf8.count)
+                    && segment.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+            }
+        guard !valid else { return nil }
+        return TemplateProblem(
+            path: "$.route",
+            message:
+                "'\(route.prefix(64))' is not a route: segments of lowercase a-z, 0-9, - and _ (1...64 each) joined by /, at most 128 in all"
+        )
+    }
+
     /// Every instance in page order.
     public var instances: [WidgetInstance] { sections.flatMap(\.widgets) }
 
@@ -128,7 +154,7 @@ public struct PageTemplate: Codable, Sendable, Hashable {
     ///   - experiments: The experiments conditions may name; `nil` skips that check.
     public func validate(catalog: WidgetCatalog, verticals: Set<String>, experiments: ExperimentCatalog? = nil) -> [TemplateProblem] {
         var problems: [TemplateProblem] = []
-        if route.isEmpty { problems.append(.init(path: "$.route", message: "a page needs a route")) }
+        if let problem = Self.routeProblem(route) { problems.append(problem) }
         if title.isEmpty { problems.append(.init(path: "$.title", message: "a page needs a title")) }
         var sectionIDs: [String: String] = [:]
         var instanceIDs: [String: String] = [:]
@@ -151,7 +177,14 @@ public struct PageTemplate: Codable, Sendable, Hashable {
                 } else {
                     instanceIDs[instance.id] = path + ".id"
                 }
-                if let contract = catalog[instance.kind] {
+                if instance.parameters.nestingDepth > Self.maximumParameterDepth {
+                    problems.append(
+                        .init(
+                            path: path + ".parameters",
+                            message:
+                                "nested \(instance.parameters.nestingDepth) levels deep; parameters nest at most \(Self.maximumParameterDepth)"
+                        ))
+                } else if let contract = catalog[instance.kind] {
                     for problem in contract.validateParameters(instance.parameters) {
                         problems.append(
                             .init(

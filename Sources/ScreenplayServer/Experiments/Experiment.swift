@@ -51,8 +51,20 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
     /// The key.
     public var id: String { key }
 
-    /// The sum of the positive weights; no user is bucketed when it is zero.
-    public var totalWeight: Int { variants.reduce(0) { $0 + max(0, $1.weight) } }
+    /// The largest weight a variant may have: a million arms of one per mille is finer than any
+    /// experiment needs, and the sum of the weights of ``maximumVariants`` variants stays far from
+    /// overflowing.
+    public static let maximumWeight = 1_000_000
+    /// The most variants an experiment may have.
+    public static let maximumVariants = 64
+
+    /// The sum of the positive weights, each counted up to ``maximumWeight`` (so no definition,
+    /// however hostile, overflows it); no user is bucketed when it is zero.
+    public var totalWeight: Int { variants.reduce(0) { $0 &+ Self.effectiveWeight($1.weight) } }
+
+    /// A weight as bucketing counts it: negative is zero, and above ``maximumWeight`` is the
+    /// maximum (``problems`` refuses both before an experiment is stored).
+    static func effectiveWeight(_ weight: Int) -> Int { min(max(0, weight), maximumWeight) }
 
     /// Whether the experiment runs at `now`: `start ≤ now < stop`.
     public func isRunning(at now: Date) -> Bool {
@@ -69,8 +81,9 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
         guard total > 0 else { return nil }
         var point = StableHash.point(of: StableHash.bucketingHash(experimentKey: key, userID: userID), in: total)
         for variant in variants where variant.weight > 0 {
-            if point < variant.weight { return variant.name }
-            point -= variant.weight
+            let weight = Self.effectiveWeight(variant.weight)
+            if point < weight { return variant.name }
+            point -= weight
         }
         return nil
     }
@@ -85,14 +98,18 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// What makes the experiment unusable or surprising, each with its JSON path: a key that is
-    /// not an identifier, no variants, duplicate or empty variant names, negative weights, no
-    /// positive weight, a stop not after the start.
+    /// not an identifier, no variants or too many, duplicate or empty variant names, negative
+    /// weights or weights over ``maximumWeight``, no positive weight, a stop not after the start.
     public var problems: [TemplateProblem] {
         var problems: [TemplateProblem] = []
         if !ValueRules.isIdentifier(key, maximum: ValueRules.Key.maximum) {
             problems.append(.init(path: "$.key", message: "'\(key.prefix(40))' is not a key: 1...64 of A-Z a-z 0-9 . _ : / ~ -"))
         }
         if variants.isEmpty { problems.append(.init(path: "$.variants", message: "an experiment needs at least one variant")) }
+        if variants.count > Self.maximumVariants {
+            problems.append(
+                .init(path: "$.variants", message: "\(variants.count) variants; an experiment has at most \(Self.maximumVariants)"))
+        }
         var seen: Set<String> = []
         for (index, variant) in variants.enumerated() {
             let path = "$.variants[\(index)]"
@@ -102,6 +119,9 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
             }
             if variant.weight < 0 {
                 problems.append(.init(path: path + ".weight", message: "weight \(variant.weight) is negative; use 0 to turn a variant off"))
+            } else if variant.weight > Self.maximumWeight {
+                problems.append(
+                    .init(path: path + ".weight", message: "weight \(variant.weight) is over the maximum of \(Self.maximumWeight)"))
             }
         }
         if !variants.isEmpty && totalWeight == 0 {

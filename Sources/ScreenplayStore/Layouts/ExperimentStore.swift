@@ -100,6 +100,9 @@ public final class ExperimentStore: ExposureRecorder {
     }
 
     /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
+    ///
+    /// - Throws: ``LayoutError/experimentInUse(key:routes:)`` when a live page or a draft still
+    ///   names it in a condition (checked in the same transaction as the delete).
     @discardableResult
     public func delete(_ key: String, by actor: String) async throws -> Bool {
         defer { if let bus { Task { await bus.publish(.experimentsChanged) } } }
@@ -108,12 +111,31 @@ public final class ExperimentStore: ExposureRecorder {
                 let previous = try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key)
                     .first()?.decode(column: "definition", as: String.self)
             else { return false }
+            let users = try await Self.routes(naming: key, on: database)
+            guard users.isEmpty else { throw LayoutError.experimentInUse(key: key, routes: users) }
             try await database.delete(from: "screenplay_experiments").where("key", .equal, key).run()
             try await LayoutStore.audit(
                 actor: actor, action: "delete experiment", subject: "experiment:\(key)", revision: nil, detail: "was \(previous)",
                 on: database)
             return true
         }
+    }
+
+    /// The routes whose live template or draft names experiment `key` in a condition, sorted.
+    static func routes(naming key: String, on database: any SQLDatabase) async throws -> [String] {
+        let drafts = try await database.select().columns("route", "template").from("screenplay_page_drafts").all()
+        let live = try await database.raw(
+            """
+            SELECT route, template FROM screenplay_page_revisions AS r
+            WHERE revision = (SELECT MAX(revision) FROM screenplay_page_revisions WHERE route = r.route)
+            """
+        ).all()
+        var routes: Set<String> = []
+        for row in drafts + live {
+            let template = try LayoutStore.decodeTemplate(try row.decode(column: "template", as: String.self))
+            if template.instances.contains(where: { $0.conditions.experiment?.key == key }) { routes.insert(template.route) }
+        }
+        return routes.sorted()
     }
 
     // MARK: Exposures

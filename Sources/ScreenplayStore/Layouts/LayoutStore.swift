@@ -321,6 +321,9 @@ public struct LayoutStore: Sendable {
         var problems: [TemplateProblem] = []
         if template.route.count > limits.routeCharacters {
             problems.append(.init(path: "$.route", message: "\(template.route.count) characters; at most \(limits.routeCharacters)"))
+        } else if let problem = PageTemplate.routeProblem(template.route) {
+            // Checked even when nothing else is (a kill switch): a route is a URL and a link.
+            problems.append(problem)
         }
         let widgets = template.instances.count
         if widgets > limits.widgets {
@@ -335,7 +338,11 @@ public struct LayoutStore: Sendable {
         if json.utf8.count > limits.templateBytes {
             problems.append(.init(path: "$", message: "\(json.utf8.count) bytes as JSON; at most \(limits.templateBytes)"))
         }
-        if validates { problems += validator(template).filter { !$0.isWarning } }
+        if validates {
+            // The validator checks the route too; each problem is reported once.
+            let reported = Set(problems)
+            problems += validator(template).filter { !$0.isWarning && !reported.contains($0) }
+        }
         guard problems.isEmpty else { throw .invalid(problems) }
         return json
     }
@@ -408,6 +415,9 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case noSuchWidget(route: String, instance: String)
     /// Someone else published since the editor loaded the page.
     case conflict(route: String, expected: Int, live: Int)
+    /// Deleting an experiment that live pages or drafts still name in their conditions: they
+    /// would stop saving (a condition naming no experiment is an error), so they change first.
+    case experimentInUse(key: String, routes: [String])
     /// The database failed.
     case store(String)
 
@@ -421,6 +431,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchWidget(let route, let instance): "page '\(route)' has no widget '\(instance)' live"
         case .conflict(let route, let expected, let live):
             "page '\(route)' is at revision \(live) now, not \(expected): someone published meanwhile; reload and try again"
+        case .experimentInUse(let key, let routes):
+            "experiment '\(key)' is still named by the conditions of \(routes.map { "'\($0)'" }.joined(separator: ", ")); change those pages first"
         case .store(let message): "the layout store failed: \(message)"
         }
     }
