@@ -61,6 +61,7 @@ struct AdminAPITests {
                     let response = try await Self.call(method, root, path, token: candidate, json: "{}")
                     #expect(response.status == .unauthorized, "\(method) \(path) with \(candidate ?? "no token")")
                     #expect(try response.errorBody().error.code == "unauthorized")
+                    #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
                 }
             }
         }
@@ -169,6 +170,20 @@ struct AdminAPITests {
             #expect(report["experiment"] == "home-shop-teaser" && report["exposures"]?["teaser"] != nil)
             #expect(try await Self.call(.delete, root, "experiments/price-test", token: token).status == .ok)
             #expect(try await Self.call(.delete, root, "experiments/price-test", token: token).status == .notFound)
+            #expect(try await Self.call(.get, root, "experiments/price-test/report", token: token).status == .notFound)
+            // The key may come from the URL alone; weights are bounded; a live page's experiment stays.
+            let keyless = try await Self.call(
+                .put, root, "experiments/keyless", token: token, json: #"{"variants":[{"name":"a","weight":1}]}"#)
+            #expect(keyless.status == .ok, "\(keyless.text)")
+            let huge = try await Self.call(
+                .put, root, "experiments/big", token: token,
+                json: #"{"variants":[{"name":"a","weight":9223372036854775807},{"name":"b","weight":9223372036854775807}]}"#)
+            #expect(huge.status == .unprocessableContent, "\(huge.text)")
+            let inUse = try await Self.call(.delete, root, "experiments/shop-free-shipping", token: token)
+            #expect(inUse.status == .conflict)
+            #expect(try inUse.errorBody().error.code == "experimentInUse")
+            let wrongShape = try await Self.call(.put, root, "experiments/shape", token: token, json: #"{"variants":{"a":1}}"#)
+            #expect(try wrongShape.errorBody().error.message == "expected an array here", "\(wrongShape.text)")
         }
     }
 }

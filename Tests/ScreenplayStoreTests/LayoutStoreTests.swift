@@ -187,6 +187,11 @@ struct LayoutStoreTests {
                 try await layouts.setEnabled(false, instance: "zzz", route: "shop", by: "oncall")
             }
             #expect(try await layouts.auditLog(subject: "shop").first?.action == "disable widget")
+            #expect(try await layouts.auditLog(subject: "shop").first?.detail == "b switched off")
+            // Switching it off again changes nothing: no new revision, no audit entry.
+            #expect(try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall").revision == 2)
+            #expect(try await layouts.history(of: "shop").count == 2)
+            #expect(try await layouts.auditLog(subject: "shop").filter { $0.action == "disable widget" }.count == 1)
         }
     }
 

@@ -51,10 +51,14 @@ public struct AdminAPI: Sendable {
     public func respond(to request: HTTPRequest, body: [UInt8]) async -> ScreenplayService.Response {
         do {
             guard let token = RequestFields.bearer(request.headerFields), let admin = try await admins.admin(forAPIToken: token) else {
-                throw ScreenplayError(
-                    status: .unauthorized, code: "unauthorized",
-                    message: "the admin API needs an admin token: Authorization: Bearer <token from `screenplay admin create-token NAME`>",
-                    path: "Authorization")
+                var refusal = ScreenplayService.errorResponse(
+                    ScreenplayError(
+                        status: .unauthorized, code: "unauthorized",
+                        message:
+                            "the admin API needs an admin token: Authorization: Bearer <token from `screenplay admin create-token NAME`>",
+                        path: "Authorization"))
+                refusal.head.headerFields[.wwwAuthenticate] = #"Bearer realm="screenplay-admin""#
+                return refusal
             }
             guard body.count <= Self.maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: Self.maximumBodySize) }
             return try await route(request, body: body, admin: admin)
@@ -112,6 +116,9 @@ public struct AdminAPI: Sendable {
         case 3 where segments[0] == "experiments" && segments[2] == "report":
             try allow(.get)
             let report = try await experiments.report(for: segments[1])
+            guard report.definition != nil || !report.exposures.isEmpty else {
+                throw ScreenplayError.notFound("no experiment '\(segments[1])'", path: rawPath)
+            }
             return try Self.json(ReportListing(experiment: report.experiment, exposures: report.exposures, total: report.total))
         case 3 where segments[0] == "pages":
             return try await pageAction(route: segments[1], action: segments[2], method: method, body: body, admin: admin, path: rawPath)
@@ -425,12 +432,27 @@ public struct AdminAPI: Sendable {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
             throw invalid(JSONPath.render(context.codingPath + [key]), "missing required member '\(key.stringValue)'")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw invalid(JSONPath.render(context.codingPath), context.debugDescription)
+        } catch let DecodingError.typeMismatch(expected, context) {
+            // Swift's own wording names Swift types ("Dictionary<String, Any>"); say it in JSON's.
+            throw invalid(JSONPath.render(context.codingPath), "expected \(Self.jsonName(of: expected)) here")
         } catch let DecodingError.valueNotFound(_, context) {
             throw invalid(JSONPath.render(context.codingPath), context.debugDescription)
         } catch let DecodingError.dataCorrupted(context) {
             throw invalid(JSONPath.render(context.codingPath), context.debugDescription)
+        }
+    }
+
+    /// The JSON name of what a Swift type decodes from: "an object", "an array", "a string"…
+    static func jsonName(of type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary") || name.hasPrefix("KeyedDecodingContainer") { return "an object" }
+        if name.hasPrefix("Array") || name.hasPrefix("UnkeyedDecodingContainer") { return "an array" }
+        switch name {
+        case "String": return "a string"
+        case "Bool": return "true or false"
+        case "Int", "Int64", "Int32", "UInt", "UInt64": return "a whole number"
+        case "Double", "Float", "Decimal": return "a number"
+        default: return "a value of another type"
         }
     }
 

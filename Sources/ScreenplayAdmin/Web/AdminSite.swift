@@ -179,7 +179,12 @@ public struct AdminSite: Sendable {
                 route: route, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init), note: form["note"] ?? "")
             return Self.redirect(to: back + "?done=published")
         case ["discard"]:
-            try await layouts.discardDraft(of: route, by: session.admin)
+            guard try await layouts.discardDraft(of: route, by: session.admin) else {
+                return Self.page(
+                    title: "Not done",
+                    body: "<p>Page '\(HTML.escape(route))' has no draft to discard.</p><p><a href=\"\(back)\">Back</a></p>",
+                    status: .notFound)
+            }
             return Self.redirect(to: back + "?done=discarded")
         case ["rollback"]:
             guard let revision = form["revision"].flatMap(Int.init) else {

@@ -139,6 +139,27 @@ public struct PageTemplate: Codable, Sendable, Hashable {
         )
     }
 
+    private enum TemplateKeys: String, CodingKey { case route, title, revision, sections }
+
+    /// Reads a template. `revision` may be left out (a draft sent to the admin API has none yet:
+    /// publishing numbers it), and reads as 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TemplateKeys.self)
+        route = try container.decode(String.self, forKey: .route)
+        title = try container.decode(String.self, forKey: .title)
+        revision = try container.decodeIfPresent(Int.self, forKey: .revision) ?? 0
+        sections = try container.decode([Section].self, forKey: .sections)
+    }
+
+    /// Writes every member.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TemplateKeys.self)
+        try container.encode(route, forKey: .route)
+        try container.encode(title, forKey: .title)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(sections, forKey: .sections)
+    }
+
     /// Every instance in page order.
     public var instances: [WidgetInstance] { sections.flatMap(\.widgets) }
 

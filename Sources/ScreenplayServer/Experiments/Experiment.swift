@@ -138,7 +138,9 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
     /// Reads an experiment; dates are ISO 8601 strings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = try container.decode(String.self, forKey: .key)
+        // May be left out where the key is given elsewhere (the admin API's URL); `problems`
+        // refuses an empty key.
+        key = try container.decodeIfPresent(String.self, forKey: .key) ?? ""
         variants = try container.decode([Variant].self, forKey: .variants)
         targetSegment = try container.decodeIfPresent(String.self, forKey: .targetSegment)
         start = try container.decodeISO8601IfPresent(forKey: .start)

@@ -257,8 +257,15 @@ public struct LayoutStore: Sendable {
     ) async throws(LayoutError)
         -> PublishedRevision
     {
-        try await commit(
-            route: route, by: actor, action: enabled ? "enable widget" : "disable widget", note: instanceID, clearsDraft: false
+        // Already so: nothing to publish (a second click, or two admins at once, adds no revision).
+        if let live = try await guarded({ try await published(route: route) }),
+            live.template.instances.first(where: { $0.id == instanceID })?.isEnabled == enabled
+        {
+            return live
+        }
+        return try await commit(
+            route: route, by: actor, action: enabled ? "enable widget" : "disable widget",
+            note: "\(instanceID) switched \(enabled ? "on" : "off")", clearsDraft: false
         ) { live, database in
             guard let live else { throw LayoutError.notPublished(route: route) }
             guard let template = Self.flipping(live.template, instanceID, enabled) else {
