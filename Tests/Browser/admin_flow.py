@@ -281,6 +281,11 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("condition not met", draft_column)
         self.assertNotIn("extra-tag", live_column)
         self.assertIn("Buy the recording", live_column)
+        # The screens in the site's look: list rows are laid out as rows, inside the preview only.
+        row = self.browser.find_element(By.CSS_SELECTOR, "#preview-live .rendered .row")
+        self.assertEqual(row.value_of_css_property("display"), "flex")
+        header = self.browser.find_element(By.TAG_NAME, "header")
+        self.assertEqual(header.value_of_css_property("display"), "flex")
         self.shot("09-preview")
 
         # Published from the page: apps see it on the next request.

@@ -77,7 +77,10 @@ extension AdminSite {
             <p><a href="\(prefix)/pages/\(Self.pathEscape(route))/edit">Back to the editor</a></p>
             <div class="columns">\(columns)</div>
             """
-        return Self.page(title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body)
+        // The screens in the site's own look, confined to the preview boxes.
+        return Self.page(
+            title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body,
+            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered"))
     }
 
     /// The `<main>` of a rendered page: its content without the page's own head, so two fit side by side.

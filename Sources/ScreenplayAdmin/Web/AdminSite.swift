@@ -357,7 +357,7 @@ public struct AdminSite: Sendable {
 
     static func page(
         title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, body: String,
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok, extraStyle: String = ""
     ) -> ScreenplayService.Response {
         let navigation =
             session.map { session in
@@ -370,7 +370,7 @@ public struct AdminSite: Sendable {
         let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\">\(HTML.escape(String($0.prefix(200))))</p>" } ?? ""
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)</style></head>
+            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style></head>
             <body><header><strong>Screenplay admin</strong>\(navigation)</header><main><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
             """
         var head = HTTPResponse(status: status)

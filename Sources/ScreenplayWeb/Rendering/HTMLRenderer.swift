@@ -147,6 +147,14 @@ public struct HTMLRenderer: Sendable {
         """
     }
 
+    /// The pages' stylesheet confined to the elements under `selector` (CSS `@scope`), for hosts
+    /// that show rendered screens inside a page of their own, such as the layout admin's preview:
+    /// the screens look as they do on the site, and the host page keeps its own look.
+    public static func stylesheet(scopedTo selector: String) -> String {
+        let scoped = stylesheet.replacingOccurrences(of: ":root{", with: ":scope{").replacingOccurrences(of: "body{", with: ":scope{")
+        return "@scope (\(selector)) {\(scoped)}"
+    }
+
     static let stylesheet = """
         :root{--sp-primaryText:#1d1d1f;--sp-secondaryText:#6e6e73;--sp-accent:#8a2be2;--sp-background:#fff;--sp-surface:#eef3fb;\
         --sp-positive:#1a7f37;--sp-negative:#c62828;font-family:system-ui,sans-serif;color:var(--sp-primaryText)}
