@@ -147,8 +147,21 @@ class AdminInTheBrowser(unittest.TestCase):
     def test_pages_need_a_session(self):
         for path in ("/admin", "/admin/pages/shop", "/admin/audit"):
             self.open(path)
-            self.assertEqual(self.path(), "/admin/login", path)
+            self.assertEqual(self.path().split("?")[0], "/admin/login", path)
         self.assertTrue(self.browser.find_element(By.ID, "sign-in").is_displayed())
+        # Signing in from there lands where the link pointed.
+        self.browser.find_element(By.ID, "name").send_keys("ada")
+        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in")
+        self.assertEqual(self.path(), "/admin/audit")
+        self.browser.delete_all_cookies()
+        # A sign-in link cannot send anyone off the admin afterwards.
+        self.open("/admin/login?next=//evil.example/admin")
+        self.browser.find_element(By.ID, "name").send_keys("ada")
+        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in")
+        self.assertEqual(self.path(), "/admin")
+        self.browser.delete_all_cookies()
         code, headers = self.status("/admin/pages/shop/publish", method="POST", body=b"csrf=x")
         self.assertEqual(code, 303)
         self.assertEqual(headers["Location"], "/admin/login")
@@ -222,7 +235,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.submit("sign-out")
         self.assertEqual(self.path(), "/admin/login")
         self.open("/admin")
-        self.assertEqual(self.path(), "/admin/login")
+        self.assertEqual(self.path(), "/admin/login?next=/admin")
 
     def test_edit_the_draft_with_errors_beside_fields_then_preview_and_publish(self):
         self.sign_in()

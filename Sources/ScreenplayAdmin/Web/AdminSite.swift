@@ -56,7 +56,7 @@ public struct AdminSite: Sendable {
         do {
             if rest == ["login"] {
                 switch request.method {
-                case .get, .head: return loginPage(message: nil, status: .ok)
+                case .get, .head: return loginPage(message: nil, status: .ok, next: RequestFields.query(request.path ?? "")["next"])
                 case .post: return try await login(request, form: form, address: clientAddress)
                 default: return Self.methodNotAllowed("GET, POST")
                 }
@@ -64,7 +64,10 @@ public struct AdminSite: Sendable {
             guard let id = RequestFields.cookie(Self.sessionCookie, in: request.headerFields),
                 let session = try await admins.session(id: id)
             else {
-                return Self.redirect(to: prefix + "/login")
+                // Back to where they were going after signing in (a GET only: a form post
+                // without a session is not replayed).
+                let next = request.method == .get ? "?next=" + Self.queryEscape(request.path ?? prefix) : ""
+                return Self.redirect(to: prefix + "/login" + next)
             }
             if request.method == .post {
                 guard let csrf = form["csrf"], Self.constantTimeEqual(csrf, session.csrf) else {
@@ -108,14 +111,15 @@ public struct AdminSite: Sendable {
 
     // MARK: Signing in and out
 
-    private func loginPage(message: String?, status: HTTPResponse.Status) -> ScreenplayService.Response {
+    private func loginPage(message: String?, status: HTTPResponse.Status, next: String? = nil) -> ScreenplayService.Response {
+        let nextInput = next.flatMap(localPath).map { "<input type=\"hidden\" name=\"next\" value=\"\(HTML.escape($0))\">" } ?? ""
         let token = SecretToken.make()
         let error = message.map { "<p class=\"error\" role=\"alert\" id=\"login-error\">\(HTML.escape($0))</p>" } ?? ""
         var response = Self.page(
             title: "Sign in",
             body: """
                 \(error)<form method="post" action="\(prefix)/login" class="login">
-                <input type="hidden" name="login" value="\(token)">
+                <input type="hidden" name="login" value="\(token)">\(nextInput)
                 <label for="name">Name</label><input id="name" name="name" autocomplete="username" required maxlength="64">
                 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
                 <button type="submit" id="sign-in">Sign in</button></form>
@@ -129,10 +133,10 @@ public struct AdminSite: Sendable {
         guard let sent = form["login"], let cookie = RequestFields.cookie(Self.loginCookie, in: request.headerFields),
             Self.constantTimeEqual(sent, cookie)
         else {
-            return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden)
+            return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden, next: form["next"])
         }
         guard let name = form["name"], let password = form["password"] else {
-            return loginPage(message: "Wrong name or password.", status: .unauthorized)
+            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"])
         }
         let admin: String
         switch try await admins.signIn(name: name, password: password, address: address) {
@@ -140,22 +144,39 @@ public struct AdminSite: Sendable {
             admin = signedIn
         case .rejected:
             logger.notice("admin sign-in refused", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
-            return loginPage(message: "Wrong name or password.", status: .unauthorized)
+            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"])
         case .throttled(let retryAfter):
             let seconds = max(1, Int(retryAfter.components.seconds) + 1)
             logger.warning(
                 "admin sign-in throttled", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
-            var page = loginPage(message: "Too many sign-in attempts. Try again in \(seconds) seconds.", status: .tooManyRequests)
+            var page = loginPage(
+                message: "Too many sign-in attempts. Try again in \(seconds) seconds.", status: .tooManyRequests, next: form["next"])
             page.head.headerFields[.retryAfter] = String(seconds)
             return page
         }
         logger.info("admin signed in", metadata: ["name": "\(admin)", "address": "\(address ?? "unknown")"])
         let session = try await admins.startSession(for: admin)
-        var response = Self.redirect(to: prefix)
+        var response = Self.redirect(to: form["next"].flatMap(localPath) ?? prefix)
         response.head.headerFields.append(
             HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=\(session.id); Path=\(prefix); HttpOnly; SameSite=Strict"))
         response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.loginCookie)=; Path=\(prefix); Max-Age=0"))
         return response
+    }
+
+    /// `path` when it is a page of this site (under ``prefix``, no scheme, no `//`, no
+    /// backslash), so a sign-in link cannot send anyone elsewhere afterwards.
+    func localPath(_ path: String) -> String? {
+        guard path == prefix || path.hasPrefix(prefix + "/") || path.hasPrefix(prefix + "?"), !path.contains("//"),
+            !path.contains("\\"), path.utf8.count <= 512, path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else { return nil }
+        return path
+    }
+
+    /// `text` escaped for a query parameter's value.
+    static func queryEscape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     // MARK: Actions
