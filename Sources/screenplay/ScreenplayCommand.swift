@@ -44,6 +44,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Commands per second each client may send (burst: 6 seconds' worth); default 10.")
     var commandRate: Double?
 
+    @Option(
+        name: .long,
+        help: "Mebibytes the caches may keep in all (encoded screens two thirds, composed pages and web pages a sixth each).")
+    var cacheMib = 96
+
     @Option(name: .long, help: "Also serve this file's bytes, read once, at GET /baseline (for scripts/load.sh).")
     var baselineFile: String?
 
@@ -66,6 +71,7 @@ struct Serve: AsyncParsableCommand {
         guard (1...3_600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...3600 seconds, got \(idleTimeout)")
         }
+        guard (1...65_536).contains(cacheMib) else { throw ValidationError("--cache-mib must be 1...65536, got \(cacheMib)") }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be 1...1000000, got \(maxConnections)")
         }
@@ -91,7 +97,7 @@ struct Serve: AsyncParsableCommand {
         defer { child?.stop() }
         let demo = try await DemoApp.open(
             dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) },
-            promotions: promotionsURL)
+            promotions: promotionsURL, cacheBudget: DemoApp.CacheBudget(mebibytes: cacheMib))
         let host = self.host
         let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in

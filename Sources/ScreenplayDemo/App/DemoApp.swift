@@ -33,6 +33,8 @@ public struct DemoApp: Sendable {
     public let adminSite: AdminSite
     let catalog: CatalogRepository
     let logger: Logger
+    /// What the caches may keep.
+    let cacheBudget: CacheBudget
 
     /// How long the shop waits for its verticals.
     public struct ShopTimeouts: Sendable {
@@ -47,6 +49,27 @@ public struct DemoApp: Sendable {
             self.promotions = promotions
             self.inProcess = inProcess
         }
+    }
+
+    /// How many bytes the server's caches may keep, in all: two thirds for encoded screens, a
+    /// sixth each for composed pages and rendered web pages. 96 MiB by default; the resident
+    /// memory bound in `docs/security.md` is the process's base plus this.
+    public struct CacheBudget: Sendable, Hashable {
+        /// The total, in bytes.
+        public let bytes: Int
+
+        /// A budget of `mebibytes` MiB in all.
+        public init(mebibytes: Int) { self.bytes = max(1, mebibytes) << 20 }
+
+        /// 96 MiB.
+        public static let standard = CacheBudget(mebibytes: 96)
+
+        /// The encoded-screen cache's share.
+        var screens: Int { bytes / 3 * 2 }
+        /// The composed-page cache's share.
+        var composedPages: Int { bytes / 6 }
+        /// The web page cache's share.
+        var webPages: Int { bytes / 6 }
     }
 
     /// The demo's widget kinds as the contract tools list them: `screenplay schema`, `docs` and
@@ -67,7 +90,8 @@ public struct DemoApp: Sendable {
     /// `passwordHasher` hashes admin passwords (tests pass a cheap one).
     public static func open(
         dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil,
-        promotions: String? = nil, passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts()
+        promotions: String? = nil, passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(),
+        cacheBudget: CacheBudget = .standard
     ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
         let demo: DemoApp
@@ -78,7 +102,7 @@ public struct DemoApp: Sendable {
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
                 store: store, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
-                shopTimeouts: shopTimeouts)
+                shopTimeouts: shopTimeouts, cacheBudget: cacheBudget)
             try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
         } catch {
             try? await store.close()
@@ -89,9 +113,10 @@ public struct DemoApp: Sendable {
 
     init(
         store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil,
-        passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts()
+        passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(), cacheBudget: CacheBudget = .standard
     ) {
         self.store = store
+        self.cacheBudget = cacheBudget
         self.logger = logger
         // One bus for every in-memory copy: users' revisions, tokens, live templates, experiments.
         let bus = InProcessInvalidationBus()
@@ -118,7 +143,9 @@ public struct DemoApp: Sendable {
             exposureRecorder: experiments, logger: logger)
         let pages = ComposedScreens(
             composer: composer, templates: templates,
-            configuration: .init(freshness: .seconds(30), verticalFreshness: ["promotions": .seconds(5)], degradedFreshness: .seconds(1)),
+            configuration: .init(
+                freshness: .seconds(30), verticalFreshness: ["promotions": .seconds(5)], degradedFreshness: .seconds(1),
+                cacheByteBudget: cacheBudget.composedPages),
             logger: logger)
         var routes = ScreenplayRoutes()
         Self.registerScreens(in: &routes, catalog: catalog, users: users, teaser: HomeTeaser(templates: templates, recorder: experiments))
@@ -128,6 +155,7 @@ public struct DemoApp: Sendable {
         // v1 still works, and says it is on its way out.
         var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
         if let commandRate { configuration.commandRate = commandRate }
+        configuration.cacheByteBudget = cacheBudget.screens
         self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, pages: pages, logger: logger)
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
@@ -208,7 +236,7 @@ public struct DemoApp: Sendable {
                 await adminSite.respond(to: request, body: body, clientAddress: address)
             }
         }
-        router.addScreenplayWeb(WebSite(service: service))
+        router.addScreenplayWeb(WebSite(service: service, pageCacheBytes: cacheBudget.webPages))
         MediaRoutes.register(on: router, catalog: catalog)
         router.get("health") { _, _ in "ok" }
         return router

@@ -19,10 +19,12 @@ public struct WebSite: Sendable {
     /// The confirmations this site issued; only these show as banners.
     let notices = NoticeBook()
     /// Rendered pages by screen ETag.
-    let pages = PageCache()
+    let pages: PageCache
 
-    /// A site over `service`.
-    public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer()) {
+    /// A site over `service`; rendered pages are kept up to `pageCacheBytes` (least recently used
+    /// go first).
+    public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer(), pageCacheBytes: Int = 16 << 20) {
+        self.pages = PageCache(byteBudget: pageCacheBytes)
         self.service = service
         self.renderer = renderer
     }
