@@ -150,6 +150,10 @@ struct ComposerContractTests {
         #expect(v4["required"] == ["type", "title", "discount"], "from v4 a bindable price may be left out when bound")
         #expect(v4["properties"]?["price"]?["x-required-unless-bound"] == true)
         #expect(v4["properties"]?["discount"]?["x-introduced"] == 4)
+        let late = AppDefinedKind(
+            type: "late", summary: "", versioning: KindVersioning(introduced: .v3, fallback: "nothing"), fields: [.required("a", .string)],
+            linkPolicy: .endpoint)
+        #expect(late.schema(for: .v4)["properties"]?["a"]?["x-introduced"] == 3, "a field reaches clients no earlier than its kind")
         // The schema is JSON: it round-trips through the encoder.
         let data = try ScreenplayEncoder().encode(kind.schema(for: .v4))
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == kind.schema(for: .v4))

@@ -47,7 +47,8 @@ public struct AppDefinedKind: Sendable, Hashable {
         var required: [JSONValue] = ["type"]
         for field in fields where field.introduced <= version {
             var property = field.type.schema(linkPolicy: linkPolicy).objectValue ?? [:]
-            property["x-introduced"] = .integer(field.introduced.rawValue)
+            // A field cannot reach clients before its kind does.
+            property["x-introduced"] = .integer(max(field.introduced, versioning.introduced).rawValue)
             if !field.summary.isEmpty { property["description"] = .string(field.summary) }
             if let note = field.deprecation {
                 property["deprecated"] = true
