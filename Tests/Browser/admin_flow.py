@@ -237,6 +237,42 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open("/admin")
         self.assertEqual(self.path(), "/admin/login?next=/admin")
 
+    def test_sections_are_added_retitled_moved_and_removed_only_when_empty(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        sections = lambda: [section["id"] for section in self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]["sections"]]
+
+        # A malformed id: refused, said at the top with its path, nothing saved.
+        self.browser.find_element(By.ID, "new-section-id").send_keys("bad id!")
+        self.submit("add-section-button")
+        errors = self.browser.find_element(By.ID, "page-errors").text
+        self.assertIn("$.sections[", errors)
+        self.assertIn("is not an id", errors)
+        self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+
+        # Added at the end with a title, then moved up one.
+        self.assertEqual(self.browser.find_element(By.ID, "new-section-id").get_attribute("value"), "bad id!", "what was typed stays")
+        self.browser.find_element(By.ID, "new-section-id").clear()
+        self.browser.find_element(By.ID, "new-section-id").send_keys("extras")
+        self.browser.find_element(By.ID, "new-section-title").send_keys("Extras")
+        self.submit("add-section-button")
+        self.assertEqual(sections()[-1], "extras")
+        self.submit("section-up-extras")
+        self.assertEqual(sections()[-2], "extras")
+        title = self.browser.find_element(By.ID, "section-extras-title")
+        title.clear()
+        title.send_keys("More to hear")
+        self.submit("section-save-extras")
+        draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]
+        self.assertEqual(next(s for s in draft["sections"] if s["id"] == "extras").get("title"), "More to hear")
+
+        # A section with widgets cannot be removed (its button is disabled); an empty one can.
+        first = sections()[0]
+        self.assertIsNotNone(self.browser.find_element(By.ID, "section-remove-" + first).get_attribute("disabled"))
+        self.submit("section-remove-extras")
+        self.assertNotIn("extras", sections())
+        self.assertIn(first, sections())
+
     def test_edit_the_draft_with_errors_beside_fields_then_preview_and_publish(self):
         self.sign_in()
         self.open("/admin/pages/shop/edit")

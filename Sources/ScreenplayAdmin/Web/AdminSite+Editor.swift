@@ -54,6 +54,20 @@ extension AdminSite {
         let catalog = pages?.composer.catalog
         for (sectionIndex, section) in template.sections.enumerated() {
             body += "<h2>Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
+            let sectionAction = "\(action)/sections/\(Self.pathEscape(section.id))"
+            let sectionKey = HTML.escape(section.id)
+            body += """
+                <div class="section-tools" id="section-\(sectionKey)">\
+                <form method="post" action="\(sectionAction)" class="edit">\(csrf)\
+                \(Self.field(name: "title", label: "Section title (empty: none)", value: section.title ?? "", error: nil, id: "section-\(section.id)-title"))\
+                <button type="submit" id="section-save-\(sectionKey)">Save title</button></form>\
+                <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
+                <button type="submit" id="section-up-\(sectionKey)" \(sectionIndex == 0 ? "disabled" : "")>Move section up</button></form>\
+                <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
+                <button type="submit" id="section-down-\(sectionKey)" \(sectionIndex == template.sections.count - 1 ? "disabled" : "")>Move section down</button></form>\
+                <form method="post" action="\(sectionAction)/remove">\(csrf)<button type="submit" id="section-remove-\(sectionKey)" \
+                \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></div>
+                """
             for (index, widget) in section.widgets.enumerated() {
                 let attemptHere = attempt?.instanceID == widget.id ? attempt : nil
                 let errors = attemptHere?.errors ?? stored[widget.id] ?? [:]
@@ -97,6 +111,10 @@ extension AdminSite {
             <label for="add-section">Section</label><select id="add-section" name="section">\(sections)</select>
             \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
             <button type="submit" id="add-widget">Add</button></form>
+            <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)
+            \(Self.field(name: "section-id", label: "Section id", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["section-id"] ?? "" : "", error: nil, id: "new-section-id"))
+            \(Self.field(name: "title", label: "Title (optional)", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["title"] ?? "" : "", error: nil, id: "new-section-title"))
+            <button type="submit" id="add-section-button">Add the section at the end</button></form>
             """
         return Self.page(
             title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice, body: body,
@@ -128,6 +146,9 @@ extension AdminSite {
             return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
         }
         let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
+        if rest.first == "sections" {
+            return try await editSection(template, Array(rest.dropFirst()), route: route, form: form, session: session, back: back)
+        }
         if rest == ["add"] {
             let id = form["id"] ?? ""
             guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
@@ -227,7 +248,53 @@ extension AdminSite {
         }
     }
 
+    /// Adds a section at the end, retitles, moves or removes one (only an empty one: widgets are
+    /// never dropped as a side effect). Problems (a taken or malformed id) come back at the top of
+    /// the editor, as every problem that belongs to no widget does.
+    private func editSection(
+        _ template: PageTemplate, _ rest: [String], route: String, form: [String: String], session: AdminDirectory.Session,
+        back: String
+    ) async throws -> ScreenplayService.Response {
+        var template = template
+        if rest == ["add"] {
+            let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
+            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
+            template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
+            return try await save(template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
+        }
+        guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
+            return Self.page(title: "Not found", body: "<p>No such section in the draft.</p>", status: .notFound)
+        }
+        switch Array(rest.dropFirst()) {
+        case []:
+            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
+            template.sections[index].title = title.isEmpty ? nil : title
+        case ["move"]:
+            let target = index + (form["by"] == "-1" ? -1 : 1)
+            guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
+            template.sections.swapAt(index, target)
+        case ["remove"]:
+            guard template.sections[index].widgets.isEmpty else {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: Self.sectionAttempt, values: [:],
+                        errors: [
+                            Self.pageErrorKey:
+                                "$.sections[\(index)]: section '\(id)' still has \(template.sections[index].widgets.count) widget(s); move or remove them first"
+                        ]))
+            }
+            template.sections.remove(at: index)
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+        return try await save(template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
+    }
+
     // MARK: Forms
+
+    /// The attempt id of a section form: no widget has it (ids cannot hold `§`).
+    static let sectionAttempt = "§section"
 
     /// Where an attempt's errors that belong to no input of the sent form are kept.
     static let pageErrorKey = "!page"

@@ -183,6 +183,10 @@ public struct PageTemplate: Codable, Sendable, Hashable {
             let sectionPath = "$.sections[\(sectionIndex)]"
             if section.id.isEmpty {
                 problems.append(.init(path: sectionPath + ".id", message: "a section needs an id"))
+            } else if !ValueRules.isIdentifier(section.id, maximum: ValueRules.ComponentID.maximum) {
+                problems.append(
+                    .init(path: sectionPath + ".id", message: "'\(section.id.prefix(40))' is not an id: 1...128 of A-Z a-z 0-9 . _ : / ~ -")
+                )
             } else if let first = sectionIDs[section.id] {
                 problems.append(.init(path: sectionPath + ".id", message: "duplicate section id '\(section.id)' (first at \(first))"))
             } else {
