@@ -374,6 +374,7 @@ public struct AdminSite: Sendable {
         .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
         header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
         form.edit .error{grid-column:2}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
+        @media (max-width:48rem){.columns{grid-template-columns:1fr}}
         """
 
     static func page(
