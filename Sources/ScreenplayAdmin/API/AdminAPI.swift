@@ -87,13 +87,13 @@ public struct AdminAPI: Sendable {
         switch segments.count {
         case 1 where segments[0] == "pages":
             try allow(.get)
-            return try Self.json(try await layouts.pages().map(PageListing.init))
+            return try Self.json(try await layouts.pages())
         case 1 where segments[0] == "experiments":
             try allow(.get)
             return try Self.json(try await experiments.all())
         case 1 where segments[0] == "audit":
             try allow(.get)
-            return try Self.json(try await layouts.auditLog(subject: query["subject"], limit: 200).map(AuditListing.init))
+            return try Self.json(try await layouts.auditLog(subject: query["subject"], limit: 200))
         case 2 where segments[0] == "pages":
             try allow(.get)
             return try await page(segments[1])
@@ -126,7 +126,7 @@ public struct AdminAPI: Sendable {
             try allow(.post)
             let switched: EnabledBody = try Self.decode(body)
             let revision = try await layouts.setEnabled(switched.enabled, instance: segments[3], route: segments[1], by: admin)
-            return try Self.json(RevisionListing(revision))
+            return try Self.json(revision)
         default:
             throw ScreenplayError.notFound("nothing at '\(rawPath)'; see GET \(prefix)/pages", path: rawPath)
         }
@@ -156,11 +156,11 @@ public struct AdminAPI: Sendable {
         case ("publish", .post):
             let request: PublishBody = body.isEmpty ? PublishBody() : try Self.decode(body)
             let revision = try await layouts.publish(route: route, by: admin, expectedLive: request.expectedLive, note: request.note ?? "")
-            return try Self.json(RevisionListing(revision))
+            return try Self.json(revision)
         case ("rollback", .post):
             let request: RollbackBody = try Self.decode(body)
             let revision = try await layouts.rollback(route: route, to: request.revision, by: admin, expectedLive: request.expectedLive)
-            return try Self.json(RevisionListing(revision))
+            return try Self.json(revision)
         case ("preview", .post):
             let request: PreviewBody = body.isEmpty ? PreviewBody() : try Self.decode(body)
             return try await preview(route: route, request)
@@ -181,7 +181,7 @@ public struct AdminAPI: Sendable {
         let history = try await layouts.history(of: route)
         return try Self.json(
             PageDetail(
-                route: route, live: live.map(RevisionListing.init),
+                route: route, live: live,
                 draft: draft.map { draft in
                     DraftListing(
                         draft,
@@ -189,9 +189,7 @@ public struct AdminAPI: Sendable {
                             ProblemListing(path: $0.path, message: $0.message, warning: $0.isWarning)
                         })
                 },
-                history: history.map {
-                    .init(revision: $0.revision, publishedBy: $0.publishedBy, publishedAt: $0.publishedAt, note: $0.note)
-                },
+                history: history,
                 latestComposition: pages?.latestReport(for: route).map(CompositionListing.init)))
     }
 
@@ -226,38 +224,6 @@ public struct AdminAPI: Sendable {
 
     // MARK: Wire shapes
 
-    struct PageListing: Encodable {
-        let route: String
-        let title: String?
-        let liveRevision: Int?
-        let publishedAt: String?
-        let draftUpdatedBy: String?
-        let draftUpdatedAt: String?
-        init(_ page: PageSummary) {
-            route = page.route
-            title = page.title
-            liveRevision = page.liveRevision
-            publishedAt = page.publishedAt
-            draftUpdatedBy = page.draftUpdatedBy
-            draftUpdatedAt = page.draftUpdatedAt
-        }
-    }
-
-    struct RevisionListing: Encodable {
-        let revision: Int
-        let publishedBy: String
-        let publishedAt: String
-        let note: String
-        let template: PageTemplate
-        init(_ revision: PublishedRevision) {
-            self.revision = revision.revision
-            publishedBy = revision.publishedBy
-            publishedAt = revision.publishedAt
-            note = revision.note
-            template = revision.template
-        }
-    }
-
     struct DraftListing: Encodable {
         let basedOn: Int
         let updatedBy: String
@@ -273,18 +239,11 @@ public struct AdminAPI: Sendable {
         }
     }
 
-    struct HistoryListing: Encodable {
-        let revision: Int
-        let publishedBy: String
-        let publishedAt: String
-        let note: String
-    }
-
     struct PageDetail: Encodable {
         let route: String
-        let live: RevisionListing?
+        let live: PublishedRevision?
         let draft: DraftListing?
-        let history: [HistoryListing]
+        let history: [RevisionSummary]
         let latestComposition: CompositionListing?
     }
 
@@ -326,25 +285,6 @@ public struct AdminAPI: Sendable {
     struct PreviewListing: Encodable {
         let screen: JSONValue
         let composition: CompositionListing
-    }
-
-    struct AuditListing: Encodable {
-        let id: Int64
-        let at: String
-        let actor: String
-        let action: String
-        let subject: String
-        let revision: Int?
-        let detail: String
-        init(_ entry: AuditEntry) {
-            id = entry.id
-            at = entry.at
-            actor = entry.actor
-            action = entry.action
-            subject = entry.subject
-            revision = entry.revision
-            detail = entry.detail
-        }
     }
 
     struct ReportListing: Encodable {

@@ -446,7 +446,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A template as published: one revision of one route.
-public struct PublishedRevision: Sendable, Hashable {
+/// Encodable: the admin API sends it as it is, member for member.
+public struct PublishedRevision: Sendable, Hashable, Encodable {
     /// The template, its `revision` set.
     public var template: PageTemplate
     /// The revision number, from 1.
@@ -477,7 +478,8 @@ public struct PublishedRevision: Sendable, Hashable {
 }
 
 /// One line of a page's history.
-public struct RevisionSummary: Sendable, Hashable {
+/// Encodable: the admin API sends it as it is, member for member.
+public struct RevisionSummary: Sendable, Hashable, Encodable {
     /// The revision number.
     public var revision: Int
     /// Who published it.
@@ -522,7 +524,8 @@ public struct Draft: Sendable, Hashable {
 }
 
 /// One page in the admin's list.
-public struct PageSummary: Sendable, Hashable {
+/// Encodable: the admin API sends it as it is, member for member.
+public struct PageSummary: Sendable, Hashable, Encodable {
     /// The route.
     public var route: String
     /// The live template's title (`nil`: never published).
@@ -550,7 +553,8 @@ public struct PageSummary: Sendable, Hashable {
 }
 
 /// One change to layouts or experiments: who did what to which page, when.
-public struct AuditEntry: Sendable, Hashable {
+/// Encodable: the admin API sends it as it is, member for member.
+public struct AuditEntry: Sendable, Hashable, Encodable {
     /// Increasing.
     public var id: Int64
     /// When (ISO 8601, UTC).
