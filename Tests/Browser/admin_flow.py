@@ -23,8 +23,8 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -117,7 +117,24 @@ class AdminInTheBrowser(unittest.TestCase):
         """Clicks a submit button and waits until the next page has replaced this one."""
         page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.ID, element_id).click()
-        WebDriverWait(self.browser, 30).until(expected_conditions.staleness_of(page))
+        self.wait_replaced(page)
+
+    def wait_replaced(self, page):
+        """Waits until `page` (the old document's html element) is gone."""
+
+        def replaced(_):
+            try:
+                page.is_enabled()
+                return False
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as error:
+                # Chromedriver sometimes reports the old page's node this way while the new one loads.
+                if "does not belong to the document" in str(error):
+                    return True
+                raise
+
+        WebDriverWait(self.browser, 30).until(replaced)
 
     def shot(self, name):
         self.browser.save_screenshot(os.path.join(self.shots, name + ".png"))
@@ -193,7 +210,7 @@ class AdminInTheBrowser(unittest.TestCase):
         # The kill switch: off on the next request, for apps too.
         page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.LINK_TEXT, "shop").click()
-        WebDriverWait(self.browser, 30).until(expected_conditions.staleness_of(page))
+        self.wait_replaced(page)
         self.assertIn("deal-price", self.browser.find_element(By.ID, "widgets").text)
         self.assertIn("deal-price", self.server.shop_ids())
         self.submit("switch-deal-price")
