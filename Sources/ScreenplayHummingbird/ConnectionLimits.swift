@@ -1,6 +1,7 @@
 import Hummingbird
 public import HummingbirdCore
 public import Logging
+public import ScreenplayServer
 
 /// How long a connection may sit idle and how many may be open at once: what keeps half-sent
 /// requests (slow-loris) from holding the process's file descriptors forever.
@@ -19,8 +20,10 @@ public struct ConnectionLimits: Sendable, Hashable {
     }
 
     /// The HTTP/1 server with the idle timeout, the head limits of ``HTTPHeadLimits``, and
-    /// JSON answers (logged to `logger`) for requests the parser refuses.
-    public func server(logger: Logger) -> HTTPServerBuilder {
+    /// JSON answers (logged to `logger`) for requests the parser refuses. With `revalidations`
+    /// (a service's ``ScreenplayService/revalidations``), remembered revalidations are answered
+    /// before routing (``RevalidationHandler``), with `Server: serverName` like the application's.
+    public func server(logger: Logger, revalidations: RevalidationMemory? = nil, serverName: String? = nil) -> HTTPServerBuilder {
         let (seconds, attoseconds) = idleTimeout.components
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         return .http1(
@@ -28,7 +31,8 @@ public struct ConnectionLimits: Sendable, Hashable {
                 additionalChannelHandlers: [MalformedRequestAnswer(logger: logger)], idleTimeout: .nanoseconds(max(1, nanoseconds)),
                 httpDecoderConfiguration: .init(
                     maxHeaderFieldSize: HTTPHeadLimits.fieldBytes, maxHeaderListSize: HTTPHeadLimits.totalBytes,
-                    maxHeaderFieldCount: HTTPHeadLimits.fieldCount)))
+                    maxHeaderFieldCount: HTTPHeadLimits.fieldCount)),
+            revalidations: revalidations, serverName: serverName)
     }
 
     /// The delegate that enforces the cap, logging each time the server reaches it.

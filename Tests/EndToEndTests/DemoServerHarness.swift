@@ -22,6 +22,11 @@ struct DemoServerHarness {
 
     /// Starts the server, runs `body` with its root URL, then stops it and closes the database.
     func withServer<Result: Sendable>(_ body: (URL) async throws -> Result) async throws -> Result {
+        try await withDemo { root, _ in try await body(root) }
+    }
+
+    /// ``withServer(_:)``, also handing `body` the running demo (to look at its service).
+    func withDemo<Result: Sendable>(_ body: (URL, DemoApp) async throws -> Result) async throws -> Result {
         var logger = Logger(label: "screenplay.e2e")
         logger.logLevel = .warning
         // Generous shop timeouts: a loaded test machine must not turn a slow read into a missing widget.
@@ -35,7 +40,7 @@ struct DemoServerHarness {
         let root = URL(string: "http://127.0.0.1:\(port)/")!
         let outcome: Swift.Result<Result, any Error>
         do {
-            outcome = .success(try await body(root))
+            outcome = .success(try await body(root, demo))
         } catch {
             outcome = .failure(error)
         }

@@ -25,12 +25,13 @@ func withDemo<Result: Sendable>(
 
 @Suite("Demo catalog")
 struct DemoAppTests {
-    @Test("the cache budget is shared out: two thirds to encoded screens, a sixth to composed pages")
+    @Test("the cache budget is shared out: two thirds to encoded screens and remembered revalidations, a sixth to composed pages")
     func cacheBudget() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let demo = try await DemoApp.open(dataDirectory: folder, cacheBudget: DemoApp.CacheBudget(mebibytes: 6))
-        #expect(demo.service.cacheStatistics.byteBudget == 4 << 20)
+        #expect(demo.service.revalidations?.byteBudget == 256 << 10)
+        #expect(demo.service.cacheStatistics.byteBudget == (4 << 20) - (256 << 10))
         #expect(demo.service.pages?.cacheStatistics.byteBudget == 1 << 20)
         try await demo.close()
         #expect(DemoApp.CacheBudget.standard.bytes == 96 << 20)

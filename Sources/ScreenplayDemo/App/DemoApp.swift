@@ -51,8 +51,9 @@ public struct DemoApp: Sendable {
         }
     }
 
-    /// How many bytes the server's caches may keep, in all: two thirds for encoded screens, a
-    /// sixth each for composed pages and rendered web pages. 96 MiB by default; the resident
+    /// How many bytes the server's caches may keep, in all: two thirds for encoded screens (a
+    /// sixteenth of it for remembered revalidations), a sixth each for composed pages and
+    /// rendered web pages. 96 MiB by default; the resident
     /// memory bound in `docs/security.md` is the process's base plus this.
     public struct CacheBudget: Sendable, Hashable {
         /// The total, in bytes.
@@ -65,7 +66,9 @@ public struct DemoApp: Sendable {
         public static let standard = CacheBudget(mebibytes: 96)
 
         /// The encoded-screen cache's share.
-        var screens: Int { bytes / 3 * 2 }
+        var screens: Int { bytes / 3 * 2 - revalidations }
+        /// What the server remembers of answered revalidations: a sixteenth of the screens' share.
+        var revalidations: Int { bytes / 24 }
         /// The composed-page cache's share.
         var composedPages: Int { bytes / 6 }
         /// The web page cache's share.
@@ -156,7 +159,11 @@ public struct DemoApp: Sendable {
         var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
         if let commandRate { configuration.commandRate = commandRate }
         configuration.cacheByteBudget = cacheBudget.screens
-        self.service = ScreenplayService(routes: routes, identity: users, configuration: configuration, pages: pages, logger: logger)
+        configuration.revalidationByteBudget = cacheBudget.revalidations
+        // The bus: revalidations of screens whose revision only the bus's writes change are
+        // answered from memory, before routing.
+        self.service = ScreenplayService(
+            routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus, logger: logger)
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
@@ -175,29 +182,39 @@ public struct DemoApp: Sendable {
             String(try await users.revision(of: request.user))
         }
         // Home is per user, and shows the shop teaser to the experiment's `teaser` variant: the
-        // variant is part of its revision (and the exposure is recorded on every request).
+        // variant is part of its revision (and the exposure is recorded on every request that
+        // reaches the service; one answered from memory always follows one that did).
+        //
+        // Every revision here reads only the user's revision, the catalog and experiments, all of
+        // which change only with what the invalidation bus announces, so revalidations are
+        // answered from memory; home's variant also changes when the experiment starts or stops.
         routes.screen(
             "home",
             revision: { request in
                 let variant = await teaser?.variant(for: request.user) ?? "-"
                 return "\(try await users.revision(of: request.user))/\(variant)"
-            }
+            },
+            revalidation: .fromMemory(until: { _ in try await teaser?.nextChange() })
         ) { request in
             try await screens.home(for: request.user, shopTeaser: await teaser?.variant(for: request.user) == "teaser")
         }
-        routes.screen("composer/:slug", revision: catalogRevision, sharing: .everyone) { request in
+        routes.screen("composer/:slug", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { request in
             try await screens.composer(slug: try request.parameter("slug"))
         }
-        routes.screen("work/:id", revision: catalogRevision, sharing: .everyone) { request in
+        routes.screen("work/:id", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { request in
             try await screens.work(id: try Self.id(request))
         }
-        routes.screen("playlist/:id", revision: userRevision) { request in
+        routes.screen("playlist/:id", revision: userRevision, revalidation: .fromMemory()) { request in
             try await library.playlist(id: try Self.id(request), for: request.user)
         }
-        routes.screen("favorites", revision: userRevision) { request in try await library.favorites(for: request.user) }
-        routes.screen("cities", revision: catalogRevision, sharing: .everyone) { _ in CityStatistics.screen() }
+        routes.screen("favorites", revision: userRevision, revalidation: .fromMemory()) { request in
+            try await library.favorites(for: request.user)
+        }
+        routes.screen("cities", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { _ in CityStatistics.screen() }
         let search = SearchScreens(catalog: catalog)
-        routes.screen("search", revision: catalogRevision, sharing: .everyone) { _ in try await search.screen(query: nil) }
+        routes.screen("search", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { _ in
+            try await search.screen(query: nil)
+        }
     }
 
     static func id(_ request: ScreenRequest) throws -> Int64 {
@@ -242,6 +259,9 @@ public struct DemoApp: Sendable {
         return router
     }
 
+    /// The `Server` header of every answer.
+    static let serverName = "Screenplay"
+
     /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
     /// `onRunning` receives the bound port; `baselineFile` adds `GET /baseline` (see ``makeRouter(baselineFile:)``).
     public func makeApplication(
@@ -249,9 +269,10 @@ public struct DemoApp: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(baselineFile: baselineFile), server: limits.server(logger: logger),
+            router: makeRouter(baselineFile: baselineFile),
+            server: limits.server(logger: logger, revalidations: service.revalidations, serverName: Self.serverName),
             configuration: .init(
-                address: .hostname(host, port: port), serverName: "Screenplay",
+                address: .hostname(host, port: port), serverName: Self.serverName,
                 availableConnectionsDelegate: limits.connectionCap(logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)

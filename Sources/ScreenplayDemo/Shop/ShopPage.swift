@@ -88,4 +88,11 @@ struct HomeTeaser: Sendable {
             Exposure(userID: String(user.id), experiment: experiment.key, variant: variant, at: now))
         return variant
     }
+
+    /// When anyone's variant may next change by itself: the experiment's start or stop, if one
+    /// is ahead (`nil`: only an edit of the experiment changes it, which the bus announces).
+    func nextChange(after now: Date = Date()) async throws -> Date? {
+        guard let experiment = try await templates.experiments()[ShopPage.homeTeaser.key] else { return nil }
+        return [experiment.start, experiment.stop].compactMap { $0 }.filter { $0 > now }.min()
+    }
 }

@@ -23,7 +23,9 @@ public protocol InvalidationBus: Sendable {
     /// Sends `invalidation` to every subscriber (this process's included), after the write that
     /// caused it has committed.
     func publish(_ invalidation: Invalidation) async
-    /// Calls `handler` for every invalidation published from now on.
+    /// Calls `handler` for every invalidation published from now on. Handlers of one
+    /// invalidation are called in the order they subscribed, so a cache built on other caches
+    /// (``RevalidationMemory``) forgets after them.
     func subscribe(_ handler: @escaping @Sendable (Invalidation) -> Void)
 }
 

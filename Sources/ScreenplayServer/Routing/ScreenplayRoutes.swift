@@ -1,3 +1,4 @@
+public import Foundation
 public import ScreenplayContract
 
 /// The screens and commands a server offers, by path.
@@ -18,6 +19,7 @@ public struct ScreenplayRoutes: Sendable {
     struct ScreenRoute: Sendable {
         let pattern: RoutePattern
         let revision: RevisionFunction?
+        let revalidation: Revalidation
         let sharing: Sharing
         let queryKeys: Set<String>
         let build: ScreenBuilderFunction
@@ -30,6 +32,24 @@ public struct ScreenplayRoutes: Sendable {
         case perUser
         /// Everyone shares entries: for screens whose content does not depend on who asks.
         case everyone
+    }
+
+    /// How revalidations of a screen (requests with `If-None-Match`) are answered.
+    public enum Revalidation: Sendable {
+        /// Each one resolves the user and calls the revision (the default): right whatever the
+        /// revision reads.
+        case callingRevision
+        /// From memory, when the same request was answered before: the server keeps the ETag it
+        /// sent for each exact request (target, token, components, encoding) and answers a
+        /// matching `If-None-Match` with a 304 before any routing, without calling anything.
+        ///
+        /// Declare it only when the revision changes with nothing but what an ``Invalidation``
+        /// announces: for a per-user screen, the requesting user's revision (other users'
+        /// `userRevision` leave it alone), plus pages, experiments and tokens (which drop
+        /// everything). Something that changes with time says when: `until` returns the first
+        /// moment the revision may change by itself (an experiment's start or stop), or `nil`.
+        /// It runs only when an answer is remembered, not per request.
+        case fromMemory(until: (@Sendable (ScreenRequest) async throws -> Date?)? = nil)
     }
 
     struct CommandRoute: Sendable {
@@ -58,6 +78,9 @@ public struct ScreenplayRoutes: Sendable {
     ///     declared query values, revision, API version and (unless `sharing` is `.everyone`) user
     ///     share one encoding and ETag, and a cache hit does not call `build` at all. Without it,
     ///     every request builds and encodes.
+    ///   - revalidation: `.callingRevision` (default), or `.fromMemory` for screens whose
+    ///     revision changes only with what the invalidation bus announces: their 304s are then
+    ///     answered without resolving the user or calling `revision` (see ``Revalidation``).
     ///   - sharing: `.perUser` (default) keeps each user's cache entries apart; `.everyone` lets
     ///     all users share them, for screens that show nobody's own data.
     ///   - queryKeys: The query parameters the screen reads. Only these reach the builder and
@@ -65,11 +88,13 @@ public struct ScreenplayRoutes: Sendable {
     ///   - build: Builds the screen. Throw a ``ScreenplayError`` for a 4xx; anything else is a
     ///     500 whose cause is logged, and the server keeps serving.
     public mutating func screen(
-        _ pattern: String, revision: RevisionFunction? = nil, sharing: Sharing = .perUser, queryKeys: Set<String> = [],
-        build: @escaping ScreenBuilderFunction
+        _ pattern: String, revision: RevisionFunction? = nil, revalidation: Revalidation = .callingRevision, sharing: Sharing = .perUser,
+        queryKeys: Set<String> = [], build: @escaping ScreenBuilderFunction
     ) {
         screens.append(
-            ScreenRoute(pattern: RoutePattern(pattern), revision: revision, sharing: sharing, queryKeys: queryKeys, build: build))
+            ScreenRoute(
+                pattern: RoutePattern(pattern), revision: revision, revalidation: revalidation, sharing: sharing, queryKeys: queryKeys,
+                build: build))
     }
 
     /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).

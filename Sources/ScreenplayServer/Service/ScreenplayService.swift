@@ -23,6 +23,8 @@ public final class ScreenplayService: Sendable {
         /// The most bytes of encoded screens kept in memory. Older bytes are evicted least
         /// recently used first; one screen larger than an eighth of this is served, never kept.
         public var cacheByteBudget: Int
+        /// The most bytes remembered about answered revalidations (``RevalidationMemory``).
+        public var revalidationByteBudget: Int
         /// Commands per identity: `burst` at once, then `perSecond`.
         public var commandRate: (perSecond: Double, burst: Double)
         /// New identities (first commands from clients without a token), for the whole process.
@@ -41,14 +43,15 @@ public final class ScreenplayService: Sendable {
         public var verifiesEncodedScreens: Bool
 
         /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
-        /// bodies, 64 MiB of cached screens, verification on.
+        /// bodies, 64 MiB of cached screens, 4 MiB of remembered revalidations, verification on.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
             deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
             verifiesEncodedScreens: Bool = true, commandRate: (perSecond: Double, burst: Double) = (10, 60),
             identityCreationRate: (perSecond: Double, burst: Double) = (20, 200),
-            identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20)
+            identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20), revalidationByteBudget: Int = 4 << 20
         ) {
+            self.revalidationByteBudget = revalidationByteBudget
             self.identityCreationPerAddress = identityCreationPerAddress
             self.commandRate = commandRate
             self.identityCreationRate = identityCreationRate
@@ -96,6 +99,10 @@ public final class ScreenplayService: Sendable {
     let identity: any IdentityResolver
     let cache: EncodedScreenCache
     let ledger = IdempotencyLedger()
+    /// What revalidations of screens declaring ``ScreenplayRoutes/Revalidation/fromMemory(until:)``
+    /// were answered with, for the HTTP adapter to answer the next ones before routing; `nil`
+    /// without an invalidation bus, which is what keeps it exact.
+    public let revalidations: RevalidationMemory?
     let commandLimiter: RateLimiter
     let creationLimiter: RateLimiter
     let addressCreationLimiter: RateLimiter
@@ -109,7 +116,7 @@ public final class ScreenplayService: Sendable {
     /// define: a coded screen always wins, so no template can break one.
     public init(
         routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(), pages: ComposedScreens? = nil,
-        logger: Logger = Logger(label: "screenplay.server")
+        invalidations: (any InvalidationBus)? = nil, logger: Logger = Logger(label: "screenplay.server")
     ) {
         self.routes = routes
         self.pages = pages
@@ -123,6 +130,12 @@ public final class ScreenplayService: Sendable {
             rate: configuration.identityCreationPerAddress.perSecond, burst: configuration.identityCreationPerAddress.burst)
         self.logger = logger
         self.prefixSegments = RequestTarget.segments(of: configuration.pathPrefix)
+        // Subscribed last, after the identity resolver and pages subscribed to the same bus
+        // (they exist before the service): they forget first, so this memory never keeps an
+        // answer computed from what they held.
+        self.revalidations = invalidations.map {
+            RevalidationMemory(byteBudget: configuration.revalidationByteBudget, bus: $0)
+        }
     }
 
     // MARK: HTTP
@@ -171,27 +184,31 @@ public final class ScreenplayService: Sendable {
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment)", path: target.path)
         }
         let inner = Array(rest.dropFirst(2))
-        var response: Response
         switch rest[1] {
         case "screens":
             guard request.method == .get || request.method == .head else {
                 throw ScreenplayError.methodNotAllowed(request.method, allowed: "GET, HEAD", path: target.path)
             }
-            response = try await screenResponse(request, segments: inner, query: target.query, version: version)
+            return try await screenResponse(request, segments: inner, query: target.query, version: version)
         case "commands":
             guard request.method == .post else {
                 throw ScreenplayError.methodNotAllowed(request.method, allowed: "POST", path: target.path)
             }
-            response = try await commandResponse(request, segments: inner, body: body, version: version, clientAddress: clientAddress)
+            var response = try await commandResponse(
+                request, segments: inner, body: body, version: version, clientAddress: clientAddress)
+            addDeprecation(to: &response.head, version: version)
+            return response
         default:
             throw ScreenplayError.notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
         }
-        if let since = configuration.deprecatedVersions[version] {
-            response.head.headerFields[Self.deprecationHeader] = "@\(Int(since.timeIntervalSince1970))"
-            response.head.headerFields[Self.deprecationNoticeHeader] =
-                "API \(version) is deprecated; move to \(configuration.supportedVersions.upperBound) (supported: \(configuration.supportedVersions.lowerBound) through \(configuration.supportedVersions.upperBound))"
-        }
-        return response
+    }
+
+    /// `Deprecation` and its readable notice, on answers in a deprecated version.
+    private func addDeprecation(to head: inout HTTPResponse, version: APIVersion) {
+        guard let since = configuration.deprecatedVersions[version] else { return }
+        head.headerFields[Self.deprecationHeader] = "@\(Int(since.timeIntervalSince1970))"
+        head.headerFields[Self.deprecationNoticeHeader] =
+            "API \(version) is deprecated; move to \(configuration.supportedVersions.upperBound) (supported: \(configuration.supportedVersions.lowerBound) through \(configuration.supportedVersions.upperBound))"
     }
 
     func apiVersion(from segment: String) throws(ScreenplayError) -> APIVersion {
@@ -216,12 +233,19 @@ public final class ScreenplayService: Sendable {
         let coded = routes.screenRoute(for: segments) != nil
         // An unknown path is a 404 before anyone gets an identity: no user rows for garbage URLs.
         guard coded || pages != nil else { throw Self.noScreen(path) }
+        // Taken before anything is read: an answer is remembered only if no write announced a
+        // change while it was computed.
+        let ticket = revalidations?.ticket()
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: false)
         let encoded: EncodedBody
+        var remembered: Remembered?
         if coded {
             let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
-            encoded = try await encodedScreen(
-                path: path, segments: segments, query: query, apiVersion: version, clientKinds: clientKinds, user: resolved.user)
+            let answer = try await codedScreen(
+                path: path, segments: segments, query: query, apiVersion: version, clientKinds: clientKinds, user: resolved.user,
+                rememberable: ticket != nil && request.method == .get && resolved.issuedToken == nil)
+            encoded = answer.body
+            remembered = answer.remembered
         } else {
             guard let pages,
                 let composed = try await pages.body(for: composedRequest(request, path: path, version: version, user: resolved.user))
@@ -240,6 +264,12 @@ public final class ScreenplayService: Sendable {
         head.headerFields[.vary] = vary
         head.headerFields[Self.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
+        addDeprecation(to: &head, version: version)
+        // What a 304 carries is complete here: remembered as it is, for the next revalidation.
+        if let remembered, let ticket, let revalidations {
+            revalidations.remember(
+                request, owner: remembered.owner, etag: encoded.etag, fields: head.headerFields, expiry: remembered.expiry, ticket: ticket)
+        }
         if request.headerFields.contains(where: { $0.name == .ifNoneMatch && encoded.matches(ifNoneMatch: $0.value) }) {
             head.status = .notModified
             return Response(head: head, body: [])
@@ -496,25 +526,55 @@ public final class ScreenplayService: Sendable {
     private func encodedScreen(
         path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity
     ) async throws(ScreenplayError) -> EncodedBody {
+        try await codedScreen(path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user)
+            .body
+    }
+
+    /// A coded screen's bytes, and whether (and until when) its revalidations may be answered
+    /// from ``revalidations``: only for routes declaring ``ScreenplayRoutes/Revalidation/fromMemory(until:)``.
+    private func codedScreen(
+        path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity,
+        rememberable: Bool = false
+    ) async throws(ScreenplayError) -> (body: EncodedBody, remembered: Remembered?) {
         let (route, request) = try screenRequest(path: path, segments: segments, query: query, apiVersion: apiVersion, user: user)
-        guard let revision = route.revision else { return try await encode(route, request, clientKinds: clientKinds) }
-        let value: String
-        do {
-            value = try await revision(request)
-        } catch {
-            throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
+        let body: EncodedBody
+        if let revision = route.revision {
+            let value: String
+            do {
+                value = try await revision(request)
+            } catch {
+                throw mapBuilderError(error, what: "revision of screen '\(request.path)'")
+            }
+            let key = EncodedScreenCache.Key(
+                route: route.pattern.description, parameters: route.pattern.parameterNames.map { request.parameters[$0] ?? "" },
+                query: request.query, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
+                user: route.sharing == .everyone ? nil : user.id)
+            do {
+                body = try await cache.body(for: key, revision: value) { try await self.encode(route, request, clientKinds: clientKinds) }
+            } catch let error as ScreenplayError {
+                throw error
+            } catch {
+                throw mapBuilderError(error, what: "screen '\(request.path)'")
+            }
+        } else {
+            body = try await encode(route, request, clientKinds: clientKinds)
         }
-        let key = EncodedScreenCache.Key(
-            route: route.pattern.description, parameters: route.pattern.parameterNames.map { request.parameters[$0] ?? "" },
-            query: request.query, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
-            user: route.sharing == .everyone ? nil : user.id)
+        guard rememberable, case .fromMemory(let until) = route.revalidation else { return (body, nil) }
+        let owner = route.sharing == .everyone ? nil : user
+        guard let until else { return (body, Remembered(owner: owner, expiry: nil)) }
         do {
-            return try await cache.body(for: key, revision: value) { try await self.encode(route, request, clientKinds: clientKinds) }
-        } catch let error as ScreenplayError {
-            throw error
+            return (body, Remembered(owner: owner, expiry: try await until(request)))
         } catch {
-            throw mapBuilderError(error, what: "screen '\(request.path)'")
+            // A screen that cannot say when it changes by itself is not remembered.
+            return (body, nil)
         }
+    }
+
+    /// How a coded screen's answer is remembered: whose writes make it stale (`nil`: nobody's,
+    /// for screens shared by everyone) and when it expires by itself.
+    private struct Remembered {
+        let owner: UserIdentity?
+        let expiry: Date?
     }
 
     /// Builds, downgrades, encodes and (when configured) verifies one screen: what a cache miss costs.

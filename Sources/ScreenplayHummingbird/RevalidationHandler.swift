@@ -1,0 +1,114 @@
+import HTTPTypes
+public import HummingbirdCore
+public import Logging
+public import NIOCore
+public import NIOHTTPTypes
+public import ScreenplayServer
+
+/// Answers revalidations the service answered before (``RevalidationMemory``) on the
+/// connection's event loop: a `GET` whose `If-None-Match` names the tag remembered for exactly
+/// this request gets its `304 Not Modified` here, without a task, the router, middleware, the
+/// token lookup or the revision. Everything else passes through untouched.
+///
+/// It sits after Hummingbird's connection-state handler (see ``RevalidatingHTTP1Channel``), so
+/// the idle timeout sees these requests and answers like any other, and it keeps HTTP/1.1's
+/// order: while an earlier request on the connection is still being answered by the
+/// framework, a later one goes the normal way, behind it.
+public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    /// Request parts, passed on unless answered here.
+    public typealias InboundIn = HTTPRequestPart
+    /// Request parts, passed on unless answered here.
+    public typealias InboundOut = HTTPRequestPart
+    /// The framework's responses, watched to know when it has finished one.
+    public typealias OutboundIn = HTTPResponsePart
+    /// Responses: the framework's, and the 304s written here.
+    public typealias OutboundOut = HTTPResponsePart
+
+    private let memory: RevalidationMemory
+    private let serverName: String?
+    /// Requests passed to the framework whose responses have not ended yet.
+    private var passedOn = 0
+    /// Whether the parts after an answered head are dropped (up to its `.end`).
+    private var dropping = false
+
+    /// A handler for one connection, answering from `memory`, with `Server: serverName` as the
+    /// framework adds to its own answers (its `serverName` configuration).
+    public init(memory: RevalidationMemory, serverName: String? = nil) {
+        self.memory = memory
+        self.serverName = serverName
+    }
+
+    /// Answers a remembered revalidation, or passes the part on.
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            // `Connection` (close, upgrade) is the framework's to honour.
+            if passedOn == 0, !request.headerFields.contains(.connection), var fields = memory.notModified(request) {
+                dropping = true
+                if let serverName { fields[.server] = serverName }
+                context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            passedOn += 1
+            context.fireChannelRead(data)
+        case .body:
+            if !dropping { context.fireChannelRead(data) }
+        case .end:
+            if dropping {
+                dropping = false
+            } else {
+                context.fireChannelRead(data)
+            }
+        }
+    }
+
+    /// Counts the framework's finished responses.
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+}
+
+/// Hummingbird's HTTP/1 channel with a ``RevalidationHandler`` placed right after its
+/// connection-state handler (`additionalChannelHandlers` go before it, where the idle timeout
+/// would not see the requests answered there).
+public struct RevalidatingHTTP1Channel: ServerChildChannel {
+    /// The framework's channel value: requests are handled as usual.
+    public typealias Value = HTTP1Channel.Value
+
+    let base: HTTP1Channel
+    let memory: RevalidationMemory
+    let serverName: String?
+
+    /// Sets up `base`'s pipeline, then adds the handler after its connection-state handler.
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let (memory, serverName) = (memory, serverName)
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+            try operations.addHandler(RevalidationHandler(memory: memory, serverName: serverName), position: .after(state))
+            return value
+        }
+    }
+
+    /// Handles requests as `base` does.
+    public func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+extension HTTPServerBuilder {
+    /// An HTTP/1 server whose revalidations are answered from `memory` first (see
+    /// ``RevalidationHandler``); `nil` gives the plain HTTP/1 server. `serverName` is the
+    /// application's, so the 304s answered early carry the same `Server` header.
+    public static func http1(
+        configuration: HTTP1Channel.Configuration, revalidations memory: RevalidationMemory?, serverName: String? = nil
+    ) -> HTTPServerBuilder {
+        guard let memory else { return .http1(configuration: configuration) }
+        return HTTPServerBuilder { responder in
+            RevalidatingHTTP1Channel(
+                base: HTTP1Channel(responder: responder, configuration: configuration), memory: memory, serverName: serverName)
+        }
+    }
+}

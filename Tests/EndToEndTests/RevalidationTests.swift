@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayHummingbird
+import ScreenplayServer
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The demo's revalidations answered on the event loop, from memory, against the real server:
+/// the same answer as the service's, never stale after a write, in order on a connection, and
+/// seen by the idle timeout.
+@Suite("End to end: revalidations answered before routing", .serialized)
+struct RevalidationTests {
+    /// A new user (made by a first command), their token.
+    static func newUser(_ root: URL) async throws -> String {
+        let created = try await raw(
+            .post, root, "/api/v4/commands/playlists/create", headers: [.contentType: "application/json"],
+            body: Array(#"{"name":"Mine"}"#.utf8))
+        #expect(created.status == .ok)
+        return try #require(created.headers[ScreenplayService.tokenHeader])
+    }
+
+    static func home(_ root: URL, token: String, etag: String? = nil) async throws -> RawResponse {
+        var headers: HTTPFields = [.authorization: "Bearer " + token]
+        if let etag { headers[.ifNoneMatch] = etag }
+        return try await raw(.get, root, "/api/v4/screens/home", headers: headers)
+    }
+
+    @Test("a repeated revalidation is answered from memory with the fields of the service's 304, and a write is seen at once")
+    func answeredAndInvalidated() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let memory = try #require(demo.service.revalidations)
+            let (alice, bob) = (try await Self.newUser(root), try await Self.newUser(root))
+            let first = try await Self.home(root, token: alice)
+            let etag = try #require(first.headers[.eTag])
+            let before = memory.answered
+            var answers: [RawResponse] = []
+            for _ in 0..<3 { answers.append(try await Self.home(root, token: alice, etag: etag)) }
+            #expect(answers.allSatisfy { $0.status == .notModified && $0.body.isEmpty })
+            #expect(memory.answered == before + 3, "all three answered before routing")
+            // The fields a 200 carries, less those about its body, are what the 304 says.
+            let expected = first.headers.filter { ![.contentType, .contentLength, .date].contains($0.name) }
+            let fast = answers[0].headers.filter { $0.name != .date }
+            #expect(Set(fast.map(\.description)) == Set(expected.map(\.description)))
+
+            let bobsTag = try #require(try await Self.home(root, token: bob).headers[.eTag])
+            // Alice writes: her old tag now gets the new screen, Bob's is still answered early.
+            let write = try await raw(
+                .post, root, "/api/v4/commands/playlists/create",
+                headers: [.contentType: "application/json", .authorization: "Bearer " + alice], body: Array(#"{"name":"Two"}"#.utf8))
+            #expect(write.status == .ok)
+            let after = try await Self.home(root, token: alice, etag: etag)
+            #expect(after.status == .ok)
+            #expect(after.headers[.eTag] != etag)
+            #expect(after.text.contains("Two"))
+            let answered = memory.answered
+            #expect(try await Self.home(root, token: bob, etag: bobsTag).status == .notModified)
+            #expect(memory.answered == answered + 1)
+        }
+    }
+
+    @Test("an experiment edited in the admin, or one that starts later, changes home at once despite the memory")
+    func experiments() async throws {
+        try await AdminAPITests.withAdmin { root, admin in
+            func teaser(_ json: String) async throws {
+                let saved = try await AdminAPITests.call(.put, root, "experiments/home-shop-teaser", token: admin, json: json)
+                #expect(saved.status == .ok, "\(saved.text)")
+            }
+            let user = try await Self.newUser(root)
+            try await teaser(#"{"variants":[{"name":"control","weight":1}]}"#)
+            let control = try #require(try await Self.home(root, token: user).headers[.eTag])
+            #expect(try await Self.home(root, token: user, etag: control).status == .notModified)
+            // Everyone in the teaser now: the remembered answer is gone, home changes.
+            try await teaser(#"{"variants":[{"name":"teaser","weight":1}]}"#)
+            let edited = try await Self.home(root, token: user, etag: control)
+            #expect(edited.status == .ok)
+            let shown = try #require(edited.headers[.eTag])
+            #expect(shown != control)
+
+            // Scheduled two seconds ahead: remembered only until it starts, then home changes.
+            let start = ISO8601DateFormatter().string(from: Date().addingTimeInterval(2))
+            try await teaser(#"{"variants":[{"name":"teaser","weight":1}],"start":"\#(start)"}"#)
+            let waiting = try #require(try await Self.home(root, token: user).headers[.eTag])
+            #expect(waiting != shown, "not running yet: no teaser")
+            #expect(try await Self.home(root, token: user, etag: waiting).status == .notModified)
+            try await Task.sleep(for: .seconds(3))
+            let started = try await Self.home(root, token: user, etag: waiting)
+            #expect(started.status == .ok, "the start passed: a new answer, not the remembered 304")
+            #expect(started.headers[.eTag] == shown)
+        }
+    }
+
+    @Test("pipelined requests are answered in order: a remembered 304 waits behind the request before it")
+    func pipelinedInOrder() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let port = try #require(root.port)
+            let token = try await Self.newUser(root)
+            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
+            _ = try await Self.home(root, token: token, etag: etag)
+            let head = "Host: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            // One write: a full GET (slow: the router, the cache), a revalidation, then a close.
+            let text =
+                "GET /api/v4/screens/home HTTP/1.1\r\n\(head)\r\n"
+                + "GET /api/v4/screens/home HTTP/1.1\r\n\(head)If-None-Match: \(etag)\r\n\r\n"
+                + "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            let received = try await ConnectionLimitTests.exchange(port: port, text)
+            // A status line follows the previous body directly (a JSON body ends without a line break).
+            let statuses = received.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(statuses == ["200", "304", "200"], "\(received.prefix(300))")
+        }
+    }
+
+    @Test("the idle timeout sees requests answered early: a busy connection stays open, an idle one closes")
+    func idleTimeout() async throws {
+        let harness = DemoServerHarness(limits: ConnectionLimits(idleTimeout: .seconds(1)))
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let memory = try #require(demo.service.revalidations)
+            let port = try #require(root.port)
+            let token = try await Self.newUser(root)
+            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
+            let before = memory.answered
+            let request =
+                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
+            // Six revalidations 0.4 s apart: 2.4 s on one connection with a 1 s idle timeout.
+            let (statuses, closed) = try await ConnectionLimitTests.onOwnThread {
+                let descriptor = try ConnectionLimitTests.halfSent(port: port, "")
+                defer { close(descriptor) }
+                var statuses: [String] = []
+                for _ in 0..<6 {
+                    _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+                    statuses.append(Self.readHead(descriptor))
+                    usleep(400_000)
+                }
+                return (statuses, ConnectionLimitTests.closedByServer(descriptor, within: 3))
+            }
+            #expect(statuses == Array(repeating: "HTTP/1.1 304 Not Modified", count: 6), "\(statuses)")
+            #expect(memory.answered == before + 6)
+            #expect(closed, "closed once idle")
+        }
+    }
+
+    /// Reads one bodiless response's head and returns its status line ("" if none within 2 s).
+    static func readHead(_ descriptor: Int32) -> String {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while !received.ends(with: Array("\r\n\r\n".utf8)), poll(&poller, 1, 2_000) > 0, recv(descriptor, &byte, 1, 0) == 1 {
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+    }
+}
+
+extension Array where Element: Equatable {
+    fileprivate func ends(with suffix: [Element]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
