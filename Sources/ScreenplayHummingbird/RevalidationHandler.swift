@@ -30,6 +30,8 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     private var passedOn = 0
     /// Whether the parts after an answered head are dropped (up to its `.end`).
     private var dropping = false
+    /// The `Date` header, made once a second.
+    private var date = HTTPDate()
 
     /// A handler for one connection, answering from `memory`, with `Server: serverName` as the
     /// framework adds to its own answers (its `serverName` configuration).
@@ -42,9 +44,15 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            // `Connection` (close, upgrade) is the framework's to honour.
-            if passedOn == 0, !request.headerFields.contains(.connection), var fields = memory.notModified(request) {
+            // `Connection` (close, upgrade) is the framework's to honour. While the socket is
+            // not writable (a client that sends and does not read), requests go to the
+            // framework, whose backpressure stops reading; answering here would queue without
+            // bound.
+            if passedOn == 0, context.channel.isWritable, !request.headerFields.contains(.connection),
+                var fields = memory.notModified(request)
+            {
                 dropping = true
+                fields[.date] = date.now()
                 if let serverName { fields[.server] = serverName }
                 context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -42,7 +42,7 @@ struct RevalidationTests {
             let before = memory.answered
             var answers: [RawResponse] = []
             for _ in 0..<3 { answers.append(try await Self.home(root, token: alice, etag: etag)) }
-            #expect(answers.allSatisfy { $0.status == .notModified && $0.body.isEmpty })
+            #expect(answers.allSatisfy { $0.status == .notModified && $0.body.isEmpty && $0.headers[.date] != nil })
             #expect(memory.answered == before + 3, "all three answered before routing")
             // The fields a 200 carries, less those about its body, are what the 304 says.
             let expected = first.headers.filter { ![.contentType, .contentLength, .date].contains($0.name) }
@@ -145,6 +145,37 @@ struct RevalidationTests {
             #expect(statuses == Array(repeating: "HTTP/1.1 304 Not Modified", count: 6), "\(statuses)")
             #expect(memory.answered == before + 6)
             #expect(closed, "closed once idle")
+        }
+    }
+
+    @Test("a client that pipelines revalidations and never reads is held back, not queued for without bound")
+    func backpressure() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let port = try #require(root.port)
+            let token = try await Self.newUser(root)
+            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
+            let request = Array(
+                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
+                    .utf8)
+            let batch = Array([[UInt8]](repeating: request, count: 512).joined())
+            let limit = 96 << 20
+            // Sends without reading until the server stops taking bytes for a second, or `limit`.
+            let sent = try await ConnectionLimitTests.onOwnThread {
+                let descriptor = try ConnectionLimitTests.halfSent(port: port, "")
+                defer { close(descriptor) }
+                var sent = 0
+                var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                while sent < limit, poll(&poller, 1, 1_000) > 0 {
+                    let count = batch.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    if count > 0 { sent += count }
+                }
+                return sent
+            }
+            // Kernel buffers on both sides hold a few MiB; an unbounded server would take it all.
+            #expect(sent < limit, "the server kept reading: \(sent >> 20) MiB")
+            #expect(try await raw(.get, root, "/health").status == .ok, "and serves others meanwhile")
         }
     }
 

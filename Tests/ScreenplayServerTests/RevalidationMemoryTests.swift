@@ -28,7 +28,7 @@ struct RevalidationMemoryTests {
                 Section("s") { Text(String(repeating: "hi ", count: 700)) }
             }
         }
-        let until: (@Sendable (ScreenRequest) async throws -> Date?)? = expiry.map { expiry in { @Sendable _ in try expiry() } }
+        let until: (@Sendable (ScreenRequest, Date) async throws -> Date?)? = expiry.map { expiry in { @Sendable _, _ in try expiry() } }
         routes.screen("mine", revision: revision, revalidation: .fromMemory(until: until), build: screen)
         routes.screen("called", revision: revision, build: screen)
         routes.screen("catalog", revision: { _ in "c" }, revalidation: .fromMemory(), sharing: .everyone, build: screen)

@@ -194,7 +194,7 @@ public struct DemoApp: Sendable {
                 let variant = await teaser?.variant(for: request.user) ?? "-"
                 return "\(try await users.revision(of: request.user))/\(variant)"
             },
-            revalidation: .fromMemory(until: { _ in try await teaser?.nextChange() })
+            revalidation: .fromMemory(until: { _, since in try await teaser?.nextChange(after: since) })
         ) { request in
             try await screens.home(for: request.user, shopTeaser: await teaser?.variant(for: request.user) == "teaser")
         }

@@ -2,6 +2,7 @@ import Foundation
 import ScreenplayContract
 import ScreenplayServer
 import ScreenplayStore
+import Synchronization
 
 /// The shop: a page arranged in the layout store rather than in code, from three verticals
 /// (catalog and pricing in process, promotions a separate service), plus the two experiments the
@@ -77,22 +78,52 @@ enum ShopPage {
 struct HomeTeaser: Sendable {
     let templates: LiveTemplates
     let recorder: ExperimentStore
+    /// When reading the experiment or recording an exposure last failed: the variant then
+    /// falls back to none, which must not be remembered as the answer.
+    private let lastFailure = FailureTime()
+
+    init(templates: LiveTemplates, recorder: ExperimentStore) {
+        self.templates = templates
+        self.recorder = recorder
+    }
 
     /// The user's variant (`nil`: anonymous, or the experiment is not running); records the
-    /// first exposure.
+    /// first exposure. A failure shows no teaser (and is noted for ``nextChange(after:)``).
     func variant(for user: UserIdentity) async -> String? {
-        guard !user.isAnonymous, let experiment = try? await templates.experiments()[ShopPage.homeTeaser.key] else { return nil }
+        guard !user.isAnonymous else { return nil }
         let now = Date()
-        guard let variant = experiment.variant(for: String(user.id), segments: [], at: now) else { return nil }
-        _ = try? await recorder.recordFirstExposure(
-            Exposure(userID: String(user.id), experiment: experiment.key, variant: variant, at: now))
-        return variant
+        do {
+            guard let experiment = try await templates.experiments()[ShopPage.homeTeaser.key],
+                let variant = experiment.variant(for: String(user.id), segments: [], at: now)
+            else { return nil }
+            _ = try await recorder.recordFirstExposure(
+                Exposure(userID: String(user.id), experiment: experiment.key, variant: variant, at: now))
+            return variant
+        } catch {
+            lastFailure.note(now)
+            return nil
+        }
     }
 
-    /// When anyone's variant may next change by itself: the experiment's start or stop, if one
-    /// is ahead (`nil`: only an edit of the experiment changes it, which the bus announces).
-    func nextChange(after now: Date = Date()) async throws -> Date? {
+    /// When anyone's variant may next change by itself after `since`: the experiment's start or
+    /// stop, if one is ahead (`nil`: only an edit of the experiment changes it, which the bus
+    /// announces). Throws when a read failed since `since`, so that answer is not remembered.
+    func nextChange(after since: Date) async throws -> Date? {
+        if let failed = lastFailure.time, failed >= since { throw TeaserUnavailable() }
         guard let experiment = try await templates.experiments()[ShopPage.homeTeaser.key] else { return nil }
-        return [experiment.start, experiment.stop].compactMap { $0 }.filter { $0 > now }.min()
+        return [experiment.start, experiment.stop].compactMap { $0 }.filter { $0 > since }.min()
     }
+
+    struct TeaserUnavailable: Error {}
+}
+
+/// The last time something failed, shared by copies of a value.
+final class FailureTime: Sendable {
+    private let last = Mutex<Date?>(nil)
+
+    /// The latest failure noted, if any.
+    var time: Date? { last.withLock { $0 } }
+
+    /// Notes a failure at `time`.
+    func note(_ time: Date) { last.withLock { $0 = max($0 ?? time, time) } }
 }

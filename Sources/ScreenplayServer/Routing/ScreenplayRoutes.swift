@@ -46,10 +46,12 @@ public struct ScreenplayRoutes: Sendable {
         /// Declare it only when the revision changes with nothing but what an ``Invalidation``
         /// announces: for a per-user screen, the requesting user's revision (other users'
         /// `userRevision` leave it alone), plus pages, experiments and tokens (which drop
-        /// everything). Something that changes with time says when: `until` returns the first
-        /// moment the revision may change by itself (an experiment's start or stop), or `nil`.
-        /// It runs only when an answer is remembered, not per request.
-        case fromMemory(until: (@Sendable (ScreenRequest) async throws -> Date?)? = nil)
+        /// everything). Something that changes with time says when: `until` gets the moment the
+        /// request began (before its revision was read) and returns the first moment after it
+        /// at which the revision may change by itself (an experiment's start or stop), or `nil`;
+        /// throwing means "do not remember this one" (say, when the revision read something that
+        /// failed). It runs only when an answer is remembered, not per request.
+        case fromMemory(until: (@Sendable (ScreenRequest, _ since: Date) async throws -> Date?)? = nil)
     }
 
     struct CommandRoute: Sendable {

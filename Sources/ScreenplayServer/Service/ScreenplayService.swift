@@ -236,6 +236,7 @@ public final class ScreenplayService: Sendable {
         // Taken before anything is read: an answer is remembered only if no write announced a
         // change while it was computed.
         let ticket = revalidations?.ticket()
+        let started = Date()
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: false)
         let encoded: EncodedBody
         var remembered: Remembered?
@@ -243,7 +244,7 @@ public final class ScreenplayService: Sendable {
             let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
             let answer = try await codedScreen(
                 path: path, segments: segments, query: query, apiVersion: version, clientKinds: clientKinds, user: resolved.user,
-                rememberable: ticket != nil && request.method == .get && resolved.issuedToken == nil)
+                remembering: ticket != nil && request.method == .get && resolved.issuedToken == nil ? started : nil)
             encoded = answer.body
             remembered = answer.remembered
         } else {
@@ -531,10 +532,11 @@ public final class ScreenplayService: Sendable {
     }
 
     /// A coded screen's bytes, and whether (and until when) its revalidations may be answered
-    /// from ``revalidations``: only for routes declaring ``ScreenplayRoutes/Revalidation/fromMemory(until:)``.
+    /// from ``revalidations``: only for routes declaring ``ScreenplayRoutes/Revalidation/fromMemory(until:)``,
+    /// and only when `started` (when the request began) is given.
     private func codedScreen(
         path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity,
-        rememberable: Bool = false
+        remembering started: Date? = nil
     ) async throws(ScreenplayError) -> (body: EncodedBody, remembered: Remembered?) {
         let (route, request) = try screenRequest(path: path, segments: segments, query: query, apiVersion: apiVersion, user: user)
         let body: EncodedBody
@@ -559,11 +561,13 @@ public final class ScreenplayService: Sendable {
         } else {
             body = try await encode(route, request, clientKinds: clientKinds)
         }
-        guard rememberable, case .fromMemory(let until) = route.revalidation else { return (body, nil) }
+        guard let started, case .fromMemory(let until) = route.revalidation else { return (body, nil) }
         let owner = route.sharing == .everyone ? nil : user
         guard let until else { return (body, Remembered(owner: owner, expiry: nil)) }
         do {
-            return (body, Remembered(owner: owner, expiry: try await until(request)))
+            // From when the request began: a change between then and now (the revision read
+            // before it, the expiry after it) gives an expiry already past, never a missed one.
+            return (body, Remembered(owner: owner, expiry: try await until(request, started)))
         } catch {
             // A screen that cannot say when it changes by itself is not remembered.
             return (body, nil)

@@ -83,12 +83,26 @@ public struct UserDirectory: IdentityResolver {
     /// Revokes a token: from now on it is a 401 everywhere this directory answers (other
     /// processes drop it from memory when the invalidation bus arrives; until then only this one
     /// does). The user's data stays. Returns whether the token was known.
+    ///
+    /// Returns after the revocation was announced, so nothing in this process (a remembered
+    /// revalidation included) answers the token as valid once this returns.
     @discardableResult
     public func revoke(token: String) async throws -> Bool {
         guard Self.isWellFormed(token) else { return false }
         known.forget(token)
-        defer { Task { [bus] in await bus.publish(.tokenRevoked(tokenHash: Self.hash(token))) } }
-        return try await store.transaction { database in
+        do {
+            let revoked = try await markRevoked(token)
+            await bus.publish(.tokenRevoked(tokenHash: Self.hash(token)))
+            return revoked
+        } catch {
+            // Announced even so: the row may have changed before the failure.
+            await bus.publish(.tokenRevoked(tokenHash: Self.hash(token)))
+            throw error
+        }
+    }
+
+    private func markRevoked(_ token: String) async throws -> Bool {
+        try await store.transaction { database in
             let row = try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token))
                 .first()
             guard let row else { return false }
