@@ -24,6 +24,26 @@ struct RevalidationTests {
         return try #require(created.headers[ScreenplayService.tokenHeader])
     }
 
+    /// The demo running with `limits`, a new user, and the ETag of their home: what each raw-socket
+    /// case starts from. `body` gets the root, the port, the token, the tag and the demo.
+    static func withUsersHome(
+        limits: ConnectionLimits = ConnectionLimits(), _ body: (URL, Int, String, String, DemoApp) async throws -> Void
+    ) async throws {
+        let harness = DemoServerHarness(limits: limits)
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let port = try #require(root.port)
+            let token = try await Self.newUser(root)
+            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
+            try await body(root, port, token, etag, demo)
+        }
+    }
+
+    /// A revalidation of home as raw HTTP/1.1.
+    static func revalidation(token: String, etag: String) -> String {
+        "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
+    }
+
     static func home(_ root: URL, token: String, etag: String? = nil) async throws -> RawResponse {
         var headers: HTTPFields = [.authorization: "Bearer " + token]
         if let etag { headers[.ifNoneMatch] = etag }
@@ -98,18 +118,12 @@ struct RevalidationTests {
 
     @Test("pipelined requests are answered in order: a remembered 304 waits behind the request before it")
     func pipelinedInOrder() async throws {
-        let harness = DemoServerHarness()
-        defer { harness.removeData() }
-        try await harness.withServer { root in
-            let port = try #require(root.port)
-            let token = try await Self.newUser(root)
-            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
+        try await Self.withUsersHome { root, port, token, etag, _ in
             _ = try await Self.home(root, token: token, etag: etag)
-            let head = "Host: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
             // One write: a full GET (slow: the router, the cache), a revalidation, then a close.
             let text =
-                "GET /api/v4/screens/home HTTP/1.1\r\n\(head)\r\n"
-                + "GET /api/v4/screens/home HTTP/1.1\r\n\(head)If-None-Match: \(etag)\r\n\r\n"
+                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                + Self.revalidation(token: token, etag: etag)
                 + "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             let received = try await ConnectionLimitTests.exchange(port: port, text)
             // A status line follows the previous body directly (a JSON body ends without a line break).
@@ -120,16 +134,10 @@ struct RevalidationTests {
 
     @Test("the idle timeout sees requests answered early: a busy connection stays open, an idle one closes")
     func idleTimeout() async throws {
-        let harness = DemoServerHarness(limits: ConnectionLimits(idleTimeout: .seconds(1)))
-        defer { harness.removeData() }
-        try await harness.withDemo { root, demo in
+        try await Self.withUsersHome(limits: ConnectionLimits(idleTimeout: .seconds(1))) { _, port, token, etag, demo in
             let memory = try #require(demo.service.revalidations)
-            let port = try #require(root.port)
-            let token = try await Self.newUser(root)
-            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
             let before = memory.answered
-            let request =
-                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
+            let request = Self.revalidation(token: token, etag: etag)
             // Six revalidations 0.4 s apart: 2.4 s on one connection with a 1 s idle timeout.
             let (statuses, closed) = try await ConnectionLimitTests.onOwnThread {
                 let descriptor = try ConnectionLimitTests.halfSent(port: port, "")
@@ -150,15 +158,8 @@ struct RevalidationTests {
 
     @Test("a client that pipelines revalidations and never reads is held back, not queued for without bound")
     func backpressure() async throws {
-        let harness = DemoServerHarness()
-        defer { harness.removeData() }
-        try await harness.withServer { root in
-            let port = try #require(root.port)
-            let token = try await Self.newUser(root)
-            let etag = try #require(try await Self.home(root, token: token).headers[.eTag])
-            let request = Array(
-                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
-                    .utf8)
+        try await Self.withUsersHome { root, port, token, etag, _ in
+            let request = Array(Self.revalidation(token: token, etag: etag).utf8)
             let batch = Array([[UInt8]](repeating: request, count: 512).joined())
             let limit = 96 << 20
             // Sends without reading until the server stops taking bytes for a second, or `limit`.
