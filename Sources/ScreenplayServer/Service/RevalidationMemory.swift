@@ -36,12 +36,13 @@ public final class RevalidationMemory: Sendable {
             var acceptEncoding = ""
             // Repeated fields are joined in order: two requests share a key only when every
             // value the service could read is the same.
+            func join(_ value: String, to joined: inout String) { joined += joined.isEmpty ? value : "\n" + value }
             for field in request.headerFields {
                 switch field.name {
-                case .authorization: authorization += authorization.isEmpty ? field.value : "\n" + field.value
-                case .cookie: cookie += cookie.isEmpty ? field.value : "\n" + field.value
-                case .acceptEncoding: acceptEncoding += acceptEncoding.isEmpty ? field.value : "\n" + field.value
-                case ScreenplayService.componentsHeader: components += components.isEmpty ? field.value : "\n" + field.value
+                case .authorization: join(field.value, to: &authorization)
+                case .cookie: join(field.value, to: &cookie)
+                case .acceptEncoding: join(field.value, to: &acceptEncoding)
+                case ScreenplayService.componentsHeader: join(field.value, to: &components)
                 default: continue
                 }
             }
@@ -103,6 +104,8 @@ public final class RevalidationMemory: Sendable {
     /// invalidation arrived in between.
     public struct Ticket: Sendable {
         let epoch: UInt64
+        /// When it was taken: what a screen's expiry is counted from.
+        let taken: Date
     }
 
     private let state = Mutex(State())
@@ -123,7 +126,7 @@ public final class RevalidationMemory: Sendable {
 
     /// A ticket for a request starting now.
     public func ticket() -> Ticket {
-        Ticket(epoch: state.withLock { $0.epoch })
+        Ticket(epoch: state.withLock { $0.epoch }, taken: Date())
     }
 
     /// How many revalidations were answered from memory so far.

@@ -236,7 +236,6 @@ public final class ScreenplayService: Sendable {
         // Taken before anything is read: an answer is remembered only if no write announced a
         // change while it was computed.
         let ticket = revalidations?.ticket()
-        let started = Date()
         let resolved = try await identity.resolve(token: Self.token(in: request.headerFields), creating: false)
         let encoded: EncodedBody
         var remembered: Remembered?
@@ -244,7 +243,7 @@ public final class ScreenplayService: Sendable {
             let clientKinds = Self.clientKinds(in: request.headerFields, known: routes.customKinds)
             let answer = try await codedScreen(
                 path: path, segments: segments, query: query, apiVersion: version, clientKinds: clientKinds, user: resolved.user,
-                remembering: ticket != nil && request.method == .get && resolved.issuedToken == nil ? started : nil)
+                remembering: request.method == .get && resolved.issuedToken == nil ? ticket?.taken : nil)
             encoded = answer.body
             remembered = answer.remembered
         } else {
