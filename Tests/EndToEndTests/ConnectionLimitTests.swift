@@ -28,6 +28,25 @@ struct ConnectionLimitTests {
         return descriptor
     }
 
+    /// A connection that sent one whole request and read its answer (`/health`: `ok`), then stays
+    /// open and idle, as a keep-alive client's would.
+    static func answeredThenIdle(port: Int) throws -> Int32 {
+        let descriptor = try halfSent(port: port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while !String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\nok"), poll(&poller, 1, 10_000) > 0 {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        guard String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\nok") else {
+            close(descriptor)
+            throw POSIXError(.ECONNRESET)
+        }
+        return descriptor
+    }
+
     /// Whether the server closed the connection within `seconds` (a read returns end of file).
     static func closedByServer(_ descriptor: Int32, within seconds: Double) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -131,12 +150,11 @@ struct ConnectionLimitTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             let port = try #require(root.port)
-            let hogs = try (0..<4).map { _ in try Self.halfSent(port: port, "GET / HTTP/1.1\r\n") }
+            // Four connections, each answered once and then left idle: answered means accepted, so
+            // all four count against the cap before the next one arrives. (Sleeping instead let a
+            // connection arrive in the same accept batch as the hogs on a loaded machine.)
+            let hogs = try await Self.onOwnThread { try (0..<4).map { _ in try Self.answeredThenIdle(port: port) } }
             defer { for descriptor in hogs { close(descriptor) } }
-            // Let the server accept the hogs first. The cap is checked between accepts, and NIO
-            // accepts a few queued connections per wakeup, so a connection that arrives in the same
-            // batch as the hogs can get in beside them (seen once on a loaded CI machine).
-            try await Task.sleep(for: .milliseconds(300))
             let started = ContinuousClock.now
             #expect(try await raw(.get, root, "/health").status == .ok, "served after the hogs timed out")
             // It waited for a slot: the cap held it back until the idle hogs were closed.
