@@ -16,10 +16,13 @@ let package = Package(
         .library(name: "ScreenplayContract", targets: ["ScreenplayContract"]),
         .library(name: "ScreenplayContractTools", targets: ["ScreenplayContractTools"]),
         .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
+        .library(name: "ScreenplayComposer", targets: ["ScreenplayComposer"]),
         .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
         .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
+        .library(name: "ScreenplayLayoutStore", targets: ["ScreenplayLayoutStore"]),
         .library(name: "ScreenplayAdmin", targets: ["ScreenplayAdmin"]),
         .library(name: "ScreenplayComposerAsyncHTTPClient", targets: ["ScreenplayComposerAsyncHTTPClient"]),
+        .library(name: "ScreenplayComposerNIO", targets: ["ScreenplayComposerNIO"]),
         .library(name: "ScreenplayStoreSQLite", targets: ["ScreenplayStoreSQLite"]),
         .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
         .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
@@ -47,7 +50,7 @@ let package = Package(
         // Build tooling apps never ship: schema generation, contract diff and check, docs.
         .target(name: "ScreenplayContractTools", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
 
-        // MARK: Server core: DSL, routing, encoding, commands; speaks HTTPTypes only.
+        // MARK: Server core: DSL, routing, encoding, caching, commands; speaks HTTPTypes only.
         // The system zlib gzips cached responses (Debian: zlib1g-dev; scripts install it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
@@ -74,15 +77,39 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The composer: page templates, conditions, widget contracts and providers, splicing,
+        // composed pages served as screens, experiments. Its own module, so an app serving coded
+        // screens only builds none of it.
+        .target(
+            name: "ScreenplayComposer",
+            dependencies: [
+                "ScreenplayServer", "ScreenplayContract",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Remote widget providers over AsyncHTTPClient (TLS): its own module, so `serve` links no
         // TLS stack unless an app's providers need one.
         .target(
             name: "ScreenplayComposerAsyncHTTPClient",
             dependencies: [
-                "ScreenplayServer",
+                "ScreenplayServer", "ScreenplayComposer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Remote widget providers over plain HTTP/1.1 on SwiftNIO (loopback, sidecars): no TLS.
+        .target(
+            name: "ScreenplayComposerNIO",
+            dependencies: [
+                "ScreenplayComposer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -97,11 +124,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The composer's data in the store: layouts with drafts, revisions and audit, experiments,
+        // and the live templates composed pages read from memory.
+        .target(
+            name: "ScreenplayLayoutStore",
+            dependencies: [
+                "ScreenplayStore", "ScreenplayComposer", "ScreenplayServer",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The layout admin: accounts (scrypt), API tokens, sessions, the JSON API; HTTPTypes only.
         .target(
             name: "ScreenplayAdmin",
             dependencies: [
-                "ScreenplayServer", "ScreenplayStore", "ScreenplayContract", "ScreenplayWeb",
+                "ScreenplayServer", "ScreenplayComposer", "ScreenplayStore", "ScreenplayLayoutStore", "ScreenplayContract", "ScreenplayWeb",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -156,7 +193,9 @@ let package = Package(
         .target(
             name: "ScreenplayDemo",
             dependencies: [
-                "ScreenplayServer", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayWeb", "ScreenplayAdmin",
+                "ScreenplayServer", "ScreenplayComposer", "ScreenplayComposerNIO", "ScreenplayHummingbird", "ScreenplayStore",
+                "ScreenplayLayoutStore",
+                "ScreenplayStoreSQLite", "ScreenplayWeb", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -179,13 +218,31 @@ let package = Package(
         ),
 
         // MARK: Tests: one target per module, plus end to end over loopback.
+        // Fixtures several test targets share (identities, requests, stores); in no product.
+        .target(
+            name: "ScreenplayTestSupport",
+            dependencies: [
+                "ScreenplayServer", "ScreenplayContract", "ScreenplayStore", "ScreenplayStoreSQLite",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/ScreenplayTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayServerTests",
-            dependencies: ["ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["ScreenplayServer", "ScreenplayTestSupport", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayComposerTests",
+            dependencies: [
+                "ScreenplayComposer", "ScreenplayServer", "ScreenplayTestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -200,12 +257,20 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenplayAdminTests",
-            dependencies: ["ScreenplayAdmin", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite"],
+            dependencies: ["ScreenplayAdmin", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ScreenplayStoreTests",
-            dependencies: ["ScreenplayStore", "ScreenplayStoreSQLite", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: ["ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayTestSupport", .product(name: "SQLKit", package: "sql-kit")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayLayoutStoreTests",
+            dependencies: [
+                "ScreenplayLayoutStore", "ScreenplayComposer", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -223,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "ScreenplayDemoTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayComposer", "ScreenplayLayoutStore", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayClient",
                 .product(name: "SQLKit", package: "sql-kit"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -232,7 +297,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayClient", "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
+                "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient", "ScreenplayComposerNIO",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ScreenplayContract", package: "Screenplay"),
                 .product(name: "ScreenplayServer", package: "Screenplay"),
+                .product(name: "ScreenplayComposer", package: "Screenplay"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/ComposerBenchmarks",

@@ -39,6 +39,8 @@ if ! python3 -c 'import selenium' >/dev/null 2>&1; then
 fi
 
 echo "==> swift $(swift --version 2>&1 | head -1)"
+# What each kind of app builds: coded screens only never build the composer; apps never a server.
+swift package describe --type json | python3 scripts/module-boundaries.py
 echo "==> building (debug, with tests)"
 swift build --build-tests
 echo "==> running tests"

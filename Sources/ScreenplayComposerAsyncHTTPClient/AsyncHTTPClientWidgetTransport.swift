@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
-public import ScreenplayServer
+public import ScreenplayComposer
 
 /// Calls remote widget providers with AsyncHTTPClient: TLS, pooled connections, redirects off.
 ///

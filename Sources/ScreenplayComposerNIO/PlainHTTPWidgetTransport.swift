@@ -2,7 +2,7 @@ import Foundation
 public import NIOCore
 import NIOHTTP1
 import NIOPosix
-public import ScreenplayServer
+public import ScreenplayComposer
 
 /// Calls remote widget providers over plain HTTP/1.1 on SwiftNIO: no TLS, one connection per call.
 ///

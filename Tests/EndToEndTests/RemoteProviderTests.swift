@@ -4,6 +4,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import ScreenplayComposerAsyncHTTPClient
+import ScreenplayComposer
+import ScreenplayComposerNIO
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer

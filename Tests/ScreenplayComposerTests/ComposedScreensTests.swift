@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 
@@ -108,7 +110,7 @@ struct ComposedScreensTests {
         #expect(again.head.status == .notModified)
         #expect(again.body.isEmpty)
         #expect(setup.calls.count == 2, "answered from the cache")
-        #expect(setup.service.pages?.latestReport(for: "shop")?.report(for: "p1")?.outcome == .shown)
+        #expect((setup.service.pages as? ComposedScreens)?.latestReport(for: "shop")?.report(for: "p1")?.outcome == .shown)
     }
 
     @Test("no template: a JSON 404; a coded route wins over a template at the same path")
@@ -168,7 +170,7 @@ struct ComposedScreensTests {
         )
         let page = try Self.screen(await Self.get(degraded, "shop"))
         #expect(page.allComponents.contains { $0.id == "p1" }, "the failing vertical costs only its widget")
-        #expect(degraded.service.pages?.latestReport(for: "shop")?.isDegraded == true)
+        #expect((degraded.service.pages as? ComposedScreens)?.latestReport(for: "shop")?.isDegraded == true)
         _ = await Self.get(degraded, "shop")
         #expect(degraded.calls.count == 2)
         try await Task.sleep(for: .milliseconds(1_300))
@@ -222,7 +224,7 @@ struct ComposedScreensTests {
             fresh = try await headline()
         }
         #expect(fresh == "Sale 2", "the recomposed page replaces the stale one")
-        #expect(service.pages?.cacheStatistics.staleHits ?? 0 >= 2)
+        #expect((service.pages as? ComposedScreens)?.cacheStatistics.staleHits ?? 0 >= 2)
 
         // A publish is never answered from the old revision's page.
         var next = template

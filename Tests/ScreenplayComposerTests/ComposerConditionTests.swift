@@ -1,6 +1,8 @@
 import Foundation
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 private let instant = Date(timeIntervalSince1970: 1_750_000_000)

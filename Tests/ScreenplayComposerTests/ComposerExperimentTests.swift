@@ -1,6 +1,8 @@
 import Foundation
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 /// The bucketing hash written out again from its published definition, independently of

@@ -1,6 +1,8 @@
 import Foundation
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 @Suite("Composer: page templates and widget instances")

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayDemo
 import ScreenplayServer
@@ -32,7 +33,7 @@ struct DemoAppTests {
         let demo = try await DemoApp.open(dataDirectory: folder, cacheBudget: DemoApp.CacheBudget(mebibytes: 6))
         #expect(demo.service.revalidations?.byteBudget == 256 << 10)
         #expect(demo.service.cacheStatistics.byteBudget == (4 << 20) - (256 << 10))
-        #expect(demo.service.pages?.cacheStatistics.byteBudget == 1 << 20)
+        #expect(demo.pages.cacheStatistics.byteBudget == 1 << 20)
         try await demo.close()
         #expect(DemoApp.CacheBudget.standard.bytes == 96 << 20)
     }

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayLayoutStore
 import ScreenplayDemo
 import ScreenplayServer
 import ScreenplayStore
@@ -57,7 +59,7 @@ struct ShopTests {
                 #expect(ids.filter { $0.hasPrefix("offer-") }.count == 4 && ids.filter { $0.hasPrefix("buy-") }.count == 4)
                 // Two widgets show the deal's price; the bytes hold it once, in the entity both bind to.
                 let body = String(decoding: response.body, as: UTF8.self)
-                let page = try #require(demo.service.pages?.latestReport(for: "shop"))
+                let page = try #require(demo.pages.latestReport(for: "shop"))
                 // All shown but the free-shipping banner, whose experiment an anonymous reader takes no part in.
                 let notShown = page.widgets.filter { !$0.outcome.isShown }
                 #expect(notShown.map(\.instanceID) == ["free-shipping"], "\(page.widgets.map(\.outcome))")
@@ -80,7 +82,7 @@ struct ShopTests {
                 #expect(
                     !ids.contains("spring-sale") && ids.contains("deal-offer")
                         && ids.contains("buy-\(ids.first { $0.hasPrefix("offer-") }?.dropFirst(6) ?? "")"))
-                let report = try #require(demo.service.pages?.latestReport(for: "shop")?.report(for: "spring-sale"))
+                let report = try #require(demo.pages.latestReport(for: "shop")?.report(for: "spring-sale"))
                 guard case .omitted(.providerFailed(let message)) = report.outcome else {
                     Issue.record("spring-sale: \(report.outcome)")
                     return
@@ -98,7 +100,7 @@ struct ShopTests {
                 let response = await Self.shop(demo)
                 #expect(response.head.status == .ok)
                 #expect(try !Self.ids(response).contains("spring-sale"))
-                let report = try #require(demo.service.pages?.latestReport(for: "shop")?.report(for: "spring-sale"))
+                let report = try #require(demo.pages.latestReport(for: "shop")?.report(for: "spring-sale"))
                 #expect(report.outcome == .omitted(.timedOut(after: .milliseconds(300))), "\(report.outcome)")
             }
         }
@@ -111,7 +113,7 @@ struct ShopTests {
         }
         try await withDemo(promotions: "http://127.0.0.1:9/widgets") { demo, _ async throws in
             #expect(try Self.ids(await Self.shop(demo)).contains("deal-offer"))
-            #expect(demo.service.pages?.latestReport(for: "shop")?.isDegraded == true)
+            #expect(demo.pages.latestReport(for: "shop")?.isDegraded == true)
         }
     }
 

@@ -1,8 +1,12 @@
 import Foundation
 import SQLKit
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayLayoutStore
 import ScreenplayServer
+import ScreenplayStore
 import ScreenplayStoreSQLite
+import ScreenplayTestSupport
 import Testing
 
 @testable import ScreenplayStore

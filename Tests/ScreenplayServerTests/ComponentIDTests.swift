@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 @Suite("Component ids and bindings on the server (v4)")

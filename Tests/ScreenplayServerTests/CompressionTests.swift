@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ScreenplayContract
+import ScreenplayTestSupport
 import Testing
 
 @testable import ScreenplayServer

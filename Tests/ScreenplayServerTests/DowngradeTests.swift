@@ -1,5 +1,6 @@
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 @Suite("Downgrade for older clients")

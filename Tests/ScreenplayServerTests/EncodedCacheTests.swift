@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 
-@Suite("The encoded-screen cache: bounded by bytes, one entry per screen, one build per miss")
+@Suite("The service's encoded-screen cache: its budget, its key, its errors (the cache itself: ByteBudgetCacheTests)")
 struct EncodedCacheTests {
     /// A per-user screen of about `size` bytes whose revision the test controls.
     static func service(
@@ -42,21 +43,6 @@ struct EncodedCacheTests {
         #expect(stats.entries >= 10 && stats.entries <= 20, "\(stats)")
     }
 
-    @Test("a new revision replaces the old bytes instead of piling up beside them")
-    func revisionsReplace() async throws {
-        let revision = RevisionBox("1")
-        let service = Self.service(budget: 1 << 20, revision: revision)
-        let token = "token-1"
-        for step in 1...200 {
-            revision.value = String(step)
-            #expect(await Self.get(service, token: token).head.status == .ok)
-        }
-        let stats = service.cacheStatistics
-        #expect(stats.entries == 1)
-        #expect(stats.bytes < 3_000)
-        #expect(stats.evictions == 0)
-    }
-
     @Test("concurrent misses for one screen build it once")
     func singleFlight() async throws {
         let builds = Counter()
@@ -69,16 +55,6 @@ struct EncodedCacheTests {
         #expect(statuses == Array(repeating: .ok, count: 20))
         #expect(builds.count == 1)
         #expect(service.cacheStatistics.sharedBuilds == 19)
-    }
-
-    @Test("a screen larger than an eighth of the budget is served and not kept")
-    func tooLarge() async throws {
-        let service = Self.service(budget: 8_000, size: 5_000)
-        let response = await Self.get(service, token: "token-1")
-        #expect(response.head.status == .ok)
-        #expect(response.body.count > 5_000)
-        #expect(service.cacheStatistics.entries == 0)
-        #expect(service.cacheStatistics.refusedLarge == 1)
     }
 
     @Test("a failed build is not cached and does not block the next request")

@@ -1,6 +1,7 @@
 import Foundation
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 /// Bugs the fuzzers in `Fuzz/` found, each stated through the public API. The crashing inputs are

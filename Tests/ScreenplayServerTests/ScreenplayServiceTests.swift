@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import ScreenplayStore
+import ScreenplayTestSupport
 import Testing
 
 @Suite("AsyncSerialLock")

@@ -2,6 +2,7 @@ import Foundation
 import SQLKit
 import ScreenplayStore
 import ScreenplayStoreSQLite
+import ScreenplayTestSupport
 import Testing
 
 /// A migration that creates `table` with one integer column and logs its id when it runs.

@@ -2,6 +2,7 @@ import Foundation
 import SQLKit
 import ScreenplayStore
 import ScreenplayStoreSQLite
+import ScreenplayTestSupport
 import Testing
 
 /// Creates `items (id INTEGER PRIMARY KEY, name TEXT)`.

@@ -2,6 +2,7 @@ import HTTPTypes
 import SQLKit
 import ScreenplayServer
 import ScreenplayStoreSQLite
+import ScreenplayTestSupport
 import Testing
 
 @testable import ScreenplayStore

@@ -1,17 +1,21 @@
+// Fixtures shared by the test targets (identities, requests, stores); never part of a product.
+
 import Foundation
-import HTTPTypes
-import ScreenplayContract
-import ScreenplayServer
+public import HTTPTypes
+public import ScreenplayContract
+public import ScreenplayServer
 import Synchronization
 
 /// Hands out sequential users; a token is `"token-<id>"`. Counts how often it was asked.
-final class CountingIdentities: IdentityResolver {
+public final class CountingIdentities: IdentityResolver {
     private let state = Mutex((next: Int64(1), calls: 0))
 
-    /// How many times a token was resolved.
-    var calls: Int { state.withLock { $0.calls } }
+    public init() {}
 
-    func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
+    /// How many times a token was resolved.
+    public var calls: Int { state.withLock { $0.calls } }
+
+    public func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
         try state.withLock { state in
             state.calls += 1
             if let token {
@@ -28,17 +32,19 @@ final class CountingIdentities: IdentityResolver {
 }
 
 /// Counts calls, for cache assertions.
-final class Counter: Sendable {
+public final class Counter: Sendable {
     private let value = Mutex(0)
-    func increment() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
+
+    public init() {}
+    public func increment() { value.withLock { $0 += 1 } }
+    public var count: Int { value.withLock { $0 } }
 }
 
 /// A request to the service as an HTTP client would send it.
-func request(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:]) -> HTTPRequest {
+public func request(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:]) -> HTTPRequest {
     HTTPRequest(method: method, scheme: "http", authority: "localhost", path: path, headerFields: headers)
 }
 
-func decodeError(_ response: ScreenplayService.Response) throws -> ErrorBody {
+public func decodeError(_ response: ScreenplayService.Response) throws -> ErrorBody {
     try ScreenplayDecoder().decode(ErrorBody.self, from: .init(response.body)).value
 }

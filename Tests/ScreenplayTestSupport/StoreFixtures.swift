@@ -1,20 +1,20 @@
-import Foundation
+public import Foundation
 import SQLKit
-import ScreenplayStore
-import ScreenplayStoreSQLite
+public import ScreenplayStore
+public import ScreenplayStoreSQLite
 import Synchronization
 
 // Fixtures for the store tests. Every store a test opens is closed before the test returns:
 // SQLiteNIO asserts in debug builds when a connection is deallocated while still open.
 
 /// Runs `body` with a private in-memory store, closing it afterwards whatever happens.
-func withInMemoryStore<Result>(_ body: (SQLiteStore) async throws -> Result) async throws -> Result {
+public func withInMemoryStore<Result>(_ body: (SQLiteStore) async throws -> Result) async throws -> Result {
     let store = try await SQLiteStore.inMemory()
     return try await closing(store, body)
 }
 
 /// Runs `body` with the file store at `path`, closing it afterwards whatever happens.
-func withFileStore<Result>(at path: String, _ body: (SQLiteStore) async throws -> Result) async throws -> Result {
+public func withFileStore<Result>(at path: String, _ body: (SQLiteStore) async throws -> Result) async throws -> Result {
     let store = try await SQLiteStore.open(path: path)
     return try await closing(store, body)
 }
@@ -32,7 +32,7 @@ private func closing<Result>(_ store: SQLiteStore, _ body: (SQLiteStore) async t
 }
 
 /// Runs `body` with a fresh folder under the system's temporary directory, removed afterwards.
-func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+public func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("screenplay-store-tests-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -40,14 +40,14 @@ func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async 
 }
 
 /// Whether a table named `name` exists.
-func tableExists(_ name: String, in store: any SQLStore) async throws -> Bool {
+public func tableExists(_ name: String, in store: any SQLStore) async throws -> Bool {
     try await store.read { database in
         try await database.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = \(bind: name)").first() != nil
     }
 }
 
 /// The number of rows in `table`.
-func rowCount(of table: String, in store: any SQLStore) async throws -> Int {
+public func rowCount(of table: String, in store: any SQLStore) async throws -> Int {
     try await store.read { database in
         let row = try await database.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first()
         return try row?.decode(column: "n", as: Int.self) ?? -1
@@ -55,7 +55,7 @@ func rowCount(of table: String, in store: any SQLStore) async throws -> Int {
 }
 
 /// The ids recorded in `screenplay_migrations`, in the order they were recorded.
-func recordedMigrations(in store: any SQLStore) async throws -> [String] {
+public func recordedMigrations(in store: any SQLStore) async throws -> [String] {
     try await store.read { database in
         try await database.raw("SELECT id FROM screenplay_migrations ORDER BY rowid").all()
             .map { try $0.decode(column: "id", as: String.self) }
@@ -63,22 +63,22 @@ func recordedMigrations(in store: any SQLStore) async throws -> [String] {
 }
 
 /// A value shared between concurrent tasks of a test.
-final class Shared<Value: Sendable>: Sendable {
+public final class Shared<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    public init(_ value: Value) { storage = Mutex(value) }
 
-    var value: Value { storage.withLock { $0 } }
+    public var value: Value { storage.withLock { $0 } }
 
     @discardableResult
-    func update<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+    public func update<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
         storage.withLock { body(&$0) }
     }
 }
 
 /// A one-shot event tasks can wait for: `wait()` returns once `fire()` was called, even if
 /// `fire()` came first.
-final class Signal: Sendable {
+public final class Signal: Sendable {
     private struct State {
         var fired = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -86,11 +86,11 @@ final class Signal: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
-    var hasFired: Bool { state.withLock { $0.fired } }
+    public var hasFired: Bool { state.withLock { $0.fired } }
 
-    func fire() {
+    public func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.fired = true
             defer { state.waiters = [] }
@@ -99,7 +99,7 @@ final class Signal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    func wait() async {
+    public func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let fired = state.withLock { state -> Bool in
                 if state.fired { return true }
@@ -112,6 +112,8 @@ final class Signal: Sendable {
 }
 
 /// An error tests throw on purpose.
-struct IntendedFailure: Error, Equatable {
-    var reason = "intended"
+public struct IntendedFailure: Error, Equatable {
+    public var reason: String
+
+    public init(reason: String = "intended") { self.reason = reason }
 }

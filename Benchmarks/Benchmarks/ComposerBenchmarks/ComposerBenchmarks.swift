@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import HTTPTypes
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
 

@@ -1,8 +1,10 @@
 import Foundation
 public import HTTPTypes
+public import ScreenplayComposer
 import ScreenplayContract
+public import ScreenplayLayoutStore
 public import ScreenplayServer
-public import ScreenplayStore
+import ScreenplayStore
 
 /// The layout admin's JSON API, `/admin/api/…`: pages, drafts, publish, rollback, widget switches,
 /// previews, experiments, reports and the audit log, for teams that script their layouts from CI.

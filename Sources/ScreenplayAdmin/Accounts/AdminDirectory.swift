@@ -1,5 +1,5 @@
 import Foundation
-public import SQLKit
+import SQLKit
 public import ScreenplayServer
 public import ScreenplayStore
 import Synchronization

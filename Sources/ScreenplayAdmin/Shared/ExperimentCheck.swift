@@ -1,3 +1,5 @@
+import ScreenplayComposer
+import ScreenplayLayoutStore
 import ScreenplayServer
 import ScreenplayStore
 

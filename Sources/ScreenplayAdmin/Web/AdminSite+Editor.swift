@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayLayoutStore
 import ScreenplayServer
 import ScreenplayStore
 import ScreenplayWeb

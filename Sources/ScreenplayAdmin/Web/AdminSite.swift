@@ -1,9 +1,11 @@
 import Foundation
 public import HTTPTypes
 public import Logging
+public import ScreenplayComposer
 import ScreenplayContract
+public import ScreenplayLayoutStore
 public import ScreenplayServer
-public import ScreenplayStore
+import ScreenplayStore
 import ScreenplayWeb
 
 /// The layout admin in the browser, `/admin`: sign in, the pages with their live revision, each

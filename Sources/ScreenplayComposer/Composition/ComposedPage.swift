@@ -1,4 +1,5 @@
 public import ScreenplayContract
+public import ScreenplayServer
 
 /// A composed page: the encoded screen, ready to send, and the report of how each widget fared.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ScreenplayContract
+import ScreenplayServer
 
 extension Composer {
     /// Reads one fragment the way its client will, cheapest checks first: size, UTF-8, JSON

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ScreenplayContract
+import ScreenplayServer
 
 /// Assembling the page: the skeleton is encoded by the normal encoder with one placeholder per
 /// widget, and each placeholder's bytes are replaced by the widget's.

@@ -1,5 +1,6 @@
 public import Logging
 import ScreenplayContract
+public import ScreenplayServer
 
 /// Turns a page template into a screen for one request: evaluates each widget's conditions, asks
 /// every vertical's provider for its widgets concurrently, each call under its own deadline,

@@ -1,5 +1,6 @@
 public import Foundation
 public import ScreenplayContract
+public import ScreenplayServer
 
 /// Everything about one request that decides which widgets a page shows and how it is encoded:
 /// who asks, from which app, in which language, when.

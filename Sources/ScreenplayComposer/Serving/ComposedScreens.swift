@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
-public import ScreenplayContract
+import ScreenplayContract
+public import ScreenplayServer
 import Synchronization
 
 /// Where the live page templates and the experiments in force come from: the store in a real
@@ -48,7 +49,7 @@ public struct FixedPageTemplates: PageTemplateSource {
 ///
 /// **Exposures** are recorded on every request, hit or miss (conditions are evaluated anyway to
 /// make the key), so a user who first sees a variant from a page another user warmed still counts.
-public struct ComposedScreens: Sendable {
+public struct ComposedScreens: PageSource {
     /// Freshness and memory.
     public struct Configuration: Sendable {
         /// How long a composed page is served from memory when its verticals say nothing else.
@@ -104,34 +105,11 @@ public struct ComposedScreens: Sendable {
         self.logger = logger
     }
 
-    /// One request for a composed page.
-    public struct Request: Sendable {
-        /// The route (`shop`).
-        public var route: String
-        /// Who asks.
-        public var user: UserIdentity
-        /// The client's API version.
-        public var apiVersion: APIVersion
-        /// The app-defined kinds the client renders.
-        public var clientKinds: Set<String>
-        /// The client's platform (`Screenplay-Platform`; `web` for the HTML pages).
-        public var platform: Platform
-        /// The client's locale (the first of `Accept-Language`).
-        public var locale: String?
+    /// One request for a composed page (the server core's ``PageRequest``).
+    public typealias Request = PageRequest
 
-        /// A request.
-        public init(
-            route: String, user: UserIdentity, apiVersion: APIVersion, clientKinds: Set<String> = [], platform: Platform,
-            locale: String? = nil
-        ) {
-            self.route = route
-            self.user = user
-            self.apiVersion = apiVersion
-            self.clientKinds = clientKinds
-            self.platform = platform
-            self.locale = locale
-        }
-    }
+    /// The app-defined kinds the page's widgets may send: the composer's catalog and providers'.
+    public var customKinds: [String: CustomComponentKind] { composer.allCustomKinds }
 
     /// The composed page for `request`, encoded, from memory when fresh; `nil` when the route has
     /// no live template. Never fails because of a provider; fails only when the template source
@@ -159,7 +137,7 @@ public struct ComposedScreens: Sendable {
 
         let perUser = shown.contains { $0.contract?.sharing != .everyone }
         let variants = experiments.experiments.keys.sorted().map { "\($0)=\(context.variant(for: $0) ?? "-")" }
-        let key = EncodedScreenCache.Key(
+        let key = ScreenCacheKey(
             route: "page:" + request.route,
             parameters: [
                 request.platform.rawValue, request.locale ?? "", context.segments.sorted().joined(separator: ","),
@@ -172,11 +150,11 @@ public struct ComposedScreens: Sendable {
             ?? configuration.freshness
         let (composer, reports, degradedFreshness) = (self.composer, self.reports, configuration.degradedFreshness)
         do {
-            return try await cache.body(for: key, revision: String(template.revision), staleFor: configuration.staleWhileRecomposing) {
+            return try await cache.value(for: key, revision: String(template.revision), staleFor: configuration.staleWhileRecomposing) {
                 let page = await composer.compose(template: template, context: context)
                 reports.keep(page)
                 let lifetime = page.isDegraded ? min(freshness, degradedFreshness) : freshness
-                return .init(body: page.body, expires: .now + lifetime)
+                return .init(value: page.body, expires: .now + lifetime)
             }
         } catch {
             throw .internalError("the page '\(request.route)' could not be composed")
@@ -188,7 +166,7 @@ public struct ComposedScreens: Sendable {
     public func latestReport(for route: String) -> ComposedPage? { reports.latest(route) }
 
     /// What the composed-page cache holds and has done.
-    public var cacheStatistics: EncodedCacheStatistics { cache.statistics }
+    public var cacheStatistics: CacheStatistics { cache.statistics }
 }
 
 extension ComposedPage {

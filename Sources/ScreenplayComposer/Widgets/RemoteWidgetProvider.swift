@@ -1,5 +1,6 @@
 import Foundation
 public import ScreenplayContract
+import ScreenplayServer
 
 /// The body a remote provider receives: which instances of its vertical are on the page, and
 /// who asks. Posted as JSON to the provider's URL; the answer is the envelope

@@ -1,4 +1,5 @@
 public import ScreenplayContract
+public import ScreenplayServer
 
 /// The widget kinds a server knows, by wire `type`: what templates may place and what the
 /// composer checks providers' answers against.

@@ -1,4 +1,5 @@
 public import ScreenplayContract
+public import ScreenplayServer
 
 /// What a widget kind promises its clients: its wire `type`, its fields (each with a JSON type,
 /// required or optional, the version that introduced it, deprecated ones with a note), the API

@@ -3,10 +3,13 @@ public import Hummingbird
 public import Logging
 import NIOCore
 public import ScreenplayAdmin
+public import ScreenplayComposer
+import ScreenplayComposerNIO
 public import ScreenplayContract
 public import ScreenplayHummingbird
+public import ScreenplayLayoutStore
 public import ScreenplayServer
-public import ScreenplayStore
+import ScreenplayStore
 public import ScreenplayStoreSQLite
 import ScreenplayWeb
 import Synchronization
@@ -21,6 +24,8 @@ public struct DemoApp: Sendable {
     public let store: SQLiteStore
     /// The Screenplay server core with the demo's screens and commands.
     public let service: ScreenplayService
+    /// The composed pages (the shop): what the service serves at routes its code does not define.
+    public let pages: ComposedScreens
     /// Page templates (the shop), their drafts, revisions and audit log.
     public let layouts: LayoutStore
     /// Experiments and their exposures.
@@ -164,6 +169,7 @@ public struct DemoApp: Sendable {
         // answered from memory, before routing.
         self.service = ScreenplayService(
             routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus, logger: logger)
+        self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)

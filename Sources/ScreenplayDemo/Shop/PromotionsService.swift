@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
 

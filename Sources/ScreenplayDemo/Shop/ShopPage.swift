@@ -1,5 +1,7 @@
 import Foundation
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayLayoutStore
 import ScreenplayServer
 import ScreenplayStore
 import Synchronization
@@ -69,7 +71,7 @@ enum ShopPage {
         }
         guard let deal = works.first else { return }
         try await layouts.saveDraft(template(deal: deal, featured: Array(works.dropFirst())), by: seedAuthor)
-        try await layouts.publish(route: route, by: seedAuthor, note: "the first shop")
+        _ = try await layouts.publish(route: route, by: seedAuthor, note: "the first shop")
     }
 }
 

@@ -1,3 +1,4 @@
+import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayServer
 

@@ -1,6 +1,8 @@
 import Foundation
 import SQLKit
+public import ScreenplayComposer
 public import ScreenplayServer
+public import ScreenplayStore
 import Synchronization
 
 /// Experiments and their first exposures, in the store.

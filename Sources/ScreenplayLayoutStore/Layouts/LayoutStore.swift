@@ -1,6 +1,8 @@
 import Foundation
 import SQLKit
+public import ScreenplayComposer
 public import ScreenplayServer
+public import ScreenplayStore
 
 /// Page templates in the store: one draft per route that editors change freely, and the
 /// published revisions, every one kept with who published it and when.

@@ -1,3 +1,4 @@
+public import ScreenplayComposer
 public import ScreenplayServer
 import Synchronization
 

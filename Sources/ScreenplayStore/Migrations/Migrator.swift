@@ -66,16 +66,17 @@ public struct Migrator: Sendable {
     public static func timestamp() -> String { ISO8601.now() }
 }
 
-/// A tiny ISO 8601 formatter that avoids Foundation's locale machinery.
-enum ISO8601 {
-    static func now() -> String {
+/// A tiny ISO 8601 formatter that avoids Foundation's locale machinery (the stores' timestamps).
+package enum ISO8601 {
+    /// Now, to the second, in UTC.
+    package static func now() -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return string(seconds: time.tv_sec)
     }
 
     /// A moment (seconds since 1970, as `Date.timeIntervalSince1970` gives), to the second, in UTC.
-    static func string(seconds: Int) -> String {
+    package static func string(seconds: Int) -> String {
         var moment = time_t(seconds)
         var parts = tm()
         gmtime_r(&moment, &parts)

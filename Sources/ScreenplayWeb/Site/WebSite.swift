@@ -24,7 +24,7 @@ public struct WebSite: Sendable {
     /// A site over `service`; rendered pages are kept up to `pageCacheBytes` (least recently used
     /// go first).
     public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer(), pageCacheBytes: Int = 16 << 20) {
-        self.pages = PageCache(byteBudget: pageCacheBytes)
+        self.pages = PageCache(byteBudget: pageCacheBytes, cost: \.storedSize)
         self.service = service
         self.renderer = renderer
     }
@@ -77,7 +77,7 @@ public struct WebSite: Sendable {
         // Only a notice this site issued shows: a link cannot put its own words in the banner.
         let notice = Self.query(of: request)["notice"].flatMap(notices.message(for:))
         let currentPath = path == "home" ? "/" : "/screens/" + path
-        do {
+        do throws(ScreenplayError) {
             // The web renders the latest kinds, and app-defined kinds through their fallbacks (the
             // service's encoded screen for a client that renders none). From the service's cache,
             // like an app's request; the page itself is cached by the screen's ETag.
@@ -87,13 +87,14 @@ public struct WebSite: Sendable {
                 let screen = try Self.decode(encoded)
                 return html(renderer.page(for: screen, currentPath: currentPath, notice: notice), cookie: cookie)
             }
-            let key = PageCache.Key(path: currentPath, screen: encoded)
-            let page: PageCache.Page
-            if let cached = pages.page(for: key) {
-                page = cached
-            } else {
-                page = PageCache.Page(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: currentPath).utf8))
-                pages.store(page, for: key)
+            let renderer = self.renderer
+            let page: EncodedBody
+            do {
+                page = try await pages.value(for: PageCacheKey(path: currentPath, screen: encoded)) {
+                    EncodedBody(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: currentPath).utf8))
+                }
+            } catch {
+                throw (error as? ScreenplayError) ?? .internalError("the page could not be rendered")
             }
             // Compressed once, when the page was cached; sent compressed when the browser asks.
             let sent = page.representation(acceptEncoding: request.headerFields[.acceptEncoding])

@@ -54,7 +54,7 @@ struct AdminCommand: AsyncParsableCommand {
             }
             let demo = try await DemoApp.open(dataDirectory: Self.folder(location.data), logger: Self.quietLogger())
             do {
-                try await demo.admins.createAdmin(name: name, password: password)
+                _ = try await demo.admins.createAdmin(name: name, password: password)
                 try await demo.close()
             } catch {
                 try? await demo.close()

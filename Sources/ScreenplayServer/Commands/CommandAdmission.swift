@@ -1,0 +1,72 @@
+import HTTPTypes
+import Logging
+import ScreenplayContract
+
+/// Who may send a command now: the first step of every command, before its body is read.
+///
+/// - A command that authenticates with the browser's cookie (no `Authorization`) must say it came
+///   from this site: a browser sends cookies with cross-site form posts.
+/// - Each sender spends from a budget: commands per token; for a client without a token (whose
+///   first command creates an identity), new identities per client address (when known) and for
+///   the whole process. Past it: a 429 with `Retry-After`.
+struct CommandAdmission: Sendable {
+    let commands: RateLimiter
+    let identities: RateLimiter
+    let identitiesPerAddress: RateLimiter
+    let logger: Logger
+
+    init(configuration: ScreenplayService.Configuration, logger: Logger) {
+        commands = RateLimiter(rate: configuration.commandRate.perSecond, burst: configuration.commandRate.burst)
+        identities = RateLimiter(
+            rate: configuration.identityCreationRate.perSecond, burst: configuration.identityCreationRate.burst, capacity: 1)
+        identitiesPerAddress = RateLimiter(
+            rate: configuration.identityCreationPerAddress.perSecond, burst: configuration.identityCreationPerAddress.burst)
+        self.logger = logger
+    }
+
+    /// Spends one command from the sender's budget, or throws the 429 that says how long to wait.
+    func admit(from headers: HTTPFields, clientAddress: String?) throws(ScreenplayError) {
+        let wait: Duration?
+        let what: String
+        if let token = ScreenplayService.token(in: headers) {
+            wait = commands.spend(ETag.strong(for: Array(token.utf8)))
+            what = "commands from this client"
+        } else if let clientAddress, let addressWait = identitiesPerAddress.spend(clientAddress) {
+            wait = addressWait
+            what = "new identities from this address"
+        } else {
+            wait = identities.spend("new identities")
+            what = "new identities"
+        }
+        guard let wait else { return }
+        let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+        logger.notice("rate limited", metadata: ["what": "\(what)", "retryAfter": "\(seconds)"])
+        throw .tooManyRequests("too many \(what); retry in \(seconds) s", retryAfter: seconds)
+    }
+
+    /// Why a command that authenticates with the browser's cookie (no `Authorization`) is
+    /// refused, if it is: such a request must say it came from this site (`Sec-Fetch-Site`
+    /// same-origin, an `Origin` equal to the host) and be JSON (which a cross-site form cannot
+    /// send without a preflight), whatever its body. Apps, which send `Authorization`, are not affected.
+    static func crossSiteRefusal(_ request: HTTPRequest) -> ScreenplayError? {
+        guard request.headerFields[.authorization] == nil,
+            request.headerFields[values: .cookie].contains(where: { $0.contains(ScreenplayService.tokenCookie + "=") })
+        else { return nil }
+        if let site = request.headerFields[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
+            return .crossSiteRequest("a command with this site's cookie must come from this site (Sec-Fetch-Site: \(site))")
+        }
+        if let origin = request.headerFields[.origin] {
+            let host = (request.authority ?? "").lowercased()
+            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else {
+                return .crossSiteRequest("a command with this site's cookie must come from this site (Origin: \(origin.prefix(100)))")
+            }
+        }
+        let mediaType = request.headerFields[.contentType]?.split(separator: ";").first.map {
+            $0.trimmingWhitespaceSubstring().lowercased()
+        }
+        guard mediaType == "application/json" else {
+            return .crossSiteRequest("a command with this site's cookie must be sent as application/json, even when empty")
+        }
+        return nil
+    }
+}

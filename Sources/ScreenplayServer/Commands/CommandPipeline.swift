@@ -1,0 +1,99 @@
+import HTTPTypes
+import Logging
+import ScreenplayContract
+
+/// How a command is answered: admission → (idempotency) → perform → result.
+///
+/// Over HTTP (``respond(to:at:body:clientAddress:)``): the body's size, the cross-site check and
+/// the sender's budget (``CommandAdmission``) first; then, with an `Idempotency-Key`, the ledger
+/// (CommandPipeline+Idempotency.swift); then the payload is parsed, the identity resolved (a
+/// client's first command creates it), the handler run, and its result downgraded for the
+/// client's version and encoded. In process (``perform(command:payload:apiVersion:user:)``), the
+/// handler and the checks of its result only, for hosts such as the web pages.
+struct CommandPipeline: Sendable {
+    let routes: ScreenplayRoutes
+    let identity: any IdentityResolver
+    let admission: CommandAdmission
+    let ledger: IdempotencyLedger
+    let boundary: BuilderBoundary
+    let versions: APIVersionPolicy
+    /// The largest body accepted; larger ones are a 413 stating it.
+    let maximumBodySize: Int
+    let logger: Logger
+
+    /// Answers `POST {prefix}/v{N}/commands/{path}`.
+    func respond(to request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8], clientAddress: String?) async throws
+        -> ScreenplayService.Response
+    {
+        guard body.count <= maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: maximumBodySize) }
+        if let refusal = CommandAdmission.crossSiteRefusal(request) { throw refusal }
+        try admission.admit(from: request.headerFields, clientAddress: clientAddress)
+        var response = try await idempotently(request, at: endpoint, body: body)
+        versions.addDeprecation(to: &response.head, version: endpoint.version)
+        return response
+    }
+
+    /// Performs the command at `path` under `commands/` for `user`, the result's screen (if any)
+    /// checked as a built screen is. Not downgraded: in-process hosts speak the latest version.
+    func perform(
+        command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> CommandResult {
+        let segments = RequestTarget.segments(of: path)
+        guard let (route, parameters) = routes.commandRoute(for: segments) else { throw Self.noCommand(path) }
+        try CommandPayload.checkStorage(in: payload)
+        let request = CommandRequest(
+            path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
+        var result: CommandResult
+        do {
+            result = try await route.perform(request)
+        } catch {
+            throw boundary.answer(for: error, in: "command '\(request.path)'")
+        }
+        if case .screen(let replacement) = result.outcome {
+            result.outcome = .screen(try boundary.checked(replacement, what: "the screen command '\(request.path)' answered with"))
+        }
+        return result
+    }
+
+    /// Parses, identifies, performs and encodes one command (no idempotency: see
+    /// CommandPipeline+Idempotency.swift). A server failure once the handler has started is an
+    /// ``ExecutedCommandFailure``: what failed after a write may have been committed.
+    func performOnce(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws -> ScreenplayService.Response {
+        let payload = try CommandPayload.parse(body, contentType: request.headerFields[.contentType])
+        let path = endpoint.path
+        guard routes.commandRoute(for: endpoint.segments) != nil else { throw Self.noCommand(path) }
+        let resolved = try await identity.resolve(token: ScreenplayService.token(in: request.headerFields), creating: true)
+        try CommandPayload.checkStorage(in: payload)
+        // From here on the handler runs: a failure is an answer a retry must get, not a reason to
+        // run the command again.
+        let result: CommandResult
+        do {
+            result = try await perform(command: path, payload: payload, apiVersion: endpoint.version, user: resolved.user)
+        } catch {
+            if error.status.code >= 500 { throw ExecutedCommandFailure(error: error) }
+            throw error
+        }
+        var head = ScreenplayService.jsonHead(cacheControl: "no-store")
+        if let token = resolved.issuedToken { head.headerFields[ScreenplayService.tokenHeader] = token }
+        let clientKinds = ScreenplayService.clientKinds(in: request.headerFields, known: routes.customKinds)
+        var shaped = Downgrade(to: endpoint.version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
+        if case .screen(let replacement) = shaped.outcome { shaped.outcome = .screen(replacement.identified(for: endpoint.version)) }
+        do {
+            return ScreenplayService.Response(head: head, body: Array(try ScreenplayEncoder(apiVersion: endpoint.version).encode(shaped)))
+        } catch {
+            logger.error("the answer of command '\(path)' could not be encoded", metadata: ["error": "\(error)"])
+            throw ExecutedCommandFailure(error: .internalError("the command ran but its answer could not be encoded"))
+        }
+    }
+
+    /// A command that failed once its handler had started: what failed after a write may have
+    /// been committed (the handler itself, or encoding its answer). Only the idempotency path
+    /// sees it; everywhere else it is its ``error``.
+    struct ExecutedCommandFailure: Error {
+        let error: ScreenplayError
+    }
+
+    static func noCommand(_ path: String) -> ScreenplayError {
+        .notFound("no command at 'commands/\(path)'", path: "commands/" + path)
+    }
+}

@@ -1,0 +1,53 @@
+public import HTTPTypes
+public import ScreenplayContract
+
+/// The in-process API: what hosts that render beside the service (the web pages, the admin's
+/// preview) and tests call instead of HTTP. The same pipelines and caches as the HTTP API.
+extension ScreenplayService {
+    /// What the encoded-screen cache holds and has done.
+    public var cacheStatistics: CacheStatistics { screens.cache.statistics }
+
+    /// The app-defined component kinds registered with the routes.
+    public var customKinds: [String: CustomComponentKind] { screens.routes.customKinds }
+
+    /// Resolves a client's token (see ``IdentityResolver``); `creating` for requests that write.
+    public func resolveIdentity(token: String?, creating: Bool = true) async throws -> ResolvedIdentity {
+        try await screens.identity.resolve(token: token, creating: creating)
+    }
+
+    /// Builds the screen at `path` under `screens/`, as built: not downgraded (renderers in
+    /// process, such as the web pages, speak the latest version).
+    public func screen(
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> Screen {
+        let (route, request) = try screens.screenRequest(
+            path: path, segments: RequestTarget.segments(of: path), query: query, apiVersion: apiVersion, user: user)
+        return try await screens.build(route, request)
+    }
+
+    /// The encoded screen at `path`, from cache when its revision has not changed: the coded
+    /// screen, or else the page of that route (for `platform` and `locale`), as an HTTP request
+    /// for it would get.
+    public func encodedScreen(
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity,
+        platform: Platform = .web, locale: String? = nil
+    ) async throws(ScreenplayError) -> EncodedBody {
+        try await screens.encoded(
+            path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale)
+    }
+
+    /// Performs the command at `path` under `commands/`.
+    public func perform(
+        command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
+    ) async throws(ScreenplayError) -> CommandResult {
+        try await commands.perform(command: path, payload: payload, apiVersion: apiVersion, user: user)
+    }
+
+    /// Spends one command from the sender's budget (by token), or, for a client without a token
+    /// (whose command creates an identity), one from the identity-creation budgets (see
+    /// ``Configuration/commandRate``). Hosts that run commands in process (the web pages) call it
+    /// with the request's headers.
+    public func admitCommand(from headers: HTTPFields, clientAddress: String? = nil) throws(ScreenplayError) {
+        try commands.admission.admit(from: headers, clientAddress: clientAddress)
+    }
+}
