@@ -202,6 +202,8 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The catalog it seeds, as data (Bundle.module).
+            resources: [.copy("Resources/catalog.json")],
             swiftSettings: swiftSettings
         ),
         // The CLI links no HTTP client of its own (no second TLS stack to build before `serve`

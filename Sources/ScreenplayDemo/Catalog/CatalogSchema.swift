@@ -77,7 +77,8 @@ enum CatalogSchema {
 
     static func seed(_ database: any SQLDatabase) async throws {
         var workIDs: [String: Int64] = [:]
-        for composer in CatalogSeed.composers {
+        let composers = try CatalogSeed.composers()
+        for composer in composers {
             let composerID = try await insertReturningID(
                 database.insert(into: "composers")
                     .columns("slug", "name", "born", "died", "nationality", "period", "popularity", "biography")
@@ -108,7 +109,7 @@ enum CatalogSchema {
                 }
             }
         }
-        for playlist in EditorialPlaylists.all {
+        for playlist in EditorialPlaylists.all(from: composers) {
             let playlistID = try await insertReturningID(
                 database.insert(into: "playlists")
                     .columns("user_id", "name", "description", "created_at")
@@ -140,8 +141,7 @@ enum EditorialPlaylists {
         let works: [String]
     }
 
-    static var all: [Playlist] {
-        let composers = CatalogSeed.composers
+    static func all(from composers: [SeedComposer]) -> [Playlist] {
         func pick(_ period: (SeedComposer) -> Bool, _ count: Int) -> [String] {
             composers.filter(period).flatMap { composer in composer.works.prefix(1).map { "\(composer.slug)/\($0.slug)" } }
                 .prefix(count).map { $0 }
