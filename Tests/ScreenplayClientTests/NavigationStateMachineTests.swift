@@ -157,6 +157,30 @@ struct NavigationStateMachineTests {
         #expect(machine.commandFinished(3, result: .failure(Self.offline)) == .none, "an answer to no pending command is ignored")
     }
 
+    @Test("a command answered by going elsewhere leaves its origin stale: revalidated once it is on top again, once")
+    func navigateLeavesOriginStale() {
+        var machine = Self.atHome()
+        _ = machine.send(.init(url: "commands/playlists/create"))
+        _ = machine.commandFinished(1, result: .success(.navigate(.init(url: "screens/playlist/9"))))
+        #expect(machine.entries.map(\.url) == ["screens/home", "screens/playlist/9"])
+        #expect(machine.entries[0].isStale)
+        #expect(machine.pop() == .all([.cancelLoads([2]), .load(entry: 1, url: "screens/home", generation: 2)]))
+        #expect(!machine.entries[0].isStale)
+        _ = machine.navigate(.init(url: "screens/a"))
+        #expect(machine.pop() == .cancelLoads([3]), "revalidated once, not on every return")
+    }
+
+    @Test("a screen pushed again and answered from the loader's cache (a 304) still brings its entities and storage")
+    func firstLoadFromCacheAdopts() {
+        var machine = Self.atHome()
+        guard case .load(let entry, _, let generation) = machine.navigate(.init(url: "screens/playlist/4")) else { return }
+        let screen = Screen(id: "p", title: "P", sections: [], storage: ["q": "x"], entities: ["playlist/4": ["favorite": .bool(true)]])
+        let cached = LoadedScreen(screen: screen, issues: [], etag: "\"p\"", revalidated: true)
+        _ = machine.loaded(entry: entry, generation: generation, result: .success(cached))
+        #expect(machine.top?.entities == ["playlist/4": ["favorite": .bool(true)]])
+        #expect(machine.top?.storage == ["q": "x"])
+    }
+
     @Test("submitting a prompt sends its text under the field's name; choosing sends the option's command")
     func answers() {
         var machine = Self.atHome()

@@ -21,6 +21,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
         public internal(set) var storage: ClientStorage = [:]
         /// The screen's entities (v4), with every patch a command result made since it loaded.
         public internal(set) var entities: Entities = [:]
+        /// Whether what it shows may be out of date: a command sent from it answered by going
+        /// elsewhere (a playlist created, then opened), so it is revalidated once it is on top again.
+        public internal(set) var isStale = false
         /// Its current state.
         public var state: ScreenState { machine.state }
 
@@ -69,6 +72,15 @@ public struct NavigationStateMachine: Sendable, Hashable {
         case perform([ScreenplayContract.Action])
         /// Several of the above, in order.
         case all([Effect])
+
+        /// This effect, then `next` (either may be nothing).
+        func then(_ next: Effect) -> Effect {
+            switch (self, next) {
+            case (.none, _): next
+            case (_, .none): self
+            default: .all([self, next])
+            }
+        }
 
         /// A command to send.
         public struct CommandRequest: Sendable, Hashable {
@@ -128,20 +140,28 @@ public struct NavigationStateMachine: Sendable, Hashable {
         return push(url: url, header: nil, presentation: .push)
     }
 
-    /// Pops the top screen (a modal is dismissed the same way); its load, if any, stops.
+    /// Pops the top screen (a modal is dismissed the same way); its load, if any, stops. The
+    /// screen below is revalidated if it is stale (``Entry/isStale``).
     public mutating func pop() -> Effect {
         guard entries.count > 1, let popped = entries.popLast() else { return .none }
         presented = nil
-        return .cancelLoads([popped.id])
+        return .cancelLoads([popped.id]).then(revalidateTopIfStale())
     }
 
-    /// Pops everything above the root.
+    /// Pops everything above the root, revalidating it if it is stale.
     public mutating func popToRoot() -> Effect {
         guard entries.count > 1 else { return .none }
         let popped = entries[1...].map(\.id)
         entries.removeSubrange(1...)
         presented = nil
-        return .cancelLoads(popped)
+        return .cancelLoads(popped).then(revalidateTopIfStale())
+    }
+
+    /// A revalidation of the top screen when it is stale; nothing otherwise.
+    private mutating func revalidateTopIfStale() -> Effect {
+        guard let index = entries.indices.last, entries[index].isStale else { return .none }
+        entries[index].isStale = false
+        return fetch(index, entries[index].machine.refresh())
     }
 
     /// Retries the top screen after a failure.
@@ -162,8 +182,11 @@ public struct NavigationStateMachine: Sendable, Hashable {
         let before = entries[index].machine.state
         _ = entries[index].machine.received(result, generation: generation)
         // A new body (not a 304, not a stale answer) brings the server's storage and entities; a
-        // revalidation keeps the patches made since.
-        if case .loaded(let loaded) = entries[index].machine.state, entries[index].machine.state != before, !loaded.revalidated {
+        // revalidation keeps the patches made since. A first load answered from the loader's cache
+        // (a screen seen before, pushed again) brings them too: the entry has none of its own yet.
+        if case .loaded(let loaded) = entries[index].machine.state, entries[index].machine.state != before,
+            !loaded.revalidated || before.screen == nil
+        {
             entries[index].adopt(loaded.screen)
         }
         return .none
@@ -293,6 +316,8 @@ public struct NavigationStateMachine: Sendable, Hashable {
             next = .none
         case .navigate(let navigate):
             presented = nil
+            // The command changed something the origin may show (a new playlist on home).
+            if let target = entries.firstIndex(where: { $0.id == origin }) { entries[target].isStale = true }
             next = self.navigate(navigate)
         case .error(let failure):
             presented = .error(failure.message)

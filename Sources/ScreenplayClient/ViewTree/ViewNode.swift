@@ -39,13 +39,15 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     public var customData: JSONValue?
     /// For ``NodeRole/textField``: the input's state and rules.
     public var field: NodeField?
+    /// For ``NodeRole/toggle``: its state, and what it becomes when flipped.
+    public var toggle: NodeToggle?
 
     /// Creates a node; most members default to empty.
     public init(
         id: NodeID, role: NodeRole, text: String? = nil, secondaryText: String? = nil, details: [String] = [], paragraphs: [String] = [],
         icon: String? = nil, style: NodeStyle = NodeStyle(), image: NodeImage? = nil, action: BoundAction? = nil,
         accessibility: NodeAccessibility = NodeAccessibility(), children: [ViewNode] = [], customKind: String? = nil,
-        customData: JSONValue? = nil, field: NodeField? = nil
+        customData: JSONValue? = nil, field: NodeField? = nil, toggle: NodeToggle? = nil
     ) {
         self.id = id
         self.role = role
@@ -62,6 +64,7 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         self.customKind = customKind
         self.customData = customData
         self.field = field
+        self.toggle = toggle
     }
 
     /// This node and all below it, depth first.
@@ -437,5 +440,45 @@ public struct NodeField: Sendable, Hashable {
         self.pattern = pattern
         self.patternMessage = patternMessage
         self.submitTitle = submitTitle
+    }
+}
+
+/// A toggle's two faces, decided once here: what it shows and does now (the node itself) and
+/// what it shows and does once flipped, so a renderer can flip it the moment it is tapped (the
+/// command still runs; its answer, or its failure, settles the state) without deciding a label.
+public struct NodeToggle: Sendable, Hashable {
+    /// Whether it is on now.
+    public var isOn: Bool
+    /// The node's text, icon, spoken label and action once flipped.
+    public var flipped: Face
+    /// The entity member the state is bound to (`playlist/3.favorite`), when it is: every toggle
+    /// bound to it on a screen flips together. `nil`: this node alone.
+    public var binding: String?
+
+    /// One face of a toggle.
+    public struct Face: Sendable, Hashable {
+        /// The visible title.
+        public var text: String
+        /// The symbol name.
+        public var icon: String?
+        /// The spoken label.
+        public var label: String?
+        /// What a tap on this face does.
+        public var action: Action
+
+        /// Creates a face.
+        public init(text: String, icon: String?, label: String?, action: Action) {
+            self.text = text
+            self.icon = icon
+            self.label = label
+            self.action = action
+        }
+    }
+
+    /// Creates a toggle's state.
+    public init(isOn: Bool, flipped: Face, binding: String? = nil) {
+        self.isOn = isOn
+        self.flipped = flipped
+        self.binding = binding
     }
 }

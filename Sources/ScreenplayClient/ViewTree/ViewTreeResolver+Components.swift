@@ -9,6 +9,10 @@ extension Resolution {
         let (bound, problems) = component.resolvingBindings(entities)
         for problem in problems { issues.append(ResolutionIssue(nodeID: id, message: "binding \(problem)")) }
         var nodes = content(bound, id: id, serverLabel: component.attributes.accessibility?.label)
+        // A toggle bound to an entity flips with every other toggle bound to the same member.
+        if case .favoriteButton = component.content, !nodes.isEmpty, let reference = component.attributes.bindings["isFavorite"] {
+            nodes[0].toggle?.binding = reference.description
+        }
         if let accessibility = component.attributes.accessibility, !nodes.isEmpty {
             if let label = accessibility.label { nodes[0].accessibility.label = label }
             if let hint = accessibility.hint { nodes[0].accessibility.hint = hint }
@@ -183,14 +187,20 @@ extension Resolution {
 
     /// The toggle offers the opposite of its state; its command is the one for that.
     mutating func favorite(_ value: Component.FavoriteButton, id: NodeID) -> ViewNode {
-        let title = TextFormat.favoriteTitle(isFavorite: value.isFavorite)
-        let bound = bind(.command(value.command), id: id)
+        func face(_ isFavorite: Bool) -> NodeToggle.Face {
+            let title = TextFormat.favoriteTitle(isFavorite: isFavorite)
+            return NodeToggle.Face(
+                text: title, icon: isFavorite ? "heart.fill" : "heart", label: "\(title): \(value.label)",
+                action: .command(isFavorite ? value.remove : value.add))
+        }
+        let now = face(value.isFavorite)
+        let bound = bind(now.action, id: id)
         var traits: Set<NodeAccessibility.Trait> = [.button]
         if value.isFavorite { traits.insert(.selected) }
         traits.formUnion(Self.stateTraits(of: bound))
         return ViewNode(
-            id: id, role: .toggle, text: title, icon: value.isFavorite ? "heart.fill" : "heart", style: NodeStyle(emphasis: .secondary),
-            action: bound, accessibility: .init(label: "\(title): \(value.label)", traits: traits))
+            id: id, role: .toggle, text: now.text, icon: now.icon, style: NodeStyle(emphasis: .secondary), action: bound,
+            accessibility: .init(label: now.label, traits: traits), toggle: NodeToggle(isOn: value.isFavorite, flipped: face(!value.isFavorite)))
     }
 
     /// A text field shows what is stored under its key; the message appears once something is
