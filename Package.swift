@@ -186,6 +186,8 @@ let package = Package(
             dependencies: [
                 "ScreenplayContract", "ScreenplayClient", "ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // The site's one script, served by the site (no build step, no registry).
+            resources: [.copy("Script/screenplay.js")],
             swiftSettings: swiftSettings),
         .target(name: "ScreenplayTerminal", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
 

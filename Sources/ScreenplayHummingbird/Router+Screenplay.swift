@@ -86,6 +86,13 @@ public enum ScreenplayResponder {
             status: answer.head.status, headers: answer.head.headerFields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
+
+    /// A Hummingbird response carrying a web page, redirect or script.
+    public static func response(_ answer: WebSite.Response) -> Response {
+        Response(
+            status: answer.head.status, headers: answer.head.headerFields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
 }
 
 extension RouterMethods {
@@ -109,16 +116,17 @@ extension RouterMethods {
                 }
             }
             guard let answer = await site.respond(to: request.head, body: body, clientAddress: address(context)) else {
-                return Response(status: .notFound)
+                return ScreenplayResponder.response(site.notFound(request.head))
             }
-            return Response(
-                status: answer.head.status, headers: answer.head.headerFields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            return ScreenplayResponder.response(answer)
         }
-        get("/", use: handler)
-        get("screens/**", use: handler)
-        head("/", use: handler)
-        head("screens/**", use: handler)
+        // Every path a browser is sent to that nothing answers gets the site's own 404 page
+        // (unknown paths, and routes added after this one that answer 404).
+        add(middleware: WebNotFoundMiddleware(site: site))
+        for path in ["/", "screens/**", "web/results/**", "web/screenplay.js", "web/icon.svg"] {
+            get(RouterPath(path), use: handler)
+            head(RouterPath(path), use: handler)
+        }
         post(RouterPath(site.renderer.links.commandPath), use: handler)
         return self
     }

@@ -59,7 +59,21 @@ struct Serve: AsyncParsableCommand {
     )
     var promotions = "auto"
 
+    @Option(name: .long, help: ArgumentHelp("For tests: milliseconds added before every screen is answered.", visibility: .hidden))
+    var testScreenDelayMs = 0
+
+    @Option(name: .long, help: ArgumentHelp("For tests: milliseconds added before every command runs.", visibility: .hidden))
+    var testCommandDelayMs = 0
+
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp("For tests: a command (such as favorites/add) that fails with a 500; repeatable.", visibility: .hidden))
+    var testFailingCommand: [String] = []
+
     func validate() throws {
+        guard (0...60_000).contains(testScreenDelayMs), (0...60_000).contains(testCommandDelayMs) else {
+            throw ValidationError("--test-screen-delay-ms and --test-command-delay-ms must be 0...60000")
+        }
         if let commandRate, !(0.1...1_000_000).contains(commandRate) {
             throw ValidationError("--command-rate must be 0.1...1000000 per second, got \(commandRate)")
         }
@@ -97,7 +111,10 @@ struct Serve: AsyncParsableCommand {
         defer { child?.stop() }
         let demo = try await DemoApp.open(
             dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) },
-            promotions: promotionsURL, cacheBudget: DemoApp.CacheBudget(mebibytes: cacheMib))
+            promotions: promotionsURL, cacheBudget: DemoApp.CacheBudget(mebibytes: cacheMib),
+            testHooks: DemoApp.TestHooks(
+                screenDelay: .milliseconds(testScreenDelayMs), commandDelay: .milliseconds(testCommandDelayMs),
+                failingCommands: Set(testFailingCommand)))
         let host = self.host
         let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in

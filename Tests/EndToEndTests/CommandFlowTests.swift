@@ -43,7 +43,11 @@ struct CommandFlowTests {
             }
             #expect(prompt.field.maxLength == 100)
             await navigator.submit(prompt, text: "  Night Music  ")
-            #expect(await navigator.snapshot.presented == .message("Created “Night Music”"))
+            // Created, and opened: the new playlist is on top, home below it.
+            #expect(try await navigator.snapshot.topScreen().title == "Night Music")
+            #expect(await navigator.snapshot.entries.map(\.url).first == "screens/home")
+            // Back on home, it is revalidated (the command changed it): the new playlist is listed.
+            await navigator.back()
             let refreshedHome = try await navigator.snapshot.topScreen()
             #expect(refreshedHome.listedTitles.contains("Night Music"))
 
@@ -87,7 +91,9 @@ struct CommandFlowTests {
                 return ""
             }
             await navigator.submit(second, text: "Mornings")
-            #expect(await navigator.snapshot.presented == .message("Created “Mornings”"))
+            let mornings = try await navigator.snapshot.topScreen()
+            #expect(mornings.title == "Mornings", "created and opened")
+            #expect(mornings.listedTitles.count == 1, "with the work in it")
             return try #require(await client.tokens.token())
         }
 

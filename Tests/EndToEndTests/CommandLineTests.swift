@@ -249,7 +249,9 @@ struct CommandLineTests {
             #expect(walk.status == 0, "\(walk.output)")
             #expect(walk.output.contains(#"textfield [presented/field:name] placeholder "Playlist name""#))
             #expect(walk.output.contains("── step 3: tap Create"))
-            #expect(walk.output.contains(#"message [presented] "Created “Road trip”""#), "\(walk.output.suffix(600))")
+            // Created, and opened: the new playlist is on top of home.
+            #expect(walk.output.contains("screen 2 on the stack: screens/playlist/"), "\(walk.output.suffix(600))")
+            #expect(walk.output.contains(#"header [header] h1 "Road trip""#), "\(walk.output.suffix(600))")
 
             // Navigation by id, then a command from the next screen.
             let deeper = try await runCLIAsync(["render", home, "--tap", "section:all-composers/listRow:screens/composer/mozart"])
@@ -284,16 +286,17 @@ struct CommandLineTests {
             #expect(search.output.contains("── step 3: tap id:search-field"))
             #expect(search.output.contains(#"heading [section:results/heading:Results for “mozart”]"#), "\(search.output.suffix(800))")
             #expect(search.output.contains(#""Wolfgang Amadeus Mozart""#))
-            #expect(search.output.contains("screen 2 on the stack: screens/search"), "the answer replaces the search screen, no push")
+            #expect(
+                search.output.contains("screen 3 on the stack: screens/search?q=mozart"), "the answer opens the results' own URL")
 
-            // A playlist made from home's menu gets a heart beside its row; tapping it patches the
-            // entity: the heart turns on without a reload.
+            // A playlist made from home's menu opens with its heart; tapping it patches the entity:
+            // the heart turns on without a reload.
             let favorite = try await runCLIAsync([
                 "render", home, "--tap", "New playlist", "--type", "name=Trip", "--tap", "Create", "--tap", "Add to favorites",
             ])
             #expect(favorite.status == 0, "\(favorite.output)")
             #expect(favorite.output.contains(#"message [presented] "Added “Trip” to favorites""#), "\(favorite.output.suffix(800))")
-            #expect(favorite.output.contains(#"toggle [id:library/horizontalStack/favoriteButton"#))
+            #expect(favorite.output.contains(#"toggle [id:about/favoriteButton"#), "\(favorite.output.suffix(800))")
             #expect(
                 favorite.output.hasSuffix("\n")
                     && favorite.output.split(separator: "\n").last { $0.contains("toggle [") }?.contains("(on)") == true)

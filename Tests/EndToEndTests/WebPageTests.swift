@@ -37,7 +37,7 @@ struct WebPageTests {
             #expect(page.headers[.setCookie] == nil)
             let cookie = try await Self.session(root)
             #expect(cookie.hasPrefix("screenplay_token="))
-            #expect(page.text.contains("<h2>Top composers</h2>"))
+            #expect(page.text.contains(#"<h2 data-node="section:top-composers/heading:Top composers">Top composers</h2>"#))
             #expect(page.text.contains("href=\"/screens/composer/mozart\""))
             let again = try await raw(.get, root, "/", headers: [.cookie: cookie])
             #expect(again.headers[.setCookie] == nil)
@@ -70,11 +70,15 @@ struct WebPageTests {
             #expect(location.hasPrefix("/screens/playlist/1?notice="))
             let after = try await raw(.get, root, location, headers: [.cookie: cookie])
             #expect(after.text.contains("Remove from favorites"))
-            #expect(after.text.contains("role=\"status\""))
+            #expect(after.text.contains(#"<p class="notice" role="status" data-notice="confirmation">"#))
 
-            let prompt = try await raw(
+            // The prompt is a page of its own: the post redirects to it.
+            let asked = try await raw(
                 .post, root, "/web/command", headers: headers,
                 body: Self.form(["url": "commands/playlists/new", "payload": "{}", "back": "/"]))
+            #expect(asked.status == .seeOther)
+            let promptPath = try #require(asked.headers[.location])
+            let prompt = try await raw(.get, root, promptPath, headers: [.cookie: cookie])
             #expect(prompt.status == .ok)
             #expect(prompt.text.contains("name=\"field\" value=\"name\""))
             let hostile = "<script>alert('x')</script>"
@@ -84,17 +88,22 @@ struct WebPageTests {
                     "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": hostile,
                 ]))
             #expect(created.status == .seeOther)
+            #expect(created.headers[.location]?.hasPrefix("/screens/playlist/") == true, "created, and opened")
             let home = try await raw(.get, root, "/", headers: [.cookie: cookie])
             #expect(home.text.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
             #expect(!home.text.contains(hostile))
 
+            // Refused from the prompt's page: back to it, with the reason beside the field.
+            let dialog = String(promptPath.dropFirst("/web/results/".count))
             let empty = try await raw(
                 .post, root, "/web/command", headers: headers,
                 body: Self.form([
-                    "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": "  ",
+                    "url": "commands/playlists/create", "payload": "{}", "back": "/", "field": "name", "value": "  ", "dialog": dialog,
                 ]))
-            #expect(empty.status == .unprocessableContent)
-            #expect(empty.text.contains("must not be empty"))
+            #expect(empty.status == .seeOther)
+            #expect(empty.headers[.location] == promptPath)
+            let refused = try await raw(.get, root, promptPath, headers: [.cookie: cookie])
+            #expect(refused.text.contains("must not be empty"))
 
             // Cross-site posts are refused, and a post without a session never mints one.
             let favoriteForm = Self.form(["url": "commands/favorites/remove", "payload": "{\"playlistId\":1}", "back": "/"])

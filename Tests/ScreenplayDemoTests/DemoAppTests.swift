@@ -78,10 +78,15 @@ struct DemoAppTests {
             let work = try await demo.service.screen(path: "work/1", apiVersion: .v1, user: user)
             let recordings = work.sections.filter { $0.id.hasPrefix("recording-") }
             #expect(!recordings.isEmpty)
-            guard case .trackRow(let track) = recordings[0].components[0].content, case .play(let play) = track.action else {
-                Issue.record("recordings list track rows with play actions")
+            guard case .button(let playAll) = recordings[0].components[0].content, case .play(let all) = playAll.action,
+                case .trackRow(let track) = recordings[0].components[1].content, case .play(let play) = track.action
+            else {
+                Issue.record("recordings start with Play all, then list track rows with play actions")
                 return
             }
+            #expect(playAll.title == "Play all")
+            #expect(all.firstTrack == play.firstTrack, "Play all starts at the first movement")
+            #expect(all.metadataURL == play.metadataURL, "with the recording's queue after it")
             #expect((track.duration ?? 0) > 0)
             #expect(play.firstTrack.title == track.title)
             #expect(play.firstTrack.streamURL.hasPrefix("/media/audio/track/"))

@@ -13,25 +13,53 @@ struct SearchTests {
         return try await demo.service.perform(command: "search", payload: payload, apiVersion: version, user: user)
     }
 
-    static func titles(_ result: CommandResult) -> [String] {
-        guard case .screen(let screen) = result.outcome else { return [] }
-        return screen.sections.first { $0.id == "results" }?.components.compactMap { component in
+    /// The search screen for `query`, as `GET screens/search?q=` builds it.
+    static func results(_ demo: DemoApp, _ query: String) async throws -> Screen {
+        try await demo.service.screen(path: "search", query: ["q": query], apiVersion: .v4, user: .anonymous)
+    }
+
+    /// The titles of the results a command's answer leads to (it navigates to the results' URL).
+    static func titles(_ demo: DemoApp, _ result: CommandResult) async throws -> [String] {
+        guard case .navigate(let navigate) = result.outcome,
+            let query = URLComponents(string: navigate.url)?.queryItems?.first(where: { $0.name == "q" })?.value
+        else { return [] }
+        #expect(navigate.url.hasPrefix("screens/search?q="))
+        return titles(try await results(demo, query))
+    }
+
+    static func titles(_ screen: Screen) -> [String] {
+        screen.sections.first { $0.id == "results" }?.components.compactMap { component in
             if case .listRow(let row) = component.content { return row.title }
             return nil
         } ?? []
     }
 
-    @Test("the text from storage finds composers and works; decomposed accents find composed names; the answer keeps the text")
+    /// The kind each result says it is (`Composer`, `Work`, `Recording`), in order.
+    static func kinds(_ screen: Screen) -> [String] {
+        screen.sections.first { $0.id == "results" }?.components.compactMap { component in
+            if case .listRow(let row) = component.content { return row.subtitle?.components(separatedBy: " · ").first }
+            return nil
+        } ?? []
+    }
+
+    @Test("the command answers with the results' URL; the text from storage is trimmed; decomposed accents find composed names")
     func finds() async throws {
         try await withDemo { demo, _ in
             let result = try await Self.search(demo, ["storage": ["query": "  mozart "]])
-            #expect(Self.titles(result).first == "Wolfgang Amadeus Mozart")
-            guard case .screen(let screen) = result.outcome else { return }
-            #expect(screen.storage == ["query": "mozart"])
+            guard case .navigate(let navigate) = result.outcome else {
+                Issue.record("the search command navigates to its results")
+                return
+            }
+            #expect(navigate.url == "screens/search?q=mozart")
+            #expect(try await Self.titles(demo, result).first == "Wolfgang Amadeus Mozart")
+            let screen = try await Self.results(demo, "mozart")
+            #expect(screen.storage == ["query": "mozart"], "the field shows the text searched")
             let decomposed = try await Self.search(demo, ["storage": ["query": "Fre\u{301}de\u{301}ric"]])
-            #expect(Self.titles(decomposed).contains("Frédéric Chopin"), "\(Self.titles(decomposed))")
-            let literal = try await Self.search(demo, ["storage": ["query": "100%_\\"]])
-            #expect(Self.titles(literal).isEmpty, "wildcards match themselves")
+            #expect(try await Self.titles(demo, decomposed).contains("Frédéric Chopin"))
+            // Symbols are no words: nothing to match, said so.
+            let symbols = try await Self.search(demo, ["storage": ["query": "%_\\*"]])
+            #expect(try await Self.titles(demo, symbols).isEmpty)
+            #expect(try await Self.results(demo, "%_\\*").sections.contains { $0.header?.title.hasPrefix("No results") == true })
         }
     }
 
@@ -43,7 +71,53 @@ struct SearchTests {
                 return
             }
             #expect(prompt.field.name == "query")
-            #expect(Self.titles(try await Self.search(demo, ["query": "bach"], version: .v3)).contains("Johann Sebastian Bach"))
+            #expect(try await Self.titles(demo, try await Self.search(demo, ["query": "bach"], version: .v3)).contains("Johann Sebastian Bach"))
+        }
+    }
+
+    @Test(
+        "search forgives case, accents and one typo in a longer word",
+        arguments: [
+            ("dvorak", "Antonín Dvořák"), ("DVOŘÁK", "Antonín Dvořák"), ("bach", "Johann Sebastian Bach"), ("mozzart", "Wolfgang Amadeus Mozart"),
+            ("bethoven", "Ludwig van Beethoven"), ("tchaikovksy", "Pyotr Ilyich Tchaikovsky"), ("beet", "Ludwig van Beethoven"),
+            ("chopin nocturnes", "Three Nocturnes"), ("rachmaninof", "Sergei Rachmaninoff"), ("bwv 1007", "Cello Suite No. 1"),
+        ])
+    func forgiving(query: String, expected: String) async throws {
+        try await withDemo { demo, _ in
+            let titles = Self.titles(try await Self.results(demo, query))
+            #expect(titles.contains { $0.hasPrefix(expected) }, "\(query): \(titles.prefix(5))")
+        }
+    }
+
+    @Test("a typo in a short word is not forgiven, and every word must match")
+    func strict() async throws {
+        try await withDemo { demo, _ in
+            let short = try await Self.results(demo, "bahc")
+            #expect(!Self.titles(short).contains("Johann Sebastian Bach"), "four letters: exact only")
+            let unmatched = try await Self.results(demo, "mozart zzzzzz")
+            #expect(Self.titles(unmatched).isEmpty)
+        }
+    }
+
+    @Test("results are ranked: composers, then works, then recordings; a performer's name finds recordings")
+    func ranked() async throws {
+        try await withDemo { demo, _ in
+            let bach = try await Self.results(demo, "bach")
+            let kinds = Self.kinds(bach)
+            #expect(kinds.first == "Composer")
+            #expect(kinds.contains("Work") && kinds.contains("Recording"))
+            #expect(kinds == kinds.sorted { ["Composer", "Work", "Recording"].firstIndex(of: $0)! < ["Composer", "Work", "Recording"].firstIndex(of: $1)! })
+            let karajan = try await Self.results(demo, "karajan")
+            #expect(!Self.kinds(karajan).isEmpty && Self.kinds(karajan).allSatisfy { $0 == "Recording" }, "\(Self.titles(karajan))")
+        }
+    }
+
+    @Test("a query too short to search shows the field's message and no results")
+    func tooShort() async throws {
+        try await withDemo { demo, _ in
+            let screen = try await Self.results(demo, " a ")
+            #expect(Self.titles(screen).isEmpty)
+            #expect(screen.storage == ["query": "a"])
         }
     }
 

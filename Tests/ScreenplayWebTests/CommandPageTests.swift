@@ -14,48 +14,63 @@ struct CommandPageTests {
 
         @Test("The form posts the submit command with url, payload and back")
         func hiddenCommandFields() {
-            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.prompt, back: "/screens/home"))
             #expect(
                 html.contains(
                     #"<form method="post" action="/web/command" class="prompt"><input type="hidden" name="url" value="commands/playlists/create"><input type="hidden" name="payload" value="{&quot;source&quot;:&quot;menu&quot;}"><input type="hidden" name="back" value="/screens/home">"#
                 ))
         }
 
-        @Test("The field name travels as a hidden `field`; the text as `value` with a max length")
+        @Test("The field name travels as a hidden `field`; the text as `value`, its limit shown and counted, never cut")
         func textInput() {
-            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.prompt, back: "/screens/home"))
             #expect(html.contains(#"<input type="hidden" name="field" value="playlistName">"#))
             #expect(
                 html.contains(
-                    #"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required maxlength="40" value="My &quot;list&quot;" placeholder="Name"><button type="submit">Create</button></form>"#
+                    #"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required autofocus value="My &quot;list&quot;" placeholder="Name" aria-describedby="prompt-value-limit" data-limit="40" data-limit-counter="{count} of 40 characters" data-limit-over="{over} characters too many: the limit is 40"><p class="field-limit" id="prompt-value-limit" aria-live="polite">Up to 40 characters</p>"#
                 ))
+            // A browser cuts a paste at maxlength without a word; the server says why instead.
+            #expect(!html.contains("maxlength"))
+            #expect(html.contains(#"<button type="submit" class="action primary">Create</button>"#))
+        }
+
+        @Test("A refused text comes back in the field, with the reason beside it, in the kept dialog")
+        func refused() {
+            let html = Fixture.bare(
+                HTMLRenderer().page(for: Self.prompt, back: "/", dialog: "abc", value: "x <too> long", error: "Too long: 41 characters"))
+            #expect(html.contains(#"<input type="hidden" name="dialog" value="abc">"#))
+            #expect(html.contains(#"value="x &lt;too&gt; long""#))
+            #expect(html.contains(#"aria-describedby="prompt-value-limit prompt-value-error""#))
+            #expect(html.contains(#"aria-invalid="true""#))
+            #expect(html.contains(#"<p class="field-error" id="prompt-value-error" role="alert">Too long: 41 characters</p>"#))
+            #expect(html.contains(#"data-page="dialog""#))
         }
 
         @Test("Title, message and cancel link are on the page")
         func surroundings() {
-            let html = HTMLRenderer().page(for: Self.prompt, back: "/screens/home")
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.prompt, back: "/screens/home"))
             #expect(html.contains("<title>New playlist · Screenplay</title>"))
-            #expect(html.contains("<h1>New playlist</h1><p>Give it a &lt;name&gt;</p>"))
-            #expect(html.contains(#"<p><a href="/screens/home">Cancel</a></p>"#))
+            #expect(html.contains(#"<h1 id="dialog-title">New playlist</h1><p>Give it a &lt;name&gt;</p>"#))
+            #expect(html.contains(#"<a class="action" href="/screens/home" data-dialog-close>Cancel</a>"#))
         }
 
         @Test("Without a placeholder the label is the title and there is no limit")
         func minimalField() {
             let prompt = CommandResult.Prompt(
                 title: "Rename", field: .init(name: "name"), submitTitle: "Save", submit: .init(url: "commands/rename"))
-            let html = HTMLRenderer().page(for: prompt, back: "/")
+            let html = Fixture.bare(HTMLRenderer().page(for: prompt, back: "/"))
             #expect(
                 html.contains(
-                    #"<label for="prompt-value">Rename</label><input id="prompt-value" name="value" type="text" required><button type="submit">Save</button>"#
+                    #"<label for="prompt-value">Rename</label><input id="prompt-value" name="value" type="text" required autofocus></div>"#
                 ))
-            #expect(!html.contains("maxlength"))
+            #expect(!html.contains("data-limit"))
             #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
         }
 
         @Test("An off-site back path is not used for the cancel link")
         func offSiteCancel() {
-            let html = HTMLRenderer().page(for: Self.prompt, back: "https://evil.example")
-            #expect(html.contains(#"<p><a href="/">Cancel</a></p>"#))
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.prompt, back: "https://evil.example"))
+            #expect(html.contains(#"<a class="action" href="/" data-dialog-close>Cancel</a>"#))
         }
     }
 
@@ -71,17 +86,17 @@ struct CommandPageTests {
 
         @Test("One form per option, each posting its own command")
         func oneFormPerOption() {
-            let html = HTMLRenderer().page(for: Self.choice, back: "/screens/work/3")
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.choice, back: "/screens/work/3"))
             #expect(Fixture.count(of: "<form ", in: html) == 3)
             #expect(Fixture.count(of: #"<form method="post" action="/web/command">"#, in: html) == 3)
             #expect(Fixture.count(of: #"<input type="hidden" name="back" value="/screens/work/3">"#, in: html) == 3)
             #expect(
                 html.contains(
-                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:1}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Road trip <small>12 tracks</small></button>"#
+                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:1}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="choice"><span class="title">Road trip</span><span class="subtitle">12 tracks</span></button>"#
                 ))
             #expect(
                 html.contains(
-                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:2}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit">Focus</button>"#
+                    #"<input type="hidden" name="payload" value="{&quot;playlist&quot;:2}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="choice"><span class="title">Focus</span></button>"#
                 ))
             #expect(
                 html.contains(
@@ -90,16 +105,16 @@ struct CommandPageTests {
 
         @Test("Options keep their order")
         func order() throws {
-            let html = HTMLRenderer().page(for: Self.choice, back: "/")
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.choice, back: "/"))
             let positions = try ["Road trip", "Focus", "New…"].map { try #require(html.range(of: ">\($0)")?.lowerBound) }
             #expect(positions == positions.sorted())
         }
 
         @Test("Title, message and cancel link")
         func surroundings() {
-            let html = HTMLRenderer().page(for: Self.choice, back: "//evil.example")
-            #expect(html.contains(#"<h1>Add to playlist</h1><p>Pick one</p><ul class="choices">"#))
-            #expect(html.contains(#"<p><a href="/">Cancel</a></p>"#))
+            let html = Fixture.bare(HTMLRenderer().page(for: Self.choice, back: "//evil.example"))
+            #expect(html.contains(#"<h1 id="dialog-title">Add to playlist</h1><p>Pick one</p><ul class="choices">"#))
+            #expect(html.contains(#"<a class="action" href="/" data-dialog-close>Cancel</a>"#))
         }
     }
 
@@ -109,7 +124,9 @@ struct CommandPageTests {
         func alert() {
             let html = HTMLRenderer().errorPage(title: "Oops", message: "No <playlist>", back: "/screens/a")
             #expect(
-                html.contains(#"<h1>Oops</h1><p class="error" role="alert">No &lt;playlist&gt;</p><p><a href="/screens/a">Back</a></p>"#))
+                html.contains(
+                    #"<h1>Oops</h1><p class="error" role="alert">No &lt;playlist&gt;</p><p><a href="/screens/a">Back</a></p>"#
+                ))
             let offSite = HTMLRenderer().errorPage(title: "Oops", message: "x", back: "//evil.example")
             #expect(offSite.contains(#"<p><a href="/">Back</a></p>"#))
             #expect(!HTMLRenderer().errorPage(title: "Oops", message: "x", back: nil).contains(">Back<"))

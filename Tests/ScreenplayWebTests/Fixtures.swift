@@ -33,9 +33,15 @@ enum Fixture {
         Screen(id: "test", title: title, sections: [ScreenSection(id: "main", components: components)])
     }
 
-    /// The page for a screen of `components`.
+    /// The page for a screen of `components`, without its nodes' keys (see ``bare(_:)``).
     static func page(_ components: [Component], currentPath: String = "/screens/test") -> String {
-        HTMLRenderer().page(for: screen(components), currentPath: currentPath)
+        bare(HTMLRenderer().page(for: screen(components), currentPath: currentPath))
+    }
+
+    /// `html` without the `data-node` keys every node carries (tested on their own), so markup
+    /// can be compared as written.
+    static func bare(_ html: String) -> String {
+        html.replacingOccurrences(of: #" data-node="[^"]*""#, with: "", options: .regularExpression)
     }
 
     /// How many times `needle` occurs in `text`.

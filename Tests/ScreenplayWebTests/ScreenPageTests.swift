@@ -9,28 +9,57 @@ struct ScreenPageTests {
     struct Document {
         @Test("The page is an English HTML document titled after the screen")
         func document() {
-            let html = HTMLRenderer().page(for: Fixture.screen([], title: "Mozart"), currentPath: "/screens/composer/mozart")
+            let html = Fixture.bare(HTMLRenderer().page(for: Fixture.screen([], title: "Mozart"), currentPath: "/screens/composer/mozart"))
             #expect(html.hasPrefix("<!doctype html>"))
             #expect(html.contains(#"<html lang="en">"#))
             #expect(html.contains("<title>Mozart · Screenplay</title>"))
             #expect(html.contains("<h1>Mozart</h1>"))
             #expect(html.contains(#"<meta charset="utf-8">"#))
-            #expect(html.hasSuffix("</main></body></html>"))
+            #expect(html.contains(#"<main id="main" tabindex="-1" data-page="screen" data-path="/screens/composer/mozart">"#))
+            #expect(html.hasSuffix("</body></html>"))
+            // No script unless the site serves one (WebSite sets it).
+            #expect(!html.contains("<script"))
         }
 
-        @Test("Pages other than the home page link home; the home page does not")
-        func homeLink() {
-            let home = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/")
-            let other = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/screens/a")
-            #expect(!home.contains(#"<p class="home">"#))
-            #expect(other.contains(#"<p class="home"><a href="/">← Home</a></p>"#))
+        @Test("Every page has the site's shell: a skip link, the navigation with the current page marked, the search box")
+        func shell() throws {
+            let shell = WebShell(
+                siteName: "Classical", navigation: [.init("Home", path: "/"), .init("Library", path: "/screens/library")],
+                search: .init(path: "/screens/search", parameter: "q", placeholder: "Find"), scriptPath: "/web/screenplay.js?v=1")
+            let renderer = HTMLRenderer(shell: shell)
+            let home = renderer.page(for: Fixture.screen([]), currentPath: "/")
+            let library = renderer.page(for: Fixture.screen([], title: "Night <Music>"), currentPath: "/screens/library/4?x=1")
+            #expect(home.contains(##"<a class="skip-link" href="#main">Skip to content</a>"##))
+            #expect(home.contains(#"<li><a href="/" aria-current="page">Home</a></li><li><a href="/screens/library">Library</a></li>"#))
+            #expect(library.contains(#"<li><a href="/">Home</a></li><li><a href="/screens/library" aria-current="page">Library</a></li>"#))
+            #expect(library.contains("<title>Night &lt;Music&gt; · Classical</title>"))
+            #expect(
+                home.contains(
+                    #"<form class="site-search" role="search" method="get" action="/screens/search"><label for="site-search" class="visually-hidden">Search</label><input id="site-search" type="search" name="q" placeholder="Find" autocomplete="off">"#
+                ))
+            #expect(home.contains(#"<script type="module" src="/web/screenplay.js?v=1"></script>"#))
+            // The player, the live region and the loading state are in every page, outside <main>.
+            let main = try #require(home.range(of: "</main>"))
+            #expect(home[main.upperBound...].contains(#"<section id="sp-player" class="player" aria-label="Now playing" hidden>"#))
+            #expect(home[main.upperBound...].contains(#"<div id="sp-announcer" class="visually-hidden" role="status" aria-live="polite"></div>"#))
+            #expect(home[main.upperBound...].contains(#"<template id="sp-loading">"#))
+        }
+
+        @Test("The site's own 404 page: its look and a way on")
+        func notFound() {
+            let html = HTMLRenderer().notFoundPage(path: "/nowhere<script>")
+            #expect(html.contains("<h1>Page not found</h1>"))
+            #expect(html.contains("Nothing is at /nowhere&lt;script&gt;."))
+            #expect(html.contains(#"data-page="error""#))
         }
 
         @Test("The notice is announced as a status")
         func notice() {
-            let html = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: "Added <b>Requiem</b>")
-            #expect(html.contains(#"<p class="notice" role="status">Added &lt;b&gt;Requiem&lt;/b&gt;</p>"#))
-            #expect(!HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/").contains("role=\"status\""))
+            let html = Fixture.bare(HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: WebNotice("Added <b>Requiem</b>")))
+            #expect(html.contains(#"<p class="notice" role="status" data-notice="confirmation">Added &lt;b&gt;Requiem&lt;/b&gt;</p>"#))
+            let failure = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: WebNotice("No <luck>", isError: true))
+            #expect(failure.contains(#"<p class="error" role="alert" data-notice="error">No &lt;luck&gt;</p>"#))
+            #expect(!Fixture.bare(HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/")).contains(#"<p class="notice""#))
         }
 
         @Test("A screen header replaces the plain title heading")
@@ -41,10 +70,10 @@ struct ScreenPageTests {
                     title: "W. A. Mozart", subtitle: "1756–1791",
                     image: RemoteImage(url: "images/m.jpg", lowResURL: "images/m-small.jpg", alt: "Portrait of Mozart")),
                 sections: [])
-            let html = HTMLRenderer().page(for: screen, currentPath: "/x")
+            let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/x"))
             #expect(
                 html.contains(
-                    #"<header class="hero"><img src="/images/m.jpg" alt="Portrait of Mozart" loading="lazy" style="background-image:url('/images/m-small.jpg');background-size:cover"><h1>W. A. Mozart</h1><p class="subtitle">1756–1791</p></header>"#
+                    #"<header class="hero"><img src="/images/m.jpg" alt="Portrait of Mozart" loading="lazy" style="background-image:url('/images/m-small.jpg');background-size:cover"><div class="hero-text"><h1>W. A. Mozart</h1><p class="subtitle">1756–1791</p></div></header>"#
                 ))
             #expect(!html.contains("<h1>Mozart</h1>"))
             #expect(html.contains("<title>Mozart · Screenplay</title>"))
@@ -60,10 +89,10 @@ struct ScreenPageTests {
                         header: .init(title: "Works", subtitle: "All of them", action: .navigate(.init(url: "screens/works"))),
                         components: [])
                 ])
-            let html = HTMLRenderer().page(for: screen, currentPath: "/")
+            let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/"))
             #expect(
                 html.contains(
-                    #"<section id="section-works&quot;&gt;&lt;script&gt;"><h2><a href="/screens/works">Works</a></h2><p class="subtitle">All of them</p></section>"#
+                    #"<section id="section-works&quot;&gt;&lt;script&gt;"><div class="heading"><h2><a href="/screens/works">Works</a></h2><p class="subtitle">All of them</p></div></section>"#
                 ))
         }
     }
@@ -96,7 +125,7 @@ struct ScreenPageTests {
                         ])
                 ],
                 menu: [MenuItem(title: h, action: .command(.init(url: "commands/x")))])
-            let html = HTMLRenderer().page(for: screen, currentPath: "/screens/x", notice: h)
+            let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/screens/x", notice: WebNotice(h)))
             #expect(!html.contains("<script"))
             #expect(!html.contains(#"alert("x")"#))
             #expect(Fixture.count(of: Self.escaped, in: html) >= 20)
@@ -180,8 +209,30 @@ struct ScreenPageTests {
             let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: play))])
             #expect(
                 html.contains(
-                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain" href="/streams/1.m4a" aria-label="Play I. Allegro">▶ Play</a></div>"#
+                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain play" href="/streams/1.m4a" data-play="1" data-track-title="Allegro" data-track-src="/streams/1.m4a" data-queue="/queues/1" aria-label="Play I. Allegro"><span aria-hidden="true">▶</span> Play</a></div>"#
                 ))
+        }
+
+        @Test("A navigate link carries its destination's header for the script to show at once")
+        func carriedHeader() {
+            let header = ScreenHeader(
+                title: "Mozart <W.>", subtitle: "1756–1791", image: RemoteImage(url: "/i/m.svg", lowResURL: "/i/m-low.svg", alt: "Portrait"))
+            let html = Fixture.page([.listRow(.init(title: "Mozart", action: .navigate(.init(url: "screens/composer/mozart", header: header))))])
+            #expect(
+                html.contains(
+                    #"<a href="/screens/composer/mozart" data-header-title="Mozart &lt;W.&gt;" data-header-subtitle="1756–1791" data-header-image="/i/m-low.svg" data-header-alt="Portrait">"#
+                ))
+        }
+
+        @Test("A share is a disclosure with the link to copy, not a link that reloads the page")
+        func share() {
+            let html = Fixture.page([.button(.init(title: "Share", action: .share(.init(title: "Requiem", url: "/screens/work/3"))))])
+            #expect(
+                html.contains(
+                    #"<details class="share" data-share-url="/screens/work/3" data-share-title="Requiem" data-share-copied="Link copied"><summary class="action">Share</summary>"#
+                ))
+            #expect(html.contains(#"<input type="text" readonly value="/screens/work/3" data-share-field>"#))
+            #expect(!html.contains(#"<a class="action" href="/screens/work/3""#))
         }
 
         @Test("Custom and unknown actions, which a browser cannot carry out, render as disabled buttons, as the tree decided")
@@ -193,6 +244,42 @@ struct ScreenPageTests {
             #expect(html.contains(#"<button type="button" class="action" disabled>Buy</button>"#))
             #expect(html.contains(#"<button type="button" class="action" disabled>Beam</button>"#))
             #expect(!html.contains("purchase") && !html.contains("teleport"))
+        }
+    }
+
+    @Suite("Node keys")
+    struct NodeKeys {
+        @Test("Every node's element carries its id, escaped, so a refreshed page is morphed node by node")
+        func keys() {
+            let html = HTMLRenderer().page(
+                for: Fixture.screen([
+                    .listRow(.init(title: "A\"b", action: .navigate(.init(url: "screens/a")))), .text(.init("t")),
+                ]), currentPath: "/")
+            #expect(html.contains(#"<section id="section-main" data-node="section:main">"#))
+            #expect(html.contains(#"<div class="row" data-node="section:main/listRow:screens/a">"#))
+            #expect(html.contains(#"<span class="text" data-node="section:main/text:t">t</span>"#))
+            #expect(html.contains(#"<header class="hero" data-node="header">"#))
+        }
+
+        @Test("A favorite toggle carries its other face and its binding, for an optimistic flip")
+        func toggle() {
+            let toggle = Component.FavoriteButton(
+                isFavorite: false, label: "Night <Music>", add: .init(url: "commands/favorites/add", payload: ["id": 3]),
+                remove: .init(url: "commands/favorites/remove", payload: ["id": 3])
+            ).component.bind("isFavorite", to: "playlist/3", "favorite")
+            let screen = Screen(
+                id: "p", title: "P", sections: [ScreenSection(id: "s", components: [toggle])],
+                entities: ["playlist/3": ["favorite": .bool(true)]])
+            let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/p"))
+            // The entity says it is a favorite: the form posts remove, and its other face is add.
+            #expect(
+                html.contains(
+                    #"<form method="post" action="/web/command" class="inline" data-toggle="on" data-flip-text="Add to favorites" data-flip-icon="♡" data-flip-label="Add to favorites: Night &lt;Music&gt;" data-flip-url="commands/favorites/add" data-flip-payload="{&quot;id&quot;:3}" data-binding="playlist/3.favorite"><input type="hidden" name="url" value="commands/favorites/remove">"#
+                ))
+            #expect(
+                html.contains(
+                    #"<button type="submit" class="action favorite" aria-label="Remove from favorites: Night &lt;Music&gt;" aria-pressed="true"><span aria-hidden="true">♥</span> Remove from favorites</button>"#
+                ))
         }
     }
 
@@ -208,12 +295,13 @@ struct ScreenPageTests {
                         title: "Add to favorites", icon: "heart",
                         action: .command(.init(url: "commands/favorites/add", payload: ["workId": 3, "name": "K<626>"])))
                 ])
-            let html = HTMLRenderer().page(for: screen, currentPath: "/screens/work/3")
+            let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/screens/work/3"))
             let form =
-                #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action">♡ Add to favorites</button></form>"#
+                #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action"><span aria-hidden="true">♡</span> Add to favorites</button></form>"#
             #expect(
                 html.contains(
-                    #"<nav class="menu" aria-label="Actions"><a class="action" href="https://example.com/w">Share</a>"# + form + "</nav>"))
+                    #"<nav class="menu" aria-label="Actions"><details class="share" data-share-url="https://example.com/w" data-share-title="Work" data-share-copied="Link copied"><summary class="action">Share</summary><div class="share-panel"><label>Link to copy <input type="text" readonly value="https://example.com/w" data-share-field></label></div></details>"#
+                        + form + "</nav>"))
         }
 
         @Test("A command without a payload posts an empty object")
@@ -255,35 +343,35 @@ struct ScreenPageTests {
         @Test("Unknown components render nothing")
         func unknown() {
             let component = Component.unknown(.init(type: "grid", json: ["type": "grid", "title": "SECRET"]))
-            #expect(renderer.component(component, back: "/").isEmpty)
+            #expect(Fixture.bare(renderer.component(component, back: "/")).isEmpty)
             #expect(!Fixture.page([component]).contains("SECRET"))
         }
 
         @Test("A rectangle renders its size, hex color and radius")
         func rectangle() {
             #expect(
-                renderer.component(.rectangle(.init(width: 120, height: 8.5, color: .rgb(30, 144, 255), cornerRadius: 2)), back: "/")
+                Fixture.bare(renderer.component(.rectangle(.init(width: 120, height: 8.5, color: .rgb(30, 144, 255), cornerRadius: 2)), back: "/"))
                     == #"<div class="rectangle" role="presentation" style="width:120px;height:8.5px;background:#1E90FF;border-radius:2px"></div>"#
             )
         }
 
         @Test("A translucent color renders as rgba()")
         func translucent() {
-            let html = renderer.component(
-                .rectangle(.init(width: 1, height: 1, color: .rgba(red: 255, green: 0, blue: 0, alpha: 51))), back: "/")
+            let html = Fixture.bare(renderer.component(
+                .rectangle(.init(width: 1, height: 1, color: .rgba(red: 255, green: 0, blue: 0, alpha: 51))), back: "/"))
             #expect(html.contains("background:rgba(255,0,0,0.2)"))
         }
 
         @Test("Text tokens become CSS variables; size and weight map to CSS")
         func text() {
             #expect(
-                renderer.component(.text(.init("42", size: 17, weight: .semibold, color: .token(.accent))), back: "/")
+                Fixture.bare(renderer.component(.text(.init("42", size: 17, weight: .semibold, color: .token(.accent))), back: "/"))
                     == #"<span class="text" style="font-size:17px;font-weight:600;color:var(--sp-accent)">42</span>"#)
-            #expect(renderer.component(.text(.init("plain")), back: "/") == #"<span class="text">plain</span>"#)
+            #expect(Fixture.bare(renderer.component(.text(.init("plain")), back: "/")) == #"<span class="text">plain</span>"#)
             // The view tree decides: a token the site registered keeps its variable, an unknown one is the text color.
             let brand = Component.text(.init("brand", color: .token(ColorToken(rawValue: "brandPurple")!)))
             #expect(HTMLRenderer(appColorTokens: ["brandPurple"]).component(brand, back: "/").contains("color:var(--sp-brandPurple)"))
-            #expect(renderer.component(brand, back: "/").contains("color:var(--sp-primaryText)"))
+            #expect(Fixture.bare(renderer.component(brand, back: "/")).contains("color:var(--sp-primaryText)"))
         }
 
         @Test("Every standard token has a CSS variable in the stylesheet", arguments: ColorToken.standard)
@@ -294,35 +382,35 @@ struct ScreenPageTests {
         @Test("Images carry alt text, size and a lazy-loading hint")
         func image() {
             #expect(
-                renderer.component(
-                    .image(.init(RemoteImage(url: "images/a.png", size: .init(width: 40, height: 30.5), alt: #"A "portrait""#))), back: "/")
-                    == #"<img src="/images/a.png" alt="A &quot;portrait&quot;" loading="lazy" width="40" height="30.5">"#)
+                Fixture.bare(renderer.component(
+                    .image(.init(RemoteImage(url: "images/a.png", size: .init(width: 40, height: 30.5), alt: #"A "portrait""#))), back: "/"))
+                    == #"<div class="image"><img src="/images/a.png" alt="A &quot;portrait&quot;" loading="lazy" width="40" height="30.5"></div>"#)
             #expect(
-                renderer.component(.image(.init(RemoteImage(url: "https://cdn.example/b.png"))), back: "/")
-                    == #"<img src="https://cdn.example/b.png" alt="" loading="lazy">"#)
+                Fixture.bare(renderer.component(.image(.init(RemoteImage(url: "https://cdn.example/b.png"))), back: "/"))
+                    == #"<div class="image"><img src="https://cdn.example/b.png" alt="" loading="lazy"></div>"#)
         }
 
         @Test("Stacks become flex boxes with their alignment, gap, background and padding")
         func stacks() {
-            let vertical = renderer.component(
+            let vertical = Fixture.bare(renderer.component(
                 .verticalStack(
                     .init(alignment: .trailing, spacing: 8, background: .token(.surface), padding: 4, children: [.text(.init("a"))])),
-                back: "/")
+                back: "/"))
             #expect(
                 vertical
                     == #"<div class="stack" style="display:flex;flex-direction:column;align-items:flex-end;gap:8px;background:var(--sp-surface);padding:4px"><span class="text">a</span></div>"#
             )
-            let horizontal = renderer.component(
-                .horizontalStack(.init(alignment: .bottom, children: [.spacer(.init(length: 10)), .spacer(.init())])), back: "/")
+            let horizontal = Fixture.bare(renderer.component(
+                .horizontalStack(.init(alignment: .bottom, children: [.spacer(.init(length: 10)), .spacer(.init())])), back: "/"))
             #expect(
                 horizontal
-                    == #"<div class="stack" style="display:flex;flex-direction:row;align-items:flex-end"><div class="spacer" style="flex:0 0 10px"></div><div class="spacer" style="flex:1"></div></div>"#
+                    == #"<div class="stack horizontal" style="display:flex;flex-direction:row;align-items:flex-end"><div class="spacer" style="flex:0 0 10px"></div><div class="spacer" style="flex:1"></div></div>"#
             )
         }
 
-        @Test("A carousel is a list of its items, in order, with its style as a class")
+        @Test("A carousel is a focusable list of its items, in order, with its style as a class, and scroll buttons the script shows")
         func carousel() {
-            let html = renderer.component(
+            let html = Fixture.bare(renderer.component(
                 .carousel(
                     .init(
                         itemStyle: .portrait,
@@ -331,41 +419,41 @@ struct ScreenPageTests {
                                 title: "Bach", image: RemoteImage(url: "images/bach.jpg", alt: "Bach"),
                                 action: .navigate(.init(url: "screens/composer/bach"))),
                             .init(title: "Handel", subtitle: "1685"),
-                        ])), back: "/")
+                        ])), back: "/"))
             #expect(
                 html
-                    == #"<ul class="carousel portrait"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul>"#
+                    == #"<div class="carousel-frame"><button type="button" class="carousel-scroll" data-scroll="-1" aria-label="Scroll back" hidden>‹</button><ul class="carousel portrait" tabindex="0" aria-label="Scrolls sideways"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul><button type="button" class="carousel-scroll" data-scroll="1" aria-label="Scroll forward" hidden>›</button></div>"#
             )
         }
 
         @Test("List rows show their accessories, with singular and plural recordings")
         func listRowAccessories() {
             #expect(
-                renderer.component(.listRow(.init(title: "A", composer: "Bach", recordingCount: 1)), back: "/").contains(
+                Fixture.bare(renderer.component(.listRow(.init(title: "A", composer: "Bach", recordingCount: 1)), back: "/")).contains(
                     #"<span class="accessory">Bach</span><span class="accessory">1 recording</span>"#))
             #expect(
-                renderer.component(.listRow(.init(title: "A", recordingCount: 0)), back: "/").contains(
+                Fixture.bare(renderer.component(.listRow(.init(title: "A", recordingCount: 0)), back: "/")).contains(
                     #"<span class="accessory">No recordings</span>"#))
         }
 
         @Test("A page header inside the body is a second-level heading")
         func pageHeaderComponent() {
             #expect(
-                renderer.component(.pageHeader(.init(title: "Requiem")), back: "/") == #"<header class="hero"><h2>Requiem</h2></header>"#)
+                Fixture.bare(renderer.component(.pageHeader(.init(title: "Requiem")), back: "/")) == #"<header class="hero"><div class="hero-text"><h2>Requiem</h2></div></header>"#)
         }
 
         @Test("Paragraphs are one <p> each")
         func paragraphs() {
             #expect(
-                renderer.component(.paragraphs(.init(["One.", "Two."])), back: "/")
+                Fixture.bare(renderer.component(.paragraphs(.init(["One.", "Two."])), back: "/"))
                     == #"<div class="paragraphs"><p>One.</p><p>Two.</p></div>"#)
         }
 
         @Test("Huge and fractional numbers render without crashing or rounding")
         func numbers() {
-            let html = renderer.component(.spacer(.init(length: 1e12)), back: "/")
+            let html = Fixture.bare(renderer.component(.spacer(.init(length: 1e12)), back: "/"))
             #expect(html == #"<div class="spacer" style="flex:0 0 1000000000000.0px"></div>"#)
-            #expect(renderer.component(.spacer(.init(length: 0.5)), back: "/").contains("flex:0 0 0.5px"))
+            #expect(Fixture.bare(renderer.component(.spacer(.init(length: 0.5)), back: "/")).contains("flex:0 0 0.5px"))
         }
     }
 }

@@ -37,6 +37,9 @@ struct WebSiteTests {
             Screen(id: "home", title: "Home", sections: [ScreenSection(id: "a", components: [.text(.init("Hello <world>"))])])
         }
         routes.command("save") { request in .done(.init(message: "Saved “\(request.payload["name"]?.stringValue ?? "")”", refresh: true)) }
+        routes.command("strict") { request in
+            .done(.init(message: "Named “\(try request.text("name", maxLength: 20))”"))
+        }
         routes.command("ask") { _ in
             .prompt(
                 .init(title: "Name?", field: .init(name: "name", maxLength: 20), submitTitle: "Save", submit: .init(url: "commands/save")))
@@ -63,7 +66,9 @@ struct WebSiteTests {
         let home = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: []))
         #expect(home.head.status == .ok)
         #expect(home.head.headerFields[.setCookie] == nil, "reading creates no identity")
-        #expect(home.head.headerFields[.contentSecurityPolicy]?.contains("script-src 'none'") == true)
+        // The site's own script, and nothing else: no inline script, no other origin.
+        #expect(home.head.headerFields[.contentSecurityPolicy]?.contains("script-src 'self';") == true)
+        #expect(String(decoding: home.body, as: UTF8.self).contains(#"<script type="module" src="/web/screenplay.js?v="#))
         #expect(String(decoding: home.body, as: UTF8.self).contains("Hello &lt;world&gt;"))
         let missing = try #require(
             await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/screens/nope"), body: []))
@@ -81,21 +86,81 @@ struct WebSiteTests {
         #expect(location.hasPrefix("/screens/home?notice="))
         let shown = try #require(
             await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location), body: []))
-        #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status">Saved"#))
+        #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status" data-notice="confirmation">Saved"#))
+        // Shown once: the same URL again (Back, a reload) has no banner.
+        let again = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location), body: []))
+        #expect(!String(decoding: again.body, as: UTF8.self).contains(#"<p class="notice""#))
         // A made-up notice shows nothing: the banner speaks only for the site.
         let forged = try #require(
             await site.respond(
                 to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/screens/home?notice=Your+account+is+locked"), body: []
             ))
-        #expect(!String(decoding: forged.body, as: UTF8.self).contains("role=\"status\""))
+        #expect(!String(decoding: forged.body, as: UTF8.self).contains(#"<p class="notice""#))
         #expect(forged.head.headerFields[HTTPField.Name("X-Frame-Options")!] == "DENY")
         #expect(forged.head.headerFields[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
         #expect(forged.head.headerFields[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
         #expect(forged.head.headerFields[HTTPField.Name("Referrer-Policy")!] == "same-origin")
+        // A prompt is a page of its own at a GET URL: the post answers with a redirect to it.
         let (askRequest, askBody) = Self.post("url=commands/ask&payload=%7B%7D&back=/")
-        let prompt = try #require(await site.respond(to: askRequest, body: askBody))
+        let asked = try #require(await site.respond(to: askRequest, body: askBody))
+        #expect(asked.head.status == .seeOther)
+        let promptPath = try #require(asked.head.headerFields[.location])
+        #expect(promptPath.hasPrefix("/web/results/"))
+        let prompt = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: promptPath, headerFields: [.cookie: Self.cookie]), body: []))
         let html = String(decoding: prompt.body, as: UTF8.self)
-        #expect(prompt.head.status == .ok && html.contains("<h1>Name?</h1>") && html.contains(#"maxlength="20""#))
+        #expect(prompt.head.status == .ok && html.contains(#"<h1 id="dialog-title">Name?</h1>"#) && html.contains(#"data-limit="20""#))
+        // It is this browser's: another one (or none) is told it has expired.
+        let stranger = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: promptPath), body: []))
+        #expect(stranger.head.status == .notFound && !String(decoding: stranger.body, as: UTF8.self).contains("Name?"))
+    }
+
+    @Test("a refused answer to a prompt comes back to it with what was typed and why, by redirect")
+    func refusedPrompt() async throws {
+        let site = Self.site()
+        let (askRequest, askBody) = Self.post("url=commands/ask&payload=%7B%7D&back=/")
+        let promptPath = try #require(await site.respond(to: askRequest, body: askBody)?.head.headerFields[.location])
+        let dialog = String(promptPath.dropFirst("/web/results/".count))
+        let typed = String(repeating: "é", count: 30)
+        let (answer, answerBody) = Self.post(
+            "url=commands/strict&payload=%7B%7D&back=/&dialog=\(dialog)&field=name&value=" + Fixture.encode(typed))
+        let refused = try #require(await site.respond(to: answer, body: answerBody))
+        #expect(refused.head.status == .seeOther)
+        #expect(refused.head.headerFields[.location] == promptPath)
+        let shown = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: promptPath, headerFields: [.cookie: Self.cookie]), body: []))
+        let html = String(decoding: shown.body, as: UTF8.self)
+        #expect(html.contains("value=\"\(typed)\""), "what was typed is kept")
+        #expect(html.contains(#"<p class="field-error" id="prompt-value-error" role="alert">&#39;name&#39; is 30 characters long; the limit is 20</p>"#))
+        // A refusal on a screen's own form goes back to the screen, as a banner shown once.
+        let (plain, plainBody) = Self.post("url=commands/strict&payload=%7B%7D&back=/")
+        let back = try #require(await site.respond(to: plain, body: plainBody)?.head.headerFields[.location])
+        #expect(back.hasPrefix("/?notice="))
+        let page = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: back), body: []))
+        #expect(String(decoding: page.body, as: UTF8.self).contains(#"<p class="error" role="alert" data-notice="error">missing required field &#39;name&#39;</p>"#))
+    }
+
+    @Test("the script is served with a version in its URL, a year in caches, and revalidated by tag")
+    func script() async throws {
+        let site = Self.site()
+        let home = String(decoding: try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: [])).body, as: UTF8.self)
+        let range = try #require(home.range(of: #"/web/screenplay.js\?v=[0-9a-f-]+"#, options: .regularExpression))
+        let script = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: String(home[range])), body: []))
+        #expect(script.head.status == .ok)
+        #expect(script.head.headerFields[.contentType] == "text/javascript; charset=utf-8")
+        #expect(script.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
+        #expect(script.body.count > 1_000 && script.body.count < 20_000, "under 20 KB: \(script.body.count) bytes")
+        let etag = try #require(script.head.headerFields[.eTag])
+        let revalidated = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/web/screenplay.js", headerFields: [.ifNoneMatch: etag]),
+                body: []))
+        #expect(revalidated.head.status == .notModified && revalidated.body.isEmpty)
     }
 
     @Test("a page is cached by its screen's ETag and revalidated with a 304; a page with a banner is never stored")
@@ -108,7 +173,8 @@ struct WebSiteTests {
         }
         let first = try await get("/")
         let etag = try #require(first.head.headerFields[.eTag])
-        #expect(first.head.headerFields[.cacheControl] == "private, no-cache")
+        // Never stored: Back and Forward fetch the page again and show what is true now.
+        #expect(first.head.headerFields[.cacheControl] == "no-store")
         let second = try await get("/")
         #expect(second.head.headerFields[.eTag] == etag)
         #expect(second.body == first.body)
@@ -164,7 +230,7 @@ struct WebSiteTests {
         Refusal(
             headers: [.cookie: cookie, .origin: "https://evil.example"], form: "url=commands/save&payload=%7B%7D&back=/",
             status: .forbidden, title: "Refused"),
-        Refusal(headers: [.cookie: cookie], form: "url=screens/home&payload=%7B%7D&back=/", status: .badRequest, title: "Bad request"),
+        Refusal(headers: [.cookie: cookie], form: "url=screens/home&payload=%7B%7D&back=/", status: .seeOther, title: "Bad form"),
         Refusal(
             headers: [.cookie: cookie], form: "url=commands/save&payload=" + String(repeating: "a", count: 2_000_000),
             status: .contentTooLarge,
@@ -177,10 +243,19 @@ struct WebSiteTests {
         let (request, body) = Self.post(refusal.form, headers: refusal.headers)
         let answer = try #require(await Self.site().respond(to: request, body: body))
         #expect(answer.head.status == refusal.status)
-        #expect(String(decoding: answer.body, as: UTF8.self).contains("<h1>\(refusal.title)</h1>"))
+        if refusal.status == .seeOther {
+            // A form the site cannot read is a user's step gone wrong: back, with why.
+            let location = try #require(answer.head.headerFields[.location])
+            #expect(location.hasPrefix("/?notice="))
+        } else {
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("<h1>\(refusal.title)</h1>"))
+        }
         #expect(
-            answer.head.headerFields[.setCookie] == (refusal.status == .unauthorized ? WebSite.expiredCookie : nil),
-            "a refused command hands out no identity; a stale cookie is cleared")
+            !answer.head.headerFields[values: .setCookie].contains { $0.hasPrefix("screenplay_token=t") },
+            "a refused command hands out no identity")
+        #expect(
+            answer.head.headerFields[values: .setCookie].contains(WebSite.expiredCookie) == (refusal.status == .unauthorized),
+            "a stale cookie is cleared")
     }
 
     @Test("a browser's first command creates its identity and sets the cookie; the next one reuses it")
@@ -189,11 +264,14 @@ struct WebSiteTests {
         let (request, body) = Self.post("url=commands/save&payload=%7B%7D&back=/", headers: [:])
         let answer = try #require(await site.respond(to: request, body: body))
         #expect(answer.head.status == .seeOther)
-        let cookie = try #require(answer.head.headerFields[.setCookie])
+        let cookie = try #require(answer.head.headerFields[values: .setCookie].first { $0.hasPrefix("screenplay_token=") })
         #expect(cookie.hasPrefix("screenplay_token=t") && cookie.contains("HttpOnly"))
         let token = String(cookie.split(separator: ";")[0])
         let (again, againBody) = Self.post("url=commands/save&payload=%7B%7D&back=/", headers: [.cookie: token])
-        #expect(try #require(await site.respond(to: again, body: againBody)).head.headerFields[.setCookie] == nil)
+        let cookies = try #require(await site.respond(to: again, body: againBody)).head.headerFields[values: .setCookie]
+        #expect(!cookies.contains { $0.hasPrefix("screenplay_token=") })
+        // Every command changes a cookie, so pages the browser kept from before are fetched again.
+        #expect(cookies.contains { $0.hasPrefix("screenplay_change=") })
     }
 
     @Test("HEAD answers like GET without a body; the host comparison ignores case; a notice goes before the fragment")

@@ -44,7 +44,7 @@ extension AdminSite {
             }
             let page = await composer.compose(template: template, context: context)
             let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(version)).decode(Screen.self, from: Data(page.bytes)).value)
-            let rendered = screen.map { Self.fragment(HTMLRenderer().page(for: $0, currentPath: "/admin")) } ?? "<p>Not readable.</p>"
+            let rendered = screen.map { "<main>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             var rows = ""
             for widget in page.widgets {
                 let latency = widget.providerLatency.map(Self.milliseconds) ?? "–"
@@ -83,13 +83,5 @@ extension AdminSite {
         return Self.page(
             title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body,
             extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered"))
-    }
-
-    /// The `<main>` of a rendered page: its content without the page's own head, so two fit side by side.
-    static func fragment(_ page: String) -> String {
-        guard let start = page.range(of: "<main"), let end = page.range(of: "</main>", range: start.upperBound..<page.endIndex) else {
-            return ""
-        }
-        return String(page[start.lowerBound..<end.upperBound])
     }
 }

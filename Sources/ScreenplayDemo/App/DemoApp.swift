@@ -40,6 +40,8 @@ public struct DemoApp: Sendable {
     let logger: Logger
     /// What the caches may keep.
     let cacheBudget: CacheBudget
+    /// Faults tests switched on (none unless asked for).
+    let testHooks: TestHooks
 
     /// How long the shop waits for its verticals.
     public struct ShopTimeouts: Sendable {
@@ -99,7 +101,7 @@ public struct DemoApp: Sendable {
     public static func open(
         dataDirectory: String, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil,
         promotions: String? = nil, passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(),
-        cacheBudget: CacheBudget = .standard
+        cacheBudget: CacheBudget = .standard, testHooks: TestHooks = TestHooks()
     ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
         let demo: DemoApp
@@ -110,7 +112,7 @@ public struct DemoApp: Sendable {
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
                 store: store, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
-                shopTimeouts: shopTimeouts, cacheBudget: cacheBudget)
+                shopTimeouts: shopTimeouts, cacheBudget: cacheBudget, testHooks: testHooks)
             try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
         } catch {
             try? await store.close()
@@ -121,10 +123,12 @@ public struct DemoApp: Sendable {
 
     init(
         store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil,
-        passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(), cacheBudget: CacheBudget = .standard
+        passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(), cacheBudget: CacheBudget = .standard,
+        testHooks: TestHooks = TestHooks()
     ) {
         self.store = store
         self.cacheBudget = cacheBudget
+        self.testHooks = testHooks
         self.logger = logger
         // One bus for every in-memory copy: users' revisions, tokens, live templates, experiments.
         let bus = InProcessInvalidationBus()
@@ -156,9 +160,11 @@ public struct DemoApp: Sendable {
                 cacheByteBudget: cacheBudget.composedPages),
             logger: logger)
         var routes = ScreenplayRoutes()
-        Self.registerScreens(in: &routes, catalog: catalog, users: users, teaser: HomeTeaser(templates: templates, recorder: experiments))
-        PlaylistCommands(catalog: catalog).register(in: &routes)
-        SearchScreens(catalog: catalog).register(in: &routes)
+        let search = SearchScreens(search: CatalogSearch(catalog: catalog))
+        Self.registerScreens(
+            in: &routes, catalog: catalog, users: users, search: search, teaser: HomeTeaser(templates: templates, recorder: experiments))
+        PlaylistCommands(catalog: catalog).register(in: &routes, hooks: testHooks)
+        search.register(in: &routes, hooks: testHooks)
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.
         var configuration = ScreenplayService.Configuration(deprecatedVersions: [.v1: Date(timeIntervalSince1970: 1_793_491_200)])
@@ -177,7 +183,7 @@ public struct DemoApp: Sendable {
     }
 
     static func registerScreens(
-        in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory, teaser: HomeTeaser? = nil
+        in routes: inout ScreenplayRoutes, catalog: CatalogRepository, users: UserDirectory, search: SearchScreens, teaser: HomeTeaser? = nil
     ) {
         let screens = CatalogScreens(catalog: catalog)
         let library = LibraryScreens(catalog: catalog)
@@ -217,9 +223,15 @@ public struct DemoApp: Sendable {
             try await library.favorites(for: request.user)
         }
         routes.screen("cities", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { _ in CityStatistics.screen() }
-        let search = SearchScreens(catalog: catalog)
-        routes.screen("search", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { _ in
-            try await search.screen(query: nil)
+        routes.screen("library", revision: userRevision, revalidation: .fromMemory()) { request in
+            try await library.library(for: request.user)
+        }
+        // The results of a search are at their own URL (`?q=`), for apps and browsers alike.
+        routes.screen(
+            "search", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone,
+            queryKeys: [SearchScreens.queryParameter]
+        ) { request in
+            try await search.screen(query: request.query[SearchScreens.queryParameter])
         }
     }
 
@@ -236,6 +248,7 @@ public struct DemoApp: Sendable {
     /// compares the real routes with (the cost of Hummingbird and the socket, nothing of ours).
     public func makeRouter(baselineFile: String? = nil) -> Router<ScreenplayRequestContext> {
         let router = Router(context: ScreenplayRequestContext.self)
+        if testHooks.screenDelay > .zero { router.add(middleware: ScreenDelayMiddleware(delay: testHooks.screenDelay)) }
         if let baselineFile {
             let bytes = Mutex<ByteBuffer?>(nil)
             router.get("baseline") { _, _ in
@@ -259,7 +272,7 @@ public struct DemoApp: Sendable {
                 await adminSite.respond(to: request, body: body, clientAddress: address)
             }
         }
-        router.addScreenplayWeb(WebSite(service: service, pageCacheBytes: cacheBudget.webPages))
+        router.addScreenplayWeb(WebSite(service: service, renderer: HTMLRenderer(shell: Self.webShell), pageCacheBytes: cacheBudget.webPages))
         MediaRoutes.register(on: router, catalog: catalog)
         router.get("health") { _, _ in "ok" }
         return router
@@ -267,6 +280,15 @@ public struct DemoApp: Sendable {
 
     /// The `Server` header of every answer.
     static let serverName = "Screenplay"
+
+    /// The web pages' site: its name, sections and search box.
+    static let webShell = WebShell(
+        siteName: "Screenplay Classical",
+        navigation: [
+            .init("Home", path: "/"), .init("Search", path: "/" + DemoLinks.search), .init("Library", path: "/" + DemoLinks.library),
+            .init("Shop", path: "/" + DemoLinks.shop),
+        ],
+        search: .init(path: "/" + DemoLinks.search, parameter: SearchScreens.queryParameter, placeholder: "Composers, works, performers"))
 
     /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
     /// `onRunning` receives the bound port; `baselineFile` adds `GET /baseline` (see ``makeRouter(baselineFile:)``).

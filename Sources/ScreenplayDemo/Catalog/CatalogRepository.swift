@@ -141,20 +141,24 @@ struct CatalogRepository: Sendable {
     /// Composers and works whose name or title contains `text` (case-insensitive for ASCII), most
     /// popular composers first, at most `limit` of each. `%`, `_` and a backslash in the text match
     /// themselves.
-    func search(_ text: String, limit: Int = 20) async throws -> (composers: [ComposerRecord], works: [WorkRecord]) {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        let pattern = "%" + escaped.lowercased() + "%"
-        return try await store.read { database in
-            let composers = try await database.raw(
-                "SELECT * FROM composers WHERE LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' ORDER BY popularity LIMIT \(bind: limit)"
-            )
-            .all(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-            let works = try await database.raw(
-                "SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id WHERE LOWER(w.title) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(c.name) LIKE \(bind: pattern) ESCAPE '\\' ORDER BY c.popularity, w.position LIMIT \(bind: limit)"
+    /// Every work, in the catalog's order (composers by popularity, then each one's works): what
+    /// search indexes.
+    func allWorks() async throws -> [WorkRecord] {
+        try await store.read { database in
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.workColumns) FROM works w JOIN composers c ON c.id = w.composer_id ORDER BY c.popularity, w.position"
             )
             .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-            return (composers, works)
+        }
+    }
+
+    /// Every recording, in the catalog's order.
+    func allRecordings() async throws -> [RecordingRecord] {
+        try await store.read { database in
+            try await database.raw(
+                "SELECT r.* FROM recordings r JOIN works w ON w.id = r.work_id JOIN composers c ON c.id = w.composer_id ORDER BY c.popularity, w.position, r.position"
+            )
+            .all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
         }
     }
 

@@ -43,13 +43,13 @@ struct PlaylistCommands: Sendable {
 
     // MARK: Routes
 
-    func register(in routes: inout ScreenplayRoutes) {
-        routes.command("favorites/add") { request in try await setFavorite(true, request) }
-        routes.command("favorites/remove") { request in try await setFavorite(false, request) }
-        routes.command("playlists/new") { request in try await newPlaylist(request) }
-        routes.command("playlists/create") { request in try await createPlaylist(request) }
-        routes.command("playlists/choose") { request in try await choosePlaylist(request) }
-        routes.command("playlists/add-work") { request in try await addWork(request) }
+    func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
+        routes.command("favorites/add", hooks: hooks) { request in try await setFavorite(true, request) }
+        routes.command("favorites/remove", hooks: hooks) { request in try await setFavorite(false, request) }
+        routes.command("playlists/new", hooks: hooks) { request in try await newPlaylist(request) }
+        routes.command("playlists/create", hooks: hooks) { request in try await createPlaylist(request) }
+        routes.command("playlists/choose", hooks: hooks) { request in try await choosePlaylist(request) }
+        routes.command("playlists/add-work", hooks: hooks) { request in try await addWork(request) }
     }
 
     func setFavorite(_ favorite: Bool, _ request: CommandRequest) async throws -> CommandResult {
@@ -85,8 +85,12 @@ struct PlaylistCommands: Sendable {
     func createPlaylist(_ request: CommandRequest) async throws -> CommandResult {
         let name = try request.text("name", maxLength: Self.maximumNameLength, maxBytes: Self.maximumNameBytes)
         let workID: Int64? = request.payload["workId"] == nil ? nil : try await existingWork(request)
-        _ = try await catalog.createPlaylist(named: name, firstWork: workID, user: request.user)
-        return .done(.init(message: "Created “\(name)”", refresh: true))
+        let id = try await catalog.createPlaylist(named: name, firstWork: workID, user: request.user)
+        // Straight to the new playlist, whatever the client: a person who made one wants to see it.
+        guard let playlist = try await catalog.playlist(id: id, visibleTo: request.user) else {
+            return .done(.init(message: "Created “\(name)”", refresh: true))
+        }
+        return .navigate(.init(url: DemoLinks.playlist(id), header: DemoLinks.playlistHeader(playlist)))
     }
 
     func choosePlaylist(_ request: CommandRequest) async throws -> CommandResult {

@@ -4,8 +4,8 @@ import Hummingbird
 import ScreenplayContract
 import ScreenplayWeb
 
-/// The demo's own media: generated SVG images (with low-res variants), a short generated tone
-/// per track, and play queues. Real apps point at their CDN; the demo serves itself so it runs
+/// The demo's own media: generated SVG images (with low-res variants), each track's synthesized
+/// audio (as long as the track, streamed by range), and play queues. Real apps point at their CDN; the demo serves itself so it runs
 /// with no network.
 enum MediaRoutes {
     static func play(track: TrackRecord, recording: RecordingRecord, work: WorkRecord) -> Action.Play {
@@ -20,7 +20,7 @@ enum MediaRoutes {
             streamURL: "/media/audio/track/\(track.id).wav")
     }
 
-    static func register(on router: Router<some RequestContext>, catalog: CatalogRepository) {
+    static func register<Context: RequestContext>(on router: Router<Context>, catalog: CatalogRepository) {
         router.get("images/:kind/:file") { _, context -> Response in
             let kind = try context.parameters.require("kind")
             let file = try context.parameters.require("file")
@@ -37,15 +37,16 @@ enum MediaRoutes {
                 headers: [.contentType: "image/svg+xml; charset=utf-8", .cacheControl: "public, max-age=86400"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
         }
-        router.get("media/audio/track/:file") { _, context -> Response in
+        // GET and HEAD, with ranges: the browser asks for the part it plays or seeks to.
+        let audio: @Sendable (Request, Context) async throws -> Response = { request, context in
             let file = try context.parameters.require("file")
-            guard file.hasSuffix(".wav"), let id = Int64(file.dropLast(4)), try await catalog.track(id: id) != nil else {
+            guard file.hasSuffix(".wav"), let id = Int64(file.dropLast(4)), let track = try await catalog.track(id: id) else {
                 throw HTTPError(.notFound, message: "no track '\(file)'")
             }
-            return Response(
-                status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "public, max-age=86400"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: ToneGenerator.wav(seed: id))))
+            return Self.audioResponse(AudioTrack(seed: id, seconds: track.seconds), request: request)
         }
+        router.get("media/audio/track/:file", use: audio)
+        router.head("media/audio/track/:file", use: audio)
         router.get("media/queues/recording/:id") { _, context -> Response in
             guard let id = Int64(try context.parameters.require("id")) else { throw HTTPError(.notFound) }
             let tracks = try await catalog.tracks(recordingID: id)
@@ -59,6 +60,43 @@ enum MediaRoutes {
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(bytes))))
         }
+    }
+
+    /// A track's audio for `request`: the whole file (`200`), the range it asks for (`206`), or
+    /// `416` for a range past the end; `Accept-Ranges`, an ETag and a day in caches either way. The
+    /// body is made as it is written, 64 KiB at a time.
+    static func audioResponse(_ track: AudioTrack, request: Request) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "audio/wav", .acceptRanges: "bytes", .eTag: track.etag, .cacheControl: "public, max-age=86400",
+        ]
+        let size = track.byteCount
+        // A range is honoured only for the file it was taken from.
+        let sameFile = request.headers[.ifRange].map { $0 == track.etag } ?? true
+        let range: Range<Int>
+        switch sameFile ? ByteRange.parse(request.headers[.range], size: size) : .whole {
+        case .whole:
+            range = 0..<size
+        case .part(let part):
+            range = part
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)"
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(size)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentLength] = String(range.count)
+        let status: HTTPResponse.Status = range.count == size ? .ok : .partialContent
+        guard request.method != .head else { return Response(status: status, headers: headers) }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: range.count) { writer in
+                var offset = range.lowerBound
+                while offset < range.upperBound {
+                    let end = min(range.upperBound, offset + 64 * 1024)
+                    try await writer.write(ByteBuffer(bytes: track.bytes(offset..<end)))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            })
     }
 
     private static func imageLabel(kind: String, key: String, catalog: CatalogRepository) async throws -> String {
@@ -97,35 +135,5 @@ enum ImageGenerator {
             <circle cx="82" cy="18" r="30" fill="hsl(\((hue + 40) % 360),60%,55%)" opacity="0.5"/>\
             <text x="50" y="62" font-family="Georgia,serif" font-size="34" text-anchor="middle" fill="#fff">\(escaped)</text></svg>
             """
-    }
-}
-
-/// A two-second sine tone per track (8 kHz, 8-bit mono WAV): something real to play offline.
-enum ToneGenerator {
-    static func wav(seed: Int64) -> [UInt8] {
-        let sampleRate = 8000
-        let count = sampleRate * 2
-        let frequency = 220.0 * pow(2.0, Double(seed % 24) / 12.0)
-        var bytes: [UInt8] = []
-        func append32(_ value: Int) { bytes += withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
-        func append16(_ value: Int) { bytes += withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
-        bytes += Array("RIFF".utf8)
-        append32(36 + count)
-        bytes += Array("WAVEfmt ".utf8)
-        append32(16)
-        append16(1)
-        append16(1)
-        append32(sampleRate)
-        append32(sampleRate)
-        append16(1)
-        append16(8)
-        bytes += Array("data".utf8)
-        append32(count)
-        for index in 0..<count {
-            let envelope = min(1, Double(count - index) / 800)
-            let sample = sin(2 * Double.pi * frequency * Double(index) / Double(sampleRate)) * 60 * envelope
-            bytes.append(UInt8(128 + Int(sample)))
-        }
-        return bytes
     }
 }

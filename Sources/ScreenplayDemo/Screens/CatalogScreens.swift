@@ -53,16 +53,7 @@ struct CatalogScreens: Sendable {
                 if own.isEmpty {
                     Text("Create a playlist from the menu, or add a work to one from its page.", color: .token(.secondaryText))
                 }
-                for playlist in own {
-                    // The row and, beside it, the same favorite toggle the playlist's screen shows:
-                    // both bound to the playlist's entity, so flipping one flips the other.
-                    HStack(alignment: .center, spacing: 8) {
-                        ListRow(
-                            title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
-                            action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
-                        PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorites.contains(playlist.id))
-                    }
-                }
+                for playlist in own { LibraryScreens.playlistRow(playlist, isFavorite: favorites.contains(playlist.id)) }
             }
             Section("explore", header: "Explore") {
                 if !shopTeaser {
@@ -140,6 +131,13 @@ struct CatalogScreens: Sendable {
                     "recording-\(recording.id)",
                     header: SectionHeader(title: recording.performers, subtitle: "\(recording.label), \(recording.year)")
                 ) {
+                    // The whole recording, from its first movement, the queue after it.
+                    if let first = tracks.first {
+                        Button(
+                            title: "Play all", style: .primary, action: .play(MediaRoutes.play(track: first, recording: recording, work: work))
+                        )
+                        .accessibility(label: "Play all of \(recording.performers)'s recording")
+                    }
                     for track in tracks {
                         TrackRow(
                             title: track.title, subtitle: recording.performers, duration: track.seconds,

@@ -9,6 +9,7 @@ enum DemoLinks {
     static func work(_ id: Int64) -> String { "screens/work/\(id)" }
     static func playlist(_ id: Int64) -> String { "screens/playlist/\(id)" }
     static let favorites = "screens/favorites"
+    static let library = "screens/library"
     static let cities = "screens/cities"
     static let search = "screens/search"
     static let shop = "screens/shop"

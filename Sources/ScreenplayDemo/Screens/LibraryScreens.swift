@@ -6,9 +6,49 @@ enum FavoritesScreen {
     static let header = ScreenHeader(title: "Favorites", subtitle: "Playlists you saved")
 }
 
-/// Playlist and favorites screens: a user's own data, only ever shown to that user.
+/// The library's fixed header (the site's navigation and navigate actions carry it too).
+enum LibraryScreen {
+    static let header = ScreenHeader(title: "Library", subtitle: "Your playlists and favorites")
+}
+
+/// Library, playlist and favorites screens: a user's own data, only ever shown to that user.
 struct LibraryScreens: Sendable {
     let catalog: CatalogRepository
+
+    /// A playlist's row and, beside it, the same favorite toggle its screen shows: both bound to
+    /// the playlist's entity, so flipping one flips the other.
+    static func playlistRow(_ playlist: PlaylistRecord, isFavorite: Bool) -> Component {
+        HStack(alignment: .center, spacing: 8) {
+            ListRow(
+                title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
+                action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+            PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: isFavorite)
+        }.component
+    }
+
+    /// The user's playlists (each with its heart) and the way to their favorites.
+    func library(for user: UserIdentity) async throws -> Screen {
+        let own = try await catalog.playlists(of: user)
+        let favorites = try await catalog.favoriteIDs(among: own.map(\.id), user: user)
+        var entities: Entities = [:]
+        for playlist in own {
+            entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
+        }
+        return Screen(
+            id: "library", title: "Library", header: LibraryScreen.header, menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities
+        ) {
+            Section("saved") {
+                DetailButton(
+                    title: "Favorites", subtitle: "Playlists you saved", action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
+            }
+            Section("playlists", header: "Your playlists") {
+                if own.isEmpty {
+                    Text("No playlists yet. Choose “New playlist”, or add a work to one from its page.", color: .token(.secondaryText))
+                }
+                for playlist in own { Self.playlistRow(playlist, isFavorite: favorites.contains(playlist.id)) }
+            }
+        }
+    }
 
     func playlist(id: Int64, for user: UserIdentity) async throws -> Screen {
         guard let playlist = try await catalog.playlist(id: id, visibleTo: user) else {

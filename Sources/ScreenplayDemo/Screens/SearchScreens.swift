@@ -2,17 +2,21 @@ import Foundation
 import ScreenplayContract
 import ScreenplayServer
 
-/// The search screen: a text field bound to client storage, and the command that answers it with
-/// the same screen plus results.
+/// The search screen: a text field bound to client storage, and the results for the query in the
+/// screen's URL (`screens/search?q=mozart`), so results can be bookmarked, shared and reached
+/// with Back, by apps and browsers alike.
 ///
-/// A v4 app validates the text as it is typed and sends it in the command's `storage`; an older
-/// app gets the field's fallback, a button with the same command, which answers with a prompt
-/// for the text.
+/// A v4 app validates the text as it is typed and sends it in the command's `storage`; the
+/// command answers by navigating to the results' URL. An older app gets the field's fallback, a
+/// button with the same command, which asks for the text with a prompt. A browser's search box is
+/// a plain `GET` of the same URL.
 struct SearchScreens: Sendable {
-    let catalog: CatalogRepository
+    let search: CatalogSearch
 
-    static let header = ScreenHeader(title: "Search", subtitle: "Composers and works")
+    static let header = ScreenHeader(title: "Search", subtitle: "Composers, works and performers")
     static let storageKey = "query"
+    /// The results' query parameter.
+    static let queryParameter = "q"
     static let maximumLength = 100
     /// At least two characters that are not spaces.
     static let pattern = #"^\s*\S.*\S.*$"#
@@ -23,14 +27,23 @@ struct SearchScreens: Sendable {
 
     static var field: Component.TextField {
         Component.TextField(
-            label: "Search the catalog", hint: "Composer or work, e.g. Mozart", storageKey: storageKey, keyboard: .search,
+            label: "Search the catalog", hint: "Composer, work or performer, e.g. Mozart", storageKey: storageKey, keyboard: .search,
             maxLength: maximumLength, validation: .init(pattern: pattern, message: validationMessage),
             submit: .command(command))
     }
 
-    /// The screen, empty or with the results for `query`.
-    func screen(query: String?) async throws -> Screen {
-        guard let query else {
+    /// The URL of the results for `query`.
+    static func resultsURL(_ query: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return "screens/search?\(queryParameter)=" + (query.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    /// The screen, empty or with the results for `query` (`nil` or blank: the empty screen; too
+    /// short or too long: the field says why, and nothing is searched).
+    func screen(query raw: String?) async throws -> Screen {
+        let query = raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping } ?? ""
+        guard !query.isEmpty else {
             return Screen(id: "search", title: "Search", header: Self.header) {
                 Section("field") {
                     Self.field.id("search-field")
@@ -38,52 +51,70 @@ struct SearchScreens: Sendable {
                 }
             }
         }
-        let (composers, works) = try await catalog.search(query)
-        return Screen(id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: query]) {
+        if let problem = Self.problem(with: query) {
+            return Screen(id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: String(query.prefix(500))]) {
+                Section("field") {
+                    Self.field.id("search-field")
+                    Text(problem, color: .token(.negative))
+                }
+            }
+        }
+        let results = try await search.search(query)
+        let title = results.isEmpty ? "No results for “\(query)”" : "Results for “\(query)”"
+        return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query]) {
             Section("field") { Self.field.id("search-field") }
-            Section("results", header: composers.isEmpty && works.isEmpty ? "No results for “\(query)”" : "Results for “\(query)”") {
-                for composer in composers {
+            Section("results", header: SectionHeader(title: title, subtitle: results.isEmpty ? "Try fewer words, or another spelling." : nil)) {
+                for composer in results.composers {
                     ListRow(
-                        title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.period)",
+                        title: composer.name, subtitle: "Composer · \(composer.born)–\(composer.died) · \(composer.period)",
                         image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
                         action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
                 }
-                for work in works {
+                for work in results.works {
                     ListRow(
-                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+                        title: work.title, subtitle: (["Work", work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
                         recordingCount: work.recordingCount,
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+                for (recording, work) in results.recordings {
+                    ListRow(
+                        title: recording.performers, subtitle: "Recording · \(work.title) · \(work.composerName) · \(recording.year)",
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                 }
             }
         }
     }
 
-    func register(in routes: inout ScreenplayRoutes) {
-        routes.command("search") { request in try await search(request) }
+    /// Why `query` (trimmed) cannot be searched, or `nil`: the rule the text field publishes,
+    /// applied the same way here (the client's check is a courtesy; this one is the rule).
+    static func problem(with query: String) -> String? {
+        guard let rule else { return "the search pattern does not compile" }
+        let range = NSRange(query.startIndex..., in: query)
+        guard rule.firstMatch(in: query, options: [.anchored], range: range)?.range.length == range.length else { return validationMessage }
+        guard query.count <= maximumLength else { return "The text is \(query.count) characters long; the limit is \(maximumLength)" }
+        return nil
+    }
+
+    func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
+        routes.command("search", hooks: hooks) { request in try await search(request) }
     }
 
     /// Reads the text from the screen's storage (v4) or from a prompt's field (older apps); with
-    /// none, asks for it.
+    /// none, asks for it. Answers with the results' URL.
     func search(_ request: CommandRequest) async throws -> CommandResult {
         let stored = try request.storedText(Self.storageKey)
         guard let text = try stored ?? request.optionalText(Self.storageKey) else {
             return .prompt(
                 .init(
-                    title: "Search", message: "Composer or work", field: .init(name: Self.storageKey, maxLength: Self.maximumLength),
+                    title: "Search", message: "Composer, work or performer", field: .init(name: Self.storageKey, maxLength: Self.maximumLength),
                     submitTitle: "Search", submit: .init(url: Self.command)))
         }
         let field = stored == nil ? Self.storageKey : "storage." + Self.storageKey
-        // The rule the text field publishes, applied here the same way (the client's check is a
-        // courtesy; this one is the rule). Composed form, so "e" + U+0301 finds "é".
-        guard let rule = Self.rule else { throw ScreenplayError.internalError("the search pattern does not compile") }
-        guard
-            rule.firstMatch(in: text, options: [.anchored], range: NSRange(text.startIndex..., in: text))?.range.length
-                == NSRange(text.startIndex..., in: text).length
-        else { throw ScreenplayError.invalidField(field, "\(Self.validationMessage) ('\(field)')") }
+        // Composed form, so "e" + U+0301 finds "é".
         let query = text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
-        guard query.count <= Self.maximumLength else {
-            throw ScreenplayError.invalidField(field, "'\(field)' is \(query.count) characters long; the limit is \(Self.maximumLength)")
+        if let problem = Self.problem(with: query) {
+            throw ScreenplayError.invalidField(field, problem == Self.validationMessage ? "\(problem) ('\(field)')" : "'\(field)': \(problem)")
         }
-        return .screen(try await screen(query: query))
+        return .navigate(.init(url: Self.resultsURL(query), header: Self.header))
     }
 }

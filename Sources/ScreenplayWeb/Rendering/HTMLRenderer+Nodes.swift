@@ -2,7 +2,9 @@ public import ScreenplayClient
 import ScreenplayContract
 
 /// The mapping from view-tree nodes to HTML: one case per role, no decisions of its own. Text,
-/// labels, enabled state and colors come from the node; this file only picks the element.
+/// labels, enabled state and colors come from the node; this file only picks the element, and
+/// writes what the script needs as `data-` attributes (each node's id as `data-node`, so a
+/// refreshed page is morphed node by node).
 extension HTMLRenderer {
     /// The HTML of a resolved node and its children, for hosts that resolve trees themselves.
     /// `back` is where command forms return to.
@@ -10,52 +12,52 @@ extension HTMLRenderer {
 
     /// The HTML of a node and its children. `back` is where command forms return to.
     func html(_ node: ViewNode, back: String) -> String {
+        let key = nodeKey(node)
         switch node.role {
         case .screen:
             return node.children.map { html($0, back: back) }.joined()
         case .header:
             let level = min(max(node.accessibility.headingLevel ?? 2, 1), 6)
-            var html = "<header class=\"hero\">"
+            var html = "<header class=\"hero\"\(key)>"
             if let image = node.image { html += imageHTML(image, placeholder: true) }
-            html += "<h\(level)>\(HTML.escape(node.text ?? ""))</h\(level)>"
+            html += "<div class=\"hero-text\"><h\(level)>\(HTML.escape(node.text ?? ""))</h\(level)>"
             if let subtitle = node.secondaryText { html += "<p class=\"subtitle\">\(HTML.escape(subtitle))</p>" }
-            return html + "</header>"
+            return html + "</div></header>"
         case .section:
             let anchor = node.id.rawValue.hasPrefix("section:") ? String(node.id.rawValue.dropFirst("section:".count)) : node.id.rawValue
-            return "<section id=\"\(HTML.escape("section-" + anchor))\">" + node.children.map { html($0, back: back) }.joined()
+            return "<section id=\"\(HTML.escape("section-" + anchor))\"\(key)>" + node.children.map { html($0, back: back) }.joined()
                 + "</section>"
         case .heading:
             let level = min(max(node.accessibility.headingLevel ?? 2, 1), 6)
             var inner = HTML.escape(node.text ?? "")
             if let action = node.action, action.isEnabled, let href = href(for: action.action) {
-                inner = "<a href=\"\(HTML.escape(href))\">\(inner)</a>"
+                inner = "<a href=\"\(HTML.escape(href))\"\(actionAttributes(action.action))>\(inner)</a>"
             }
-            var html = "<h\(level)>\(inner)</h\(level)>"
-            if let subtitle = node.secondaryText { html += "<p class=\"subtitle\">\(HTML.escape(subtitle))</p>" }
-            return html
+            guard let subtitle = node.secondaryText else { return "<h\(level)\(key)>\(inner)</h\(level)>" }
+            return "<div class=\"heading\"\(key)><h\(level)>\(inner)</h\(level)><p class=\"subtitle\">\(HTML.escape(subtitle))</p></div>"
         case .text:
             var style: [String] = []
             if let size = node.style.font?.size { style.append("font-size:\(css(size))px") }
             if let weight = node.style.font?.weight, weight != .regular { style.append("font-weight:\(cssWeight(weight))") }
             if let color = node.style.foreground { style.append("color:\(css(color))") }
             let heading = node.accessibility.headingLevel.map { " role=\"heading\" aria-level=\"\(min(max($0, 1), 6))\"" } ?? ""
-            return "<span class=\"text\"" + heading + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
+            return "<span class=\"text\"\(key)" + heading + (style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")
                 + ">\(HTML.escape(node.text ?? ""))</span>"
         case .paragraphs:
-            return "<div class=\"paragraphs\">" + node.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
+            return "<div class=\"paragraphs\"\(key)>" + node.paragraphs.map { "<p>\(HTML.escape($0))</p>" }.joined() + "</div>"
         case .image:
             guard var image = node.image else { return "" }
             // The tree's label (the server's, or the alt text) names the picture and its link.
             image.alt = node.accessibility.label ?? image.alt
-            return wrap(imageHTML(image), in: node.action, back: back)
+            return "<div class=\"image\"\(key)>" + wrap(imageHTML(image), in: node.action, back: back) + "</div>"
         case .row:
             var inner = node.image.map { imageHTML($0) } ?? ""
             inner += "<span class=\"text-block\"><span class=\"title\">\(HTML.escape(node.text ?? ""))</span>"
             if let subtitle = node.secondaryText { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
             inner += "</span>"
             for detail in node.details { inner += "<span class=\"accessory\">\(HTML.escape(detail))</span>" }
-            return "<div class=\"row\">" + wrap(inner, in: node.action, back: back) + node.children.map { html($0, back: back) }.joined()
-                + "</div>"
+            return "<div class=\"row\"\(key)>" + wrap(inner, in: node.action, back: back)
+                + node.children.map { html($0, back: back) }.joined() + "</div>"
         case .button, .link, .toggle:
             return control(node, back: back)
         case .textField:
@@ -68,48 +70,54 @@ extension HTMLRenderer {
             if let padding = node.style.padding { style.append("padding:\(css(padding))px") }
             // A stack the server labelled (a chart) is announced as one image with that label.
             let label = node.accessibility.label.map { " role=\"img\" aria-label=\"\(HTML.escape($0))\"" } ?? ""
-            return "<div class=\"stack\"\(label) style=\"\(style.joined(separator: ";"))\">"
-                + node.children.map { html($0, back: back) }.joined()
-                + "</div>"
+            let axis = node.style.axis == .horizontal ? " horizontal" : ""
+            return "<div class=\"stack\(axis)\"\(key)\(label) style=\"\(style.joined(separator: ";"))\">"
+                + node.children.map { html($0, back: back) }.joined() + "</div>"
         case .grid:
             let columns = node.style.columns ?? 2
-            return "<ul class=\"grid\" style=\"grid-template-columns:repeat(\(columns),minmax(0,1fr))\">"
-                + node.children.map { html($0, back: back) }.joined() + "</ul>"
+            return "<ul class=\"grid\"\(key) style=\"--columns:\(columns)\">" + node.children.map { html($0, back: back) }.joined() + "</ul>"
         case .carousel:
             let shape = node.style.tileShape?.rawValue ?? "square"
-            return "<ul class=\"carousel \(shape)\">" + node.children.map { html($0, back: back) }.joined() + "</ul>"
+            // The list scrolls sideways with the keyboard once focused; the buttons (shown by the
+            // script, which scrolls) page through it with the mouse.
+            return "<div class=\"carousel-frame\"\(key)><button type=\"button\" class=\"carousel-scroll\" data-scroll=\"-1\" aria-label=\"Scroll back\" hidden>‹</button>"
+                + "<ul class=\"carousel \(shape)\" tabindex=\"0\" aria-label=\"\(HTML.escape(node.accessibility.label ?? "Scrolls sideways"))\">"
+                + node.children.map { html($0, back: back) }.joined() + "</ul>"
+                + "<button type=\"button\" class=\"carousel-scroll\" data-scroll=\"1\" aria-label=\"Scroll forward\" hidden>›</button></div>"
         case .tile:
             var inner = node.image.map { imageHTML($0) } ?? ""
             inner += "<span class=\"title\">\(HTML.escape(node.text ?? ""))</span>"
             if let subtitle = node.secondaryText { inner += "<span class=\"subtitle\">\(HTML.escape(subtitle))</span>" }
-            return "<li>" + wrap(inner, in: node.action, back: back) + "</li>"
+            return "<li\(key)>" + wrap(inner, in: node.action, back: back) + "</li>"
         case .spacer:
-            if let length = node.style.height { return "<div class=\"spacer\" style=\"flex:0 0 \(css(length))px\"></div>" }
-            return "<div class=\"spacer\" style=\"flex:1\"></div>"
+            if let length = node.style.height { return "<div class=\"spacer\"\(key) style=\"flex:0 0 \(css(length))px\"></div>" }
+            return "<div class=\"spacer\"\(key) style=\"flex:1\"></div>"
         case .rectangle:
             var style = "width:\(css(node.style.width ?? 0))px;height:\(css(node.style.height ?? 0))px"
             if let color = node.style.background { style += ";background:\(css(color))" }
             if let radius = node.style.cornerRadius { style += ";border-radius:\(css(radius))px" }
-            return "<div class=\"rectangle\" role=\"presentation\" style=\"\(style)\"></div>"
+            return "<div class=\"rectangle\"\(key) role=\"presentation\" style=\"\(style)\"></div>"
         case .menu:
-            return "<nav class=\"menu\" aria-label=\"\(HTML.escape(node.accessibility.label ?? "Actions"))\">"
+            return "<nav class=\"menu\"\(key) aria-label=\"\(HTML.escape(node.accessibility.label ?? "Actions"))\">"
                 + node.children.map { html($0, back: back) }.joined() + "</nav>"
         case .progress:
-            return "<p class=\"progress\" role=\"status\">\(HTML.escape(node.text ?? ""))</p>"
+            return "<p class=\"progress\"\(key) role=\"status\">\(HTML.escape(node.text ?? ""))</p>"
         case .message:
-            return "<div class=\"error\" role=\"alert\"><p>\(HTML.escape(node.text ?? ""))</p>"
-                + node.children.map { html($0, back: back) }.joined()
-                + "</div>"
+            return "<div class=\"error\"\(key) role=\"alert\"><p>\(HTML.escape(node.text ?? ""))</p>"
+                + node.children.map { html($0, back: back) }.joined() + "</div>"
         case .custom:
             guard let kind = node.customKind, let render = customNodes[kind] else { return "" }
             return render(node)
         }
     }
 
+    /// ` data-node="…"`: the node's id, by which the script morphs a refreshed page.
+    func nodeKey(_ node: ViewNode) -> String { " data-node=\"\(HTML.escape(node.id.rawValue))\"" }
+
     /// A text field: an input named `storage.<key>` (the form post puts it in the command's
-    /// storage), with the tree's length limit, pattern and message; inside a form that posts the
-    /// field's submit command when it has one, so it works without JavaScript. A prompt's field
-    /// (no storage key of its own) is drawn by the prompt page instead.
+    /// storage), with the tree's length limit (shown, never cut silently), pattern and message;
+    /// inside a form that posts the field's submit command when it has one, so it works without
+    /// JavaScript. A prompt's field (no storage key of its own) is drawn by the prompt page instead.
     func textField(_ node: ViewNode, back: String) -> String {
         guard let field = node.field else { return "" }
         let id = "field-" + HTML.escape(field.storageKey)
@@ -119,22 +127,27 @@ extension HTMLRenderer {
         if field.keyboard == .number { input += " inputmode=\"decimal\"" }
         input += " value=\"\(HTML.escape(field.value))\""
         if let placeholder = field.placeholder { input += " placeholder=\"\(HTML.escape(placeholder))\"" }
-        if let maxLength = field.maxLength { input += " maxlength=\"\(maxLength)\"" }
         if let pattern = field.pattern {
             input += " pattern=\"\(HTML.escape(pattern))\""
             if let message = field.patternMessage { input += " title=\"\(HTML.escape(message))\"" }
         }
-        if field.validationMessage != nil { input += " aria-invalid=\"true\" aria-describedby=\"\(id)-error\"" }
+        var described: [String] = []
+        if field.maxLength != nil { described.append("\(id)-limit") }
+        if field.validationMessage != nil { described.append("\(id)-error") }
+        if !described.isEmpty { input += " aria-describedby=\"\(described.joined(separator: " "))\"" }
+        if field.validationMessage != nil { input += " aria-invalid=\"true\"" }
+        if let maxLength = field.maxLength { input += limitAttributes(maxLength) }
         input += ">"
         if let message = field.validationMessage {
             input += "<p class=\"field-error\" id=\"\(id)-error\">\(HTML.escape(message))</p>"
         }
+        if let maxLength = field.maxLength { input += limitHint(maxLength, id: "\(id)-limit") }
         guard let bound = node.action, case .command(let command) = bound.action, bound.isEnabled || !field.isValid else {
-            return "<div class=\"field\">" + input + "</div>"
+            return "<div class=\"field\"\(nodeKey(node))>" + input + "</div>"
         }
         // An invalid text keeps the button: the browser checks the pattern before posting, and the
         // server checks again.
-        return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"field\">"
+        return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"field\"\(nodeKey(node))>"
             + hiddenFields(command: command, back: back) + input
             + "<button type=\"submit\">\(HTML.escape(field.submitTitle ?? "Submit"))</button></form>"
     }
@@ -151,11 +164,13 @@ extension HTMLRenderer {
     }
 
     /// Buttons, links and toggles. A command is a form (works without JavaScript); a place to go
-    /// is a link; an action the browser cannot carry out, or one the tree disabled, is a disabled
-    /// button, so the page shows the same controls as the app.
+    /// is a link; a share is a disclosure with the link to copy (the script shares instead); an
+    /// action the browser cannot carry out, or one the tree disabled, is a disabled button, so the
+    /// page shows the same controls as the app.
     func control(_ node: ViewNode, back: String) -> String {
         guard let bound = node.action else { return "" }
-        let title = (icon(node.icon).map { $0 + " " } ?? "") + (node.text ?? "")
+        let key = nodeKey(node)
+        let title = (icon(node.icon).map { "<span aria-hidden=\"true\">\($0)</span> " } ?? "") + HTML.escape(node.text ?? "")
         var attributes = ""
         if let label = node.accessibility.label { attributes += " aria-label=\"\(HTML.escape(label))\"" }
         if node.role == .toggle { attributes += " aria-pressed=\"\(node.accessibility.traits.contains(.selected))\"" }
@@ -163,22 +178,70 @@ extension HTMLRenderer {
         var classes = "action"
         if let emphasis = node.style.emphasis, node.role != .toggle { classes += " " + emphasis.rawValue }
         if node.role == .toggle { classes += " favorite" }
-        let disabled = "<button type=\"button\" class=\"\(classes)\" disabled\(attributes)>\(HTML.escape(title))</button>"
+        let disabled = "<button type=\"button\" class=\"\(classes)\"\(key) disabled\(attributes)>\(title)</button>"
         guard bound.isEnabled else { return disabled }
-        if case .custom(let custom) = bound.action {
+        switch bound.action {
+        case .custom(let custom):
             // Retrying a page is reloading it; other app-only actions cannot happen in a browser.
             guard custom.name == ViewTreeResolver.retryActionName else { return disabled }
-            return "<a class=\"\(classes)\" href=\"\(HTML.escape(WebForm.safeBackPath(back)))\"\(attributes)>\(HTML.escape(title))</a>"
-        }
-        if case .command(let command) = bound.action {
-            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"inline\">"
+            return "<a class=\"\(classes)\"\(key) href=\"\(HTML.escape(WebForm.safeBackPath(back)))\"\(attributes)>\(title)</a>"
+        case .command(let command):
+            let toggle = node.toggle.map(toggleAttributes) ?? ""
+            return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\" class=\"inline\"\(key)\(toggle)>"
                 + hiddenFields(command: command, back: back)
-                + "<button type=\"submit\" class=\"\(classes)\"\(attributes)>\(HTML.escape(title))</button></form>"
+                + "<button type=\"submit\" class=\"\(classes)\"\(attributes)>\(title)</button></form>"
+        case .share(let share):
+            guard let href = links.href(share.url, policy: .external) else { return "" }
+            return "<details class=\"share\"\(key) data-share-url=\"\(HTML.escape(href))\" data-share-title=\"\(HTML.escape(share.title))\" data-share-copied=\"Link copied\">"
+                + "<summary class=\"\(classes)\"\(attributes)>\(title)</summary><div class=\"share-panel\">"
+                + "<label>Link to copy <input type=\"text\" readonly value=\"\(HTML.escape(href))\" data-share-field></label></div></details>"
+        default:
+            // A link the link policy refuses is no control at all: there is nowhere safe to go.
+            guard let href = href(for: bound.action) else { return "" }
+            if case .play = bound.action { classes += " play" }
+            let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
+            return "<a class=\"\(classes)\"\(key) href=\"\(HTML.escape(href))\"\(rel)\(actionAttributes(bound.action))\(attributes)>\(title)</a>"
         }
-        // A link the link policy refuses is no control at all: there is nowhere safe to go.
-        guard let href = href(for: bound.action) else { return "" }
-        let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
-        return "<a class=\"\(classes)\" href=\"\(HTML.escape(href))\"\(rel)\(attributes)>\(HTML.escape(title))</a>"
+    }
+
+    /// A toggle's other face, for the script to flip it the moment it is tapped: the form's
+    /// command, label and title once flipped, and the entity member every copy of it shares.
+    func toggleAttributes(_ toggle: NodeToggle) -> String {
+        var attributes = " data-toggle=\"\(toggle.isOn ? "on" : "off")\""
+        attributes += " data-flip-text=\"\(HTML.escape(toggle.flipped.text))\""
+        if let symbol = icon(toggle.flipped.icon) { attributes += " data-flip-icon=\"\(HTML.escape(symbol))\"" }
+        if let label = toggle.flipped.label { attributes += " data-flip-label=\"\(HTML.escape(label))\"" }
+        if case .command(let command) = toggle.flipped.action {
+            attributes += " data-flip-url=\"\(HTML.escape(command.url))\" data-flip-payload=\"\(HTML.escape(Self.payloadJSON(command)))\""
+        }
+        if let binding = toggle.binding { attributes += " data-binding=\"\(HTML.escape(binding))\"" }
+        return attributes
+    }
+
+    /// What a link's action tells the script beyond its `href`: a navigation's carried header
+    /// (shown at once while the page loads), a play action's first track and queue.
+    func actionAttributes(_ action: Action) -> String {
+        switch action {
+        case .navigate(let navigate):
+            guard let header = navigate.header else { return "" }
+            var attributes = " data-header-title=\"\(HTML.escape(header.title))\""
+            if let subtitle = header.subtitle { attributes += " data-header-subtitle=\"\(HTML.escape(subtitle))\"" }
+            if let image = header.image, let source = links.href(image.lowResURL ?? image.url, policy: .resource) {
+                attributes += " data-header-image=\"\(HTML.escape(source))\" data-header-alt=\"\(HTML.escape(image.alt ?? ""))\""
+            }
+            return attributes
+        case .play(let play):
+            let track = play.firstTrack
+            guard let source = links.href(track.streamURL, policy: .resource) else { return "" }
+            var attributes = " data-play=\"\(HTML.escape(track.id))\" data-track-title=\"\(HTML.escape(track.title))\""
+            attributes += " data-track-src=\"\(HTML.escape(source))\""
+            if let subtitle = track.subtitle { attributes += " data-track-subtitle=\"\(HTML.escape(subtitle))\"" }
+            if let seconds = track.durationSeconds { attributes += " data-track-duration=\"\(seconds)\"" }
+            if let queue = links.href(play.metadataURL, policy: .resource) { attributes += " data-queue=\"\(HTML.escape(queue))\"" }
+            return attributes
+        default:
+            return ""
+        }
     }
 
     /// The browser URL an action leads to, when it leads anywhere a link can.
@@ -201,7 +264,8 @@ extension HTMLRenderer {
         }
         guard let href = href(for: bound.action) else { return inner }
         let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
-        return "<a href=\"\(HTML.escape(href))\"\(rel)>\(inner)</a>"
+        let play = if case .play = bound.action { " class=\"play\"" } else { "" }
+        return "<a href=\"\(HTML.escape(href))\"\(play)\(rel)\(actionAttributes(bound.action))>\(inner)</a>"
     }
 
     func imageHTML(_ image: NodeImage, placeholder: Bool = false) -> String {
@@ -226,6 +290,8 @@ extension HTMLRenderer {
         case "play.fill": "▶"
         case "plus": "+"
         case "arrow.clockwise": "↻"
+        case "share": "↗"
+        case "text.badge.plus": "+"
         default: nil
         }
     }

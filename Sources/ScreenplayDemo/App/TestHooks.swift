@@ -1,0 +1,57 @@
+import Hummingbird
+import ScreenplayContract
+import ScreenplayServer
+
+extension DemoApp {
+    /// Faults a test can switch on from outside (`serve --test-…`), to see what a person sees when
+    /// the server is slow or a command fails: never on unless asked for.
+    public struct TestHooks: Sendable {
+        /// Added before every screen is answered (the web pages and the API's screens), as a slow
+        /// backend would: what the carried header is shown during.
+        public var screenDelay: Duration
+        /// Added before every command runs.
+        public var commandDelay: Duration
+        /// Commands (their paths under `commands/`, such as `favorites/add`) that fail with a 500
+        /// after the delay, as a broken backend would.
+        public var failingCommands: Set<String>
+
+        /// Hooks; none by default.
+        public init(screenDelay: Duration = .zero, commandDelay: Duration = .zero, failingCommands: Set<String> = []) {
+            self.screenDelay = screenDelay
+            self.commandDelay = commandDelay
+            self.failingCommands = failingCommands
+        }
+
+        /// `perform`, after the command delay, or the failure the hooks ask for.
+        func around(_ pattern: String, _ perform: @escaping ScreenplayRoutes.CommandFunction) -> ScreenplayRoutes.CommandFunction {
+            guard commandDelay > .zero || !failingCommands.isEmpty else { return perform }
+            let (delay, failing) = (commandDelay, failingCommands.contains(pattern))
+            return { request in
+                if delay > .zero { try await Task.sleep(for: delay) }
+                if failing { throw ScreenplayError.internalError("the command '\(pattern)' failed (a test hook: --test-failing-command)") }
+                return try await perform(request)
+            }
+        }
+    }
+}
+
+extension ScreenplayRoutes {
+    /// Registers a command through the demo's test hooks.
+    mutating func command(_ pattern: String, hooks: DemoApp.TestHooks, perform: @escaping CommandFunction) {
+        command(pattern, perform: hooks.around(pattern, perform))
+    }
+}
+
+/// Delays screens by ``DemoApp/TestHooks/screenDelay`` (revalidations answered before routing
+/// are not delayed: they never reach a route).
+struct ScreenDelayMiddleware<Context: RequestContext>: RouterMiddleware {
+    let delay: Duration
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if delay > .zero, request.method == .get, path == "/" || path.hasPrefix("/screens/") || path.contains("/screens/") {
+            try await Task.sleep(for: delay)
+        }
+        return try await next(request, context)
+    }
+}

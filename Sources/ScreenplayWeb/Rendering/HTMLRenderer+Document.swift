@@ -1,0 +1,132 @@
+import ScreenplayClient
+
+/// The site around every page: what a browser user finds on each one whatever the screen is.
+public struct WebShell: Sendable {
+    /// A place the site's navigation links to.
+    public struct Link: Sendable, Hashable {
+        /// What the link says.
+        public var title: String
+        /// Where it goes (a local path).
+        public var path: String
+
+        /// A link.
+        public init(_ title: String, path: String) {
+            self.title = title
+            self.path = path
+        }
+    }
+
+    /// The search box every page carries: a `GET` form, so results have a URL.
+    public struct Search: Sendable, Hashable {
+        /// The page results are at (`/screens/search`).
+        public var path: String
+        /// The query parameter (`q`).
+        public var parameter: String
+        /// What the empty box says.
+        public var placeholder: String
+
+        /// A search box.
+        public init(path: String, parameter: String = "q", placeholder: String = "Search") {
+            self.path = path
+            self.parameter = parameter
+            self.placeholder = placeholder
+        }
+    }
+
+    /// The site's name, in the header and each page's title.
+    public var siteName: String
+    /// The site's sections, in the header; the one a page is under is marked current.
+    public var navigation: [Link]
+    /// The search box, if the site has one.
+    public var search: Search?
+    /// The script's URL (``WebSite`` sets it to the copy it serves), or `nil` for none.
+    public var scriptPath: String?
+
+    /// A shell.
+    public init(siteName: String = "Screenplay", navigation: [Link] = [Link("Home", path: "/")], search: Search? = nil, scriptPath: String? = nil) {
+        self.siteName = siteName
+        self.navigation = navigation
+        self.search = search
+        self.scriptPath = scriptPath
+    }
+
+    /// The navigation link a path is under: the longest path that is it or a parent of it, so a
+    /// playlist is under Library and home under Home only.
+    func current(for path: String?) -> Link? {
+        guard let path = path.map({ String($0.prefix { $0 != "?" && $0 != "#" }) }) else { return nil }
+        return navigation.filter { link in
+            link.path == path || (link.path != "/" && path.hasPrefix(link.path.hasSuffix("/") ? link.path : link.path + "/"))
+        }.max { $0.path.count < $1.path.count }
+    }
+}
+
+extension HTMLRenderer {
+    /// A whole page: the shell (skip link, site header with navigation and search, the player
+    /// bar, the live region, the loading template) around `body`. `kind` marks what `<main>`
+    /// holds (`screen`, `dialog`, `error`) for the script.
+    func document(title: String, body: String, currentPath: String?, kind: String = "screen") -> String {
+        let current = shell.current(for: currentPath)
+        var navigation = ""
+        for link in shell.navigation {
+            let here = link == current ? " aria-current=\"page\"" : ""
+            navigation += "<li><a href=\"\(HTML.escape(link.path))\"\(here)>\(HTML.escape(link.title))</a></li>"
+        }
+        var search = ""
+        if let box = shell.search {
+            search = """
+                <form class="site-search" role="search" method="get" action="\(HTML.escape(box.path))">\
+                <label for="site-search" class="visually-hidden">Search</label>\
+                <input id="site-search" type="search" name="\(HTML.escape(box.parameter))" placeholder="\(HTML.escape(box.placeholder))" autocomplete="off">\
+                <button type="submit">Search</button></form>
+                """
+        }
+        let script = shell.scriptPath.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
+        let path = currentPath.map { " data-path=\"\(HTML.escape($0))\"" } ?? ""
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
+            <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(title)) · \(HTML.escape(shell.siteName))</title>\
+            <style>\(WebStylesheet.css)</style>\(script)</head>
+            <body data-command-failure="That did not work: the server could not be reached." \
+            data-command-timeout="That did not work: the server did not answer in time.">\
+            <a class="skip-link" href="#main">Skip to content</a>\
+            <header class="site-header"><div class="bar"><a class="brand" href="/">\(HTML.escape(shell.siteName))</a>\
+            <nav aria-label="Site"><ul>\(navigation)</ul></nav>\(search)</div></header>
+            <main id="main" tabindex="-1" data-page="\(kind)"\(path)>\(body)</main>
+            \(Self.playerBar)<div id="sp-announcer" class="visually-hidden" role="status" aria-live="polite"></div>\(loadingTemplate)
+            </body></html>
+            """
+    }
+
+    /// What a page shows the moment a link is followed, before the destination arrives: the
+    /// header the link carries (title, subtitle, the low-resolution image the page already showed)
+    /// in a loading state, as ``ViewTreeResolver`` resolves a loading screen. The script fills the
+    /// `data-slot` elements from the link's `data-header-*` attributes; a failed load replaces the
+    /// progress with the error and its retry.
+    var loadingTemplate: String {
+        let loading = resolver.resolve(ScreenState.loading(header: nil)).root.children.first { $0.role == .progress }
+        let progress = HTML.escape(loading?.text ?? "Loading…")
+        return """
+            <template id="sp-loading"><header class="hero" data-node="header"><img data-slot="image" alt="" hidden>\
+            <h1 data-slot="title"></h1><p class="subtitle" data-slot="subtitle"></p></header>\
+            <p class="progress" role="status" data-slot="progress">\(progress)</p>\
+            <div class="error" role="alert" data-slot="failure" hidden><p data-slot="message">This page could not be loaded.</p>\
+            <button type="button" class="action" data-retry>↻ Retry</button></div></template>\
+            <template id="sp-error"><p class="error" role="alert" data-notice="error"></p></template>
+            """
+    }
+
+    /// The player bar: hidden until the script plays something, outside `<main>` so it keeps
+    /// playing while pages change. Labels and symbols are here, in the markup; the script only
+    /// switches between the ones given.
+    static let playerBar = """
+        <section id="sp-player" class="player" aria-label="Now playing" hidden><audio id="sp-audio" preload="none"></audio>\
+        <div class="player-track"><span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></div>\
+        <div class="player-controls"><button type="button" class="player-button" data-player="previous" aria-label="Previous track">⏮</button>\
+        <button type="button" class="player-button primary" data-player="toggle" aria-label="Play" data-playing-label="Pause" data-playing-symbol="⏸" data-paused-label="Play" data-paused-symbol="▶">▶</button>\
+        <button type="button" class="player-button" data-player="next" aria-label="Next track">⏭</button></div>\
+        <div class="player-time"><span data-slot="elapsed">0:00</span>\
+        <input type="range" data-player="seek" aria-label="Position in the track" min="0" max="0" step="1" value="0">\
+        <span data-slot="duration">0:00</span></div></section>
+        """
+}

@@ -1,0 +1,143 @@
+/// The pages' stylesheet: the palette as `--sp-*` variables (light and dark), the site shell, and
+/// one rule set per node role. Inline in every page (no second request before first paint);
+/// pages are cached rendered, so it costs bytes, not work.
+enum WebStylesheet {
+    static let css = palette + shell + nodes + controls + player + dialogs
+
+    /// Colors: the standard tokens, and the boxes' own (notices, errors) in both schemes, every
+    /// pair at least 4.5:1.
+    static let palette = """
+        :root{--sp-primaryText:#1d1d1f;--sp-secondaryText:#5f5f66;--sp-accent:#7a1fd6;--sp-background:#fff;--sp-surface:#f1f2f8;\
+        --sp-positive:#1a7f37;--sp-negative:#c62828;--sp-border:rgba(120,120,130,.28);--sp-notice-bg:#e6f4ea;--sp-notice-text:#14532d;\
+        --sp-error-bg:#fdecea;--sp-error-text:#8e1c1c;--sp-on-accent:#fff;--sp-shadow:0 2px 12px rgba(0,0,0,.12);\
+        font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--sp-primaryText);line-height:1.4}
+        @media (prefers-color-scheme:dark){:root{--sp-primaryText:#f2f2f7;--sp-secondaryText:#b4b4bd;--sp-accent:#c9a3ff;\
+        --sp-background:#111114;--sp-surface:#202028;--sp-positive:#4ade80;--sp-negative:#f87171;--sp-border:rgba(160,160,175,.3);\
+        --sp-notice-bg:#12301c;--sp-notice-text:#c6f6d5;--sp-error-bg:#3b1518;--sp-error-text:#ffd5d5;--sp-on-accent:#1a0b2e;\
+        --sp-shadow:0 2px 14px rgba(0,0,0,.6);color-scheme:dark}}
+
+        """
+
+    static let shell = """
+        *,*::before,*::after{box-sizing:border-box}
+        body{margin:0;background:var(--sp-background);color:var(--sp-primaryText)}
+        body.has-player main{padding-bottom:120px}
+        a{color:var(--sp-accent)}
+        :focus-visible{outline:3px solid var(--sp-accent);outline-offset:2px}
+        .visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+        .skip-link{position:absolute;left:8px;top:-48px;z-index:30;background:var(--sp-accent);color:var(--sp-on-accent);padding:8px 14px;border-radius:8px}
+        .skip-link:focus{top:8px}
+        .site-header{position:sticky;top:0;z-index:20;background:var(--sp-background);border-bottom:1px solid var(--sp-border)}
+        .site-header .bar{max-width:1120px;margin:0 auto;padding:8px 16px;display:flex;flex-wrap:wrap;align-items:center;gap:8px 20px}
+        .brand{font-weight:700;font-size:18px;color:var(--sp-primaryText);text-decoration:none;white-space:nowrap}
+        .site-header nav ul{display:flex;gap:4px;list-style:none;margin:0;padding:0;flex-wrap:wrap}
+        .site-header nav a{display:block;padding:6px 10px;border-radius:8px;text-decoration:none;color:var(--sp-primaryText)}
+        .site-header nav a:hover{background:var(--sp-surface)}
+        .site-header nav a[aria-current=page]{background:var(--sp-surface);color:var(--sp-accent);font-weight:600}
+        .site-search{display:flex;gap:6px;flex:1 1 240px;max-width:420px;margin-left:auto}
+        .site-search input{flex:1;min-width:0;font:inherit;padding:7px 12px;border-radius:999px;border:1px solid var(--sp-border);background:var(--sp-surface);color:var(--sp-primaryText)}
+        .site-search button{font:inherit;padding:7px 14px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}
+        main{display:block;max-width:1120px;margin:0 auto;padding:16px 16px 48px;overflow-wrap:anywhere}
+        main:focus{outline:none}
+        main[aria-busy=true]>:not(.hero):not(.progress){opacity:.55}
+        @media (max-width:560px){.site-header{position:static}.site-header .bar{padding:8px 12px}.site-search{flex-basis:100%;max-width:none}main{padding:12px 12px 40px}}
+
+        """
+
+    static let nodes = """
+        .hero{display:flex;gap:20px;align-items:center;margin:8px 0 16px}
+        .hero img{width:168px;height:168px;flex:0 0 auto;border-radius:14px;object-fit:cover;background-color:var(--sp-surface)}
+        .hero h1{margin:0;font-size:clamp(26px,4vw,38px);line-height:1.15}
+        .hero-text{min-width:0}
+        .subtitle{color:var(--sp-secondaryText);display:block;margin:4px 0 0}
+        @media (max-width:560px){.hero{flex-direction:column;align-items:flex-start;gap:12px}.hero img{width:120px;height:120px}}
+        section{margin:0 0 28px}
+        section>h2,.heading h2{font-size:22px;margin:8px 0 10px}
+        .heading{margin:8px 0 10px}.heading h2{margin:0}
+        .paragraphs p{max-width:72ch}
+        .carousel-frame{position:relative}
+        .carousel{display:flex;gap:16px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-padding-inline:2px;scroll-behavior:smooth;list-style:none;padding:4px 2px 12px;margin:0;scrollbar-width:thin}
+        .carousel li{flex:0 0 136px;scroll-snap-align:start;min-width:0}
+        .carousel a{display:flex;flex-direction:column;align-items:center;gap:6px;text-decoration:none;color:var(--sp-primaryText);text-align:center}
+        .carousel img{width:112px;height:112px;object-fit:cover;border-radius:12px}
+        .carousel.portrait img{border-radius:50%}
+        .carousel .title,.grid .title{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;font-weight:600;font-size:15px;line-height:1.25}
+        .carousel .subtitle,.grid .subtitle{font-size:13px;margin:0;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+        .carousel-scroll{position:absolute;top:38px;z-index:2;width:40px;height:40px;border-radius:50%;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);font-size:24px;line-height:1;cursor:pointer;box-shadow:var(--sp-shadow)}
+        .carousel-scroll[data-scroll="-1"]{left:-6px}.carousel-scroll[data-scroll="1"]{right:-6px}
+        .carousel-scroll:disabled{opacity:0;pointer-events:none}
+        .grid{display:grid;gap:16px;list-style:none;padding:0;margin:0;grid-template-columns:repeat(var(--columns,2),minmax(0,1fr))}
+        @media (min-width:760px){.grid{grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}}
+        .grid img{width:100%;height:auto;aspect-ratio:1;object-fit:cover;border-radius:10px}
+        .grid a{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:inherit}
+        .row{display:flex;align-items:center;gap:12px;padding:10px 0;border-bottom:1px solid var(--sp-border);min-width:0}
+        .row>a:not(.action),.row>form:not(.inline){display:flex;gap:12px;align-items:center;text-decoration:none;color:inherit;flex:1;min-width:0}
+        .row .text-block{flex:1;min-width:0}.row .title{display:block;overflow-wrap:anywhere}
+        .row>.action,.row>form.inline{flex:0 0 auto}
+        .row img{width:52px;height:52px;border-radius:8px;flex:0 0 auto;object-fit:cover}
+        .row>a:hover .title{color:var(--sp-accent)}
+        .accessory{margin-left:auto;color:var(--sp-secondaryText);font-size:13px;font-variant-numeric:tabular-nums;white-space:nowrap}
+        .progress{color:var(--sp-secondaryText)}
+        .menu{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 20px}form.inline{display:inline}
+        .notice{background:var(--sp-notice-bg);color:var(--sp-notice-text);padding:10px 14px;border-radius:10px}
+        .error{background:var(--sp-error-bg);color:var(--sp-error-text);padding:10px 14px;border-radius:10px}
+        .error p{margin:0 0 8px}.error p:last-child{margin:0}
+        section>.action,section>form.inline{display:inline-block;margin:4px 0 12px}
+        section>.stack{margin-bottom:12px;border-radius:10px}.stack{min-width:0}.stack>.row{flex:1}
+        .stack.horizontal{flex-wrap:wrap}
+        .spacer{min-width:0}
+
+        """
+
+    static let controls = """
+        button,.action{font:inherit}
+        .action{display:inline-flex;align-items:center;gap:6px;padding:7px 14px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-background);color:var(--sp-accent);cursor:pointer;text-decoration:none;line-height:1.2}
+        .action:hover{background:var(--sp-surface)}
+        .action.primary{background:var(--sp-accent);color:var(--sp-on-accent)}
+        .action.plain{border-color:transparent}
+        .action.favorite[aria-pressed=true]{background:var(--sp-accent);color:var(--sp-on-accent)}
+        .action[aria-busy=true]{opacity:.7}
+        button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
+        .row-button{all:unset;display:flex;gap:12px;align-items:center;flex:1;cursor:pointer}
+        details.share{display:inline-block;position:relative;margin:0 8px 0 0}
+        details.share>summary{list-style:none}details.share>summary::-webkit-details-marker{display:none}
+        .share-panel{margin-top:8px;padding:10px;border-radius:10px;background:var(--sp-surface);min-width:min(320px,80vw)}
+        .share-panel input{width:100%;font:inherit;padding:6px 8px;margin-top:4px;border:1px solid var(--sp-border);border-radius:6px;background:var(--sp-background);color:var(--sp-primaryText)}
+        .field{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0 12px}
+        .field label{flex:1 0 100%;font-weight:600}
+        .field input{flex:1;min-width:0;font:inherit;padding:9px 12px;border-radius:10px;border:1px solid var(--sp-secondaryText);background:var(--sp-background);color:var(--sp-primaryText)}
+        .field button{font:inherit;padding:9px 16px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}
+        .field-error{flex:1 0 100%;margin:0;color:var(--sp-negative)}
+        .field-limit{flex:1 0 100%;margin:0;color:var(--sp-secondaryText);font-size:13px}
+        .field-limit.over{color:var(--sp-negative);font-weight:600}
+
+        """
+
+    static let player = """
+        .player{position:fixed;left:0;right:0;bottom:0;z-index:25;background:var(--sp-surface);border-top:1px solid var(--sp-border);box-shadow:var(--sp-shadow);\
+        display:grid;grid-template-columns:minmax(0,1fr) auto minmax(0,1.4fr);align-items:center;gap:8px 20px;padding:10px max(16px,calc((100vw - 1120px)/2))}
+        .player[hidden]{display:none}
+        .player-track{min-width:0;display:flex;flex-direction:column}
+        .player-title{font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .player-subtitle{color:var(--sp-secondaryText);font-size:13px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .player-controls{display:flex;gap:8px;align-items:center}
+        .player-button{width:42px;height:42px;border-radius:50%;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);font-size:17px;cursor:pointer}
+        .player-button.primary{width:48px;height:48px;background:var(--sp-accent);color:var(--sp-on-accent);border-color:var(--sp-accent)}
+        .player-time{display:flex;align-items:center;gap:10px;font-variant-numeric:tabular-nums;font-size:13px;color:var(--sp-secondaryText)}
+        .player-time input{flex:1;min-width:60px;accent-color:var(--sp-accent)}
+        @media (max-width:640px){.player{grid-template-columns:minmax(0,1fr) auto;padding:8px 12px}.player-time{grid-column:1/-1}}
+
+        """
+
+    static let dialogs = """
+        .choices{list-style:none;padding:0;margin:8px 0}.choices li{margin:8px 0}
+        .choice{display:flex;flex-direction:column;align-items:flex-start;width:100%;text-align:left;font:inherit;padding:10px 14px;border-radius:10px;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);cursor:pointer}
+        .choice:hover{border-color:var(--sp-accent)}
+        .choice .subtitle{font-size:13px}
+        .dialog-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:16px}
+        dialog.sp-dialog{border:none;border-radius:16px;padding:20px 22px;width:min(480px,calc(100vw - 24px));max-height:calc(100vh - 48px);background:var(--sp-background);color:var(--sp-primaryText);box-shadow:var(--sp-shadow)}
+        dialog.sp-dialog::backdrop{background:rgba(0,0,0,.45)}
+        dialog.sp-dialog h1{font-size:22px;margin:0 0 8px}
+
+        """
+}

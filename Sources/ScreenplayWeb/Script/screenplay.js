@@ -1,0 +1,475 @@
+// Screenplay's web player: makes the server's pages behave like an app; every flow also works
+// without it. It carries out what the markup says (labels, states, headers, queues and ids all
+// come from data- attributes the server wrote) and decides nothing the view tree decides.
+// A module: strict, deferred, its own scope.
+const doc = document;
+const $ = (selector, root = doc) => root.querySelector(selector);
+const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
+const commandTimeout = 15000;
+
+// ---- Announcements ----
+function announce(text) {
+  const region = $("#sp-announcer");
+  if (!region || !text) return;
+  region.textContent = "";
+  setTimeout(() => (region.textContent = text), 30);
+}
+
+async function fetchPage(url, init = {}) {
+  const response = await fetch(url, Object.assign({ credentials: "same-origin", headers: { Accept: "text/html" } }, init));
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const main = page.getElementById("main");
+  if (!main) throw new Error("not a page: " + response.status);
+  return { url: response.url, status: response.status, page, main };
+}
+
+const imported = (from) => Array.from(from.childNodes).map((node) => doc.importNode(node, true));
+const isPagePath = (path) => path === "/" || path.startsWith("/screens/") || path.startsWith("/web/results/");
+const samePath = (a, b) => new URL(a, location.href).pathname === new URL(b, location.href).pathname;
+const withoutNotice = (href) => {
+  const url = new URL(href, location.href);
+  url.searchParams.delete("notice");
+  return url.pathname + url.search + url.hash;
+};
+
+// ---- Navigation: the carried header at once, then the body ----
+let loading = null;
+
+function showLoading(header) {
+  const main = $("#main");
+  const view = $("#sp-loading").content.cloneNode(true);
+  const image = $("[data-slot=image]", view);
+  if (header.image) Object.assign(image, { src: header.image, alt: header.alt || "", hidden: false });
+  $("[data-slot=title]", view).textContent = header.title || "";
+  const subtitle = $("[data-slot=subtitle]", view);
+  if (header.subtitle) subtitle.textContent = header.subtitle; else subtitle.remove();
+  main.replaceChildren(view);
+  main.setAttribute("aria-busy", "true");
+  document.title = header.title || document.title;
+}
+
+function showFailure(url, header, error) {
+  const main = $("#main");
+  if (!$("[data-slot=failure]", main)) showLoading(header || { title: document.title });
+  const failure = $("[data-slot=failure]", main);
+  const progress = $("[data-slot=progress]", main);
+  if (progress) progress.hidden = true;
+  failure.hidden = false;
+  main.removeAttribute("aria-busy");
+  $("[data-retry]", failure).addEventListener("click", () => visit(url, { header, push: false }), { once: true });
+  announce($("[data-slot=message]", failure).textContent);
+}
+
+const headerOf = ({ dataset: d }) =>
+  d.headerTitle ? { title: d.headerTitle, subtitle: d.headerSubtitle, image: d.headerImage, alt: d.headerAlt } : null;
+
+async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
+  if (loading) loading.abort();
+  const controller = new AbortController();
+  loading = controller;
+  if (push) saveScroll();
+  const target = new URL(url, location.href);
+  if (header) showLoading(header); else $("#main").setAttribute("aria-busy", "true");
+  if (push) history.pushState({ scroll: 0 }, "", target.pathname + target.search);
+  try {
+    const page = await fetchPage(target.href, { signal: controller.signal });
+    if (loading !== controller) return;
+    loading = null;
+    show(page, { focus: true });
+    if (page.url !== target.href) history.replaceState({ scroll: 0 }, "", withoutNotice(page.url));
+    window.scrollTo(0, scroll);
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    loading = null;
+    showFailure(target.href, header, error);
+  }
+}
+
+// A new page's content, title and current link (a dialog page opens as a dialog).
+function show(page, { focus = false, morphing = false } = {}) {
+  if (page.main.dataset.page === "dialog") return openDialog(page);
+  closeDialog();
+  const main = $("#main");
+  if (morphing) morph(main, page.main);
+  else {
+    main.replaceChildren(...imported(page.main));
+    syncAttributes(main, page.main);
+  }
+  main.removeAttribute("aria-busy");
+  doc.title = page.page.title;
+  const links = $$(".site-header nav a", page.page);
+  $$(".site-header nav a").forEach((link, index) => links[index] && syncAttributes(link, links[index]));
+  enhance(main);
+  const notice = $("[data-notice]", main);
+  if (notice) announce(notice.textContent);
+  if (focus && !morphing) main.focus({ preventScroll: true });
+}
+
+function saveScroll() {
+  history.replaceState(Object.assign({}, history.state, { scroll: window.scrollY }), "");
+}
+
+// ---- Keyed refresh: a new page of the same screen morphed in, node by node ----
+function morph(live, next) {
+  syncAttributes(live, next);
+  morphChildren(live, next);
+}
+
+function morphChildren(live, next) {
+  const byKey = new Map();
+  for (const child of live.children) if (child.dataset.node) byKey.set(child.dataset.node, child);
+  let cursor = live.firstChild;
+  for (const incoming of Array.from(next.childNodes)) {
+    const key = incoming.nodeType === 1 ? incoming.getAttribute("data-node") : null;
+    let match = null;
+    if (key) {
+      match = byKey.get(key) || null;
+      byKey.delete(key);
+    } else if (cursor && cursor.nodeName === incoming.nodeName && !(cursor.nodeType === 1 && cursor.hasAttribute("data-node"))) {
+      match = cursor;
+    }
+    if (match && match.nodeName === incoming.nodeName) {
+      if (match === cursor) cursor = cursor.nextSibling; else live.insertBefore(match, cursor);
+      update(match, incoming);
+    } else {
+      live.insertBefore(doc.importNode(incoming, true), cursor);
+    }
+  }
+  while (cursor) {
+    const after = cursor.nextSibling;
+    cursor.remove();
+    cursor = after;
+  }
+}
+
+function update(live, next) {
+  if (live.nodeType !== 1) {
+    if (live.nodeValue !== next.nodeValue) live.nodeValue = next.nodeValue;
+    return;
+  }
+  syncAttributes(live, next);
+  if (live.nodeName === "TEMPLATE" || live.nodeName === "AUDIO") return;
+  morphChildren(live, next);
+}
+
+// An opened disclosure stays open, shown scroll buttons shown; typed text stays (the value
+// attribute is only the default once an input was edited).
+const kept = (element, name) => name === "open" || name === "hidden" && element.classList.contains("carousel-scroll");
+
+function syncAttributes(live, next) {
+  for (const { name } of Array.from(live.attributes)) if (!kept(live, name) && !next.hasAttribute(name)) live.removeAttribute(name);
+  for (const { name, value } of Array.from(next.attributes)) if (!kept(live, name) && live.getAttribute(name) !== value) live.setAttribute(name, value);
+}
+
+async function refresh() {
+  try {
+    const page = await fetchPage(location.pathname + location.search);
+    if (samePath(page.url, location.href)) show(page, { morphing: true });
+  } catch (error) { /* the page shown is still the last one known */ }
+}
+
+// ---- Commands: sent in the background, answered in place ----
+let pending = 0;
+const chains = new Map();
+
+function submitCommand(form, submitter) {
+  const body = new URLSearchParams(new FormData(form, submitter));
+  const undo = form.hasAttribute("data-toggle") ? flipAll(form) : null;
+  const run = () => sendCommand(form, body, submitter, undo);
+  // One toggle's commands go one after another, so the last tap is the last word.
+  const key = form.dataset.binding || form;
+  const chain = (chains.get(key) || Promise.resolve()).then(run, run);
+  chains.set(key, chain);
+  chain.finally(() => { if (chains.get(key) === chain) chains.delete(key); });
+}
+
+async function sendCommand(form, body, submitter, undo) {
+  pending += 1;
+  if (submitter) submitter.setAttribute("aria-busy", "true");
+  try {
+    const page = await fetchPage(form.action, {
+      method: "POST", body, signal: AbortSignal.timeout(commandTimeout),
+      headers: { Accept: "text/html", "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    const refused = page.status >= 400 || $("[data-notice=error]", page.main);
+    if (refused && undo) undo();
+    pending -= 1;
+    if (page.main.dataset.page === "dialog") return openDialog(page, submitter);
+    if (samePath(page.url, location.href)) {
+      // Done or refused here: the page as it is now, once nothing else is on its way.
+      if (pending === 0) show(page, { morphing: true });
+      else if (refused) announce($("[data-notice]", page.main).textContent);
+      history.replaceState(history.state, "", withoutNotice(page.url));
+      return;
+    }
+    saveScroll();
+    history.pushState({ scroll: 0 }, "", withoutNotice(page.url));
+    show(page, { focus: true });
+    window.scrollTo(0, 0);
+  } catch (error) {
+    pending -= 1;
+    if (undo) undo();
+    const message = doc.body.dataset[error.name === "TimeoutError" ? "commandTimeout" : "commandFailure"];
+    closeDialog();
+    announce(message);
+    showError(message);
+  } finally {
+    if (submitter) submitter.removeAttribute("aria-busy");
+  }
+}
+
+function showError(message) {
+  const main = $("#main");
+  $$("[data-notice]", main).forEach((notice) => notice.remove());
+  const box = $("#sp-error").content.firstElementChild.cloneNode(true);
+  box.textContent = message;
+  const header = $(".hero", main);
+  if (header) header.after(box); else main.prepend(box);
+}
+
+// A toggle flips the moment it is tapped, with every copy bound to the same entity; the
+// returned function flips them back (a refusal, a timeout).
+function flipAll(form) {
+  const binding = form.dataset.binding;
+  const forms = binding ? $$("form[data-toggle]").filter((each) => each.dataset.binding === binding) : [form];
+  forms.forEach(flip);
+  return () => forms.forEach(flip);
+}
+
+function flip(form) {
+  const button = $("button", form);
+  const icon = $("span[aria-hidden]", button);
+  const { url, payload } = form.elements;
+  const data = form.dataset;
+  const now = {
+    flipText: button.textContent.replace(icon ? icon.textContent : "", "").trim(), flipIcon: icon ? icon.textContent : "",
+    flipLabel: button.getAttribute("aria-label") || "", flipUrl: url.value, flipPayload: payload.value,
+  };
+  if (icon) icon.textContent = data.flipIcon || "";
+  button.lastChild.nodeValue = " " + data.flipText;
+  if (data.flipLabel) button.setAttribute("aria-label", data.flipLabel);
+  url.value = data.flipUrl;
+  payload.value = data.flipPayload;
+  data.toggle = data.toggle === "on" ? "off" : "on";
+  button.setAttribute("aria-pressed", String(data.toggle === "on"));
+  Object.assign(data, now);
+}
+
+// ---- Dialogs: prompts and choices over the page that asked ----
+let dialog = null;
+let opener = null;
+
+function openDialog(page, trigger) {
+  if (!dialog) {
+    dialog = doc.createElement("dialog");
+    dialog.className = "sp-dialog";
+    dialog.setAttribute("aria-labelledby", "dialog-title");
+    dialog.addEventListener("close", () => {
+      dialog.replaceChildren();
+      if (opener && opener.isConnected) opener.focus();
+      opener = null;
+    });
+    doc.body.append(dialog);
+  }
+  dialog.replaceChildren(...imported(page.main));
+  enhance(dialog);
+  if (!dialog.open) {
+    opener = trigger || doc.activeElement;
+    dialog.showModal();
+  }
+  const field = $("input:not([type=hidden])", dialog) || $("button, a", dialog);
+  if (field) field.focus();
+  const error = $("[role=alert]", dialog);
+  if (error) announce(error.textContent);
+}
+
+function closeDialog() {
+  if (dialog && dialog.open) dialog.close();
+}
+
+// ---- The player: a queue that keeps playing while pages change ----
+const player = $("#sp-player");
+const audio = $("#sp-audio");
+let queue = [];
+let position = 0;
+
+const pad = (number) => String(number).padStart(2, "0");
+const clock = (seconds) => {
+  const t = Math.max(0, Math.floor(seconds || 0));
+  return (t >= 3600 ? Math.floor(t / 3600) + ":" + pad(Math.floor(t / 60) % 60) : Math.floor(t / 60)) + ":" + pad(t % 60);
+};
+
+async function play(link) {
+  const data = link.dataset;
+  const first = { id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc };
+  queue = [first];
+  position = 0;
+  start(first);
+  if (!data.queue) return;
+  try {
+    const response = await fetch(data.queue, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const tracks = ((await response.json()).tracks || []).map((track) => ({
+      id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
+    }));
+    const index = tracks.findIndex((track) => track.id === first.id);
+    if (index >= 0 && queue[0] === first) [queue, position] = [tracks, index];
+  } catch (error) { /* the queue is the first track alone */ }
+}
+
+function start(track) {
+  if (!player || !audio || !track) return;
+  audio.src = track.src;
+  audio.play().catch(() => {});
+  $("[data-slot=title]", player).textContent = track.title;
+  $("[data-slot=subtitle]", player).textContent = track.subtitle || "";
+  $("[data-slot=duration]", player).textContent = clock(track.duration);
+  $("[data-player=seek]", player).max = String(track.duration || 0);
+  player.hidden = false;
+  doc.body.classList.add("has-player");
+  if ("mediaSession" in navigator && window.MediaMetadata) {
+    navigator.mediaSession.metadata = new MediaMetadata({ title: track.title, artist: track.subtitle || "" });
+  }
+  announce(player.getAttribute("aria-label") + ": " + track.title);
+}
+
+function step(by) {
+  if (by < 0 && audio.currentTime > 3) { audio.currentTime = 0; return; }
+  const next = position + by;
+  if (next < 0 || next >= queue.length) return;
+  position = next;
+  start(queue[position]);
+}
+
+if (player && audio) {
+  const toggle = $("[data-player=toggle]", player);
+  const seek = $("[data-player=seek]", player);
+  const showState = () => {
+    const playing = !audio.paused;
+    toggle.textContent = playing ? toggle.dataset.playingSymbol : toggle.dataset.pausedSymbol;
+    toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
+    if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
+  };
+  for (const name of ["play", "pause"]) audio.addEventListener(name, showState);
+  audio.addEventListener("ended", () => step(1));
+  audio.addEventListener("timeupdate", () => {
+    $("[data-slot=elapsed]", player).textContent = clock(audio.currentTime);
+    if (doc.activeElement !== seek) seek.value = String(Math.floor(audio.currentTime));
+  });
+  audio.addEventListener("durationchange", () => {
+    if (Number.isFinite(audio.duration)) {
+      seek.max = String(Math.floor(audio.duration));
+      $("[data-slot=duration]", player).textContent = clock(audio.duration);
+    }
+  });
+  toggle.addEventListener("click", () => (audio.paused ? audio.play().catch(() => {}) : audio.pause()));
+  $("[data-player=previous]", player).addEventListener("click", () => step(-1));
+  $("[data-player=next]", player).addEventListener("click", () => step(1));
+  seek.addEventListener("input", () => { audio.currentTime = Number(seek.value); });
+  if ("mediaSession" in navigator) {
+    const actions = { play: () => audio.play(), pause: () => audio.pause(), previoustrack: () => step(-1), nexttrack: () => step(1),
+      seekto: (details) => (audio.currentTime = details.seekTime) };
+    for (const [name, handler] of Object.entries(actions)) navigator.mediaSession.setActionHandler(name, handler);
+  }
+}
+
+// ---- Share: the system's sheet, else the link copied ----
+async function share(details, summary) {
+  const url = new URL(details.dataset.shareUrl, location.href).href;
+  try {
+    if (navigator.share) return await navigator.share({ title: details.dataset.shareTitle, url });
+    await navigator.clipboard.writeText(url);
+    announce(details.dataset.shareCopied);
+    summary.setAttribute("data-copied", "true");
+  } catch (error) {
+    if (error.name !== "AbortError") details.open = true;
+  }
+}
+
+// ---- What a page's markup asks for ----
+function enhance(root) {
+  for (const frame of $$(".carousel-frame", root)) {
+    const list = $(".carousel", frame);
+    const buttons = $$(".carousel-scroll", frame);
+    const update = () => {
+      buttons[0].disabled = list.scrollLeft <= 4;
+      buttons[1].disabled = list.scrollLeft + list.clientWidth >= list.scrollWidth - 4;
+    };
+    for (const button of buttons) {
+      button.hidden = false;
+      button.onclick = () => list.scrollBy({ left: Number(button.dataset.scroll) * list.clientWidth * 0.8 });
+    }
+    list.addEventListener("scroll", update, { passive: true });
+    update();
+  }
+  for (const input of $$("input[data-limit]", root)) countCharacters(input);
+}
+
+function countCharacters(input) {
+  const hint = (input.getAttribute("aria-describedby") || "").split(" ").map((id) => doc.getElementById(id)).find((each) => each && each.classList.contains("field-limit"));
+  if (!hint) return;
+  const limit = Number(input.dataset.limit);
+  const count = Array.from(input.value).length;
+  if (!count) return;
+  const over = count - limit;
+  hint.textContent = (over > 0 ? input.dataset.limitOver : input.dataset.limitCounter).replace("{count}", count).replace("{over}", over);
+  hint.classList.toggle("over", over > 0);
+}
+
+// ---- Listening ----
+doc.addEventListener("click", (event) => {
+  const { target } = event;
+  if (event.defaultPrevented || event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const take = (run) => { event.preventDefault(); run(); };
+  if (target.closest("dialog [data-dialog-close]")) return take(closeDialog);
+  const summary = target.closest("details.share > summary");
+  if (summary && (navigator.share || navigator.clipboard)) return take(() => share(summary.parentElement, summary));
+  const link = target.closest("a[href]");
+  if (!link || link.target || link.hasAttribute("download")) return;
+  if (link.dataset.play) return take(() => play(link));
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
+  if (url.hash && url.pathname + url.search === location.pathname + location.search) return;
+  take(() => visit(url.href, { header: headerOf(link) }));
+});
+
+doc.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || form.target) return;
+  const action = new URL(form.action, location.href);
+  if (action.origin !== location.origin) return;
+  if (form.method === "get" && isPagePath(action.pathname)) {
+    event.preventDefault();
+    const query = new URLSearchParams(new FormData(form, event.submitter));
+    visit(action.pathname + "?" + query.toString());
+    return;
+  }
+  if (form.method === "post" && !action.pathname.startsWith("/admin")) {
+    event.preventDefault();
+    submitCommand(form, event.submitter);
+  }
+});
+
+doc.addEventListener("input", (event) => {
+  if (event.target.matches && event.target.matches("input[data-limit]")) countCharacters(event.target);
+});
+
+window.addEventListener("popstate", (event) => {
+  if (!isPagePath(location.pathname)) return;
+  visit(location.href, { push: false, scroll: (event.state && event.state.scroll) || 0 });
+});
+
+// Restored from the back/forward cache: what it shows may be old.
+window.addEventListener("pageshow", (event) => { if (event.persisted) refresh(); });
+
+let saving = 0;
+window.addEventListener("scroll", () => {
+  clearTimeout(saving);
+  saving = setTimeout(() => { if (!loading) saveScroll(); }, 200);
+}, { passive: true });
+
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+history.replaceState(Object.assign({ scroll: window.scrollY }, history.state), "", withoutNotice(location.href));
+enhance(doc);
+
+// What other parts (the live stream) call: morph the page in place, or go somewhere.
+window.screenplay = { refresh, visit: (url) => visit(url) };

@@ -1,0 +1,22 @@
+import Foundation
+import ScreenplayServer
+
+/// The site's one script (`Script/screenplay.js`, a resource of this module, loaded through
+/// `Bundle.module`): served by the site itself at a URL that names its content, so browsers keep
+/// it for a year and a new version is a new URL. No framework, no build step.
+enum WebScript {
+    /// Where pages load it from.
+    static let path = "/web/screenplay.js"
+
+    /// The script, its ETag and gzip form; `nil` when the resource is missing (pages then carry
+    /// no script and work as they do with scripting off).
+    static let asset: EncodedBody? = {
+        guard let url = Bundle.module.url(forResource: "screenplay", withExtension: "js"), let data = try? Data(contentsOf: url) else {
+            return nil
+        }
+        return EncodedBody(bytes: Array(data))
+    }()
+
+    /// The URL pages reference: the path and a version from the content's tag.
+    static let versionedPath: String? = asset.map { path + "?v=" + $0.etag.filter { $0.isHexDigit || $0 == "-" }.suffix(16) }
+}

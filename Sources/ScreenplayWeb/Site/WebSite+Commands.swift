@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+
+extension WebSite {
+    /// A command form post, answered with a redirect whatever happens (post/redirect/get):
+    /// - done: back to the page, with its message as a banner shown once;
+    /// - navigate: to the destination;
+    /// - a prompt, a choice or a screen: to a page keeping it (``ResultBook``);
+    /// - refused (a bad form, a 4xx, an error result): back to where the form was, with the reason
+    ///   as a banner, or beside the field with what was typed when the form was a kept prompt.
+    /// Only what is not a user's step is a page of its own: a cross-site post (403), a sender over
+    /// its budget (429), a stale session (401), a body over the limit (413).
+    func command(request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
+        if let refusal = crossSiteRefusal(request) { return refusal }
+        // A cookie that is not a usable token counts as none, for the limits too: junk cookies
+        // must not each get a fresh command budget while the post mints an identity.
+        var admitted = request.headerFields
+        if Self.sessionToken(admitted) == nil { admitted[.cookie] = nil }
+        do {
+            try service.admitCommand(from: admitted, clientAddress: clientAddress)
+        } catch {
+            var refused = html(
+                renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
+            refused.head.headerFields[.retryAfter] = error.retryAfter.map(String.init)
+            return refused
+        }
+        // The first command from a browser creates its identity (reading needs none); a cookie
+        // naming nobody (revoked, or from a reset server) is refused, never silently replaced.
+        let resolved: ResolvedIdentity
+        do {
+            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: true)
+        } catch let error as ScreenplayError where Self.tokenRefusals.contains(error.code) {
+            return html(
+                renderer.errorPage(
+                    title: "Session expired",
+                    message: "This browser's Screenplay session is no longer valid; open the page again and retry.", back: "/"),
+                status: .unauthorized, cookie: Self.expiredCookie)
+        } catch {
+            // Anything else (a busy database) says nothing about the cookie: keep it.
+            return html(
+                renderer.errorPage(title: "Something went wrong", message: "Please try again in a moment.", back: "/"),
+                status: .serviceUnavailable, cookie: nil)
+        }
+        let cookie = resolved.issuedToken.map(Self.sessionCookie)
+        // Whose kept results these are: the cookie's token, or the one this post hands out.
+        let token = Self.sessionToken(request.headerFields) ?? resolved.issuedToken
+        let limit = service.configuration.maximumBodySize
+        guard body.count <= limit else {
+            return html(
+                renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: limit).message, back: "/"),
+                status: .contentTooLarge, cookie: nil)
+        }
+        let fields = WebForm.fields(of: body)
+        let origin = FormOrigin(back: WebForm.safeBackPath(fields["back"] ?? "/"), dialog: fields["dialog"], value: fields["value"])
+        let form: WebForm
+        do {
+            form = try WebForm(urlEncoded: body)
+        } catch {
+            return refused(origin, because: error.description, token: token, cookie: cookie)
+        }
+        let result: CommandResult
+        do {
+            result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user)
+        } catch {
+            return refused(origin, because: error.message, token: token, cookie: cookie)
+        }
+        return answer(result, origin: origin, token: token, cookie: cookie)
+    }
+
+    /// Where a form was posted from: the page to return to, and the kept result it belongs to
+    /// (with the text typed into it), if any.
+    struct FormOrigin {
+        let back: String
+        let dialog: String?
+        let value: String?
+    }
+
+    /// The redirect for a command's answer.
+    func answer(_ result: CommandResult, origin: FormOrigin, token: String?, cookie: String?) -> Response {
+        switch result.outcome {
+        case .done(let done):
+            return redirect(to: done.message.map { origin.back.withNotice(notices.issue(WebNotice($0))) } ?? origin.back, cookie: cookie)
+        case .navigate(let navigate):
+            return redirect(to: renderer.links.href(navigate.url) ?? origin.back, cookie: cookie)
+        case .screen(let screen):
+            return redirect(to: Self.resultsPath + results.keep(.screen(screen), back: origin.back, token: token), cookie: cookie)
+        case .prompt(let prompt):
+            return redirect(to: Self.resultsPath + results.keep(.prompt(prompt), back: origin.back, token: token), cookie: cookie)
+        case .choice(let choice):
+            return redirect(to: Self.resultsPath + results.keep(.choice(choice), back: origin.back, token: token), cookie: cookie)
+        case .error(let failure):
+            return refused(origin, because: failure.message, token: token, cookie: cookie)
+        case .unknown(let type, _):
+            return refused(origin, because: "the server answered with '\(type)', which this site cannot show", token: token, cookie: cookie)
+        }
+    }
+
+    /// Back to where the form was, saying why it was refused: beside the field of a kept prompt
+    /// (with the text typed kept), else as a banner on the page.
+    func refused(_ origin: FormOrigin, because message: String, token: String?, cookie: String?) -> Response {
+        if let dialog = origin.dialog, results.refuse(dialog, token: token, value: origin.value, error: message) {
+            return redirect(to: Self.resultsPath + dialog, cookie: cookie)
+        }
+        return redirect(to: origin.back.withNotice(notices.issue(WebNotice(message, isError: true))), cookie: cookie)
+    }
+
+    /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
+    /// whose `Origin` is not this host.
+    func crossSiteRefusal(_ request: HTTPRequest) -> Response? {
+        let refused = html(
+            renderer.errorPage(title: "Refused", message: "commands are accepted only from this site's own pages", back: "/"),
+            status: .forbidden, cookie: nil)
+        if let site = request.headerFields[Self.fetchSite], !["same-origin", "none"].contains(site.lowercased()) { return refused }
+        if let origin = request.headerFields[.origin] {
+            let host = (request.authority ?? "").lowercased()
+            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else { return refused }
+        }
+        return nil
+    }
+
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+}
+
+extension String {
+    /// This local path with `notice=<id>` added to its query, before any fragment.
+    func withNotice(_ id: String) -> String {
+        let fragment = firstIndex(of: "#").map { String(self[$0...]) } ?? ""
+        var location = String(prefix { $0 != "#" })
+        // A notice already there (the page it came from showed one) is replaced, not repeated.
+        if let range = location.range(of: #"[?&]notice=[0-9a-f]*"#, options: .regularExpression) {
+            location.removeSubrange(range)
+            if !location.contains("?"), let ampersand = location.firstIndex(of: "&") {
+                location.replaceSubrange(ampersand...ampersand, with: "?")
+            }
+        }
+        return location + (location.contains("?") ? "&" : "?") + "notice=" + id + fragment
+    }
+}

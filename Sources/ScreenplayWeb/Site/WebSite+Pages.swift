@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayServer
+
+extension WebSite {
+    /// A screen's page: the screen from the service's cache, as an app's request gets it, rendered
+    /// once per screen ETag and kept; a banner (taken from the book, so shown once) makes a page
+    /// of its own that is not kept.
+    func screenPage(path: String, request: HTTPRequest) async -> Response {
+        let identity: (UserIdentity, String?)
+        do {
+            identity = try await identify(request)
+        } catch {
+            return html(
+                renderer.errorPage(title: "Something went wrong", message: error.message, back: "/"), status: error.status, cookie: nil)
+        }
+        let (user, cookie) = identity
+        let query = Self.query(of: request)
+        // Only a notice this site issued shows: a link cannot put its own words in the banner.
+        let notice = query["notice"].flatMap { RandomID.isWellFormed($0) ? notices.take($0) : nil }
+        let currentPath = path == "home" ? "/" : "/screens/" + path
+        // Query values reach the screen (a search's `q`); the service passes on only those the
+        // route declares. The page's own path for forms keeps them, the notice aside.
+        let screenQuery = query.filter { $0.key != "notice" }
+        let back = currentPath + Self.queryString(screenQuery)
+        do throws(ScreenplayError) {
+            // The web renders the latest kinds, and app-defined kinds through their fallbacks (the
+            // service's encoded screen for a client that renders none). From the service's cache,
+            // like an app's request; the page itself is cached by the screen's ETag.
+            let encoded = try await service.encodedScreen(
+                path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
+                locale: ScreenplayService.locale(in: request.headerFields))
+            guard notice == nil else {
+                var page = html(renderer.page(for: try Self.decode(encoded), currentPath: back, notice: notice), cookie: cookie)
+                page.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeShownCookie))
+                return page
+            }
+            let renderer = self.renderer
+            let page: EncodedBody
+            do {
+                page = try await pages.value(for: PageCacheKey(path: back, screen: encoded)) {
+                    EncodedBody(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: back).utf8))
+                }
+            } catch {
+                throw (error as? ScreenplayError) ?? .internalError("the page could not be rendered")
+            }
+            // Compressed once, when the page was cached; sent compressed when the browser asks.
+            let sent = page.representation(acceptEncoding: request.headerFields[.acceptEncoding])
+            var response = html(sent.bytes, cookie: cookie)
+            if Self.hasShownNotice(request) { response.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeGoneCookie)) }
+            response.head.headerFields[.eTag] = sent.etag
+            if sent.gzip { response.head.headerFields[.contentEncoding] = "gzip" }
+            if let condition = request.headerFields[.ifNoneMatch], page.matches(ifNoneMatch: condition) {
+                response.head.status = .notModified
+                response.head.headerFields[.contentEncoding] = nil
+                response.body = []
+            }
+            return response
+        } catch {
+            return html(
+                renderer.errorPage(
+                    title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"),
+                status: error.status, cookie: cookie)
+        }
+    }
+
+    /// Set by a page that showed a banner; cleared by the next page shown. Clearing it is a change
+    /// of the site's cookies after the banner's page was shown, which is what makes a browser drop
+    /// that page from its back/forward cache: Forward to it fetches it again, without the banner
+    /// (read once), instead of replaying it.
+    static let noticeShownCookie = "screenplay_notice=1; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600"
+    static let noticeGoneCookie = "screenplay_notice=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
+
+    /// Whether the browser carries ``noticeShownCookie``.
+    static func hasShownNotice(_ request: HTTPRequest) -> Bool {
+        request.headerFields[values: .cookie].contains { $0.contains("screenplay_notice=1") }
+    }
+
+    /// A kept result (a prompt, a choice, a replacement screen): the page a form's redirect led
+    /// to, with what was typed and why it was refused when the last answer was.
+    func resultPage(id: String, request: HTTPRequest) async -> Response {
+        guard let entry = results.entry(id, token: Self.sessionToken(request.headerFields)) else {
+            return html(
+                renderer.errorPage(
+                    title: "This page has expired", message: "It belonged to a step that is over, or to another browser.", back: "/"),
+                status: .notFound, cookie: nil)
+        }
+        switch entry.result {
+        case .prompt(let prompt):
+            return html(
+                renderer.page(for: prompt, back: entry.back, dialog: id, value: entry.value, error: entry.error), cookie: nil)
+        case .choice(let choice):
+            return html(renderer.page(for: choice, back: entry.back, dialog: id, error: entry.error), cookie: nil)
+        case .screen(let screen):
+            let notice = entry.error.map { WebNotice($0, isError: true) }
+            return html(renderer.page(for: screen, currentPath: entry.back, notice: notice), cookie: nil)
+        }
+    }
+
+    /// `?a=1&b=2` for the values given (sorted, so one page has one URL), or nothing.
+    static func queryString(_ query: [String: String]) -> String {
+        guard !query.isEmpty else { return "" }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return "?"
+            + query.sorted { $0.key < $1.key }.map { key, value in
+                (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                    + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }.joined(separator: "&")
+    }
+
+    /// The screen in an encoded body (the latest version; the service built it, so it reads cleanly).
+    static func decode(_ encoded: EncodedBody) throws(ScreenplayError) -> Screen {
+        do {
+            return try ScreenplayDecoder(mode: .lossy, apiVersion: .latest).decode(Screen.self, from: Data(encoded.bytes)).value
+        } catch {
+            throw .internalError("the page's screen could not be read back: \(error)")
+        }
+    }
+}
