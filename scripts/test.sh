@@ -37,6 +37,13 @@ if ! python3 -c 'import selenium' >/dev/null 2>&1; then
   echo "==> installing selenium (pip)"
   python3 -m pip install --quiet 'selenium>=4.20' || python3 -m pip install --quiet --break-system-packages 'selenium>=4.20'
 fi
+# axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
+# axe.min.js, injected into Selenium's pages (installed without Playwright, which is not used).
+if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' >/dev/null 2>&1; then
+  echo "==> installing axe-core (axe-playwright-python's axe.min.js, pip)"
+  python3 -m pip install --quiet --no-deps 'axe-playwright-python==0.1.8' \
+    || python3 -m pip install --quiet --no-deps --break-system-packages 'axe-playwright-python==0.1.8'
+fi
 
 echo "==> swift $(swift --version 2>&1 | head -1)"
 # What each kind of app builds: coded screens only never build the composer; apps never a server.
@@ -46,9 +53,11 @@ swift build --build-tests
 echo "==> running tests"
 swift test --skip-build "$@"
 
-# The layout admin in a real headless Chromium (starts its own demo server on loopback).
+# The layout admin and the web player in a real headless Chromium (each file starts its own demo
+# servers on loopback, once, and stops them).
 echo "==> browser tests (Selenium, headless Chromium)"
 python3 Tests/Browser/admin_flow.py
+python3 Tests/Browser/web_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
 # built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its

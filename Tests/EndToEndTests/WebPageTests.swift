@@ -137,4 +137,36 @@ struct WebPageTests {
             #expect(offsite.headers[.location]?.hasPrefix("/?notice=") == true)
         }
     }
+
+    @Test("a track's audio over HTTP: as long as its row, by range (206), HEAD, 416 past the end, whole when the file changed")
+    func audio() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let head = try await raw(.head, root, "/media/audio/track/1.wav")
+            #expect(head.status == .ok && head.body.isEmpty)
+            #expect(head.headers[.acceptRanges] == "bytes")
+            #expect(head.headers[.contentType] == "audio/wav")
+            let size = try #require(head.headers[.contentLength].flatMap(Int.init))
+            let etag = try #require(head.headers[.eTag])
+            // Track 1 is 2:23: 143 seconds of 11 025 one-byte samples, and the header.
+            #expect(size == 44 + 143 * 11_025)
+            #expect(head.headers[.cacheControl]?.hasPrefix("public") == true)
+
+            let middle = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=\(size / 2)-\(size / 2 + 9_999)"])
+            #expect(middle.status == .partialContent)
+            #expect(middle.body.count == 10_000)
+            #expect(middle.headers[.contentRange] == "bytes \(size / 2)-\(size / 2 + 9_999)/\(size)")
+            let again = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=\(size / 2)-\(size / 2 + 9_999)", .ifRange: etag])
+            #expect(again.status == .partialContent && again.body == middle.body, "the same bytes for the same range")
+            let tail = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=-100"])
+            #expect(tail.status == .partialContent && tail.body.count == 100)
+            let past = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=\(size)-"])
+            #expect(past.status == .rangeNotSatisfiable)
+            #expect(past.headers[.contentRange] == "bytes */\(size)")
+            let changed = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
+            #expect(changed.status == .ok && changed.body.count == size, "a range of another version of the file: the whole file")
+            #expect(try await raw(.get, root, "/media/audio/track/999999.wav").status == .notFound)
+        }
+    }
 }

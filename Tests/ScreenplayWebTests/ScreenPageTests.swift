@@ -153,7 +153,7 @@ struct ScreenPageTests {
                 html.contains(
                     #"<div class="row"><a href="/screens/composer/mozart"><span class="text-block"><span class="title">Mozart</span></span></a></div>"#
                 ))
-            #expect(html.contains(#"<a class="action plain" href="/">Home</a>"#))
+            #expect(html.contains(#"<a class="action plain" href="/"><span class="label">Home</span></a>"#))
             #expect(html.contains(#"<a href="https://example.com/x?a=1&amp;b=2">"#))
         }
 
@@ -200,7 +200,7 @@ struct ScreenPageTests {
         @Test("openURL links open without an opener; mailto passes through")
         func openURL() {
             let html = Fixture.page([.button(.init(title: "Mail", action: .openURL(.init(url: "mailto:hi@example.com"))))])
-            #expect(html.contains(#"<a class="action" href="mailto:hi@example.com" rel="noopener">Mail</a>"#))
+            #expect(html.contains(#"<a class="action" href="mailto:hi@example.com" rel="noopener"><span class="label">Mail</span></a>"#))
         }
 
         @Test("Play links to the first track's stream")
@@ -209,7 +209,7 @@ struct ScreenPageTests {
             let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: play))])
             #expect(
                 html.contains(
-                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain play" href="/streams/1.m4a" data-play="1" data-track-title="Allegro" data-track-src="/streams/1.m4a" data-queue="/queues/1" aria-label="Play I. Allegro"><span aria-hidden="true">▶</span> Play</a></div>"#
+                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain play" href="/streams/1.m4a" data-play="1" data-track-title="Allegro" data-track-src="/streams/1.m4a" data-queue="/queues/1" aria-label="Play I. Allegro"><span aria-hidden="true">▶</span> <span class="label">Play</span></a></div>"#
                 ))
         }
 
@@ -229,7 +229,7 @@ struct ScreenPageTests {
             let html = Fixture.page([.button(.init(title: "Share", action: .share(.init(title: "Requiem", url: "/screens/work/3"))))])
             #expect(
                 html.contains(
-                    #"<details class="share" data-share-url="/screens/work/3" data-share-title="Requiem" data-share-copied="Link copied"><summary class="action">Share</summary>"#
+                    #"<details class="share" data-share-url="/screens/work/3" data-share-title="Requiem" data-share-copied="Link copied"><summary class="action"><span class="label">Share</span></summary>"#
                 ))
             #expect(html.contains(#"<input type="text" readonly value="/screens/work/3" data-share-field>"#))
             #expect(!html.contains(#"<a class="action" href="/screens/work/3""#))
@@ -241,8 +241,8 @@ struct ScreenPageTests {
                 .button(.init(title: "Buy", action: .custom(.init(name: "purchase")))),
                 .button(.init(title: "Beam", action: .unknown(type: "teleport", json: ["type": "teleport"]))),
             ])
-            #expect(html.contains(#"<button type="button" class="action" disabled>Buy</button>"#))
-            #expect(html.contains(#"<button type="button" class="action" disabled>Beam</button>"#))
+            #expect(html.contains(#"<button type="button" class="action" disabled><span class="label">Buy</span></button>"#))
+            #expect(html.contains(#"<button type="button" class="action" disabled><span class="label">Beam</span></button>"#))
             #expect(!html.contains("purchase") && !html.contains("teleport"))
         }
     }
@@ -278,7 +278,7 @@ struct ScreenPageTests {
                 ))
             #expect(
                 html.contains(
-                    #"<button type="submit" class="action favorite" aria-label="Remove from favorites: Night &lt;Music&gt;" aria-pressed="true"><span aria-hidden="true">♥</span> Remove from favorites</button>"#
+                    #"<button type="submit" class="action favorite" aria-label="Remove from favorites: Night &lt;Music&gt;" aria-pressed="true"><span aria-hidden="true">♥</span> <span class="label">Remove from favorites</span></button>"#
                 ))
         }
     }
@@ -297,10 +297,10 @@ struct ScreenPageTests {
                 ])
             let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/screens/work/3"))
             let form =
-                #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action"><span aria-hidden="true">♡</span> Add to favorites</button></form>"#
+                #"<form method="post" action="/web/command" class="inline"><input type="hidden" name="url" value="commands/favorites/add"><input type="hidden" name="payload" value="{&quot;name&quot;:&quot;K&lt;626&gt;&quot;,&quot;workId&quot;:3}"><input type="hidden" name="back" value="/screens/work/3"><button type="submit" class="action"><span aria-hidden="true">♡</span> <span class="label">Add to favorites</span></button></form>"#
             #expect(
                 html.contains(
-                    #"<nav class="menu" aria-label="Actions"><details class="share" data-share-url="https://example.com/w" data-share-title="Work" data-share-copied="Link copied"><summary class="action">Share</summary><div class="share-panel"><label>Link to copy <input type="text" readonly value="https://example.com/w" data-share-field></label></div></details>"#
+                    #"<nav class="menu" aria-label="Actions"><details class="share" data-share-url="https://example.com/w" data-share-title="Work" data-share-copied="Link copied"><summary class="action"><span class="label">Share</span></summary><div class="share-panel"><label>Link to copy <input type="text" readonly value="https://example.com/w" data-share-field></label></div></details>"#
                         + form + "</nav>"))
         }
 
@@ -309,7 +309,7 @@ struct ScreenPageTests {
             let html = Fixture.page(
                 [.button(.init(title: "Go", style: .primary, action: .command(.init(url: "commands/go"))))], currentPath: "/")
             #expect(html.contains(#"<input type="hidden" name="payload" value="{}">"#))
-            #expect(html.contains(#"<button type="submit" class="action primary">Go</button>"#))
+            #expect(html.contains(#"<button type="submit" class="action primary"><span class="label">Go</span></button>"#))
         }
 
         @Test("A row whose action is a command becomes a submit button wrapping the row")

@@ -108,7 +108,7 @@ extension HTMLRenderer {
         let progress = HTML.escape(loading?.text ?? "Loading…")
         return """
             <template id="sp-loading"><header class="hero" data-node="header"><img data-slot="image" alt="" hidden>\
-            <h1 data-slot="title"></h1><p class="subtitle" data-slot="subtitle"></p></header>\
+            <div class="hero-text"><h1 data-slot="title"></h1><p class="subtitle" data-slot="subtitle"></p></div></header>\
             <p class="progress" role="status" data-slot="progress">\(progress)</p>\
             <div class="error" role="alert" data-slot="failure" hidden><p data-slot="message">This page could not be loaded.</p>\
             <button type="button" class="action" data-retry>↻ Retry</button></div></template>\
@@ -122,11 +122,19 @@ extension HTMLRenderer {
     static let playerBar = """
         <section id="sp-player" class="player" aria-label="Now playing" hidden><audio id="sp-audio" preload="none"></audio>\
         <div class="player-track"><span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></div>\
-        <div class="player-controls"><button type="button" class="player-button" data-player="previous" aria-label="Previous track">⏮</button>\
-        <button type="button" class="player-button primary" data-player="toggle" aria-label="Play" data-playing-label="Pause" data-playing-symbol="⏸" data-paused-label="Play" data-paused-symbol="▶">▶</button>\
-        <button type="button" class="player-button" data-player="next" aria-label="Next track">⏭</button></div>\
+        <div class="player-controls"><button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
+        <button type="button" class="player-button primary" data-player="toggle" aria-label="Play" data-playing-label="Pause" data-paused-label="Play">\
+        \(icon("M8 5v14l11-7z", class: "when-paused"))\(icon("M7 5h4v14H7zM13 5h4v14h-4z", class: "when-playing"))</button>\
+        <button type="button" class="player-button" data-player="next" aria-label="Next track">\(icon("M15 6h2v12h-2zM6 6l8 6-8 6z"))</button></div>\
         <div class="player-time"><span data-slot="elapsed">0:00</span>\
         <input type="range" data-player="seek" aria-label="Position in the track" min="0" max="0" step="1" value="0">\
         <span data-slot="duration">0:00</span></div></section>
         """
+
+    /// A 24-point icon drawn from an SVG path, hidden from assistive technologies (its button
+    /// has the label): no font is relied on for a symbol.
+    static func icon(_ path: String, class name: String? = nil) -> String {
+        let attribute = name.map { " class=\"\($0)\"" } ?? ""
+        return "<svg\(attribute) viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" aria-hidden=\"true\" focusable=\"false\"><path d=\"\(path)\" fill=\"currentColor\"/></svg>"
+    }
 }

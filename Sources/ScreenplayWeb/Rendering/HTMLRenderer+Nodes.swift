@@ -170,7 +170,10 @@ extension HTMLRenderer {
     func control(_ node: ViewNode, back: String) -> String {
         guard let bound = node.action else { return "" }
         let key = nodeKey(node)
-        let title = (icon(node.icon).map { "<span aria-hidden=\"true\">\($0)</span> " } ?? "") + HTML.escape(node.text ?? "")
+        // The text in a span of its own: a toggle beside a row keeps only its symbol on phones
+        // (its label still names it), and the script changes the text when the toggle flips.
+        let text = "<span class=\"label\">\(HTML.escape(node.text ?? ""))</span>"
+        let title = (icon(node.icon).map { "<span aria-hidden=\"true\">\($0)</span> " + text } ?? text)
         var attributes = ""
         if let label = node.accessibility.label { attributes += " aria-label=\"\(HTML.escape(label))\"" }
         if node.role == .toggle { attributes += " aria-pressed=\"\(node.accessibility.traits.contains(.selected))\"" }

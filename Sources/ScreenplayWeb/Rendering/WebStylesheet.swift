@@ -72,7 +72,7 @@ enum WebStylesheet {
         .grid a{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:inherit}
         .row{display:flex;align-items:center;gap:12px;padding:10px 0;border-bottom:1px solid var(--sp-border);min-width:0}
         .row>a:not(.action),.row>form:not(.inline){display:flex;gap:12px;align-items:center;text-decoration:none;color:inherit;flex:1;min-width:0}
-        .row .text-block{flex:1;min-width:0}.row .title{display:block;overflow-wrap:anywhere}
+        .row .text-block{flex:1;min-width:0}.row .title{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
         .row>.action,.row>form.inline{flex:0 0 auto}
         .row img{width:52px;height:52px;border-radius:8px;flex:0 0 auto;object-fit:cover}
         .row>a:hover .title{color:var(--sp-accent)}
@@ -85,6 +85,7 @@ enum WebStylesheet {
         section>.action,section>form.inline{display:inline-block;margin:4px 0 12px}
         section>.stack{margin-bottom:12px;border-radius:10px}.stack{min-width:0}.stack>.row{flex:1}
         .stack.horizontal{flex-wrap:wrap}
+        @media (max-width:560px){.stack.horizontal .action.favorite .label{display:none}}
         .spacer{min-width:0}
 
         """
@@ -121,7 +122,8 @@ enum WebStylesheet {
         .player-title{font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .player-subtitle{color:var(--sp-secondaryText);font-size:13px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .player-controls{display:flex;gap:8px;align-items:center}
-        .player-button{width:42px;height:42px;border-radius:50%;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);font-size:17px;cursor:pointer}
+        .player-button{width:42px;height:42px;border-radius:50%;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);cursor:pointer;display:inline-flex;align-items:center;justify-content:center;padding:0}
+        .player-button .when-playing,.player-button[data-playing] .when-paused{display:none}.player-button[data-playing] .when-playing{display:inline}
         .player-button.primary{width:48px;height:48px;background:var(--sp-accent);color:var(--sp-on-accent);border-color:var(--sp-accent)}
         .player-time{display:flex;align-items:center;gap:10px;font-variant-numeric:tabular-nums;font-size:13px;color:var(--sp-secondaryText)}
         .player-time input{flex:1;min-width:60px;accent-color:var(--sp-accent)}
@@ -131,11 +133,11 @@ enum WebStylesheet {
 
     static let dialogs = """
         .choices{list-style:none;padding:0;margin:8px 0}.choices li{margin:8px 0}
-        .choice{display:flex;flex-direction:column;align-items:flex-start;width:100%;text-align:left;font:inherit;padding:10px 14px;border-radius:10px;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);cursor:pointer}
+        .choice{display:flex;flex-direction:column;align-items:flex-start;width:100%;min-width:0;overflow-wrap:anywhere;text-align:left;font:inherit;padding:10px 14px;border-radius:10px;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);cursor:pointer}
         .choice:hover{border-color:var(--sp-accent)}
         .choice .subtitle{font-size:13px}
         .dialog-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:16px}
-        dialog.sp-dialog{border:none;border-radius:16px;padding:20px 22px;width:min(480px,calc(100vw - 24px));max-height:calc(100vh - 48px);background:var(--sp-background);color:var(--sp-primaryText);box-shadow:var(--sp-shadow)}
+        dialog.sp-dialog{overflow-wrap:anywhere;border:none;border-radius:16px;padding:20px 22px;width:min(480px,calc(100vw - 24px));max-height:calc(100vh - 48px);background:var(--sp-background);color:var(--sp-primaryText);box-shadow:var(--sp-shadow)}
         dialog.sp-dialog::backdrop{background:rgba(0,0,0,.45)}
         dialog.sp-dialog h1{font-size:22px;margin:0 0 8px}
 

@@ -241,12 +241,13 @@ function flip(form) {
   const icon = $("span[aria-hidden]", button);
   const { url, payload } = form.elements;
   const data = form.dataset;
+  const text = $(".label", button);
   const now = {
-    flipText: button.textContent.replace(icon ? icon.textContent : "", "").trim(), flipIcon: icon ? icon.textContent : "",
+    flipText: text.textContent, flipIcon: icon ? icon.textContent : "",
     flipLabel: button.getAttribute("aria-label") || "", flipUrl: url.value, flipPayload: payload.value,
   };
   if (icon) icon.textContent = data.flipIcon || "";
-  button.lastChild.nodeValue = " " + data.flipText;
+  text.textContent = data.flipText;
   if (data.flipLabel) button.setAttribute("aria-label", data.flipLabel);
   url.value = data.flipUrl;
   payload.value = data.flipPayload;
@@ -345,7 +346,7 @@ if (player && audio) {
   const seek = $("[data-player=seek]", player);
   const showState = () => {
     const playing = !audio.paused;
-    toggle.textContent = playing ? toggle.dataset.playingSymbol : toggle.dataset.pausedSymbol;
+    toggle.toggleAttribute("data-playing", playing);
     toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
     if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
   };

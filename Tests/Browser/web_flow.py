@@ -1,0 +1,611 @@
+#!/usr/bin/env python3
+"""The web player in a real headless Chromium, driven by Selenium, against the real demo server.
+
+Three `screenplay serve` processes (the debug build the suite just made) on free loopback ports,
+each with a fresh data folder, started once for the whole file:
+- `plain`: as a user runs it;
+- `slow`: screens answered 700 ms late and commands 1.2 s late (`--test-…` hooks), so what the
+  page shows before an answer can be checked;
+- `failing`: `favorites/add` fails with a 500 (after 0.8 s), so a rollback can be checked.
+
+With JavaScript on: the carried header before the body, the player across pages (a Range answer
+for a seek), optimistic hearts and their rollback, dialogs, share, the keyed refresh, Back and
+Forward. With JavaScript off: the same flows as links and forms, history-safe. axe-core (the
+release axe-playwright-python ships, injected as a file) on every screen, dialog and the player,
+light and dark; the phone width with the longest names a user may give.
+
+Run by scripts/test.sh; alone: `python3 Tests/Browser/web_flow.py` (after `swift build`).
+Screenshots of every screen (phone and desktop, light and dark) go to $SCREENSHOTS (default: a
+temporary folder, printed).
+"""
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
+SHOTS = os.environ.get("SCREENSHOTS") or tempfile.mkdtemp(prefix="screenplay-web-shots-")
+LONGEST_NAME = "W" * 100  # the longest playlist name the server takes, with no place to break
+
+
+class Server:
+    """`screenplay serve` on a free loopback port with its own data folder."""
+
+    def __init__(self, *arguments):
+        self.data = tempfile.mkdtemp(prefix="screenplay-web-browser-")
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", "off", "--log-level", "error", *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.root = None
+        deadline = time.time() + 90
+        while time.time() < deadline and self.root is None:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            for word in line.split():
+                if word.startswith("http://127.0.0.1:") and word.endswith("/"):
+                    self.root = word.rstrip("/")
+        if self.root is None:
+            self.stop()
+            raise RuntimeError("the demo server did not start")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+SERVERS = {}
+
+
+def setUpModule():
+    # Started side by side: each seeds its own database.
+    def start(name, *arguments):
+        SERVERS[name] = Server(*arguments)
+
+    threads = [
+        threading.Thread(target=start, args=("plain",)),
+        threading.Thread(target=start, args=("slow", "--test-screen-delay-ms", "700", "--test-command-delay-ms", "1200")),
+        threading.Thread(target=start, args=("failing", "--test-failing-command", "favorites/add", "--test-command-delay-ms", "800")),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    missing = {"plain", "slow", "failing"} - SERVERS.keys()
+    if missing:
+        tearDownModule()
+        raise RuntimeError(f"servers did not start: {missing}")
+
+
+def tearDownModule():
+    for server in SERVERS.values():
+        server.stop()
+    print(f"screenshots: {SHOTS}", file=sys.stderr)
+
+
+def chromium(javascript=True):
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                     "--autoplay-policy=no-user-gesture-required"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    browser.set_page_load_timeout(60)
+    return browser
+
+
+def axe_source():
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("axe-playwright-python is not installed (scripts/test.sh installs it)")
+    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as file:
+        return file.read()
+
+
+class Page:
+    """Helpers over one browser."""
+
+    def __init__(self, browser, server):
+        self.browser = browser
+        self.server = server
+
+    def open(self, path):
+        self.browser.get(self.server.root + path)
+        self.wait(lambda: self.js("return document.readyState") == "complete")
+
+    def js(self, script, *arguments):
+        return self.browser.execute_script(script, *arguments)
+
+    def wait(self, condition, timeout=20, message=""):
+        WebDriverWait(self.browser, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+
+    def find(self, selector):
+        return self.browser.find_element(By.CSS_SELECTOR, selector)
+
+    def settled(self, timeout=20):
+        """Waits until the script's navigation or refresh is done (main no longer busy)."""
+        self.wait(lambda: self.js("return !document.getElementById('main').hasAttribute('aria-busy')"), timeout)
+
+    def path(self):
+        return self.browser.current_url[len(self.server.root):]
+
+    def announced(self):
+        return self.js("return document.getElementById('sp-announcer').textContent")
+
+    def is_site_page(self):
+        """Our page, not Chromium's error page (a resubmission, a cache miss)."""
+        return self.js("return !!document.getElementById('main') && !document.getElementById('main-frame-error')")
+
+    def dark(self, on=True):
+        self.browser.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
+
+    def width(self, width, height=900):
+        self.browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+    def shot(self, name):
+        metrics = self.browser.execute_cdp_cmd("Page.getLayoutMetrics", {})
+        height = min(int(metrics["cssContentSize"]["height"]), 6000)
+        width = int(metrics["cssLayoutViewport"]["clientWidth"])
+        self.browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": width, "height": max(height, 600), "deviceScaleFactor": 1, "mobile": width < 600})
+        self.browser.save_screenshot(os.path.join(SHOTS, name + ".png"))
+        self.width(width)
+
+    def new_playlist(self, name):
+        """Creates a playlist through home's menu (a dialog with JavaScript, a page without); returns its path."""
+        self.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        self.wait(lambda: self.js("return !!document.querySelector('#prompt-value')"))
+        field = self.find("#prompt-value")
+        field.clear()
+        field.send_keys(name)
+        field.send_keys(Keys.ENTER)
+        self.wait(lambda: self.path().startswith("/screens/playlist/") and self.js("return !!document.querySelector('form[data-toggle]')"))
+        self.settled()
+        return self.path()
+
+    def axe(self):
+        """Serious and critical axe-core violations on the page as it is now, as text."""
+        if not self.js("return !!window.axe"):
+            self.js(AXE)
+        result = self.browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(JSON.stringify(r.violations)), e => done(String(e)))")
+        violations = json.loads(result)
+        return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+                for v in violations if v.get("impact") in ("serious", "critical")]
+
+
+AXE = axe_source()
+
+
+def contrast(foreground, background):
+    """WCAG contrast of two `rgb(…)` colors."""
+    def luminance(color):
+        channels = [int(float(part)) for part in color[color.index("(") + 1:color.index(")")].split(",")[:3]]
+        def linear(channel):
+            value = channel / 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+        red, green, blue = (linear(channel) for channel in channels)
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    lighter, darker = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+class WithJavaScript(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.browser = chromium()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+
+    def setUp(self):
+        self.browser.delete_all_cookies()
+        self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.page = Page(self.browser, SERVERS["plain"])
+        self.page.dark(False)
+
+    def using(self, name):
+        self.page = Page(self.browser, SERVERS[name])
+        return self.page
+
+    def test_the_carried_header_shows_before_the_body(self):
+        page = self.using("slow")
+        page.open("/")
+        page.find("#section-all-composers .row a[href='/screens/composer/mozart']").click()
+        # The header the link carried, at once; the body not yet (the server waits 700 ms).
+        page.wait(lambda: page.js("return document.querySelector('#main h1')?.textContent") == "Wolfgang Amadeus Mozart", timeout=0.5)
+        self.assertEqual(page.js("return document.getElementById('main').getAttribute('aria-busy')"), "true")
+        self.assertEqual(page.js("return document.querySelectorAll('#main section').length"), 0)
+        self.assertTrue(page.js("return document.querySelector('#main .hero img').getAttribute('src')").endswith("mozart-low.svg"))
+        self.assertEqual(page.path(), "/screens/composer/mozart")
+        page.settled()
+        self.assertGreater(page.js("return document.querySelectorAll('#main section').length"), 1)
+        page.find("#section-works .row a").click()
+        page.wait(lambda: page.js("return document.querySelector('#main .hero h1')?.textContent") == "Serenade No. 13 \"Eine kleine Nachtmusik\"",
+                  timeout=0.5)
+        self.assertEqual(page.js("return document.querySelectorAll('#main section').length"), 0)
+        page.settled()
+        self.assertTrue(page.js("return !!document.querySelector('a[data-play]')"))
+        # Back restores the composer's page.
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/composer/mozart")
+        page.settled()
+        self.assertEqual(page.js("return document.querySelector('#main .hero h1').textContent"), "Wolfgang Amadeus Mozart")
+
+    def test_the_player_keeps_playing_across_pages_with_next_and_seek(self):
+        page = self.page
+        page.open("/screens/work/1")
+        first = page.find("a[data-play]")
+        title = first.get_attribute("data-track-title")
+        first.click()
+        page.wait(lambda: page.js("return !document.getElementById('sp-player').hidden"))
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > 0.5)
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=title]').textContent"), title)
+        self.assertEqual(page.js("return navigator.mediaSession.metadata.title"), title)
+        page.shot("player-desktop-light")
+        # Two other pages: the audio goes on, the page is never reloaded.
+        page.js("window.stillHere = true")
+        page.find("#section-composer .row a").click()
+        page.settled()
+        page.find(".site-header nav a[href='/']").click()
+        page.settled()
+        self.assertTrue(page.js("return window.stillHere === true"), "no page load")
+        before = page.js("return document.getElementById('sp-audio').currentTime")
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > before + 0.5)
+        self.assertFalse(page.js("return document.getElementById('sp-audio').paused"))
+        # Next: the queue's second track.
+        page.find("#sp-player [data-player=next]").click()
+        page.wait(lambda: page.js("return document.querySelector('#sp-player [data-slot=title]').textContent") != title)
+        second = page.js("return document.querySelector('#sp-player [data-slot=title]').textContent")
+        self.assertTrue(second.startswith("II."), second)
+        # Seek to the middle: the browser asks for that part, and the server answers 206.
+        page.wait(lambda: page.js("return Number.isFinite(document.getElementById('sp-audio').duration)"))
+        duration = page.js("return document.getElementById('sp-audio').duration")
+        self.assertGreater(duration, 60, "as long as the row says")
+        self.browser.get_log("performance")
+        page.js("const s = document.querySelector('#sp-player [data-player=seek]'); s.value = String(Math.floor(arguments[0] / 2));"
+                "s.dispatchEvent(new Event('input'))", duration)
+        page.wait(lambda: abs(page.js("return document.getElementById('sp-audio').currentTime") - duration / 2) < 5)
+        page.wait(lambda: page.js("return !document.getElementById('sp-audio').paused"))
+        statuses = []
+        deadline = time.time() + 10
+        while time.time() < deadline and 206 not in statuses:
+            for entry in self.browser.get_log("performance"):
+                message = json.loads(entry["message"])["message"]
+                if message["method"] == "Network.responseReceived" and "/media/audio/" in message["params"]["response"]["url"]:
+                    statuses.append(message["params"]["response"]["status"])
+            time.sleep(0.2)
+        self.assertIn(206, statuses)
+
+    def test_a_favorite_flips_at_once_and_everywhere_it_is_bound(self):
+        page = self.using("slow")
+        path = page.new_playlist("Quiet Hours")
+        heart = page.find("form[data-toggle] button")
+        self.assertEqual(heart.get_attribute("aria-pressed"), "false")
+        heart.click()
+        # Pressed before the answer (the command waits 1.2 s on this server).
+        self.assertEqual(heart.get_attribute("aria-pressed"), "true")
+        self.assertEqual(heart.get_attribute("aria-busy"), "true")
+        page.wait(lambda: "Added “Quiet Hours” to favorites" in page.announced())
+        self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true")
+        # Home's row for the same playlist shows it, with no page load.
+        page.js("window.stillHere = true")
+        page.find(".site-header nav a[href='/']").click()
+        page.settled()
+        self.assertTrue(page.js("return window.stillHere === true"))
+        hearts = page.js("return [...document.querySelectorAll('form[data-toggle]')].map(f => [f.dataset.binding, f.querySelector('button').getAttribute('aria-pressed')])")
+        playlist = path.rsplit("/", 1)[-1]
+        self.assertIn([f"playlist/{playlist}.favorite", "true"], hearts)
+        # Two quick taps end as the last tap asked, whatever order the answers come in.
+        row_heart = page.find(f"form[data-binding='playlist/{playlist}.favorite'] button")
+        row_heart.click()
+        row_heart.click()
+        page.wait(lambda: not page.js("return !!document.querySelector('[aria-busy=true]')"), timeout=15)
+        page.settled()
+        time.sleep(0.3)
+        self.assertEqual(page.find(f"form[data-binding='playlist/{playlist}.favorite'] button").get_attribute("aria-pressed"), "true")
+        page.open(path)
+        self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true", "the server agrees")
+
+    def test_a_refused_favorite_flips_back_and_says_why(self):
+        page = self.using("failing")
+        page.new_playlist("Doomed")
+        heart = page.find("form[data-toggle] button")
+        heart.click()
+        self.assertEqual(heart.get_attribute("aria-pressed"), "true", "flipped at once")
+        page.wait(lambda: "failed" in page.announced())
+        page.wait(lambda: page.find("form[data-toggle] button").get_attribute("aria-pressed") == "false")
+        self.assertIn("failed", page.js("return document.querySelector('#main [data-notice=error]').textContent"))
+
+    def test_dialogs_create_a_playlist_and_add_a_work(self):
+        page = self.page
+        page.open("/")
+        opener = page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]")
+        opener.click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        self.assertEqual(page.js("return document.activeElement.id"), "prompt-value", "focus moves into the dialog")
+        self.assertEqual(page.path(), "/", "a dialog is no page of its own")
+        page.shot("dialog-prompt-desktop-light")
+        self.assertEqual(page.axe(), [])
+        # Too long: refused in place, with what was typed kept and the counter saying why.
+        field = page.find("#prompt-value")
+        field.send_keys("x" * 119)
+        self.assertIn("19 characters too many", page.js("return document.querySelector('dialog .field-limit').textContent"))
+        field.send_keys(Keys.ENTER)
+        page.wait(lambda: page.js("return !!document.querySelector('dialog .field-error')"))
+        self.assertEqual(len(page.find("dialog #prompt-value").get_attribute("value")), 119)
+        # Escape closes, focus goes back where it was.
+        page.find("dialog #prompt-value").send_keys(Keys.ESCAPE)
+        page.wait(lambda: not page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        self.assertIn("New playlist", page.js("return document.activeElement.textContent"))
+        path = page.new_playlist("Road Trip")
+        self.assertRegex(path, r"^/screens/playlist/\d+$", "created, and opened")
+        # A work added through the choice.
+        page.open("/screens/work/1")
+        page.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.shot("dialog-choice-desktop-light")
+        self.assertEqual(page.axe(), [])
+        page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'Road Trip')]").click()
+        page.wait(lambda: "Added to “Road Trip”" in page.announced())
+        self.assertFalse(page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        page.open(path)
+        self.assertIn("Cello Suite No. 1", page.js("return document.getElementById('main').textContent"))
+
+    def test_a_refresh_keeps_what_was_typed_and_the_focus(self):
+        page = self.page
+        page.open("/screens/search?q=bach")
+        field = page.find("#field-query")
+        field.clear()
+        field.send_keys("half-typed")
+        page.js("window.marker = document.querySelector('#section-results .row'); window.marker.kept = 'yes'")
+        page.js("window.screenplay.refresh()")
+        page.wait(lambda: page.js("return !!window.marker && window.marker.isConnected"))
+        time.sleep(0.5)
+        self.assertEqual(page.find("#field-query").get_attribute("value"), "half-typed")
+        self.assertEqual(page.js("return document.activeElement.id"), "field-query")
+        self.assertTrue(page.js("return window.marker.isConnected && window.marker.kept === 'yes' && window.marker === document.querySelector('#section-results .row')"),
+                        "an unchanged node is the same element")
+
+    def test_back_and_forward_never_resubmit_and_never_show_old_state(self):
+        page = self.page
+        page.open("/")
+        box = page.find("#site-search")
+        box.send_keys("bethoven")
+        box.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/search?q=bethoven")
+        page.settled()
+        page.find("#section-results .row a").click()
+        page.settled()
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/search?q=bethoven")
+        page.settled()
+        self.assertTrue(page.is_site_page())
+        self.assertIn("Results for “bethoven”", page.js("return document.getElementById('main').textContent"))
+        self.browser.forward()
+        page.settled()
+        self.assertTrue(page.is_site_page())
+        # A favorite, then elsewhere, then Back: the heart as it is now.
+        path = page.new_playlist("Evening")
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: "Added" in page.announced())
+        page.find(".site-header nav a[href='/screens/library']").click()
+        page.settled()
+        self.browser.back()
+        page.wait(lambda: page.path() == path)
+        page.settled()
+        self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true")
+        # A choice opened and dismissed, then Back and Forward: pages, never a form resubmission.
+        page.open("/screens/work/1")
+        page.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        page.find("dialog [data-dialog-close]").click()
+        self.browser.back()
+        page.settled()
+        self.assertTrue(page.is_site_page())
+        self.browser.forward()
+        page.settled()
+        self.assertTrue(page.is_site_page())
+
+    def test_a_failed_load_says_so_in_place_and_retries(self):
+        page = self.page
+        page.open("/")
+        self.browser.execute_cdp_cmd("Network.enable", {})
+        self.browser.execute_cdp_cmd(
+            "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        try:
+            page.find("#section-all-composers .row a[href='/screens/composer/bach']").click()
+            page.wait(lambda: page.js("return !!document.querySelector('#main [data-slot=failure]:not([hidden])')"))
+            # The carried header stays, with the error and a retry under it.
+            self.assertEqual(page.js("return document.querySelector('#main h1').textContent"), "Johann Sebastian Bach")
+            page.wait(lambda: "could not be loaded" in page.announced())
+            self.assertEqual(page.path(), "/screens/composer/bach")
+            page.shot("failed-load-desktop-light")
+        finally:
+            self.browser.execute_cdp_cmd(
+                "Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        page.find("#main [data-retry]").click()
+        page.settled()
+        page.wait(lambda: page.js("return document.querySelectorAll('#main section').length") > 1)
+
+    def test_share_copies_the_link_and_says_so(self):
+        page = self.page
+        page.open("/screens/work/1")
+        self.browser.execute_cdp_cmd(
+            "Browser.grantPermissions", {"origin": page.server.root, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        page.find("details.share > summary").click()
+        page.wait(lambda: page.announced() == "Link copied")
+        copied = self.browser.execute_async_script(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, e => done('error: ' + e))")
+        self.assertEqual(copied, page.server.root + "/screens/work/1")
+        self.assertEqual(page.path(), "/screens/work/1", "no reload, no jump")
+
+    def test_every_screen_passes_axe_in_light_and_dark_and_is_looked_at(self):
+        page = self.page
+        playlist = page.new_playlist(LONGEST_NAME)
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: "Added" in page.announced())
+        paths = ["/", "/screens/composer/dvorak", "/screens/work/1", playlist, "/screens/library", "/screens/favorites",
+                 "/screens/search?q=mozzart", "/screens/search", "/screens/cities", "/screens/shop", "/screens/playlist/1", "/nowhere"]
+        problems = []
+        for dark in (False, True):
+            page.dark(dark)
+            for width, size in ((1280, "desktop"), (390, "phone")):
+                page.width(width)
+                for path in paths:
+                    page.open(path)
+                    page.settled()
+                    name = (path.strip("/").replace("/", "-").replace("?", "-").replace("=", "-") or "home")
+                    if path == playlist:
+                        name = "playlist-longest-name"
+                    page.shot(f"{name}-{size}-{'dark' if dark else 'light'}")
+                    if size == "phone":
+                        overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
+                        if overflow > 0:
+                            problems.append(f"{path} at 390 px: {overflow} px wider than the screen")
+                    else:
+                        problems += [f"{path} ({'dark' if dark else 'light'}): {v}" for v in page.axe()]
+            # The dialogs: a prompt and a choice.
+            page.width(1280)
+            page.open("/")
+            page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+            page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+            problems += [f"prompt dialog ({'dark' if dark else 'light'}): {v}" for v in page.axe()]
+            page.shot(f"dialog-prompt-desktop-{'dark' if dark else 'light'}")
+            page.open("/screens/work/1")
+            page.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+            page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+            problems += [f"choice dialog ({'dark' if dark else 'light'}): {v}" for v in page.axe()]
+            page.shot(f"dialog-choice-desktop-{'dark' if dark else 'light'}")
+            # The player bar, playing.
+            page.open("/screens/work/1")
+            page.find("a[data-play]").click()
+            page.wait(lambda: page.js("return !document.getElementById('sp-player').hidden"))
+            problems += [f"player ({'dark' if dark else 'light'}): {v}" for v in page.axe()]
+            page.js("document.getElementById('sp-audio').pause()")
+        self.assertEqual(problems, [])
+
+    def test_notices_and_errors_are_readable_in_dark_mode(self):
+        page = self.using("failing")
+        page.dark(True)
+        page.new_playlist("Night Notice")
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: page.js("return !!document.querySelector('#main [data-notice=error]')"))
+        colors = page.js("const s = getComputedStyle(document.querySelector('#main [data-notice=error]')); return [s.color, s.backgroundColor]")
+        self.assertGreaterEqual(contrast(*colors), 4.5, colors)
+        page = self.using("plain")
+        page.dark(True)
+        page.new_playlist("Day Notice")
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: "Added" in page.announced())
+        # The confirmation as the page shows it without the script's morph: the redirect's page.
+        page.open(page.path())
+        page.js("document.querySelector('#main').insertAdjacentHTML('afterbegin', '<p class=\"notice\" role=\"status\">x</p>')")
+        colors = page.js("const s = getComputedStyle(document.querySelector('#main .notice')); return [s.color, s.backgroundColor]")
+        self.assertGreaterEqual(contrast(*colors), 4.5, colors)
+
+
+class WithoutJavaScript(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.browser = chromium(javascript=False)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+
+    def setUp(self):
+        self.browser.delete_all_cookies()
+        self.page = Page(self.browser, SERVERS["plain"])
+
+    def test_every_flow_works_as_links_and_forms(self):
+        page = self.page
+        page.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        prompt = page.path()
+        field = page.find("#prompt-value")
+        field.send_keys("y" * 119 + Keys.ENTER)
+        page.wait(lambda: page.js("return !!document.querySelector('.field-error')"))
+        self.assertEqual(page.path(), prompt, "refused: back to the prompt, by redirect")
+        self.assertEqual(len(page.find("#prompt-value").get_attribute("value")), 119, "what was typed is kept")
+        field = page.find("#prompt-value")
+        field.clear()
+        field.send_keys("Mornings" + Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        playlist = page.path()
+        page.find("form.inline button.favorite").click()
+        page.wait(lambda: "notice=" in page.path())
+        self.assertEqual(page.find("button.favorite").get_attribute("aria-pressed"), "true")
+        self.assertIn("Added", page.find(".notice").text)
+        # Back: the page from before the favorite, as it is now; no banner replayed.
+        self.browser.back()
+        page.wait(lambda: page.path() == playlist)
+        self.assertTrue(page.is_site_page())
+        self.assertEqual(page.find("button.favorite").get_attribute("aria-pressed"), "true")
+        self.browser.forward()
+        page.wait(lambda: "notice=" in page.path())
+        self.assertTrue(page.is_site_page())
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#main .notice")), 0, "a banner is shown once")
+        # Search from the header: a GET URL; Back to it is the results again.
+        page.find("#site-search").send_keys("dvorak" + Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/search?q=dvorak")
+        self.assertIn("Antonín Dvořák", page.find("#section-results").text)
+        page.find("#section-results .row a").click()
+        page.wait(lambda: page.path().startswith("/screens/composer/"))
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/search?q=dvorak")
+        self.assertTrue(page.is_site_page())
+        # A choice: a page of its own; choosing goes back with the banner.
+        page.open("/screens/work/1")
+        self.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        self.browser.find_element(By.XPATH, "//button[contains(., 'Mornings')]").click()
+        page.wait(lambda: page.path().startswith("/screens/work/1?notice="))
+        self.assertIn("Added to “Mornings”", page.find(".notice").text)
+        self.browser.back()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        self.assertTrue(page.is_site_page())
+        # Play is a link to the stream; the carousel still scrolls (by keyboard, its buttons hidden).
+        page.open("/screens/work/1")
+        self.assertTrue(page.find("a[data-play]").get_attribute("href").endswith(".wav"))
+        page.open("/")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".carousel").get_attribute("tabindex"), "0")
+        self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, ".carousel-scroll").is_displayed())
+
+    def test_unknown_paths_get_the_site_404(self):
+        page = self.page
+        page.open("/no/such/page")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Page not found")
+        self.assertTrue(page.is_site_page())
+
+
+if __name__ == "__main__":
+    os.makedirs(SHOTS, exist_ok=True)
+    unittest.main(verbosity=2)
