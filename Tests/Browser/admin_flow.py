@@ -13,48 +13,31 @@ Screenshots of each step go to $SCREENSHOTS (default: a temporary folder, printe
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
 
+from demo_server import DemoServer
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
 PASSWORD = "correct horse battery staple"
 
 
-class Server:
-    """`screenplay serve` on a free port, with an admin `ada` and an API token."""
+class Server(DemoServer):
+    """The demo with an admin `ada` and an API token."""
 
     def __init__(self):
-        self.data = tempfile.mkdtemp(prefix="screenplay-admin-browser-")
-        run = lambda *args, **kw: subprocess.run([BINARY, *args, "--data", self.data], check=True, capture_output=True, text=True, **kw)
-        run("admin", "create-user", "ada", input=PASSWORD + "\n")
-        self.token = run("admin", "create-token", "ada").stdout.strip()
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", "off", "--log-level", "error"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        deadline = time.time() + 60
-        self.root = None
-        while time.time() < deadline and self.root is None:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            for word in line.split():
-                if word.startswith("http://127.0.0.1:") and word.endswith("/"):
-                    self.root = word.rstrip("/")
-        if self.root is None:
-            self.stop()
-            raise RuntimeError("the demo server did not start")
+        def prepare(run):
+            run("admin", "create-user", "ada", input=PASSWORD + "\n")
+            self.token = run("admin", "create-token", "ada").stdout.strip()
+
+        super().__init__(prefix="screenplay-admin-browser-", prepare=prepare)
 
     def api(self, method, path, body=None):
         request = urllib.request.Request(
@@ -68,14 +51,6 @@ class Server:
         with urllib.request.urlopen(request, timeout=30) as response:
             screen = json.loads(response.read())
         return [component.get("id") for section in screen["sections"] for component in section["components"]]
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.data, ignore_errors=True)
 
 
 class AdminInTheBrowser(unittest.TestCase):

@@ -22,55 +22,21 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import unittest
-import urllib.request
 
+from demo_server import DemoServer
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
 SHOTS = os.environ.get("SCREENSHOTS") or tempfile.mkdtemp(prefix="screenplay-web-shots-")
 LONGEST_NAME = "W" * 100  # the longest playlist name the server takes, with no place to break
-
-
-class Server:
-    """`screenplay serve` on a free loopback port with its own data folder."""
-
-    def __init__(self, *arguments):
-        self.data = tempfile.mkdtemp(prefix="screenplay-web-browser-")
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", "off", "--log-level", "error", *arguments],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.root = None
-        deadline = time.time() + 90
-        while time.time() < deadline and self.root is None:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            for word in line.split():
-                if word.startswith("http://127.0.0.1:") and word.endswith("/"):
-                    self.root = word.rstrip("/")
-        if self.root is None:
-            self.stop()
-            raise RuntimeError("the demo server did not start")
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.data, ignore_errors=True)
 
 
 SERVERS = {}
@@ -79,7 +45,7 @@ SERVERS = {}
 def setUpModule():
     # Started side by side: each seeds its own database.
     def start(name, *arguments):
-        SERVERS[name] = Server(*arguments)
+        SERVERS[name] = DemoServer(*arguments, prefix="screenplay-web-browser-")
 
     threads = [
         threading.Thread(target=start, args=("plain",)),

@@ -1,5 +1,4 @@
 import ScreenplayContract
-import Synchronization
 
 /// The command results that ask the user something (a prompt, a choice) or replace the page (a
 /// screen), kept so each has a `GET` URL (`/web/results/<id>`): a form post always answers with a
@@ -9,7 +8,7 @@ import Synchronization
 /// an id that leaks shows nothing to anyone else. A refused answer to a prompt comes back to its
 /// entry with what was typed and why, so nothing typed is lost. In memory, bounded, oldest
 /// forgotten first: a lost entry costs the user a step back, never data.
-final class ResultBook: Sendable {
+struct ResultBook: Sendable {
     /// What a result page shows.
     enum Result: Sendable {
         case prompt(CommandResult.Prompt)
@@ -30,45 +29,24 @@ final class ResultBook: Sendable {
         var error: String?
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var order: [String] = []
-    }
-
-    private let state = Mutex(State())
-    let capacity: Int
-
-    init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
+    private let book = IssuedBook<Entry>(capacity: 4_096)
 
     /// Keeps `result` for the browser holding `token`; returns its id.
     func keep(_ result: Result, back: String, token: String?) -> String {
-        let id = RandomID.make()
-        state.withLock { state in
-            state.entries[id] = Entry(result: result, back: back, owner: Self.owner(token))
-            state.order.append(id)
-            if state.order.count > capacity {
-                let dropped = state.order.prefix(state.order.count - capacity)
-                for old in dropped { state.entries[old] = nil }
-                state.order.removeFirst(dropped.count)
-            }
-        }
-        return id
+        book.issue(Entry(result: result, back: back, owner: Self.owner(token)))
     }
 
     /// The entry `id`, if it is the browser's own.
     func entry(_ id: String, token: String?) -> Entry? {
-        guard RandomID.isWellFormed(id) else { return nil }
-        return state.withLock { state in state.entries[id].flatMap { $0.owner == Self.owner(token) ? $0 : nil } }
+        book.value(id).flatMap { $0.owner == Self.owner(token) ? $0 : nil }
     }
 
     /// Records a refused answer on the entry: the text typed (prompts) and the reason.
     func refuse(_ id: String, token: String?, value: String?, error: String) -> Bool {
-        guard RandomID.isWellFormed(id) else { return false }
-        return state.withLock { state in
-            guard var entry = state.entries[id], entry.owner == Self.owner(token) else { return false }
+        book.update(id) { entry in
+            guard entry.owner == Self.owner(token) else { return false }
             entry.value = value.map { String($0.prefix(10_000)) }
             entry.error = error
-            state.entries[id] = entry
             return true
         }
     }

@@ -1,0 +1,46 @@
+"""`screenplay serve` for the browser flows: the debug build, a free loopback port, a fresh data folder."""
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
+
+
+class DemoServer:
+    """The demo on a free port with its own data folder; `prepare(run)` runs CLI commands on the
+    folder first (`run("admin", "create-user", …)`), `arguments` go to `serve`."""
+
+    def __init__(self, *arguments, prefix="screenplay-browser-", prepare=None):
+        self.data = tempfile.mkdtemp(prefix=prefix)
+        if prepare:
+            prepare(self.run)
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", "off", "--log-level", "error", *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.root = None
+        deadline = time.time() + 90
+        while time.time() < deadline and self.root is None:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            for word in line.split():
+                if word.startswith("http://127.0.0.1:") and word.endswith("/"):
+                    self.root = word.rstrip("/")
+        if self.root is None:
+            self.stop()
+            raise RuntimeError("the demo server did not start")
+
+    def run(self, *arguments, **options):
+        """A CLI command on this server's data folder; its completed process."""
+        return subprocess.run([BINARY, *arguments, "--data", self.data], check=True, capture_output=True, text=True, **options)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.data, ignore_errors=True)
