@@ -120,7 +120,11 @@ class Page:
         return self.js("return document.getElementById('sp-announcer').textContent")
 
     def is_site_page(self):
-        """Our page, not Chromium's error page (a resubmission, a cache miss)."""
+        """Our page, not Chromium's error page ("Confirm Form Resubmission", ERR_CACHE_MISS): read
+        from the page's title and Chromium's own error element."""
+        title = self.browser.title
+        if "Resubmission" in title or "ERR_" in title or not title.endswith("Screenplay Classical"):
+            return False
         return self.js("return !!document.getElementById('main') && !document.getElementById('main-frame-error')")
 
     def dark(self, on=True):
@@ -250,6 +254,8 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.js("return document.querySelector('#sp-player [data-slot=title]').textContent") != title)
         second = page.js("return document.querySelector('#sp-player [data-slot=title]').textContent")
         self.assertTrue(second.startswith("II."), second)
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=subtitle]').textContent"), "Pablo Casals",
+                         "the queue's tracks carry their performers")
         # Seek to the middle: the browser asks for that part, and the server answers 206.
         page.wait(lambda: page.js("return Number.isFinite(document.getElementById('sp-audio').duration)"))
         duration = page.js("return document.getElementById('sp-audio').duration")
@@ -362,9 +368,25 @@ class WithJavaScript(unittest.TestCase):
     def test_back_and_forward_never_resubmit_and_never_show_old_state(self):
         page = self.page
         page.open("/")
+        self.assertEqual(self.browser.title, "Screenplay Classical", "the site's name once")
         box = page.find("#site-search")
-        box.send_keys("bethoven")
+        box.send_keys("chopin ballade")
         box.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/search?q=chopin+ballade")
+        page.settled()
+        self.assertIn("Results for “chopin ballade”", page.js("return document.getElementById('main').textContent"))
+        self.assertFalse(page.find(".site-search").is_displayed(), "the search page has its own field")
+        # A search from the page's own field is a step of its own: Back returns to these results.
+        field = page.find("#field-query")
+        field.clear()
+        field.send_keys("bethoven" + Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/search?q=bethoven")
+        page.settled()
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/search?q=chopin+ballade")
+        page.settled()
+        self.assertIn("Results for “chopin ballade”", page.js("return document.getElementById('main').textContent"))
+        self.browser.forward()
         page.wait(lambda: page.path() == "/screens/search?q=bethoven")
         page.settled()
         page.find("#section-results .row a").click()
@@ -526,6 +548,13 @@ class WithoutJavaScript(unittest.TestCase):
         field.send_keys("Mornings" + Keys.ENTER)
         page.wait(lambda: page.path().startswith("/screens/playlist/"))
         playlist = page.path()
+        # Back to the answered prompt: it says so, and offers no form to send again.
+        self.browser.back()
+        page.wait(lambda: page.path() == prompt)
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Already done")
+        self.assertEqual(len(self.browser.find_elements(By.ID, "prompt-value")), 0)
+        self.browser.forward()
+        page.wait(lambda: page.path() == playlist)
         page.find("form.inline button.favorite").click()
         page.wait(lambda: "notice=" in page.path())
         self.assertEqual(page.find("button.favorite").get_attribute("aria-pressed"), "true")

@@ -47,7 +47,7 @@ struct WebPageTests {
             #expect(composer.text.contains("Wolfgang Amadeus Mozart"))
             let missing = try await raw(.get, root, "/screens/composer/nobody", headers: [.cookie: cookie])
             #expect(missing.status == .notFound)
-            #expect(missing.text.contains("no composer"))
+            #expect(missing.text.contains("<h1>Page not found</h1>") && missing.text.contains("Nothing is at /screens/composer/nobody."))
         }
     }
 

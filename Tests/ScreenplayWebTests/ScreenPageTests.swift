@@ -422,7 +422,7 @@ struct ScreenPageTests {
                         ])), back: "/"))
             #expect(
                 html
-                    == #"<div class="carousel-frame"><button type="button" class="carousel-scroll" data-scroll="-1" aria-label="Scroll back" hidden>‹</button><ul class="carousel portrait" tabindex="0" aria-label="Scrolls sideways"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul><button type="button" class="carousel-scroll" data-scroll="1" aria-label="Scroll forward" hidden>›</button></div>"#
+                    == #"<div class="carousel-frame"><button type="button" class="carousel-scroll" data-scroll="-1" aria-label="Scroll back" hidden>‹</button><ul class="carousel portrait" tabindex="0" aria-label="Scrolling list"><li><a href="/screens/composer/bach"><img src="/images/bach.jpg" alt="Bach" loading="lazy"><span class="title">Bach</span></a></li><li><span class="title">Handel</span><span class="subtitle">1685</span></li></ul><button type="button" class="carousel-scroll" data-scroll="1" aria-label="Scroll forward" hidden>›</button></div>"#
             )
         }
 

@@ -234,7 +234,15 @@ struct Resolution {
             if let heading = section.header {
                 nodes.append(sectionHeader(heading, id: childID(of: id, kind: "heading", key: heading.title)))
             }
-            nodes += components(section.components, parent: id)
+            var content = components(section.components, parent: id)
+            // A carousel or grid a section is about is named by the section's title ("Top
+            // composers"), so assistive technologies announce a scrolling list by what it holds.
+            if let title = section.header?.title {
+                for index in content.indices where [.carousel, .grid].contains(content[index].role) && content[index].accessibility.label == nil {
+                    content[index].accessibility.label = title
+                }
+            }
+            nodes += content
             children.append(ViewNode(id: id, role: .section, children: nodes))
         }
         return ViewNode(id: "screen", role: .screen, text: screen.title, children: children)

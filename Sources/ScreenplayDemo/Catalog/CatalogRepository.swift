@@ -124,6 +124,13 @@ struct CatalogRepository: Sendable {
         }
     }
 
+    func recording(id: Int64) async throws -> RecordingRecord? {
+        try await store.read { database in
+            try await database.select().column("*").from("recordings").where("id", .equal, id)
+                .first(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
     func tracks(recordingID: Int64) async throws -> [TrackRecord] {
         try await store.read { database in
             try await database.select().column("*").from("tracks").where("recording_id", .equal, recordingID)

@@ -50,11 +50,11 @@ enum MediaRoutes {
         router.get("media/queues/recording/:id") { _, context -> Response in
             guard let id = Int64(try context.parameters.require("id")) else { throw HTTPError(.notFound) }
             let tracks = try await catalog.tracks(recordingID: id)
-            guard !tracks.isEmpty else { throw HTTPError(.notFound, message: "no recording \(id)") }
-            let queue = tracks.map {
-                Action.Play.Track(
-                    id: String($0.id), title: $0.title, durationSeconds: $0.seconds, streamURL: "/media/audio/track/\($0.id).wav")
+            guard !tracks.isEmpty, let recording = try await catalog.recording(id: id) else {
+                throw HTTPError(.notFound, message: "no recording \(id)")
             }
+            // Each track as a play action carries it: the player shows the same title and performers.
+            let queue = tracks.map { playable($0, recording: recording) }
             let bytes = try ScreenplayEncoder().encode(["tracks": queue])
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

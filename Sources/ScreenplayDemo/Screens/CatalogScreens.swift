@@ -21,7 +21,7 @@ struct CatalogScreens: Sendable {
             if shopTeaser {
                 Section("shop-teaser", header: "New: the shop") {
                     DetailButton(
-                        title: "The shop is open", subtitle: "Recordings, prices and offers, arranged without an app release",
+                        title: "The shop is open", subtitle: "Recordings, prices and this week’s offers",
                         action: .navigate(to: DemoLinks.shop))
                 }
             }
@@ -51,7 +51,7 @@ struct CatalogScreens: Sendable {
                     title: "Favorites", subtitle: "Playlists you saved",
                     action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
                 if own.isEmpty {
-                    Text("Create a playlist from the menu, or add a work to one from its page.", color: .token(.secondaryText))
+                    Text("No playlists yet: choose “New playlist”, or add a work to one from its page.", color: .token(.secondaryText))
                 }
                 for playlist in own { LibraryScreens.playlistRow(playlist, isFavorite: favorites.contains(playlist.id)) }
             }

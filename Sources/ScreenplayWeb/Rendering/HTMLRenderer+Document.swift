@@ -73,19 +73,22 @@ extension HTMLRenderer {
         }
         var search = ""
         if let box = shell.search {
+            // Not on the search page itself, which has a field of its own.
+            let here = currentPath.map { $0 == box.path || $0.hasPrefix(box.path + "?") } ?? false
             search = """
-                <form class="site-search" role="search" method="get" action="\(HTML.escape(box.path))">\
+                <form class="site-search" role="search" method="get" action="\(HTML.escape(box.path))"\(here ? " hidden" : "")>\
                 <label for="site-search" class="visually-hidden">Search</label>\
                 <input id="site-search" type="search" name="\(HTML.escape(box.parameter))" placeholder="\(HTML.escape(box.placeholder))" autocomplete="off">\
                 <button type="submit">Search</button></form>
                 """
         }
+        let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let script = shell.scriptPath.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
         let path = currentPath.map { " data-path=\"\(HTML.escape($0))\"" } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-            <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(title)) · \(HTML.escape(shell.siteName))</title>\
+            <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(fullTitle))</title>\
             <style>\(WebStylesheet.css)</style>\(script)</head>
             <body data-command-failure="That did not work: the server could not be reached." \
             data-command-timeout="That did not work: the server did not answer in time.">\

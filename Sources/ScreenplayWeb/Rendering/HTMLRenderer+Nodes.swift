@@ -75,13 +75,14 @@ extension HTMLRenderer {
                 + node.children.map { html($0, back: back) }.joined() + "</div>"
         case .grid:
             let columns = node.style.columns ?? 2
-            return "<ul class=\"grid\"\(key) style=\"--columns:\(columns)\">" + node.children.map { html($0, back: back) }.joined() + "</ul>"
+            let label = node.accessibility.label.map { " aria-label=\"\(HTML.escape($0))\"" } ?? ""
+            return "<ul class=\"grid\"\(key)\(label) style=\"--columns:\(columns)\">" + node.children.map { html($0, back: back) }.joined() + "</ul>"
         case .carousel:
             let shape = node.style.tileShape?.rawValue ?? "square"
             // The list scrolls sideways with the keyboard once focused; the buttons (shown by the
             // script, which scrolls) page through it with the mouse.
             return "<div class=\"carousel-frame\"\(key)><button type=\"button\" class=\"carousel-scroll\" data-scroll=\"-1\" aria-label=\"Scroll back\" hidden>‹</button>"
-                + "<ul class=\"carousel \(shape)\" tabindex=\"0\" aria-label=\"\(HTML.escape(node.accessibility.label ?? "Scrolls sideways"))\">"
+                + "<ul class=\"carousel \(shape)\" tabindex=\"0\" aria-label=\"\(HTML.escape(node.accessibility.label ?? "Scrolling list"))\">"
                 + node.children.map { html($0, back: back) }.joined() + "</ul>"
                 + "<button type=\"button\" class=\"carousel-scroll\" data-scroll=\"1\" aria-label=\"Scroll forward\" hidden>›</button></div>"
         case .tile:
@@ -194,7 +195,8 @@ extension HTMLRenderer {
                 + hiddenFields(command: command, back: back)
                 + "<button type=\"submit\" class=\"\(classes)\"\(attributes)>\(title)</button></form>"
         case .share(let share):
-            guard let href = links.href(share.url, policy: .external) else { return "" }
+            guard var href = links.href(share.url, policy: .external) else { return "" }
+            if let origin, href.hasPrefix("/") { href = origin + href }
             return "<details class=\"share\"\(key) data-share-url=\"\(HTML.escape(href))\" data-share-title=\"\(HTML.escape(share.title))\" data-share-copied=\"Link copied\">"
                 + "<summary class=\"\(classes)\"\(attributes)>\(title)</summary><div class=\"share-panel\">"
                 + "<label>Link to copy <input type=\"text\" readonly value=\"\(HTML.escape(href))\" data-share-field></label></div></details>"

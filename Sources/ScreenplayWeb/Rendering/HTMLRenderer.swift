@@ -29,6 +29,10 @@ public struct HTMLRenderer: Sendable {
     /// The site around every page: its name, navigation, search box and script.
     public var shell: WebShell
 
+    /// The site's origin as the browser reached it (`http://127.0.0.1:8080`), when known: a share's
+    /// link to copy is then a whole URL, pasteable anywhere. ``WebSite`` sets it per request.
+    public var origin: String?
+
     /// Creates a renderer.
     public init(
         links: WebLinks = WebLinks(), registry: ComponentRegistry = ComponentRegistry(),

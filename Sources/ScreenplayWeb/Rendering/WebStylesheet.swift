@@ -21,6 +21,7 @@ enum WebStylesheet {
     static let shell = """
         *,*::before,*::after{box-sizing:border-box}
         body{margin:0;background:var(--sp-background);color:var(--sp-primaryText)}
+        html{scroll-padding-top:64px}html:has(body.has-player){scroll-padding-bottom:120px}
         body.has-player main{padding-bottom:120px}
         a{color:var(--sp-accent)}
         :focus-visible{outline:3px solid var(--sp-accent);outline-offset:2px}
@@ -34,12 +35,15 @@ enum WebStylesheet {
         .site-header nav a{display:block;padding:6px 10px;border-radius:8px;text-decoration:none;color:var(--sp-primaryText)}
         .site-header nav a:hover{background:var(--sp-surface)}
         .site-header nav a[aria-current=page]{background:var(--sp-surface);color:var(--sp-accent);font-weight:600}
-        .site-search{display:flex;gap:6px;flex:1 1 240px;max-width:420px;margin-left:auto}
+        .site-search[hidden]{display:none}.site-search{display:flex;gap:6px;flex:1 1 240px;max-width:420px;margin-left:auto}
         .site-search input{flex:1;min-width:0;font:inherit;padding:7px 12px;border-radius:999px;border:1px solid var(--sp-border);background:var(--sp-surface);color:var(--sp-primaryText)}
         .site-search button{font:inherit;padding:7px 14px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}
         main{display:block;max-width:1120px;margin:0 auto;padding:16px 16px 48px;overflow-wrap:anywhere}
         main:focus{outline:none}
         main[aria-busy=true]>:not(.hero):not(.progress){opacity:.55}
+        main[aria-busy=true]::before{content:"";position:fixed;top:0;left:0;height:3px;width:40%;background:var(--sp-accent);z-index:40;animation:sp-busy 1s ease-in-out infinite alternate}
+        @keyframes sp-busy{from{transform:translateX(-10%)}to{transform:translateX(160%)}}
+        @media (prefers-reduced-motion:reduce){main[aria-busy=true]::before{animation:none;width:100%}}
         @media (max-width:560px){.site-header{position:static}.site-header .bar{padding:8px 12px}.site-search{flex-basis:100%;max-width:none}main{padding:12px 12px 40px}}
 
         """
@@ -61,7 +65,7 @@ enum WebStylesheet {
         .carousel a{display:flex;flex-direction:column;align-items:center;gap:6px;text-decoration:none;color:var(--sp-primaryText);text-align:center}
         .carousel img{width:112px;height:112px;object-fit:cover;border-radius:12px}
         .carousel.portrait img{border-radius:50%}
-        .carousel .title,.grid .title{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;font-weight:600;font-size:15px;line-height:1.25}
+        .carousel .title,.grid .title{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;font-weight:600;font-size:15px;line-height:1.25}
         .carousel .subtitle,.grid .subtitle{font-size:13px;margin:0;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
         .carousel-scroll{position:absolute;top:38px;z-index:2;width:40px;height:40px;border-radius:50%;border:1px solid var(--sp-border);background:var(--sp-background);color:var(--sp-primaryText);font-size:24px;line-height:1;cursor:pointer;box-shadow:var(--sp-shadow)}
         .carousel-scroll[data-scroll="-1"]{left:-6px}.carousel-scroll[data-scroll="1"]{right:-6px}
@@ -101,8 +105,9 @@ enum WebStylesheet {
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
         .row-button{all:unset;display:flex;gap:12px;align-items:center;flex:1;cursor:pointer}
         details.share{display:inline-block;position:relative;margin:0 8px 0 0}
+        details.share>summary[data-copied]::after{content:" · " attr(data-copied)}
         details.share>summary{list-style:none}details.share>summary::-webkit-details-marker{display:none}
-        .share-panel{margin-top:8px;padding:10px;border-radius:10px;background:var(--sp-surface);min-width:min(320px,80vw)}
+        .share-panel{position:absolute;z-index:15;left:0;top:calc(100% + 6px);padding:10px;border-radius:10px;background:var(--sp-surface);box-shadow:var(--sp-shadow);width:min(360px,80vw)}
         .share-panel input{width:100%;font:inherit;padding:6px 8px;margin-top:4px;border:1px solid var(--sp-border);border-radius:6px;background:var(--sp-background);color:var(--sp-primaryText)}
         .field{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0 12px}
         .field label{flex:1 0 100%;font-weight:600}

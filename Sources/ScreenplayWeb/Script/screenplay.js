@@ -5,6 +5,7 @@
 const doc = document;
 const $ = (selector, root = doc) => root.querySelector(selector);
 const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
+const slot = (name, root) => $(`[data-slot=${name}]`, root);
 const commandTimeout = 15000;
 
 // ---- Announcements ----
@@ -25,12 +26,13 @@ async function fetchPage(url, init = {}) {
 
 const imported = (from) => Array.from(from.childNodes).map((node) => doc.importNode(node, true));
 const isPagePath = (path) => path === "/" || path.startsWith("/screens/") || path.startsWith("/web/results/");
-const samePath = (a, b) => new URL(a, location.href).pathname === new URL(b, location.href).pathname;
 const withoutNotice = (href) => {
   const url = new URL(href, location.href);
   url.searchParams.delete("notice");
   return url.pathname + url.search + url.hash;
 };
+// The same page: path and query, a banner's notice and a fragment aside.
+const samePage = (a, b) => withoutNotice(a).split("#")[0] === withoutNotice(b).split("#")[0];
 
 // ---- Navigation: the carried header at once, then the body ----
 let loading = null;
@@ -38,26 +40,26 @@ let loading = null;
 function showLoading(header) {
   const main = $("#main");
   const view = $("#sp-loading").content.cloneNode(true);
-  const image = $("[data-slot=image]", view);
+  const image = slot("image", view);
   if (header.image) Object.assign(image, { src: header.image, alt: header.alt || "", hidden: false });
-  $("[data-slot=title]", view).textContent = header.title || "";
-  const subtitle = $("[data-slot=subtitle]", view);
+  slot("title", view).textContent = header.title || "";
+  const subtitle = slot("subtitle", view);
   if (header.subtitle) subtitle.textContent = header.subtitle; else subtitle.remove();
   main.replaceChildren(view);
   main.setAttribute("aria-busy", "true");
-  document.title = header.title || document.title;
+  doc.title = header.title || doc.title;
 }
 
-function showFailure(url, header, error) {
+function showFailure(url, header) {
   const main = $("#main");
-  if (!$("[data-slot=failure]", main)) showLoading(header || { title: document.title });
-  const failure = $("[data-slot=failure]", main);
-  const progress = $("[data-slot=progress]", main);
+  if (!slot("failure", main)) showLoading(header || { title: doc.title });
+  const failure = slot("failure", main);
+  const progress = slot("progress", main);
   if (progress) progress.hidden = true;
   failure.hidden = false;
   main.removeAttribute("aria-busy");
   $("[data-retry]", failure).addEventListener("click", () => visit(url, { header, push: false }), { once: true });
-  announce($("[data-slot=message]", failure).textContent);
+  announce(slot("message", failure).textContent);
 }
 
 const headerOf = ({ dataset: d }) =>
@@ -81,7 +83,7 @@ async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
   } catch (error) {
     if (error.name === "AbortError") return;
     loading = null;
-    showFailure(target.href, header, error);
+    showFailure(target.href, header);
   }
 }
 
@@ -94,11 +96,13 @@ function show(page, { focus = false, morphing = false } = {}) {
   else {
     main.replaceChildren(...imported(page.main));
     syncAttributes(main, page.main);
+    const box = $("#site-search");
+    if (box) box.value = "";
   }
   main.removeAttribute("aria-busy");
   doc.title = page.page.title;
-  const links = $$(".site-header nav a", page.page);
-  $$(".site-header nav a").forEach((link, index) => links[index] && syncAttributes(link, links[index]));
+  const links = $$(".site-header nav a, .site-search", page.page);
+  $$(".site-header nav a, .site-search").forEach((link, index) => links[index] && syncAttributes(link, links[index]));
   enhance(main);
   const notice = $("[data-notice]", main);
   if (notice) announce(notice.textContent);
@@ -164,7 +168,7 @@ function syncAttributes(live, next) {
 async function refresh() {
   try {
     const page = await fetchPage(location.pathname + location.search);
-    if (samePath(page.url, location.href)) show(page, { morphing: true });
+    if (samePage(page.url, location.href)) show(page, { morphing: true });
   } catch (error) { /* the page shown is still the last one known */ }
 }
 
@@ -195,7 +199,7 @@ async function sendCommand(form, body, submitter, undo) {
     if (refused && undo) undo();
     pending -= 1;
     if (page.main.dataset.page === "dialog") return openDialog(page, submitter);
-    if (samePath(page.url, location.href)) {
+    if (samePage(page.url, location.href)) {
       // Done or refused here: the page as it is now, once nothing else is on its way.
       if (pending === 0) show(page, { morphing: true });
       else if (refused) announce($("[data-notice]", page.main).textContent);
@@ -321,9 +325,9 @@ function start(track) {
   if (!player || !audio || !track) return;
   audio.src = track.src;
   audio.play().catch(() => {});
-  $("[data-slot=title]", player).textContent = track.title;
-  $("[data-slot=subtitle]", player).textContent = track.subtitle || "";
-  $("[data-slot=duration]", player).textContent = clock(track.duration);
+  slot("title", player).textContent = track.title;
+  slot("subtitle", player).textContent = track.subtitle || "";
+  slot("duration", player).textContent = clock(track.duration);
   $("[data-player=seek]", player).max = String(track.duration || 0);
   player.hidden = false;
   doc.body.classList.add("has-player");
@@ -353,13 +357,13 @@ if (player && audio) {
   for (const name of ["play", "pause"]) audio.addEventListener(name, showState);
   audio.addEventListener("ended", () => step(1));
   audio.addEventListener("timeupdate", () => {
-    $("[data-slot=elapsed]", player).textContent = clock(audio.currentTime);
+    slot("elapsed", player).textContent = clock(audio.currentTime);
     if (doc.activeElement !== seek) seek.value = String(Math.floor(audio.currentTime));
   });
   audio.addEventListener("durationchange", () => {
     if (Number.isFinite(audio.duration)) {
       seek.max = String(Math.floor(audio.duration));
-      $("[data-slot=duration]", player).textContent = clock(audio.duration);
+      slot("duration", player).textContent = clock(audio.duration);
     }
   });
   toggle.addEventListener("click", () => (audio.paused ? audio.play().catch(() => {}) : audio.pause()));
@@ -379,8 +383,7 @@ async function share(details, summary) {
   try {
     if (navigator.share) return await navigator.share({ title: details.dataset.shareTitle, url });
     await navigator.clipboard.writeText(url);
-    announce(details.dataset.shareCopied);
-    summary.setAttribute("data-copied", "true");
+    announce(summary.dataset.copied = details.dataset.shareCopied);
   } catch (error) {
     if (error.name !== "AbortError") details.open = true;
   }

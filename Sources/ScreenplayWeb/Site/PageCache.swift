@@ -13,11 +13,14 @@ typealias PageCache = ByteBudgetCache<PageCacheKey, EncodedBody>
 /// this process's random seed, which nobody can aim a crafted screen at.
 struct PageCacheKey: Hashable, Sendable {
     let path: String
+    /// The origin the page's share links name.
+    let origin: String?
     let screenETag: String
     let screenDigest: Int
 
-    init(path: String, screen: EncodedBody) {
+    init(path: String, origin: String?, screen: EncodedBody) {
         self.path = path
+        self.origin = origin
         self.screenETag = screen.etag
         var hasher = Hasher()
         hasher.combine(screen.bytes.count)

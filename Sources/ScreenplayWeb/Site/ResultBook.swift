@@ -27,6 +27,9 @@ struct ResultBook: Sendable {
         var value: String?
         /// Why the last answer was refused.
         var error: String?
+        /// Whether it was answered: going back to it (without JavaScript, Back reaches it) says
+        /// so instead of offering the form again, so one step is not taken twice by accident.
+        var isAnswered = false
     }
 
     private let book = IssuedBook<Entry>(capacity: 4_096)
@@ -47,6 +50,15 @@ struct ResultBook: Sendable {
             guard entry.owner == Self.owner(token) else { return false }
             entry.value = value.map { String($0.prefix(10_000)) }
             entry.error = error
+            return true
+        }
+    }
+
+    /// Marks the entry answered (the command it asked for ran).
+    func answered(_ id: String, token: String?) {
+        _ = book.update(id) { entry in
+            guard entry.owner == Self.owner(token) else { return false }
+            entry.isAnswered = true
             return true
         }
     }

@@ -80,6 +80,10 @@ extension WebSite {
     /// The redirect for a command's answer.
     func answer(_ result: CommandResult, origin: FormOrigin, token: String?, cookie: String?) -> Response {
         switch result.outcome {
+        case .error, .unknown: break
+        default: if let dialog = origin.dialog { results.answered(dialog, token: token) }
+        }
+        switch result.outcome {
         case .done(let done):
             return redirect(to: done.message.map { origin.back.withNotice(notices.issue(WebNotice($0))) } ?? origin.back, cookie: cookie)
         case .navigate(let navigate):

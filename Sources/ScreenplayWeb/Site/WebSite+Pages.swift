@@ -32,14 +32,16 @@ extension WebSite {
                 path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
                 locale: ScreenplayService.locale(in: request.headerFields))
             guard notice == nil else {
+                var renderer = self.renderer
+                renderer.origin = Self.origin(of: request)
                 var page = html(renderer.page(for: try Self.decode(encoded), currentPath: back, notice: notice), cookie: cookie)
                 page.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeShownCookie))
                 return page
             }
-            let renderer = self.renderer
+            let renderer = { var renderer = self.renderer; renderer.origin = Self.origin(of: request); return renderer }()
             let page: EncodedBody
             do {
-                page = try await pages.value(for: PageCacheKey(path: back, screen: encoded)) {
+                page = try await pages.value(for: PageCacheKey(path: back, origin: renderer.origin, screen: encoded)) {
                     EncodedBody(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: back).utf8))
                 }
             } catch {
@@ -58,10 +60,11 @@ extension WebSite {
             }
             return response
         } catch {
-            return html(
-                renderer.errorPage(
-                    title: error.status == .notFound ? "Not found" : "Something went wrong", message: error.message, back: "/"),
-                status: error.status, cookie: cookie)
+            let page =
+                error.status == .notFound
+                ? renderer.notFoundPage(path: currentPath)
+                : renderer.errorPage(title: "Something went wrong", message: error.message, back: "/")
+            return html(page, status: error.status, cookie: cookie)
         }
     }
 
@@ -86,6 +89,11 @@ extension WebSite {
                     title: "This page has expired", message: "It belonged to a step that is over, or to another browser.", back: "/"),
                 status: .notFound, cookie: nil)
         }
+        if entry.isAnswered {
+            return html(
+                renderer.errorPage(title: "Already done", message: "This step was answered already; nothing was sent again.", back: entry.back),
+                cookie: nil)
+        }
         switch entry.result {
         case .prompt(let prompt):
             return html(
@@ -96,6 +104,16 @@ extension WebSite {
             let notice = entry.error.map { WebNotice($0, isError: true) }
             return html(renderer.page(for: screen, currentPath: entry.back, notice: notice), cookie: nil)
         }
+    }
+
+    /// `http://host:port` as the browser reached the site, when the `Host` is a plain host and
+    /// port (anything else, nothing: a share then offers the path).
+    static func origin(of request: HTTPRequest) -> String? {
+        guard let authority = request.authority, (1...255).contains(authority.utf8.count),
+            authority.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0 | 0x20) || "-.:[]".utf8.contains($0) })
+        else { return nil }
+        let scheme = request.scheme?.lowercased() == "https" ? "https" : "http"
+        return scheme + "://" + authority.lowercased()
     }
 
     /// `?a=1&b=2` for the values given (sorted, so one page has one URL), or nothing.

@@ -140,11 +140,11 @@ public struct WebSite: Sendable {
     // MARK: Answers
 
     /// The query of a request target, decoded.
+    /// Decoded as a browser's `GET` form sends it (`+` is a space), the last of a repeated name
+    /// winning, as the service reads a screen's query.
     static func query(of request: HTTPRequest) -> [String: String] {
-        guard let path = request.path, let components = URLComponents(string: path) else { return [:] }
-        var query: [String: String] = [:]
-        for item in components.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value ?? "" }
-        return query
+        guard let path = request.path, let mark = path.firstIndex(of: "?") else { return [:] }
+        return WebForm.fields(of: Array(path[path.index(after: mark)...].prefix { $0 != "#" }.utf8))
     }
 
     /// The policy every page is sent under: only this site's script and media, no framing by

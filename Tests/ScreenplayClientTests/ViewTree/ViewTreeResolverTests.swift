@@ -21,6 +21,40 @@ struct ViewTreeResolverTests {
 
     static let play = Action.play(.init(metadataURL: "queues/1", firstTrack: .init(id: "7", title: "Allegro", streamURL: "streams/7.m4a")))
 
+    @Test("a carousel or grid is named by its section's title; one with no title, or its own label, keeps it")
+    func listsNamedBySection() throws {
+        let carousel = Component.carousel(.init(itemStyle: .square, items: [.init(title: "A")]))
+        let screen = Screen(
+            id: "s", title: "S",
+            sections: [
+                ScreenSection(id: "top", header: .init(title: "Top composers"), components: [carousel, .text(.init("t"))]),
+                ScreenSection(id: "plain", components: [carousel]),
+                ScreenSection(id: "own", header: .init(title: "Section"), components: [carousel.accessibility(label: "Own")]),
+            ])
+        let sections = ViewTreeResolver().resolve(screen).root.children.filter { $0.role == .section }
+        #expect(sections[0].children.first { $0.role == .carousel }?.accessibility.label == "Top composers")
+        #expect(sections[0].children.first { $0.role == .text }?.accessibility.label == nil)
+        #expect(sections[1].children.first { $0.role == .carousel }?.accessibility.label == nil)
+        #expect(sections[2].children.first { $0.role == .carousel }?.accessibility.label == "Own")
+    }
+
+    @Test("a favorite toggle carries its other face, and its binding when bound")
+    func toggleFaces() throws {
+        let favorite = Component.FavoriteButton(
+            isFavorite: true, label: "Night", add: .init(url: "commands/add"), remove: .init(url: "commands/remove"))
+        let node = try Self.node(favorite.component.bind("isFavorite", to: "playlist/3", "favorite"))
+        // The entity is missing: the component's own value holds (on), and the problem is logged.
+        #expect(node.toggle?.isOn == true)
+        #expect(node.text == "Remove from favorites" && node.action?.action == .command(.init(url: "commands/remove")))
+        #expect(
+            node.toggle?.flipped
+                == NodeToggle.Face(
+                    text: "Add to favorites", icon: "heart", label: "Add to favorites: Night", action: .command(.init(url: "commands/add"))))
+        #expect(node.toggle?.binding == "playlist/3.favorite")
+        let unbound = try Self.node(favorite.component)
+        #expect(unbound.toggle?.binding == nil)
+    }
+
     @Suite("Text decided once")
     struct Texts {
         @Test(
