@@ -55,7 +55,7 @@ enum WebStylesheet {
         .hero-text{min-width:0}
         .subtitle{color:var(--sp-secondaryText);display:block;margin:4px 0 0}
         @media (max-width:560px){.hero{flex-direction:column;align-items:flex-start;gap:12px}.hero img{width:120px;height:120px}}
-        section{margin:0 0 28px}
+        main section{margin:0 0 28px}
         section>h2,.heading h2{font-size:22px;margin:8px 0 10px}
         .heading{margin:8px 0 10px}.heading h2{margin:0}
         .paragraphs p{max-width:72ch}
@@ -120,7 +120,7 @@ enum WebStylesheet {
         """
 
     static let player = """
-        .player{position:fixed;left:0;right:0;bottom:0;z-index:25;background:var(--sp-surface);border-top:1px solid var(--sp-border);box-shadow:var(--sp-shadow);\
+        .player{position:fixed;left:0;right:0;bottom:0;margin:0;z-index:25;background:var(--sp-surface);border-top:1px solid var(--sp-border);box-shadow:var(--sp-shadow);\
         display:grid;grid-template-columns:minmax(0,1fr) auto minmax(0,1.4fr);align-items:center;gap:8px 20px;padding:10px max(16px,calc((100vw - 1120px)/2))}
         .player[hidden]{display:none}
         .player-track{min-width:0;display:flex;flex-direction:column}
