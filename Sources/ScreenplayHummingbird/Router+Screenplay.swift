@@ -41,11 +41,9 @@ extension RouterMethods {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             var body: [UInt8] = []
             if !ScreenplayResponder.ignoresBody(request.method) {
-                for try await buffer in request.body {
-                    guard body.count + buffer.readableBytes <= maximumBodySize else {
-                        return ScreenplayResponder.response(ScreenplayService.errorResponse(.payloadTooLarge(limit: maximumBodySize)))
-                    }
-                    body.append(contentsOf: buffer.readableBytesView)
+                switch try await ScreenplayResponder.collect(request, limit: maximumBodySize) {
+                case .body(let bytes): body = bytes
+                case .refused(let error): return ScreenplayResponder.response(ScreenplayService.errorResponse(error))
                 }
             }
             return ScreenplayResponder.response(await respond(request.head, body, Self.clientAddress(of: context)))
@@ -68,13 +66,52 @@ public enum ScreenplayResponder {
         if Self.ignoresBody(request.method) {
             return response(await service.respond(to: request.head, body: [], clientAddress: clientAddress))
         }
-        for try await buffer in request.body {
-            guard body.count + buffer.readableBytes <= limit else {
-                return response(ScreenplayService.errorResponse(.payloadTooLarge(limit: limit)))
-            }
-            body.append(contentsOf: buffer.readableBytesView)
+        switch try await collect(request, limit: limit) {
+        case .body(let bytes): body = bytes
+        case .refused(let error): return response(ScreenplayService.errorResponse(error))
         }
         return response(await service.respond(to: request.head, body: body, clientAddress: clientAddress))
+    }
+
+    /// What reading a request's body came to.
+    public enum CollectedBody: Sendable {
+        /// The whole body, within the limit.
+        case body([UInt8])
+        /// Too large (declared or sent), or not sent in time: the error to answer with.
+        case refused(ScreenplayError)
+    }
+
+    /// How long a body may take to arrive in full: a client that trickles one byte at a time
+    /// holds its connection no longer than this, whatever the idle timeout.
+    public static let bodyDeadline = Duration.seconds(30)
+
+    /// Reads `request`'s body up to `limit` bytes within `deadline`. A `Content-Length` over the
+    /// limit is refused before a byte is read.
+    public static func collect(_ request: Request, limit: Int, deadline: Duration = bodyDeadline) async throws -> CollectedBody {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            return .refused(.payloadTooLarge(limit: limit))
+        }
+        return try await withThrowingTaskGroup(of: CollectedBody?.self) { group in
+            group.addTask {
+                var body: [UInt8] = []
+                for try await buffer in request.body {
+                    guard body.count + buffer.readableBytes <= limit else { return .refused(.payloadTooLarge(limit: limit)) }
+                    body.append(contentsOf: buffer.readableBytesView)
+                }
+                return .body(body)
+            }
+            group.addTask {
+                try? await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            let first = try await group.next() ?? nil
+            return first
+                ?? .refused(
+                    ScreenplayError(
+                        status: .requestTimeout, code: "requestTimeout",
+                        message: "the request's body did not arrive in time (\(deadline))"))
+        }
     }
 
     /// Whether requests with this method are answered without reading their body.
@@ -109,10 +146,9 @@ extension RouterMethods {
             var body: [UInt8] = []
             // As for the API: GET and HEAD are answered without waiting for a body.
             if !ScreenplayResponder.ignoresBody(request.method) {
-                for try await buffer in request.body {
-                    // One byte over the limit is enough for the site to refuse it with a page.
-                    body.append(contentsOf: buffer.readableBytesView.prefix(min(limit, Int.max - 1) + 1 - body.count))
-                    if body.count > limit { break }
+                switch try await ScreenplayResponder.collect(request, limit: limit) {
+                case .body(let bytes): body = bytes
+                case .refused(let error): return ScreenplayResponder.response(site.refused(error))
                 }
             }
             guard let answer = await site.respond(to: request.head, body: body, clientAddress: address(context)) else {

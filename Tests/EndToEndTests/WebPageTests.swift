@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ScreenplayContract
 import Testing
 
 @Suite("End to end: web pages without JavaScript", .serialized)
@@ -167,6 +168,15 @@ struct WebPageTests {
             let changed = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
             #expect(changed.status == .ok && changed.body.count == size, "a range of another version of the file: the whole file")
             #expect(try await raw(.get, root, "/media/audio/track/999999.wav").status == .notFound)
+            // A range that covers the whole file is still a range; the file revalidates; HEAD
+            // answers for images and queues too.
+            let all = try await raw(.get, root, "/media/audio/track/1.wav", headers: [.range: "bytes=0-99999999999999"])
+            #expect(all.status == .partialContent && all.headers[.contentRange] == "bytes 0-\(size - 1)/\(size)")
+            #expect(try await raw(.get, root, "/media/audio/track/1.wav", headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(try await raw(.head, root, "/images/composer/bach.svg").status == .ok)
+            #expect(try await raw(.head, root, "/media/queues/recording/1").status == .ok)
+            let queue = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recording/1").body))
+            #expect(queue["tracks"]?.arrayValue?.first?["subtitle"]?.stringValue == "Pablo Casals", "each queued track carries its performers")
         }
     }
 }

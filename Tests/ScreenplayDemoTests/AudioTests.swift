@@ -37,7 +37,7 @@ struct AudioTests {
             ("bytes=0-99", ByteRange.Request.part(0..<100)), ("bytes=100-", .part(100..<1_000)), ("bytes=-10", .part(990..<1_000)),
             ("bytes=990-5000", .part(990..<1_000)), ("bytes=1000-", .unsatisfiable), ("bytes=-0", .unsatisfiable),
             ("bytes=5-1", .whole), ("bytes=0-1,5-6", .whole), ("items=0-1", .whole), ("bytes=x-1", .whole), ("bytes=-", .whole),
-            ("bytes= 10 - 19 ", .part(10..<20)), ("bytes=99999999999999999999-", .whole),
+            ("bytes= 10 - 19 ", .part(10..<20)), ("bytes=99999999999999999999-", .unsatisfiable), ("bytes=0-99999999999999", .part(0..<1_000)),
         ])
     func ranges(header: String, expected: ByteRange.Request) {
         #expect(ByteRange.parse(header, size: 1_000) == expected)

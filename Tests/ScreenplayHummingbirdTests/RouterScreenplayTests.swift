@@ -72,3 +72,45 @@ struct RouterScreenplayTests {
 extension Foundation.Data {
     init(buffer: ByteBuffer) { self.init(buffer.readableBytesView) }
 }
+
+@Suite("Request bodies: read within a limit and a deadline")
+struct CollectedBodyTests {
+    static func request(_ body: RequestBody, contentLength: Int? = nil) -> Request {
+        var head = HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/web/command")
+        if let contentLength { head.headerFields[.contentLength] = String(contentLength) }
+        return Request(head: head, body: body)
+    }
+
+    @Test("a body that never ends is refused at the deadline with a 408, not held open")
+    func trickle() async throws {
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        continuation.yield(ByteBuffer(string: "url=commands/x"))
+        let started = ContinuousClock.now
+        let result = try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: stream)), limit: 1_000, deadline: .milliseconds(200))
+        guard case .refused(let error) = result else {
+            Issue.record("expected a refusal, got \(result)")
+            return
+        }
+        #expect(error.status == .requestTimeout)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        continuation.finish()
+    }
+
+    @Test("a declared length over the limit is refused before anything is read; a body within it is read whole")
+    func declared() async throws {
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        let tooLarge = try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: stream), contentLength: 5_000), limit: 1_000)
+        guard case .refused(let error) = tooLarge else {
+            Issue.record("expected a refusal")
+            return
+        }
+        #expect(error.status == .contentTooLarge)
+        continuation.finish()
+        let whole = try await ScreenplayResponder.collect(Self.request(RequestBody(buffer: ByteBuffer(string: "abc"))), limit: 1_000)
+        guard case .body(let bytes) = whole else {
+            Issue.record("expected the body")
+            return
+        }
+        #expect(bytes == Array("abc".utf8))
+    }
+}

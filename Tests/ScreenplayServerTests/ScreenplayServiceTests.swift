@@ -186,6 +186,9 @@ struct ScreenplayServiceTests {
                 (#"{"text": 5}"#, "$.text", "must be a string"),
                 (#"{"text": "   "}"#, "$.text", "must not be empty"),
                 (#"{"text": "much too long text"}"#, "$.text", "limit is 10"),
+                (#"{"text": "a\u0000b"}"#, "$.text", "U+0000, a control character"),
+                (#"{"text": "a\nb"}"#, "$.text", "U+000A"),
+                (#"{"text": "evil\u202Etxt"}"#, "$.text", "U+202E"),
             ])
         func invalidField(body: String, path: String, phrase: String) async throws {
             let response = await makeService().respond(

@@ -84,12 +84,18 @@ struct WebSiteTests {
         #expect(done.head.status == .seeOther)
         let location = try #require(done.head.headerFields[.location])
         #expect(location.hasPrefix("/screens/home?notice="))
-        let shown = try #require(
+        // Another browser (here: none) sees no banner, and does not use it up.
+        let otherBrowser = try #require(
             await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location), body: []))
+        #expect(!String(decoding: otherBrowser.body, as: UTF8.self).contains(#"<p class="notice""#))
+        let shown = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location, headerFields: [.cookie: Self.cookie]), body: []))
         #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status" data-notice="confirmation">Saved"#))
         // Shown once: the same URL again (Back, a reload) has no banner.
         let again = try #require(
-            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location), body: []))
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location, headerFields: [.cookie: Self.cookie]), body: []))
         #expect(!String(decoding: again.body, as: UTF8.self).contains(#"<p class="notice""#))
         // A made-up notice shows nothing: the banner speaks only for the site.
         let forged = try #require(
@@ -140,7 +146,9 @@ struct WebSiteTests {
         let (plain, plainBody) = Self.post("url=commands/strict&payload=%7B%7D&back=/")
         let back = try #require(await site.respond(to: plain, body: plainBody)?.head.headerFields[.location])
         #expect(back.hasPrefix("/?notice="))
-        let page = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: back), body: []))
+        let page = try #require(
+            await site.respond(
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: back, headerFields: [.cookie: Self.cookie]), body: []))
         #expect(String(decoding: page.body, as: UTF8.self).contains(#"<p class="error" role="alert" data-notice="error">missing required field &#39;name&#39;</p>"#))
     }
 
@@ -185,7 +193,7 @@ struct WebSiteTests {
         // A confirmation banner belongs to one moment: no ETag, not stored.
         let (post, body) = Self.post("url=commands/save&payload=%7B%7D&back=/")
         let location = try #require(await site.respond(to: post, body: body)?.head.headerFields[.location])
-        let withBanner = try await get(location)
+        let withBanner = try await get(location, [.cookie: Self.cookie])
         #expect(withBanner.head.headerFields[.eTag] == nil)
         #expect(withBanner.head.headerFields[.cacheControl] == "no-store")
     }

@@ -10,8 +10,8 @@ struct AudioTrack: Sendable {
     let seed: Int64
     /// Its length, in seconds.
     let seconds: Int
-    /// Seconds a beat lasts (84 to 116 beats a minute).
-    private let beat: Double
+    /// Samples a beat lasts (84 to 116 beats a minute), a whole number so beats start on samples.
+    private let beatSamples: Int
     /// The chords' scale degrees, one per bar, repeating.
     private let progression: [Int]
     /// The frequency of each semitone above the bass's octave, from the track's key.
@@ -21,10 +21,10 @@ struct AudioTrack: Sendable {
     init(seed: Int64, seconds: Int) {
         self.seed = seed
         self.seconds = seconds
-        let key = Int(UInt64(bitPattern: seed) % 12)
-        beat = 60.0 / Double(84 + Int(UInt64(bitPattern: seed) % 5) * 8)
-        progression = Self.progressions[Int(UInt64(bitPattern: seed) % UInt64(Self.progressions.count))]
-        let tonic = 98.0 * pow(2, Double(key) / 12)
+        let bits = UInt64(bitPattern: seed)
+        beatSamples = Self.sampleRate * 60 / (84 + Int(bits % 5) * 8)
+        progression = Self.progressions[Int(bits % UInt64(Self.progressions.count))]
+        let tonic = 98.0 * pow(2, Double(Int(bits % 12)) / 12)
         frequencies = (0..<48).map { tonic * pow(2, Double($0) / 12) }
     }
 
@@ -36,15 +36,24 @@ struct AudioTrack: Sendable {
     /// Bytes in the file, header included.
     var byteCount: Int { Self.headerSize + sampleCount }
     /// A strong tag for the file: its content follows from the seed, the length and this version.
-    var etag: String { "\"track-\(seed)-\(seconds)-v1\"" }
+    var etag: String { "\"track-\(seed)-\(seconds)-v2\"" }
 
     /// The bytes in `range` (offsets into the file).
     func bytes(_ range: Range<Int>) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(range.count)
-        let header = self.header
-        for offset in range {
-            result.append(offset < Self.headerSize ? header[offset] : sample(offset - Self.headerSize))
+        if range.lowerBound < Self.headerSize {
+            result += header[range.lowerBound..<min(range.upperBound, Self.headerSize)]
+        }
+        var sample = max(range.lowerBound, Self.headerSize) - Self.headerSize
+        let end = min(range.upperBound, byteCount) - Self.headerSize
+        while sample < end {
+            // A whole beat is made from its first sample, whatever part of it is asked for, so a
+            // sample is the same bytes in every range that holds it.
+            let beat = sample / beatSamples
+            let beatEnd = min((beat + 1) * beatSamples, sampleCount, end)
+            render(beat: beat, from: sample, to: beatEnd, into: &result)
+            sample = beatEnd
         }
         return result
     }
@@ -76,29 +85,71 @@ struct AudioTrack: Sendable {
     /// I–vi–IV–V, and three other common progressions (scale degrees, 0-based).
     private static let progressions = [[0, 5, 3, 4], [0, 4, 5, 3], [5, 3, 0, 4], [0, 3, 4, 3]]
 
-    /// The sample at index `index`: melody and bass, enveloped, faded in and out.
-    func sample(_ index: Int) -> UInt8 {
-        let time = Double(index) / Double(Self.sampleRate)
-        let beatIndex = Int(time / beat)
-        let inBeat = time - Double(beatIndex) * beat
-        let bar = beatIndex / 4
+    /// Appends samples `from..<to` of beat `beat`: a plucked melody note (fast attack,
+    /// exponential decay, a short release so notes never click) with its octave, over the bar's
+    /// bass note; the whole track fades in and out over a second. Sines and decays run as
+    /// recurrences from the beat's first sample: a few multiplications a sample, no `sin` or `exp`.
+    private func render(beat: Int, from: Int, to: Int, into result: inout [UInt8]) {
+        let rate = Double(Self.sampleRate)
+        let bar = beat / 4
         let degree = progression[bar % progression.count]
-        // The chord's three tones; the melody picks one per beat, an octave up now and then.
         let chord = [0, 2, 4].map { Self.scale[(degree + $0) % 7] + ((degree + $0) >= 7 ? 12 : 0) }
-        let pick = Self.mix(seed, beatIndex)
-        let melody = frequencies[chord[Int(pick % 3)] + (pick & 8 == 0 ? 24 : 36) - 12]
-        let bass = frequencies[chord[0]]
-        // A pluck: fast attack, exponential decay, a short release so notes never click.
-        let attack = min(1, inBeat / 0.01)
-        let release = min(1, (beat - inBeat) / 0.02)
-        let melodyEnvelope = attack * release * exp(-3.2 * inBeat)
-        let inBar = time - Double(bar * 4) * beat
-        let bassEnvelope = min(1, inBar / 0.02) * min(1, (4 * beat - inBar) / 0.03) * exp(-0.7 * inBar)
-        var value = 0.55 * melodyEnvelope * (sin(2 * .pi * melody * time) + 0.25 * sin(4 * .pi * melody * time))
-        value += 0.35 * bassEnvelope * sin(2 * .pi * bass * time)
-        // The whole track fades in and out over a second.
-        let edge = min(1, time, (Double(sampleCount - index) / Double(Self.sampleRate)))
-        return UInt8(clamping: 128 + Int((value * edge * 90).rounded()))
+        let pick = Self.mix(seed, beat)
+        let melody = Oscillator(frequency: frequencies[chord[Int(pick % 3)] + (pick & 8 == 0 ? 24 : 36) - 12], phase: 0)
+        let octave = Oscillator(frequency: melody.frequency * 2, phase: 0)
+        let barStart = bar * 4 * beatSamples
+        let inBarAtBeat = Double(beat * beatSamples - barStart) / rate
+        let bassFrequency = frequencies[chord[0]]
+        let bass = Oscillator(frequency: bassFrequency, phase: 2 * .pi * bassFrequency * inBarAtBeat)
+        var (m, o, b) = (melody, octave, bass)
+        var melodyDecay = 1.0
+        var bassDecay = exp(-0.7 * inBarAtBeat)
+        let melodyStep = exp(-3.2 / rate)
+        let bassStep = exp(-0.7 / rate)
+        let beatStart = beat * beatSamples
+        let barLength = Double(4 * beatSamples) / rate
+        let beatLength = Double(beatSamples) / rate
+        for index in beatStart..<to {
+            if index >= from {
+                let inBeat = Double(index - beatStart) / rate
+                let inBar = inBarAtBeat + inBeat
+                let melodyEnvelope = min(1, inBeat / 0.01) * min(1, (beatLength - inBeat) / 0.02) * melodyDecay
+                let bassEnvelope = min(1, inBar / 0.02) * min(1, (barLength - inBar) / 0.03) * bassDecay
+                let value = 0.55 * melodyEnvelope * (m.value + 0.25 * o.value) + 0.35 * bassEnvelope * b.value
+                let time = Double(index) / rate
+                let edge = min(1, time, Double(sampleCount - index) / rate)
+                result.append(UInt8(clamping: 128 + Int((value * edge * 90).rounded())))
+            }
+            m.advance()
+            o.advance()
+            b.advance()
+            melodyDecay *= melodyStep
+            bassDecay *= bassStep
+        }
+    }
+
+    /// A sine as a recurrence: `sin(n·w + phase)` for n = 0, 1, 2… with two multiplications a step.
+    private struct Oscillator {
+        let frequency: Double
+        private let coefficient: Double
+        private var current: Double
+        private var previous: Double
+
+        init(frequency: Double, phase: Double) {
+            self.frequency = frequency
+            let step = 2 * .pi * frequency / Double(AudioTrack.sampleRate)
+            coefficient = 2 * cos(step)
+            current = sin(phase)
+            previous = sin(phase - step)
+        }
+
+        var value: Double { current }
+
+        mutating func advance() {
+            let next = coefficient * current - previous
+            previous = current
+            current = next
+        }
     }
 
     /// A stable pseudo-random number for a beat of a track.
@@ -143,7 +194,10 @@ enum ByteRange {
             guard count > 0 else { return .unsatisfiable }
             return .part(max(0, size - count)..<size)
         }
-        guard let start = digits(parts[0]) else { return .whole }
+        guard let start = digits(parts[0]) else {
+            // A start too large for any number is past the end of any file.
+            return parts[0].count > 18 && parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) ? .unsatisfiable : .whole
+        }
         guard start < size else { return .unsatisfiable }
         if parts[1].isEmpty { return .part(start..<size) }
         guard let end = digits(parts[1]), end >= start else { return .whole }

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ScreenplayContract
+import ScreenplayHummingbird
 import ScreenplayWeb
+import Synchronization
 
 /// The demo's own media: generated SVG images (with low-res variants), each track's synthesized
 /// audio (as long as the track, streamed by range), and play queues. Real apps point at their CDN; the demo serves itself so it runs
@@ -21,7 +23,7 @@ enum MediaRoutes {
     }
 
     static func register<Context: RequestContext>(on router: Router<Context>, catalog: CatalogRepository) {
-        router.get("images/:kind/:file") { _, context -> Response in
+        let image: @Sendable (Request, Context) async throws -> Response = { _, context in
             let kind = try context.parameters.require("kind")
             let file = try context.parameters.require("file")
             guard ["composer", "playlist", "city"].contains(kind), file.hasSuffix(".svg") else {
@@ -38,16 +40,21 @@ enum MediaRoutes {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
         }
         // GET and HEAD, with ranges: the browser asks for the part it plays or seeks to.
+        let streams = AudioStreams(perAddress: 6)
         let audio: @Sendable (Request, Context) async throws -> Response = { request, context in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".wav"), let id = Int64(file.dropLast(4)), let track = try await catalog.track(id: id) else {
                 throw HTTPError(.notFound, message: "no track '\(file)'")
             }
-            return Self.audioResponse(AudioTrack(seed: id, seconds: track.seconds), request: request)
+            return Self.audioResponse(
+                AudioTrack(seed: id, seconds: track.seconds), request: request, streams: streams,
+                address: (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress)
         }
         router.get("media/audio/track/:file", use: audio)
         router.head("media/audio/track/:file", use: audio)
-        router.get("media/queues/recording/:id") { _, context -> Response in
+        router.get("images/:kind/:file", use: image)
+        router.head("images/:kind/:file", use: image)
+        let queue: @Sendable (Request, Context) async throws -> Response = { _, context in
             guard let id = Int64(try context.parameters.require("id")) else { throw HTTPError(.notFound) }
             let tracks = try await catalog.tracks(recordingID: id)
             guard !tracks.isEmpty, let recording = try await catalog.recording(id: id) else {
@@ -60,15 +67,23 @@ enum MediaRoutes {
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(bytes))))
         }
+        router.get("media/queues/recording/:id", use: queue)
+        router.head("media/queues/recording/:id", use: queue)
     }
 
     /// A track's audio for `request`: the whole file (`200`), the range it asks for (`206`), or
     /// `416` for a range past the end; `Accept-Ranges`, an ETag and a day in caches either way. The
     /// body is made as it is written, 64 KiB at a time.
-    static func audioResponse(_ track: AudioTrack, request: Request) -> Response {
+    static func audioResponse(_ track: AudioTrack, request: Request, streams: AudioStreams, address: String?) -> Response {
         var headers: HTTPFields = [
             .contentType: "audio/wav", .acceptRanges: "bytes", .eTag: track.etag, .cacheControl: "public, max-age=86400",
         ]
+        if let condition = request.headers[.ifNoneMatch], condition.split(separator: ",").contains(where: {
+            let tag = $0.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == track.etag || tag == "W/" + track.etag
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
         let size = track.byteCount
         // A range is honoured only for the file it was taken from.
         let sameFile = request.headers[.ifRange].map { $0 == track.etag } ?? true
@@ -84,11 +99,17 @@ enum MediaRoutes {
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
         headers[.contentLength] = String(range.count)
-        let status: HTTPResponse.Status = range.count == size ? .ok : .partialContent
+        let status: HTTPResponse.Status = headers[.contentRange] == nil ? .ok : .partialContent
         guard request.method != .head else { return Response(status: status, headers: headers) }
+        // A few streams at a time per client: a browser needs one or two; more is someone making
+        // the server synthesize audio nobody listens to.
+        guard streams.begin(address) else {
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "text/plain; charset=utf-8"])
+        }
         return Response(
             status: status, headers: headers,
             body: ResponseBody(contentLength: range.count) { writer in
+                defer { streams.end(address) }
                 var offset = range.lowerBound
                 while offset < range.upperBound {
                     let end = min(range.upperBound, offset + 64 * 1024)
@@ -97,6 +118,32 @@ enum MediaRoutes {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// Audio streams in flight, per client address (all clients whose address is unknown count as one).
+    final class AudioStreams: Sendable {
+        private let open = Mutex<[String: Int]>([:])
+        let perAddress: Int
+
+        init(perAddress: Int) { self.perAddress = perAddress }
+
+        /// Takes a slot for `address`, or says there is none.
+        func begin(_ address: String?) -> Bool {
+            open.withLock { open in
+                let key = address ?? ""
+                guard open[key, default: 0] < perAddress else { return false }
+                open[key, default: 0] += 1
+                return true
+            }
+        }
+
+        /// Gives the slot back.
+        func end(_ address: String?) {
+            open.withLock { open in
+                let key = address ?? ""
+                open[key] = open[key].map { $0 > 1 ? $0 - 1 : nil } ?? nil
+            }
+        }
     }
 
     private static func imageLabel(kind: String, key: String, catalog: CatalogRepository) async throws -> String {

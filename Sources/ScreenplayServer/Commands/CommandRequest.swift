@@ -24,7 +24,8 @@ public struct CommandRequest: Sendable {
 
     /// A required text field, trimmed, 1...`maxLength` characters and at most `maxBytes` UTF-8
     /// bytes (a character can hold any number of combining marks: the byte limit is what bounds
-    /// storage and memory); otherwise a 422 naming it.
+    /// storage and memory), with no control characters or bidirectional overrides; otherwise a
+    /// 422 naming it.
     public func text(_ field: String, maxLength: Int = 200, maxBytes: Int? = nil) throws(ScreenplayError) -> String {
         guard let value = payload[field] else { throw .invalidField(field, "missing required field '\(field)'") }
         guard let text = value.stringValue else {
@@ -32,6 +33,12 @@ public struct CommandRequest: Sendable {
         }
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .invalidField(field, "'\(field)' must not be empty") }
+        // Control characters (NUL, line breaks, escapes) and the bidirectional overrides that make
+        // a name read as another have no place in a one-line text.
+        if let bad = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control || Self.bidiControls.contains($0.value) }) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            throw .invalidField(field, "'\(field)' contains U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), a control character")
+        }
         guard trimmed.count <= maxLength else {
             throw .invalidField(field, "'\(field)' is \(trimmed.count) characters long; the limit is \(maxLength)")
         }
@@ -41,6 +48,9 @@ public struct CommandRequest: Sendable {
         }
         return trimmed
     }
+
+    /// The bidirectional formatting characters (embeddings, overrides, isolates, marks).
+    static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     /// A value of the sending screen's client storage (v4: the body's `storage` member, which the
     /// client fills from what the user typed); `nil` when the command carries none. The service

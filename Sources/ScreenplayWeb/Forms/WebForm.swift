@@ -73,6 +73,10 @@ public struct WebForm: Sendable, Equatable {
         self.back = Self.safeBackPath(fields["back"] ?? "/")
     }
 
+    /// The longest path a form may ask to return to; a longer one (no page of the site has one)
+    /// returns home. Kept results and notices carry it, so it bounds what they hold.
+    public static let maximumBackLength = 2_048
+
     /// The prefix of form fields that carry client storage (`storage.query`).
     public static let storagePrefix = "storage."
 
@@ -81,7 +85,7 @@ public struct WebForm: Sendable, Equatable {
 
     /// A local path to return to: anything that could leave the site becomes `/`.
     public static func safeBackPath(_ path: String) -> String {
-        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.utf8.count <= maximumBackLength,
             !path.unicodeScalars.contains(where: { $0.value < 0x20 })
         else { return "/" }
         return path

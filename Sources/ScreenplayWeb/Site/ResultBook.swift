@@ -32,22 +32,22 @@ struct ResultBook: Sendable {
         var isAnswered = false
     }
 
-    private let book = IssuedBook<Entry>(capacity: 4_096)
+    private let book = IssuedBook<Entry>(capacity: 2_048)
 
     /// Keeps `result` for the browser holding `token`; returns its id.
     func keep(_ result: Result, back: String, token: String?) -> String {
-        book.issue(Entry(result: result, back: back, owner: Self.owner(token)))
+        book.issue(Entry(result: result, back: back, owner: SessionDigest.of(token)))
     }
 
     /// The entry `id`, if it is the browser's own.
     func entry(_ id: String, token: String?) -> Entry? {
-        book.value(id).flatMap { $0.owner == Self.owner(token) ? $0 : nil }
+        book.value(id).flatMap { $0.owner == SessionDigest.of(token) ? $0 : nil }
     }
 
     /// Records a refused answer on the entry: the text typed (prompts) and the reason.
     func refuse(_ id: String, token: String?, value: String?, error: String) -> Bool {
         book.update(id) { entry in
-            guard entry.owner == Self.owner(token) else { return false }
+            guard entry.owner == SessionDigest.of(token) else { return false }
             entry.value = value.map { String($0.prefix(10_000)) }
             entry.error = error
             return true
@@ -57,16 +57,10 @@ struct ResultBook: Sendable {
     /// Marks the entry answered (the command it asked for ran).
     func answered(_ id: String, token: String?) {
         _ = book.update(id) { entry in
-            guard entry.owner == Self.owner(token) else { return false }
+            guard entry.owner == SessionDigest.of(token) else { return false }
             entry.isAnswered = true
             return true
         }
     }
 
-    /// A digest of the session token (the token itself is not kept beside its pages).
-    private static func owner(_ token: String?) -> Int {
-        var hasher = Hasher()
-        hasher.combine(token ?? "")
-        return hasher.finalize()
-    }
 }

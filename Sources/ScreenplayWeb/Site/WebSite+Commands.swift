@@ -54,6 +54,10 @@ extension WebSite {
         }
         let fields = WebForm.fields(of: body)
         let origin = FormOrigin(back: WebForm.safeBackPath(fields["back"] ?? "/"), dialog: fields["dialog"], value: fields["value"])
+        // An answered prompt or choice posted again (an old page, a replayed form) runs nothing.
+        if let dialog = origin.dialog, results.entry(dialog, token: token)?.isAnswered == true {
+            return redirect(to: Self.resultsPath + dialog, cookie: cookie)
+        }
         let form: WebForm
         do {
             form = try WebForm(urlEncoded: body)
@@ -85,7 +89,8 @@ extension WebSite {
         }
         switch result.outcome {
         case .done(let done):
-            return redirect(to: done.message.map { origin.back.withNotice(notices.issue(WebNotice($0))) } ?? origin.back, cookie: cookie)
+            let notice = done.message.map { notices.issue(WebNotice($0), token: token) }
+            return redirect(to: Self.location(origin.back, notice: notice), cookie: cookie)
         case .navigate(let navigate):
             return redirect(to: renderer.links.href(navigate.url) ?? origin.back, cookie: cookie)
         case .screen(let screen):
@@ -107,7 +112,7 @@ extension WebSite {
         if let dialog = origin.dialog, results.refuse(dialog, token: token, value: origin.value, error: message) {
             return redirect(to: Self.resultsPath + dialog, cookie: cookie)
         }
-        return redirect(to: origin.back.withNotice(notices.issue(WebNotice(message, isError: true))), cookie: cookie)
+        return redirect(to: Self.location(origin.back, notice: notices.issue(WebNotice(message, isError: true), token: token)), cookie: cookie)
     }
 
     /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
@@ -127,18 +132,51 @@ extension WebSite {
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 }
 
-extension String {
-    /// This local path with `notice=<id>` added to its query, before any fragment.
-    func withNotice(_ id: String) -> String {
-        let fragment = firstIndex(of: "#").map { String(self[$0...]) } ?? ""
-        var location = String(prefix { $0 != "#" })
-        // A notice already there (the page it came from showed one) is replaced, not repeated.
-        if let range = location.range(of: #"[?&]notice=[0-9a-f]*"#, options: .regularExpression) {
-            location.removeSubrange(range)
-            if !location.contains("?"), let ampersand = location.firstIndex(of: "&") {
-                location.replaceSubrange(ampersand...ampersand, with: "?")
-            }
-        }
-        return location + (location.contains("?") ? "&" : "?") + "notice=" + id + fragment
+extension WebSite {
+    /// Where a form's answer sends the browser: the page it came from (a local path), any notice
+    /// it carried replaced by `notice` (the only query parameter taken out; the others, and the
+    /// fragment, kept), percent-encoded so the `Location` is a valid URL. What comes out is
+    /// always a local path: anything else becomes `/`.
+    static func location(_ back: String, notice: String?) -> String {
+        let fragmentStart = back.firstIndex(of: "#") ?? back.endIndex
+        let fragment = back[fragmentStart...]
+        let beforeFragment = back[..<fragmentStart]
+        let queryStart = beforeFragment.firstIndex(of: "?")
+        let path = queryStart.map { beforeFragment[..<$0] } ?? beforeFragment
+        var pairs = queryStart.map { beforeFragment[beforeFragment.index(after: $0)...].split(separator: "&").map(String.init) } ?? []
+        pairs.removeAll { $0 == "notice" || $0.hasPrefix("notice=") }
+        if let notice { pairs.append("notice=" + notice) }
+        let location = Self.encoded(String(path), keeping: "/") + (pairs.isEmpty ? "" : "?" + pairs.map { Self.encoded($0, keeping: "=") }.joined(separator: "&"))
+            + (fragment.isEmpty ? "" : "#" + Self.encoded(String(fragment.dropFirst()), keeping: ""))
+        return WebForm.safeBackPath(location)
     }
+
+    /// `text` with every byte outside the unreserved set, `%` escapes already there, and `keeping`
+    /// percent-encoded.
+    static func encoded(_ text: String, keeping: String) -> String {
+        var result = ""
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let isEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count && bytes[index + 1].isHexDigit && bytes[index + 2].isHexDigit
+            if isEscape || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || "-._~!$'()*+,;:@".utf8.contains(byte) || keeping.utf8.contains(byte)
+            {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+            index += 1
+        }
+        return result
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

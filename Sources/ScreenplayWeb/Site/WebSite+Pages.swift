@@ -18,7 +18,7 @@ extension WebSite {
         let (user, cookie) = identity
         let query = Self.query(of: request)
         // Only a notice this site issued shows: a link cannot put its own words in the banner.
-        let notice = query["notice"].flatMap { RandomID.isWellFormed($0) ? notices.take($0) : nil }
+        let notice = query["notice"].flatMap { notices.take($0, token: Self.sessionToken(request.headerFields)) }
         let currentPath = path == "home" ? "/" : "/screens/" + path
         // Query values reach the screen (a search's `q`); the service passes on only those the
         // route declares. The page's own path for forms keeps them, the notice aside.

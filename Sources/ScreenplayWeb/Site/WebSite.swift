@@ -100,6 +100,12 @@ public struct WebSite: Sendable {
         return response
     }
 
+    /// The page for a request the host refused before the site saw it (a body over the limit, or
+    /// one that did not arrive in time): the error's status and message, in the site's look.
+    public func refused(_ error: ScreenplayError) -> Response {
+        html(renderer.errorPage(title: error.status == .contentTooLarge ? "Too large" : "Refused", message: error.message, back: "/"), status: error.status, cookie: nil)
+    }
+
     // MARK: Identity
 
     /// The token the browser's cookie carries, when it has the shape the server issues (a stale
