@@ -152,7 +152,7 @@ struct WebSiteTests {
         #expect(String(decoding: page.body, as: UTF8.self).contains(#"<p class="error" role="alert" data-notice="error">missing required field &#39;name&#39;</p>"#))
     }
 
-    @Test("the script is served with a version in its URL, a year in caches, and revalidated by tag")
+    @Test("the script and the stylesheet are served with a version in their URLs, a year in caches, and revalidated by tag")
     func script() async throws {
         let site = Self.site()
         let home = String(decoding: try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: [])).body, as: UTF8.self)
@@ -169,6 +169,14 @@ struct WebSiteTests {
                 to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/web/screenplay.js", headerFields: [.ifNoneMatch: etag]),
                 body: []))
         #expect(revalidated.head.status == .notModified && revalidated.body.isEmpty)
+        // The stylesheet likewise: linked from every page, not repeated in each.
+        #expect(!home.contains("<style>"))
+        let styleRange = try #require(home.range(of: #"/web/screenplay.css\?v=[0-9a-f-]+"#, options: .regularExpression))
+        let style = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: String(home[styleRange])), body: []))
+        #expect(style.head.headerFields[.contentType] == "text/css; charset=utf-8")
+        #expect(style.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
+        #expect(String(decoding: style.body, as: UTF8.self).contains("--sp-accent"))
     }
 
     @Test("a page is cached by its screen's ETag and revalidated with a 304; a page with a banner is never stored")

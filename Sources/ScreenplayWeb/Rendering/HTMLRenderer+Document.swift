@@ -41,13 +41,20 @@ public struct WebShell: Sendable {
     public var search: Search?
     /// The script's URL (``WebSite`` sets it to the copy it serves), or `nil` for none.
     public var scriptPath: String?
+    /// The stylesheet's URL (``WebSite`` sets it to the copy it serves, which browsers keep), or
+    /// `nil` to put the stylesheet in every page.
+    public var stylesheetPath: String?
 
     /// A shell.
-    public init(siteName: String = "Screenplay", navigation: [Link] = [Link("Home", path: "/")], search: Search? = nil, scriptPath: String? = nil) {
+    public init(
+        siteName: String = "Screenplay", navigation: [Link] = [Link("Home", path: "/")], search: Search? = nil, scriptPath: String? = nil,
+        stylesheetPath: String? = nil
+    ) {
         self.siteName = siteName
         self.navigation = navigation
         self.search = search
         self.scriptPath = scriptPath
+        self.stylesheetPath = stylesheetPath
     }
 
     /// The navigation link a path is under: the longest path that is it or a parent of it, so a
@@ -83,13 +90,14 @@ extension HTMLRenderer {
                 """
         }
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
+        let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
         let script = shell.scriptPath.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
         let path = currentPath.map { " data-path=\"\(HTML.escape($0))\"" } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(fullTitle))</title>\
-            <style>\(WebStylesheet.css)</style>\(script)</head>
+            \(style)\(script)</head>
             <body data-command-failure="That did not work: the server could not be reached." \
             data-command-timeout="That did not work: the server did not answer in time.">\
             <a class="skip-link" href="#main">Skip to content</a>\

@@ -35,6 +35,7 @@ public struct WebSite: Sendable {
         self.service = service
         self.renderer = renderer
         if self.renderer.shell.scriptPath == nil { self.renderer.shell.scriptPath = WebScript.versionedPath }
+        if self.renderer.shell.stylesheetPath == nil { self.renderer.shell.stylesheetPath = WebStyle.versionedPath }
     }
 
     /// An HTML page, a redirect or the script.
@@ -70,7 +71,9 @@ public struct WebSite: Sendable {
             } else if path.hasPrefix(Self.resultsPath) {
                 page = await resultPage(id: String(path.dropFirst(Self.resultsPath.count)), request: request)
             } else if path == WebScript.path {
-                page = script(request)
+                page = WebScript.asset.map { asset(request, $0, type: "text/javascript; charset=utf-8") } ?? notFound(request)
+            } else if path == WebStyle.path {
+                page = asset(request, WebStyle.asset, type: "text/css; charset=utf-8")
             } else if path == Self.iconPath {
                 page = Response(
                     head: HTTPResponse(
@@ -156,7 +159,7 @@ public struct WebSite: Sendable {
     /// The policy every page is sent under: only this site's script and media, no framing by
     /// other sites, forms only to this site.
     static let contentSecurityPolicy =
-        "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; media-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 
     /// An HTML answer with the headers every page carries (see ``contentSecurityPolicy``), never
     /// stored by the browser: Back and Forward fetch it again and show what is true now.
@@ -193,13 +196,12 @@ public struct WebSite: Sendable {
         "screenplay_change=\(RandomID.make().prefix(8)); Path=/; HttpOnly; SameSite=Lax; Max-Age=86400"
     }
 
-    /// The site's script: a year in any cache (its URL names its version), revalidated by tag.
-    func script(_ request: HTTPRequest) -> Response {
-        guard let asset = WebScript.asset else { return notFound(request) }
+    /// A file of the site's own (the script, the stylesheet): a year in any cache (its URL names
+    /// its version), revalidated by tag, gzipped when the browser takes it.
+    func asset(_ request: HTTPRequest, _ asset: EncodedBody, type: String) -> Response {
         let sent = asset.representation(acceptEncoding: request.headerFields[.acceptEncoding])
         var headers: HTTPFields = [
-            .contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=31536000, immutable", .eTag: sent.etag,
-            .vary: "Accept-Encoding",
+            .contentType: type, .cacheControl: "public, max-age=31536000, immutable", .eTag: sent.etag, .vary: "Accept-Encoding",
         ]
         headers[ScreenplayService.contentTypeOptions] = "nosniff"
         if sent.gzip { headers[.contentEncoding] = "gzip" }
