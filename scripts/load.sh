@@ -130,7 +130,9 @@ measure shared "$BASE/api/v4/screens/composer/bach"
 curl -s -o /dev/null -H "Screenplay-Platform: ios" "$BASE/api/v4/screens/shop"
 measure shop -H "Screenplay-Platform: ios" "$BASE/api/v4/screens/shop"
 measure html -H "Cookie: screenplay_token=$TOKEN" "$BASE/"
+RSS_BEFORE_COMMANDS=$(rss_kib)
 measure command -s "$WORK/command.lua" "$BASE"
+RSS_AFTER_COMMANDS=$(rss_kib)
 
 # Isolation: a heavy user (100 playlists, the most allowed, with the longest names) writes and
 # reloads their home in a loop, so their home is rebuilt again and again, while the first user's
@@ -181,7 +183,7 @@ row command "command (favorite add/remove, a write each)" "p99 < 50 ms"
 row isolation "user home while a heavy user rebuilds" "p99 <= 3x user home p99"
 read -r _ _ ISO_P99 _ <"$WORK/isolation"
 echo "isolation: p99 $(python3 -c "print(round($ISO_P99 / max($HOME_P99, 0.001), 2))")x the user home's p99 alone; the heavy user's home is $HEAVY_BYTES bytes"
-echo "server resident memory after the routes: $(( $(rss_kib) / 1024 )) MiB"
+echo "server resident memory after the routes: $(( $(rss_kib) / 1024 )) MiB; the command route (every request a body) added $(( (RSS_AFTER_COMMANDS - RSS_BEFORE_COMMANDS) / 1024 )) MiB"
 
 [ "$SOAK_MINUTES" -gt 0 ] || exit 0
 

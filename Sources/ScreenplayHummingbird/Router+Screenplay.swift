@@ -1,6 +1,8 @@
 import HTTPTypes
+import Synchronization
 public import Hummingbird
 public import NIOCore
+import NIOPosix
 public import ScreenplayServer
 public import ScreenplayWeb
 
@@ -87,30 +89,37 @@ public enum ScreenplayResponder {
 
     /// Reads `request`'s body up to `limit` bytes within `deadline`. A `Content-Length` over the
     /// limit is refused before a byte is read.
+    ///
+    /// The deadline is a timer on an event loop that cancels the reading, cancelled itself once
+    /// the body is in. Not a racing `Task.sleep`: a sleep cancelled early keeps its memory (about
+    /// 700 bytes) until its deadline passes, which at tens of thousands of posts a second held
+    /// hundreds of megabytes for the 30 seconds.
     public static func collect(_ request: Request, limit: Int, deadline: Duration = bodyDeadline) async throws -> CollectedBody {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             return .refused(.payloadTooLarge(limit: limit))
         }
-        return try await withThrowingTaskGroup(of: CollectedBody?.self) { group in
-            group.addTask {
-                var body: [UInt8] = []
-                for try await buffer in request.body {
-                    guard body.count + buffer.readableBytes <= limit else { return .refused(.payloadTooLarge(limit: limit)) }
-                    body.append(contentsOf: buffer.readableBytesView)
-                }
-                return .body(body)
+        let reading = Task { () throws -> CollectedBody in
+            var body: [UInt8] = []
+            for try await buffer in request.body {
+                guard body.count + buffer.readableBytes <= limit else { return .refused(.payloadTooLarge(limit: limit)) }
+                body.append(contentsOf: buffer.readableBytesView)
             }
-            group.addTask {
-                try? await Task.sleep(for: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            let first = try await group.next() ?? nil
-            return first
-                ?? .refused(
-                    ScreenplayError(
-                        status: .requestTimeout, code: "requestTimeout",
-                        message: "the request's body did not arrive in time (\(deadline))"))
+            // A cancelled read may end like a whole one: what was read is not the body.
+            try Task.checkCancellation()
+            return .body(body)
+        }
+        let expired = Mutex(false)
+        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(deadline)) {
+            expired.withLock { $0 = true }
+            reading.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await reading.value } onCancel: { reading.cancel() }
+        } catch is CancellationError where expired.withLock({ $0 }) {
+            return .refused(
+                ScreenplayError(
+                    status: .requestTimeout, code: "requestTimeout", message: "the request's body did not arrive in time (\(deadline))"))
         }
     }
 

@@ -96,6 +96,19 @@ struct CollectedBodyTests {
         continuation.finish()
     }
 
+    @Test("a caller that goes away stops the read: no answer is made up, and nothing waits for the deadline")
+    func callerCancelled() async throws {
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        continuation.yield(ByteBuffer(string: "url=commands/x"))
+        let started = ContinuousClock.now
+        let caller = Task { try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: stream)), limit: 1_000, deadline: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(50))
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        continuation.finish()
+    }
+
     @Test("a declared length over the limit is refused before anything is read; a body within it is read whole")
     func declared() async throws {
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
