@@ -1,3 +1,4 @@
+import ScreenplayContract
 import ScreenplayWeb
 import Testing
 
@@ -33,5 +34,32 @@ struct HTMLControlCharacterTests {
     func controls() {
         #expect(HTML.escape("mo\u{0}zart\u{1B}[31m\u{85}") == "mo\u{FFFD}zart\u{FFFD}[31m\u{FFFD}")
         #expect(HTML.escape("a\tb\nc\r") == "a\tb\nc\r")
+    }
+}
+
+@Suite("HTML identifiers")
+struct HTMLIdentifierTests {
+    @Test("Letters, digits and '-' stay; everything else, '_' included, is a hex byte")
+    func tokens() {
+        #expect(HTML.identifier("query-2") == "query-2")
+        #expect(HTML.identifier("a b&c\"") == "a_20b_26c_22")
+        #expect(HTML.identifier("a_b") == "a_5Fb")
+        #expect(HTML.identifier("ř") == "_C5_99")
+    }
+
+    @Test("Two different keys never share an id")
+    func injective() {
+        let keys = ["a_20b", "a b", "a_5F20b", "a_b", "", "_"]
+        #expect(Set(keys.map(HTML.identifier)).count == keys.count)
+    }
+
+    @Test("A field whose key has a space, '&' and a quote is still described by its limit")
+    func describedByHostileKey() {
+        let field = Component.textField(.init(label: "Name", storageKey: #"my key&"x""#, maxLength: 10))
+        let html = Fixture.page([field])
+        #expect(html.contains(#"<input id="field-my_20key_26_22x_22" "#))
+        #expect(html.contains(#"aria-describedby="field-my_20key_26_22x_22-limit""#))
+        #expect(html.contains(#"<p class="field-limit" id="field-my_20key_26_22x_22-limit""#))
+        #expect(html.contains(#"name="storage.my key&amp;&quot;x&quot;""#))
     }
 }

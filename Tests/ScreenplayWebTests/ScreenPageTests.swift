@@ -15,7 +15,7 @@ struct ScreenPageTests {
             #expect(html.contains("<title>Mozart · Screenplay</title>"))
             #expect(html.contains("<h1>Mozart</h1>"))
             #expect(html.contains(#"<meta charset="utf-8">"#))
-            #expect(html.contains(#"<main id="main" tabindex="-1" data-page="screen" data-path="/screens/composer/mozart">"#))
+            #expect(html.contains(#"<main id="main" tabindex="-1" data-page="screen">"#))
             #expect(html.hasSuffix("</body></html>"))
             // No script unless the site serves one (WebSite sets it).
             #expect(!html.contains("<script"))

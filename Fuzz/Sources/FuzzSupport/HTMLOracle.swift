@@ -12,13 +12,27 @@ public enum HTMLOracle {
     static let tags: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "main", "p", "a", "header", "img", "h1", "h2", "h3", "h4", "h5", "h6",
         "section", "span", "div", "form", "input", "label", "button", "small", "ul", "li", "nav",
+        // The web player's shell: the stylesheet and icon links, the script, icons, dialogs, the
+        // share panel, the player's audio and the loading template.
+        "link", "script", "svg", "path", "dialog", "details", "summary", "audio", "template",
     ]
     static let attributes: Set<String> = [
         "lang", "charset", "name", "content", "class", "href", "rel", "id", "src", "alt", "loading", "width", "height", "style",
         "role", "aria-level", "aria-label", "aria-pressed", "aria-busy", "aria-invalid", "aria-describedby", "method", "action", "type",
         "value", "for", "required", "maxlength", "placeholder", "inputmode", "pattern", "title", "disabled",
+        "aria-current", "aria-hidden", "aria-live", "tabindex", "autocomplete", "min", "max", "step", "preload", "controls", "hidden",
+        "readonly", "autofocus", "viewBox", "d", "fill", "focusable",
+        // What the script acts on: each one the renderer writes, none other.
+        "data-binding", "data-command-failure", "data-command-timeout", "data-flip-icon", "data-flip-label", "data-flip-payload",
+        "data-flip-text", "data-flip-url", "data-header-alt", "data-header-image", "data-header-subtitle", "data-header-title",
+        "data-limit", "data-limit-counter", "data-limit-over", "data-node", "data-notice", "data-page", "data-paused-label",
+        "data-play", "data-player", "data-playing-label", "data-queue", "data-scroll", "data-share-copied", "data-share-title",
+        "data-share-url", "data-slot", "data-toggle", "data-track-duration", "data-track-src", "data-track-subtitle", "data-track-title",
+        "data-share-field", "data-dialog-close", "data-retry",
     ]
-    static let booleanAttributes: Set<String> = ["required", "disabled"]
+    static let booleanAttributes: Set<String> = [
+        "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
+    ]
     static let entities = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
 
     public static func violation(in html: String, stylesheet: String) -> String? {
@@ -73,10 +87,16 @@ public enum HTMLOracle {
                         j += 1
                         break
                     }
+                    // An SVG element may close itself.
+                    if name == "path", s[j] == UInt8(ascii: "/"), j + 1 < s.count, s[j + 1] == UInt8(ascii: ">") {
+                        j += 2
+                        break
+                    }
                     guard s[j] == UInt8(ascii: " ") else { return "unexpected byte \(s[j]) in a tag at \(context(s, j))" }
                     j += 1
                     let attributeStart = j
-                    while j < s.count, isLower(s[j]) || s[j] == UInt8(ascii: "-") { j += 1 }
+                    // Lower case and '-', and the one capital the renderer writes (an icon's viewBox).
+                    while j < s.count, isLower(s[j]) || s[j] == UInt8(ascii: "-") || s[j] == UInt8(ascii: "B") { j += 1 }
                     let attribute = String(decoding: s[attributeStart..<j], as: UTF8.self)
                     guard attributes.contains(attribute) else { return "unknown attribute '\(attribute)' at \(context(s, j))" }
                     guard j < s.count else { return "unterminated tag at \(context(s, i))" }
@@ -163,21 +183,25 @@ public enum HTMLOracle {
         switch attribute {
         case "href":
             return urlViolation(value, schemes: ["http", "https", "mailto", "tel"])
-        case "src":
+        // (`data-flip-url` is not one: like the form's hidden `url`, it is a command path the
+        // server resolves, never followed by the browser.)
+        case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url":
             return urlViolation(value, schemes: ["http", "https"])
         case "action":
-            return value == "/web/command" ? nil : "a form posts to \(value.debugDescription)"
+            // The command flow, or a page of the site (the search box's GET).
+            return value == "/web/command" || (value.hasPrefix("/") && urlViolation(value, schemes: []) == nil)
+                ? nil : "a form posts to \(value.debugDescription)"
         case "style":
             return cssViolation(value)
         case "method":
-            return value == "post" ? nil : "method \(value.debugDescription)"
+            return value == "post" || value == "get" ? nil : "method \(value.debugDescription)"
         case "type":
-            let allowed: Set<String> = ["hidden", "text", "submit", "button", "search", "email", "tel", "url"]
+            let allowed: Set<String> = ["hidden", "text", "submit", "button", "search", "email", "tel", "url", "range", "module", "image/svg+xml"]
             return allowed.contains(value) ? nil : "type \(value.debugDescription)"
         case "loading":
             return value == "lazy" ? nil : "loading \(value.debugDescription)"
         case "role":
-            let allowed: Set<String> = ["status", "alert", "heading", "img", "presentation"]
+            let allowed: Set<String> = ["status", "alert", "heading", "img", "presentation", "search"]
             return allowed.contains(value) ? nil : "role \(value.debugDescription)"
         case "aria-level":
             return ["1", "2", "3", "4", "5", "6"].contains(value) ? nil : "aria-level \(value.debugDescription)"

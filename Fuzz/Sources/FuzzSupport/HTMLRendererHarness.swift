@@ -135,9 +135,12 @@ public enum HTMLRendererHarness {
         }
         let back = sink["page.path"]
         let backTwin = sinkTwin["page.path"]
+        // Both kinds of notice (a confirmation and an error), the same kind for the twin.
+        let isError = sink["page.notice"].utf8.count % 2 == 1
         compare(
-            renderer.page(for: sink.screen, currentPath: back, notice: sink["page.notice"]),
-            renderer.page(for: sinkTwin.screen, currentPath: backTwin, notice: sinkTwin["page.notice"]), "screen page")
+            renderer.page(for: sink.screen, currentPath: back, notice: WebNotice(sink["page.notice"], isError: isError)),
+            renderer.page(for: sinkTwin.screen, currentPath: backTwin, notice: WebNotice(sinkTwin["page.notice"], isError: isError)),
+            "screen page")
         compare(renderer.page(for: sink.prompt, back: back), renderer.page(for: sinkTwin.prompt, back: backTwin), "prompt page")
         compare(renderer.page(for: sink.choice, back: back), renderer.page(for: sinkTwin.choice, back: backTwin), "choice page")
         compare(
@@ -169,7 +172,11 @@ public enum HTMLRendererHarness {
         mapped.reserveCapacity(twin.count + 64)
         var i = 0
         while i < twin.count {
-            if twin[i] == 0xEE, i + 2 < twin.count, twin[i + 1] == 0x80, (0x80...0x82).contains(twin[i + 2]) {
+            // In an element id (`HTML.identifier`) a look-alike is spelled as hex bytes.
+            if let index = identifierLookAlikes.firstIndex(where: { twin[i...].starts(with: $0) }) {
+                mapped += identifierMarkup[index]
+                i += identifierLookAlikes[index].count
+            } else if twin[i] == 0xEE, i + 2 < twin.count, twin[i + 1] == 0x80, (0x80...0x82).contains(twin[i + 2]) {
                 mapped += markupEntities[Int(twin[i + 2] - 0x80)]
                 i += 3
             } else {
@@ -192,6 +199,8 @@ public enum HTMLRendererHarness {
     }
 
     static let markupEntities = markup.map { Array($0.2.utf8) }
+    static let identifierLookAlikes = ["_EE_80_80", "_EE_80_81", "_EE_80_82"].map { Array($0.utf8) }
+    static let identifierMarkup = ["_3C", "_3E", "_26"].map { Array($0.utf8) }
 
     static func swap(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in markup.first { $0.0 == scalar }?.1 ?? scalar }))

@@ -65,8 +65,9 @@ extension HTMLRenderer {
         " data-limit=\"\(maxLength)\" data-limit-counter=\"{count} of \(maxLength) characters\" data-limit-over=\"{over} characters too many: the limit is \(maxLength)\""
     }
 
-    /// The limit in words under the field; the script keeps it counting.
+    /// The limit in words under the field; the script keeps it counting. `id` is an id token
+    /// (see `HTML.identifier`), written as it is.
     func limitHint(_ maxLength: Int, id: String) -> String {
-        "<p class=\"field-limit\" id=\"\(HTML.escape(id))\" aria-live=\"polite\">Up to \(maxLength) characters</p>"
+        "<p class=\"field-limit\" id=\"\(id)\" aria-live=\"polite\">Up to \(maxLength) characters</p>"
     }
 }

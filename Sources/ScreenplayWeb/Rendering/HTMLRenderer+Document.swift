@@ -92,7 +92,6 @@ extension HTMLRenderer {
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
         let script = shell.scriptPath.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
-        let path = currentPath.map { " data-path=\"\(HTML.escape($0))\"" } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
@@ -103,7 +102,7 @@ extension HTMLRenderer {
             <a class="skip-link" href="#main">Skip to content</a>\
             <header class="site-header"><div class="bar"><a class="brand" href="/">\(HTML.escape(shell.siteName))</a>\
             <nav aria-label="Site"><ul>\(navigation)</ul></nav>\(search)</div></header>
-            <main id="main" tabindex="-1" data-page="\(kind)"\(path)>\(body)</main>
+            <main id="main" tabindex="-1" data-page="\(kind)">\(body)</main>
             \(Self.playerBar)<div id="sp-announcer" class="visually-hidden" role="status" aria-live="polite"></div>\(loadingTemplate)
             </body></html>
             """

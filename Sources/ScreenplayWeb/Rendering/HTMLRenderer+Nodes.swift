@@ -121,7 +121,7 @@ extension HTMLRenderer {
     /// JavaScript. A prompt's field (no storage key of its own) is drawn by the prompt page instead.
     func textField(_ node: ViewNode, back: String) -> String {
         guard let field = node.field else { return "" }
-        let id = "field-" + HTML.escape(field.storageKey)
+        let id = "field-" + HTML.identifier(field.storageKey)
         var input = "<label for=\"\(id)\">\(HTML.escape(node.text ?? field.storageKey))</label>"
         input +=
             "<input id=\"\(id)\" name=\"\(HTML.escape(WebForm.storagePrefix + field.storageKey))\" type=\"\(inputType(field.keyboard))\""
