@@ -3,6 +3,7 @@ import Synchronization
 public import Hummingbird
 public import NIOCore
 import NIOPosix
+import ServiceLifecycle
 public import ScreenplayServer
 public import ScreenplayWeb
 
@@ -66,7 +67,10 @@ public enum ScreenplayResponder {
         // a round trip to the connection's event loop on every screen and 304 (Hummingbird
         // drains what a handler leaves unread).
         if Self.ignoresBody(request.method) {
-            return response(await service.respond(to: request.head, body: [], clientAddress: clientAddress))
+            switch await service.respondStreaming(to: request.head, body: [], clientAddress: clientAddress) {
+            case .whole(let answer): return response(answer)
+            case .events(let head, let stream): return events(head, stream, heartbeat: service.configuration.eventStreams.heartbeat)
+            }
         }
         switch try await collect(request, limit: limit) {
         case .body(let bytes): body = bytes
@@ -131,6 +135,31 @@ public enum ScreenplayResponder {
         Response(
             status: answer.head.status, headers: answer.head.headerFields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// A streamed response for a screen event stream: each chunk written as it comes, a
+    /// heartbeat timer on an event loop ticking the stream (no sleeping task per stream), and the
+    /// stream ended with `end` (reason `shutdown`) when the server shuts down gracefully, which
+    /// would otherwise wait for a stream that never ends by itself.
+    public static func events(_ head: HTTPResponse, _ stream: ScreenEventStream, heartbeat: Duration) -> Response {
+        Response(
+            status: head.status, headers: head.headerFields,
+            body: ResponseBody { writer in
+                let interval = TimeAmount(heartbeat)
+                let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                    stream.tick()
+                }
+                defer {
+                    timer.cancel()
+                    stream.close()
+                }
+                try await withGracefulShutdownHandler {
+                    for await chunk in stream { try await writer.write(ByteBuffer(bytes: chunk)) }
+                } onGracefulShutdown: {
+                    stream.shutdown()
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// A Hummingbird response carrying a web page, redirect or script.

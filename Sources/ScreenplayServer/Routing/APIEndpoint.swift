@@ -1,14 +1,16 @@
 import HTTPTypes
 import ScreenplayContract
 
-/// Where an API request goes, read from its target: `{prefix}/v{N}/screens/{path}` (GET, HEAD)
-/// or `{prefix}/v{N}/commands/{path}` (POST). Anything else is a 404, 400 or 405 that says what
+/// Where an API request goes, read from its target: `{prefix}/v{N}/screens/{path}` (GET, HEAD),
+/// `{prefix}/v{N}/commands/{path}` (POST) or `{prefix}/v{N}/events` (GET). Anything else is a 404, 400 or 405 that says what
 /// was expected, before any identity is resolved or any screen is looked up.
 struct APIEndpoint {
-    /// The two things the API serves.
+    /// The three things the API serves.
     enum Kind {
         case screens
         case commands
+        /// `GET {prefix}/v{N}/events?screens=…`: the stream of screen changes.
+        case events
     }
 
     let kind: Kind
@@ -34,6 +36,13 @@ struct APIEndpoint {
             throw .notFound("expected \(pathPrefix)/v{N}/screens/… or …/commands/…", path: target.path)
         }
         version = try versions.version(from: versionSegment)
+        if rest.count == 2, rest[1] == "events" {
+            guard request.method == .get else { throw .methodNotAllowed(request.method, allowed: "GET", path: target.path) }
+            kind = .events
+            segments = []
+            query = target.query
+            return
+        }
         guard rest.count >= 2 else {
             throw .notFound("expected screens/… or commands/… after \(versionSegment)", path: target.path)
         }

@@ -31,16 +31,21 @@ extension ScreenplayService {
         /// its JSON path in the log, instead of silently losing a component on every device.
         /// Costs one decode per cache miss, none per cache hit.
         public var verifiesEncodedScreens: Bool
+        /// What bounds the screen event streams (``EventStreamLimits``).
+        public var eventStreams: EventStreamLimits
 
         /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
-        /// bodies, 64 MiB of cached screens, 4 MiB of remembered revalidations, verification on.
+        /// bodies, 64 MiB of cached screens, 4 MiB of remembered revalidations, verification on,
+        /// the event streams' default limits.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
             deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
             verifiesEncodedScreens: Bool = true, commandRate: (perSecond: Double, burst: Double) = (10, 60),
             identityCreationRate: (perSecond: Double, burst: Double) = (20, 200),
-            identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20), revalidationByteBudget: Int = 4 << 20
+            identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20), revalidationByteBudget: Int = 4 << 20,
+            eventStreams: EventStreamLimits = .init()
         ) {
+            self.eventStreams = eventStreams
             self.revalidationByteBudget = revalidationByteBudget
             self.identityCreationPerAddress = identityCreationPerAddress
             self.commandRate = commandRate

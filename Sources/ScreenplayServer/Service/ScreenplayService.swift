@@ -27,6 +27,9 @@ public final class ScreenplayService: Sendable {
     /// were answered with, for the HTTP adapter to answer the next ones before routing; `nil`
     /// without an invalidation bus, which is what keeps it exact.
     public let revalidations: RevalidationMemory?
+    /// The open screen event streams (`GET {prefix}/v{N}/events`); `nil` without an invalidation
+    /// bus, since nothing would tell them of a change.
+    public let events: ScreenEventHub?
     let screens: ScreenPipeline
     let commands: CommandPipeline
     let versions: APIVersionPolicy
@@ -54,6 +57,8 @@ public final class ScreenplayService: Sendable {
         // answer computed from what they held.
         let revalidations = invalidations.map { RevalidationMemory(byteBudget: configuration.revalidationByteBudget, bus: $0) }
         self.revalidations = revalidations
+        // After the memory: a stream looks only once every cache has forgotten.
+        self.events = invalidations.map { ScreenEventHub(limits: configuration.eventStreams, bus: $0) }
         let boundary = BuilderBoundary(logger: logger)
         self.screens = ScreenPipeline(
             routes: routes, pages: pages, cache: EncodedScreenCache(byteBudget: configuration.cacheByteBudget),
@@ -74,6 +79,10 @@ public final class ScreenplayService: Sendable {
             switch endpoint.kind {
             case .screens: return try await screens.respond(to: request, at: endpoint)
             case .commands: return try await commands.respond(to: request, at: endpoint, body: body, clientAddress: clientAddress)
+            case .events:
+                throw ScreenplayError(
+                    status: .notImplemented, code: "streamingUnavailable",
+                    message: "the event stream needs a host that streams responses (respondStreaming)")
             }
         } catch let error as ScreenplayError {
             return Self.errorResponse(error)

@@ -1,0 +1,163 @@
+import HTTPTypes
+import Synchronization
+
+/// Every open screen event stream of this process, woken by the invalidation bus.
+///
+/// The hub does not decide what changed: an invalidation only rings the doorbells of the streams
+/// it may concern (a user's revision: that user's streams; a publish, an experiment change: every
+/// stream; a revoked token: every signed-in stream, to check its identity again). Each stream then
+/// asks the screen pipeline for the ETags of what it watches and tells its client about those that
+/// moved, so an event is sent exactly when a `GET` would now answer differently.
+///
+/// Ringing never waits: a doorbell keeps at most one ring, so a stream whose client reads slowly
+/// coalesces many changes into one look, and the bus is never held by a reader.
+public final class ScreenEventHub: Sendable {
+    /// The limits in force.
+    public let limits: EventStreamLimits
+    /// What this process's event ids start with: an id from another process (a restart, another
+    /// replica) never matches, so its client is told to revalidate.
+    public let instance: String
+    /// Invalidations seen since start; the second half of every event id.
+    private let generation = Atomic<UInt64>(0)
+    private let state = Mutex(Registry())
+
+    struct Registry {
+        var nextID: UInt64 = 0
+        var streams: [UInt64: Entry] = [:]
+        var byUser: [Int64: Set<UInt64>] = [:]
+        var perKey: [String: Int] = [:]
+        var isClosed = false
+    }
+
+    struct Entry {
+        let doorbell: Doorbell
+        let key: String
+        let user: UserIdentity
+    }
+
+    /// A hub woken by `bus` (subscribed here: create it after whatever caches subscribe, so they
+    /// forget before any stream looks again).
+    public init(limits: EventStreamLimits, bus: any InvalidationBus) {
+        self.limits = limits
+        self.instance = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+        bus.subscribe { [weak self] invalidation in self?.announce(invalidation) }
+    }
+
+    /// The id a stream that is up to date with every invalidation so far carries.
+    public var currentEventID: String { "\(instance).\(generation.load(ordering: .acquiring))" }
+
+    /// Whether ``closeAll()`` was called.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// How many streams are open.
+    public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    /// Ends every open stream and refuses new ones: for a server shutting down, whose graceful
+    /// shutdown would otherwise wait for streams that never end by themselves.
+    public func closeAll() {
+        let doorbells = state.withLock { registry in
+            registry.isClosed = true
+            return registry.streams.values.map(\.doorbell)
+        }
+        for doorbell in doorbells { doorbell.ring { $0.shutdown = true } }
+    }
+
+    /// Admits a stream for `user` counted under `key`, or refuses it: `429` past the per-identity
+    /// limit, `503` past the total or after ``closeAll()``.
+    func register(key: String, user: UserIdentity) throws(ScreenplayError) -> (id: UInt64, doorbell: Doorbell) {
+        let limits = self.limits
+        let admitted: Result<(UInt64, Doorbell), ScreenplayError> = state.withLock { registry in
+            guard !registry.isClosed, registry.streams.count < limits.total else {
+                return .failure(
+                    ScreenplayError(
+                        status: .serviceUnavailable, code: "tooManyStreams",
+                        message: "the server has \(limits.total) event streams open, its limit; try again later",
+                        retryAfter: limits.retryAfter))
+            }
+            guard registry.perKey[key, default: 0] < limits.perIdentity else {
+                return .failure(
+                    .tooManyRequests(
+                        "this client has \(limits.perIdentity) event streams open, the limit; close one first",
+                        retryAfter: limits.retryAfter))
+            }
+            registry.nextID += 1
+            let id = registry.nextID
+            let doorbell = Doorbell()
+            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user)
+            registry.perKey[key, default: 0] += 1
+            if !user.isAnonymous { registry.byUser[user.id, default: []].insert(id) }
+            return .success((id, doorbell))
+        }
+        return try admitted.get()
+    }
+
+    /// Forgets stream `id` (again is harmless).
+    func unregister(_ id: UInt64) {
+        state.withLock { registry in
+            guard let entry = registry.streams.removeValue(forKey: id) else { return }
+            let left = registry.perKey[entry.key, default: 1] - 1
+            registry.perKey[entry.key] = left > 0 ? left : nil
+            if !entry.user.isAnonymous {
+                registry.byUser[entry.user.id]?.remove(id)
+                if registry.byUser[entry.user.id]?.isEmpty == true { registry.byUser[entry.user.id] = nil }
+            }
+        }
+    }
+
+    /// Rings the doorbells `invalidation` concerns, after counting it (so a stream that looks
+    /// because of it reports an id that includes it).
+    func announce(_ invalidation: Invalidation) {
+        generation.add(1, ordering: .releasing)
+        let (doorbells, identity): ([Doorbell], Bool) = state.withLock { registry in
+            switch invalidation {
+            case .userRevision(let userID):
+                return ((registry.byUser[userID] ?? []).compactMap { registry.streams[$0]?.doorbell }, false)
+            case .tokenRevoked:
+                return (registry.streams.values.filter { !$0.user.isAnonymous }.map(\.doorbell), true)
+            case .pagePublished, .experimentsChanged:
+                return (registry.streams.values.map(\.doorbell), false)
+            }
+        }
+        for doorbell in doorbells {
+            doorbell.ring { pending in
+                if identity { pending.identity = true } else { pending.changed = true }
+            }
+        }
+    }
+}
+
+/// What wakes one stream: flags set by the hub, the heartbeat timer and shutdown, and a stream
+/// that holds at most one ring, so any number of rings before the stream looks is one look.
+final class Doorbell: Sendable {
+    /// What happened since the stream last looked.
+    struct Pending: Sendable {
+        var changed = false
+        var identity = false
+        var tick = false
+        var closed = false
+        var shutdown = false
+    }
+
+    let rings: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    private let pending = Mutex(Pending())
+
+    init() {
+        (rings, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Records `update` and wakes the stream.
+    func ring(_ update: (inout Pending) -> Void) {
+        pending.withLock { update(&$0) }
+        continuation.yield()
+    }
+
+    /// What happened, cleared (a close and a shutdown stay).
+    func take() -> Pending {
+        pending.withLock { pending in
+            let taken = pending
+            pending = Pending(closed: pending.closed, shutdown: pending.shutdown)
+            return taken
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+public import ScreenplayContract
+
+/// A screen one event stream watches: an entry of the request's `screens` list, a path under
+/// `screens/` with an optional query (`search?q=bach`).
+public struct WatchedScreen: Sendable, Hashable {
+    /// The entry as the client wrote it: how events name the screen back.
+    public let entry: String
+    /// The path under `screens/`.
+    public let path: String
+    /// The entry's query.
+    public let query: [String: String]
+
+    /// Reads `entry` (`path` or `path?query`, no leading slash needed).
+    public init(entry: String) {
+        self.entry = entry
+        let target = RequestTarget("/" + entry.drop(while: { $0 == "/" }))
+        self.path = target.segments.joined(separator: "/")
+        self.query = target.query
+    }
+}
+
+/// Everything a `GET` of each watched screen would say about its client: whose screens, in which
+/// version, for which platform and locale, knowing which custom kinds.
+public struct EventStreamClient: Sendable {
+    /// Who the stream is for.
+    public var user: UserIdentity
+    /// The token that named them, checked again when any token is revoked.
+    public var token: String?
+    /// The API version the client speaks (ETags differ per version).
+    public var apiVersion: APIVersion
+    /// The custom component kinds it renders.
+    public var clientKinds: Set<String>
+    /// Its platform, for pages.
+    public var platform: Platform
+    /// Its locale, for pages.
+    public var locale: String?
+    /// What its open streams are counted under: the user, or the address of a reader without one.
+    public var limitKey: String
+
+    /// Describes a client.
+    public init(
+        user: UserIdentity, token: String?, apiVersion: APIVersion, clientKinds: Set<String> = [], platform: Platform = Platform("unknown"),
+        locale: String? = nil, limitKey: String
+    ) {
+        self.user = user
+        self.token = token
+        self.apiVersion = apiVersion
+        self.clientKinds = clientKinds
+        self.platform = platform
+        self.locale = locale
+        self.limitKey = limitKey
+    }
+}
+
+/// One client's stream of screen changes, as the bytes of a `text/event-stream`.
+///
+/// It opens with `ready` (every watched screen's current ETag, so a client holding an older one
+/// revalidates at once), preceded by `revalidate` when the client's `Last-Event-ID` shows it
+/// missed invalidations while away. Then, each time the hub rings: a `screen` event
+/// (`{"path", "etag"}`) per watched screen whose ETag moved, or, when none did, an id-only message
+/// that keeps the client's `Last-Event-ID` current without waking it. A heartbeat comment when
+/// quiet; `end` (`{"reason": "idle" | "identity" | "shutdown"}`) when the server ends it.
+///
+/// Consumed once, by the task writing the response; ``close()`` (idempotent) must follow, which
+/// frees its place under the limits. ``tick()`` is the heartbeat timer's call.
+public struct ScreenEventStream: AsyncSequence, Sendable {
+    /// A chunk of the response body.
+    public typealias Element = [UInt8]
+
+    /// The ETag a `GET` of `screen` would answer for `client` now.
+    typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
+    /// Who `token` names now (a revoked token throws).
+    typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
+
+    let id: UInt64
+    let hub: ScreenEventHub
+    let doorbell: Doorbell
+    let screens: [WatchedScreen]
+    let client: EventStreamClient
+    let opening: [UInt8]
+    let baseline: [String: String]
+    let openedID: String
+    let etag: ETagLookup
+    let identity: IdentityCheck
+    let logger: Logger
+
+    /// Wakes the stream for the heartbeat and the idle check.
+    public func tick() { doorbell.ring { $0.tick = true } }
+
+    /// Ends the stream with `end` (reason `shutdown`): for a server shutting down gracefully.
+    public func shutdown() { doorbell.ring { $0.shutdown = true } }
+
+    /// Leaves the hub (the stream ends at its next look). Call when the response ends, however.
+    public func close() {
+        doorbell.ring { $0.closed = true }
+        hub.unregister(id)
+    }
+
+    /// The stream's bytes.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(stream: self, rings: doorbell.rings.makeAsyncIterator(), known: baseline, lastSentID: openedID)
+    }
+
+    /// Produces the stream's chunks; each `next()` waits for the next thing worth sending.
+    public struct Iterator: AsyncIteratorProtocol {
+        let stream: ScreenEventStream
+        var rings: AsyncStream<Void>.Iterator
+        var known: [String: String]
+        var lastSentID: String
+        var opened = false
+        var finished = false
+        var lastEvent = ContinuousClock.now
+
+        /// The next chunk, or `nil` once the stream has ended.
+        public mutating func next() async -> [UInt8]? {
+            guard !finished else { return nil }
+            guard opened else {
+                opened = true
+                return stream.opening
+            }
+            while true {
+                guard await rings.next() != nil else { return finish(nil) }
+                let pending = stream.doorbell.take()
+                if pending.closed { return finish(nil) }
+                if pending.shutdown { return finish("shutdown") }
+                if pending.identity, !(await identityHolds()) { return finish("identity") }
+                var chunk: [UInt8] = []
+                if pending.changed || pending.identity { chunk += await changes() }
+                if pending.tick {
+                    if ContinuousClock.now - lastEvent >= stream.hub.limits.idleLimit { return finish("idle", after: chunk) }
+                    if chunk.isEmpty { chunk = ServerSentEvent(comment: "heartbeat").bytes }
+                }
+                if !chunk.isEmpty { return chunk }
+            }
+        }
+
+        /// A `screen` event per watched screen whose ETag moved; an id-only message when none
+        /// did but the hub's generation moved on.
+        mutating func changes() async -> [UInt8] {
+            // Read before looking: the id never claims more than what was looked at.
+            let id = stream.hub.currentEventID
+            var chunk: [UInt8] = []
+            for screen in stream.screens {
+                let etag: String
+                do {
+                    etag = try await stream.etag(screen, stream.client)
+                } catch {
+                    // A screen failing now (a provider down) keeps what the client has.
+                    stream.logger.debug("event stream: '\(screen.entry)' did not build", metadata: ["error": "\(error)"])
+                    continue
+                }
+                guard known[screen.entry] != etag else { continue }
+                known[screen.entry] = etag
+                chunk += ServerSentEvent(type: "screen", id: id, data: EventData.json(ScreenChanged(path: screen.entry, etag: etag))).bytes
+            }
+            if !chunk.isEmpty { lastEvent = ContinuousClock.now }
+            if chunk.isEmpty, id != lastSentID { chunk = ServerSentEvent(id: id).bytes }
+            lastSentID = id
+            return chunk
+        }
+
+        /// Whether the stream's token still names its user.
+        func identityHolds() async -> Bool {
+            guard let user = try? await stream.identity(stream.client.token) else { return false }
+            return user == stream.client.user
+        }
+
+        /// Ends the stream, saying why when the server chose to (`reason`), after `chunk`.
+        mutating func finish(_ reason: String?, after chunk: [UInt8] = []) -> [UInt8]? {
+            finished = true
+            stream.hub.unregister(stream.id)
+            guard let reason else { return chunk.isEmpty ? nil : chunk }
+            return chunk + ServerSentEvent(type: "end", data: EventData.json(["reason": reason])).bytes
+        }
+    }
+}
+
+/// The `screen` event's data.
+struct ScreenChanged: Encodable {
+    let path: String
+    let etag: String
+}
+
+/// JSON on one line, keys sorted.
+enum EventData {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func json(_ value: some Encodable) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,119 @@
+public import HTTPTypes
+import Logging
+import ScreenplayContract
+
+extension ScreenplayService {
+    /// An answer that is either whole or a stream that goes on until one side ends it.
+    public enum StreamingResponse: Sendable {
+        /// A complete response, as ``ScreenplayService/respond(to:body:clientAddress:)`` gives.
+        case whole(Response)
+        /// A `200` head for `text/event-stream`, then `stream`'s chunks as they come. The host
+        /// writes each chunk as it arrives, calls the stream's `tick()` every
+        /// ``EventStreamLimits/heartbeat``, and its `close()` when the response ends.
+        case events(HTTPResponse, ScreenEventStream)
+    }
+
+    /// ``respond(to:body:clientAddress:)`` for hosts that can stream: the same answers, plus the
+    /// screen event stream at `GET {prefix}/v{N}/events?screens=<path>,<path>…`.
+    public func respondStreaming(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> StreamingResponse {
+        guard let endpoint = try? APIEndpoint(request, pathPrefix: configuration.pathPrefix, prefix: prefixSegments, versions: versions),
+            endpoint.kind == .events
+        else { return .whole(await respond(to: request, body: body, clientAddress: clientAddress)) }
+        do {
+            let token = Self.token(in: request.headerFields)
+            let user = try await screens.identity.resolve(token: token, creating: false).user
+            let client = EventStreamClient(
+                user: user, token: token, apiVersion: endpoint.version,
+                clientKinds: Self.clientKinds(in: request.headerFields, known: screens.routes.customKinds.merging(pages?.customKinds ?? [:]) { a, _ in a }),
+                platform: Self.platform(in: request.headerFields), locale: Self.locale(in: request.headerFields),
+                limitKey: user.isAnonymous ? "address:" + (clientAddress ?? "unknown") : "user:\(user.id)")
+            let entries = try Self.watchedEntries(endpoint.query["screens"])
+            let stream = try await openEventStream(
+                screens: entries, client: client, lastEventID: request.headerFields[Self.lastEventID])
+            var head = HTTPResponse(status: .ok)
+            head.headerFields[.contentType] = "text/event-stream; charset=utf-8"
+            head.headerFields[.cacheControl] = "no-store"
+            head.headerFields[Self.contentTypeOptions] = "nosniff"
+            versions.addDeprecation(to: &head, version: endpoint.version)
+            return .events(head, stream)
+        } catch let error as ScreenplayError {
+            return .whole(Self.errorResponse(error))
+        } catch {
+            logger.error("unexpected failure opening an event stream", metadata: ["error": "\(error)"])
+            return .whole(Self.errorResponse(.internalError("the server failed to open the event stream")))
+        }
+    }
+
+    /// `Last-Event-ID`: the id of the last event a reconnecting client saw.
+    public static let lastEventID = HTTPField.Name("Last-Event-ID")!
+
+    /// The `screens` parameter split into entries: comma-separated, each non-empty and at most
+    /// 2 048 bytes, duplicates once.
+    static func watchedEntries(_ parameter: String?) throws(ScreenplayError) -> [String] {
+        guard let parameter, !parameter.isEmpty else {
+            throw .invalidField("screens", "name the screens to watch: screens=<path>,<path>… (paths under screens/)")
+        }
+        var entries: [String] = []
+        for (index, entry) in parameter.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            guard !entry.isEmpty else { throw .invalidField("screens[\(index)]", "is empty") }
+            guard entry.utf8.count <= 2_048 else { throw .invalidField("screens[\(index)]", "is \(entry.utf8.count) bytes; the limit is 2048") }
+            if !entries.contains(String(entry)) { entries.append(String(entry)) }
+        }
+        return entries
+    }
+
+    /// Opens a stream of changes to `entries` (paths under `screens/`, each with an optional
+    /// query) as `client` sees them: the host's way in for clients it identifies itself (the web
+    /// pages, by cookie). Refused with `404` when this server has no invalidation bus or a screen
+    /// does not exist, `400` past ``EventStreamLimits/screensPerStream``, `429`/`503` past the
+    /// stream limits. `lastEventID` is what a reconnecting client's `Last-Event-ID` said.
+    public func openEventStream(
+        screens entries: [String], client: EventStreamClient, lastEventID: String? = nil
+    ) async throws(ScreenplayError) -> ScreenEventStream {
+        guard let hub = events else {
+            throw .notFound("this server announces no changes: it runs without an invalidation bus", path: "events")
+        }
+        guard entries.count <= hub.limits.screensPerStream else {
+            throw .invalidField("screens", "names \(entries.count) screens; one stream watches at most \(hub.limits.screensPerStream)")
+        }
+        let screens = entries.map(WatchedScreen.init(entry:))
+        let pipeline = self.screens
+        let etag: ScreenEventStream.ETagLookup = { screen, client throws(ScreenplayError) in
+            try await pipeline.encoded(
+                path: screen.path, query: screen.query, apiVersion: client.apiVersion, clientKinds: client.clientKinds, user: client.user,
+                platform: client.platform, locale: client.locale
+            ).etag
+        }
+        // Read before the baseline: an invalidation during it makes the first look happen again.
+        let openedID = hub.currentEventID
+        var baseline: [String: String] = [:]
+        var ready: [String: String?] = [:]
+        for screen in screens {
+            do {
+                let tag = try await etag(screen, client)
+                baseline[screen.entry] = tag
+                ready[screen.entry] = tag
+            } catch where error.status == .notFound {
+                throw .notFound("no screen at '\(screen.path)' to watch", path: screen.entry)
+            } catch {
+                // Failing now (a provider down): announced once it builds.
+                ready[screen.entry] = .some(nil)
+            }
+        }
+        let (id, doorbell) = try hub.register(key: client.limitKey, user: client.user)
+        var opening: [UInt8] = []
+        if let lastEventID, lastEventID != openedID {
+            opening += ServerSentEvent(type: "revalidate", data: EventData.json(["screens": entries])).bytes
+        }
+        let delay = hub.limits.reconnectDelay.components
+        opening += ServerSentEvent(
+            type: "ready", id: openedID, data: EventData.json(["screens": ready]),
+            retry: Int(delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000)
+        ).bytes
+        let resolver = self.screens.identity
+        return ScreenEventStream(
+            id: id, hub: hub, doorbell: doorbell, screens: screens, client: client, opening: opening, baseline: baseline,
+            openedID: openedID, etag: etag, identity: { token in try await resolver.resolve(token: token, creating: false).user },
+            logger: logger)
+    }
+}

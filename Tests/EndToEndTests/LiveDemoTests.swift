@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import ScreenplayClient
+import ScreenplayContract
+import ScreenplayServer
+import Testing
+
+/// The event stream against the real demo: what two people with the app open see.
+@Suite("Live screens on the demo")
+struct LiveDemoTests {
+    /// A new demo user (their first command creates them), returning their token.
+    static func newUser(_ root: URL) async throws -> String {
+        let created = try await raw(
+            .post, root, "/api/v4/commands/favorites/add", headers: [.contentType: "application/json"], body: Array(#"{"playlistId":1}"#.utf8))
+        return try #require(created.headers[ScreenplayService.tokenHeader], "\(created.text)")
+    }
+
+    @Test("a user's write reaches their other open client within a second and no one else's; a publish reaches every client of the page")
+    func writesAndPublishes() async throws {
+        try await AdminAPITests.withAdmin { root, admin in
+            let ada = try await Self.newUser(root)
+            let bob = try await Self.newUser(root)
+            let adaPhone = try await EventListener.open(root, screens: ["home", "playlist/1", "shop"], token: ada)
+            let bobPhone = try await EventListener.open(root, screens: ["home", "playlist/1", "shop"], token: bob)
+            let reader = try await EventListener.open(root, screens: ["shop"])
+            for listener in [adaPhone, bobPhone, reader] {
+                #expect(await listener.wait { $0.contains { $0.type == "ready" } } != nil)
+            }
+            // Ada's tablet takes the heart off playlist 1.
+            let removed = try await raw(
+                .post, root, "/api/v4/commands/favorites/remove",
+                headers: [.contentType: "application/json", .authorization: "Bearer \(ada)"], body: Array(#"{"playlistId":1}"#.utf8))
+            #expect(removed.status == .ok, "\(removed.text)")
+            let took = await adaPhone.wait(upTo: .seconds(3)) { _ in adaPhone.screenChanges.contains { $0.path == "playlist/1" } }
+            #expect(took.map { $0 < .seconds(1) } == true, "Ada's phone heard within a second: \(String(describing: took))")
+            let page = try await raw(.get, root, "/api/v4/screens/playlist/1", headers: [.authorization: "Bearer \(ada)"])
+            #expect(adaPhone.screenChanges.last { $0.path == "playlist/1" }?.etag == page.headers[.eTag])
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(bobPhone.screenChanges.isEmpty, "Bob's data did not change: \(bobPhone.screenChanges)")
+
+            // The shop is published without its featured section: every open shop hears it.
+            let detail = try AdminAPITests.object(try await AdminAPITests.call(.get, root, "pages/shop", token: admin))
+            var template = try #require(detail["live"]?["template"]?.objectValue)
+            template["sections"] = .array((template["sections"]?.arrayValue ?? []).filter { $0["id"] != "featured" })
+            let json = String(decoding: try JSONEncoder().encode(JSONValue.object(template)), as: UTF8.self)
+            #expect(try await AdminAPITests.call(.put, root, "pages/shop/draft", token: admin, json: json).status == .ok)
+            #expect(try await AdminAPITests.call(.post, root, "pages/shop/publish", token: admin, json: #"{"expectedLive":1}"#).status == .ok)
+            for (name, listener) in [("Ada", adaPhone), ("Bob", bobPhone), ("a reader", reader)] {
+                let heard = await listener.wait(upTo: .seconds(3)) { _ in listener.screenChanges.contains { $0.path == "shop" } }
+                #expect(heard.map { $0 < .seconds(1) } == true, "\(name) heard the publish within a second: \(String(describing: heard))")
+            }
+            for listener in [adaPhone, bobPhone, reader] { await listener.close() }
+        }
+    }
+}
