@@ -202,6 +202,13 @@ extension RouterMethods {
             head(RouterPath(path), use: handler)
         }
         post(RouterPath(site.renderer.links.commandPath), use: handler)
+        let heartbeat = site.service.configuration.eventStreams.heartbeat
+        get(RouterPath(WebSite.eventsPath)) { request, context in
+            switch await site.openEvents(request.head, clientAddress: address(context)) {
+            case .whole(let answer): return ScreenplayResponder.response(answer)
+            case .events(let head, let stream): return ScreenplayResponder.events(head, stream, heartbeat: heartbeat)
+            }
+        }
         return self
     }
 }

@@ -352,6 +352,32 @@ class WithJavaScript(unittest.TestCase):
         page.open(path)
         self.assertIn("Cello Suite No. 1", page.js("return document.getElementById('main').textContent"))
 
+    def test_an_open_page_follows_a_change_made_in_another_tab(self):
+        page = self.page
+        path = page.new_playlist("Two Tabs")
+        first = self.browser.current_window_handle
+        self.assertIn("/web/events?screens=playlist/", page.js("return document.getElementById('main').dataset.live"))
+        page.js("""window.stillHere = true;
+            new MutationObserver(() => {
+              const heart = document.querySelector('form[data-toggle] button');
+              if (heart && heart.getAttribute('aria-pressed') === 'true' && !window.changedAt) window.changedAt = Date.now();
+            }).observe(document.getElementById('main'), { subtree: true, attributes: true, childList: true });""")
+        self.browser.switch_to.new_window("tab")
+        try:
+            page.open(path)
+            clicked = page.js("return Date.now()")
+            page.find("form[data-toggle] button").click()
+            page.wait(lambda: "Added “Two Tabs” to favorites" in page.announced())
+        finally:
+            self.browser.close()
+            self.browser.switch_to.window(first)
+        page.wait(lambda: page.js("return !!window.changedAt"), timeout=5, message="the first tab never heard of the change")
+        took = page.js("return window.changedAt") - clicked
+        print(f"\n    another tab's favorite shown here after {took} ms", file=sys.stderr)
+        self.assertLess(took, 1500)
+        self.assertTrue(page.js("return window.stillHere === true"), "updated in place, not reloaded")
+        self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true")
+
     def test_a_refresh_keeps_what_was_typed_and_the_focus(self):
         page = self.page
         page.open("/screens/search?q=bach")

@@ -52,4 +52,26 @@ struct LiveDemoTests {
             for listener in [adaPhone, bobPhone, reader] { await listener.close() }
         }
     }
+
+    @Test("a web page names its stream and its screen's ETag; the stream's ready agrees with it")
+    func webPageIsLive() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let page = try await raw(.get, root, "/screens/shop", headers: [.accept: "text/html"])
+            let html = page.text
+            let live = try #require(html.firstMatch(of: /data-live="([^"]+)" data-etag="([^"]+)"/))
+            #expect(live.1 == "/web/events?screens=shop")
+            let etag = String(live.2).replacingOccurrences(of: "&quot;", with: "\"")
+            let listener = try await EventListener.open(root, screens: [], path: String(live.1.dropFirst()))
+            #expect(listener.status == 200)
+            await listener.wait { $0.contains { $0.type == "ready" } }
+            let ready = try #require(listener.events.first)
+            let screens = try #require(EventStreamTests.data(ready)["screens"] as? [String: String])
+            #expect(screens["shop"] == etag)
+            await listener.close()
+            let unknown = try await raw(.get, root, "/web/events?screens=nowhere")
+            #expect(unknown.status == .notFound)
+        }
+    }
 }

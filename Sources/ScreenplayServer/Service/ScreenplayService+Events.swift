@@ -48,8 +48,8 @@ extension ScreenplayService {
     public static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     /// The `screens` parameter split into entries: comma-separated, each non-empty and at most
-    /// 2 048 bytes, duplicates once.
-    static func watchedEntries(_ parameter: String?) throws(ScreenplayError) -> [String] {
+    /// 2 048 bytes, duplicates once. Public for hosts that open streams themselves (the web).
+    public static func watchedEntries(_ parameter: String?) throws(ScreenplayError) -> [String] {
         guard let parameter, !parameter.isEmpty else {
             throw .invalidField("screens", "name the screens to watch: screens=<path>,<path>… (paths under screens/)")
         }

@@ -70,8 +70,8 @@ public struct WebShell: Sendable {
 extension HTMLRenderer {
     /// A whole page: the shell (skip link, site header with navigation and search, the player
     /// bar, the live region, the loading template) around `body`. `kind` marks what `<main>`
-    /// holds (`screen`, `dialog`, `error`) for the script.
-    func document(title: String, body: String, currentPath: String?, kind: String = "screen") -> String {
+    /// holds (`screen`, `dialog`, `error`) for the script; `live`, where to hear of changes.
+    func document(title: String, body: String, currentPath: String?, kind: String = "screen", live: WebLive? = nil) -> String {
         let current = shell.current(for: currentPath)
         var navigation = ""
         for link in shell.navigation {
@@ -102,7 +102,7 @@ extension HTMLRenderer {
             <a class="skip-link" href="#main">Skip to content</a>\
             <header class="site-header"><div class="bar"><a class="brand" href="/">\(HTML.escape(shell.siteName))</a>\
             <nav aria-label="Site"><ul>\(navigation)</ul></nav>\(search)</div></header>
-            <main id="main" tabindex="-1" data-page="\(kind)">\(body)</main>
+            <main id="main" tabindex="-1" data-page="\(kind)"\(live?.attributes ?? "")>\(body)</main>
             \(Self.playerBar)<div id="sp-announcer" class="visually-hidden" role="status" aria-live="polite"></div>\(loadingTemplate)
             </body></html>
             """
@@ -147,4 +147,22 @@ extension HTMLRenderer {
         let attribute = name.map { " class=\"\($0)\"" } ?? ""
         return "<svg\(attribute) viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" aria-hidden=\"true\" focusable=\"false\"><path d=\"\(path)\" fill=\"currentColor\"/></svg>"
     }
+}
+
+/// What makes a page follow its screen: the event stream to open and the ETag of the screen the
+/// page shows. The script opens the stream and, when it names another ETag for the screen (or
+/// asks for a revalidation), fetches the page again and morphs it in by node id.
+public struct WebLive: Sendable, Hashable {
+    /// The stream's URL (`/web/events?screens=…`).
+    public var eventsURL: String
+    /// The ETag of the screen as shown (the API's, so the stream's events compare with it).
+    public var etag: String
+
+    /// Describes a live page.
+    public init(eventsURL: String, etag: String) {
+        self.eventsURL = eventsURL
+        self.etag = etag
+    }
+
+    var attributes: String { " data-live=\"\(HTML.escape(eventsURL))\" data-etag=\"\(HTML.escape(etag))\"" }
 }

@@ -57,8 +57,9 @@ public struct HTMLRenderer: Sendable {
 
     /// A whole page for `screen`. `currentPath` is where command forms come back to; `notice` is
     /// a banner under the title (a confirmation, or an error the last form post met).
-    public func page(for screen: Screen, currentPath: String, notice: WebNotice? = nil) -> String {
-        document(title: screen.title, body: content(for: screen, currentPath: currentPath, notice: notice), currentPath: currentPath)
+    public func page(for screen: Screen, currentPath: String, notice: WebNotice? = nil, live: WebLive? = nil) -> String {
+        document(
+            title: screen.title, body: content(for: screen, currentPath: currentPath, notice: notice), currentPath: currentPath, live: live)
     }
 
     /// The body of a screen's page (what goes in `<main>`), for hosts that show screens inside a

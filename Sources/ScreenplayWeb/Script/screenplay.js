@@ -1,7 +1,6 @@
-// Screenplay's web player: makes the server's pages behave like an app; every flow also works
-// without it. It carries out what the markup says (labels, states, headers, queues and ids all
-// come from data- attributes the server wrote) and decides nothing the view tree decides.
-// A module: strict, deferred, its own scope.
+// Screenplay's web player: the server's pages behave like an app; every flow also works without
+// it. It carries out what the markup says (data- attributes the server wrote: labels, states,
+// headers, queues, ids) and decides nothing the view tree decides. A module: strict, deferred.
 const doc = document;
 const $ = (selector, root = doc) => root.querySelector(selector);
 const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
@@ -17,7 +16,7 @@ function announce(text) {
 }
 
 async function fetchPage(url, init = {}) {
-  const response = await fetch(url, Object.assign({ credentials: "same-origin", headers: { Accept: "text/html" } }, init));
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" }, ...init });
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const main = page.getElementById("main");
   if (!main) throw new Error("not a page: " + response.status);
@@ -40,8 +39,7 @@ let loading = null;
 function showLoading(header) {
   const main = $("#main");
   const view = $("#sp-loading").content.cloneNode(true);
-  const image = slot("image", view);
-  if (header.image) Object.assign(image, { src: header.image, alt: header.alt || "", hidden: false });
+  if (header.image) Object.assign(slot("image", view), { src: header.image, alt: header.alt || "", hidden: false });
   slot("title", view).textContent = header.title || "";
   const subtitle = slot("subtitle", view);
   if (header.subtitle) subtitle.textContent = header.subtitle; else subtitle.remove();
@@ -58,7 +56,7 @@ function showFailure(url, header) {
   if (progress) progress.hidden = true;
   failure.hidden = false;
   main.removeAttribute("aria-busy");
-  $("[data-retry]", failure).addEventListener("click", () => visit(url, { header, push: false }), { once: true });
+  $("[data-retry]", failure).onclick = () => visit(url, { header, push: false });
   announce(slot("message", failure).textContent);
 }
 
@@ -66,9 +64,8 @@ const headerOf = ({ dataset: d }) =>
   d.headerTitle ? { title: d.headerTitle, subtitle: d.headerSubtitle, image: d.headerImage, alt: d.headerAlt } : null;
 
 async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
-  if (loading) loading.abort();
-  const controller = new AbortController();
-  loading = controller;
+  loading?.abort();
+  const controller = (loading = new AbortController());
   if (push) saveScroll();
   const target = new URL(url, location.href);
   if (header) showLoading(header); else $("#main").setAttribute("aria-busy", "true");
@@ -79,7 +76,7 @@ async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
     loading = null;
     show(page, { focus: true });
     if (page.url !== target.href) history.replaceState({ scroll: 0 }, "", withoutNotice(page.url));
-    window.scrollTo(0, scroll);
+    scrollTo(0, scroll);
   } catch (error) {
     if (error.name === "AbortError") return;
     loading = null;
@@ -92,7 +89,7 @@ function show(page, { focus = false, morphing = false } = {}) {
   if (page.main.dataset.page === "dialog") return openDialog(page);
   closeDialog();
   const main = $("#main");
-  if (morphing) morph(main, page.main);
+  if (morphing) update(main, page.main);
   else {
     main.replaceChildren(...imported(page.main));
     syncAttributes(main, page.main);
@@ -104,21 +101,16 @@ function show(page, { focus = false, morphing = false } = {}) {
   const links = $$(".site-header nav a, .site-search", page.page);
   $$(".site-header nav a, .site-search").forEach((link, index) => links[index] && syncAttributes(link, links[index]));
   enhance(main);
-  const notice = $("[data-notice]", main);
-  if (notice) announce(notice.textContent);
+  listen();
+  announce($("[data-notice]", main)?.textContent);
   if (focus && !morphing) main.focus({ preventScroll: true });
 }
 
 function saveScroll() {
-  history.replaceState(Object.assign({}, history.state, { scroll: window.scrollY }), "");
+  history.replaceState({ ...history.state, scroll: scrollY }, "");
 }
 
 // ---- Keyed refresh: a new page of the same screen morphed in, node by node ----
-function morph(live, next) {
-  syncAttributes(live, next);
-  morphChildren(live, next);
-}
-
 function morphChildren(live, next) {
   const byKey = new Map();
   for (const child of live.children) if (child.dataset.node) byKey.set(child.dataset.node, child);
@@ -166,10 +158,26 @@ function syncAttributes(live, next) {
 }
 
 async function refresh() {
+  if (pending || loading) return; // their answer shows the page as it is then
   try {
     const page = await fetchPage(location.pathname + location.search);
     if (samePage(page.url, location.href)) show(page, { morphing: true });
   } catch (error) { /* the page shown is still the last one known */ }
+}
+
+// ---- Live: the page follows its screen through the server's event stream ----
+let stream = null;
+
+function listen() {
+  const url = $("#main")?.dataset.live;
+  if (stream && url && stream.url === new URL(url, location.href).href) return;
+  stream?.close();
+  stream = url ? new EventSource(url) : null;
+  if (!stream) return;
+  const check = (etag) => etag === $("#main").dataset.etag || refresh();
+  stream.addEventListener("ready", (event) => check(Object.values(JSON.parse(event.data).screens)[0]));
+  stream.addEventListener("screen", (event) => check(JSON.parse(event.data).etag));
+  stream.addEventListener("revalidate", refresh);
 }
 
 // ---- Commands: sent in the background, answered in place ----
@@ -189,7 +197,7 @@ function submitCommand(form, submitter) {
 
 async function sendCommand(form, body, submitter, undo) {
   pending += 1;
-  if (submitter) submitter.setAttribute("aria-busy", "true");
+  submitter?.setAttribute("aria-busy", "true");
   try {
     const page = await fetchPage(form.action, {
       method: "POST", body, signal: AbortSignal.timeout(commandTimeout),
@@ -209,16 +217,16 @@ async function sendCommand(form, body, submitter, undo) {
     saveScroll();
     history.pushState({ scroll: 0 }, "", withoutNotice(page.url));
     show(page, { focus: true });
-    window.scrollTo(0, 0);
+    scrollTo(0, 0);
   } catch (error) {
     pending -= 1;
-    if (undo) undo();
+    undo?.();
     const message = doc.body.dataset[error.name === "TimeoutError" ? "commandTimeout" : "commandFailure"];
     closeDialog();
     announce(message);
     showError(message);
   } finally {
-    if (submitter) submitter.removeAttribute("aria-busy");
+    submitter?.removeAttribute("aria-busy");
   }
 }
 
@@ -247,7 +255,7 @@ function flip(form) {
   const data = form.dataset;
   const text = $(".label", button);
   const now = {
-    flipText: text.textContent, flipIcon: icon ? icon.textContent : "",
+    flipText: text.textContent, flipIcon: icon?.textContent || "",
     flipLabel: button.getAttribute("aria-label") || "", flipUrl: url.value, flipPayload: payload.value,
   };
   if (icon) icon.textContent = data.flipIcon || "";
@@ -271,7 +279,7 @@ function openDialog(page, trigger) {
     dialog.setAttribute("aria-labelledby", "dialog-title");
     dialog.addEventListener("close", () => {
       dialog.replaceChildren();
-      if (opener && opener.isConnected) opener.focus();
+      if (opener?.isConnected) opener.focus();
       opener = null;
     });
     doc.body.append(dialog);
@@ -283,13 +291,12 @@ function openDialog(page, trigger) {
     dialog.showModal();
   }
   const field = $("input:not([type=hidden])", dialog) || $("button, a", dialog);
-  if (field) field.focus();
-  const error = $("[role=alert]", dialog);
-  if (error) announce(error.textContent);
+  field?.focus();
+  announce($("[role=alert]", dialog)?.textContent);
 }
 
 function closeDialog() {
-  if (dialog && dialog.open) dialog.close();
+  if (dialog?.open) dialog.close();
 }
 
 // ---- The player: a queue that keeps playing while pages change ----
@@ -354,22 +361,21 @@ if (player && audio) {
     toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
     if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
   };
-  for (const name of ["play", "pause"]) audio.addEventListener(name, showState);
-  audio.addEventListener("ended", () => step(1));
-  audio.addEventListener("timeupdate", () => {
+  audio.onplay = audio.onpause = showState;
+  audio.onended = () => step(1);
+  audio.ontimeupdate = () => {
     slot("elapsed", player).textContent = clock(audio.currentTime);
     if (doc.activeElement !== seek) seek.value = String(Math.floor(audio.currentTime));
-  });
-  audio.addEventListener("durationchange", () => {
+  };
+  audio.ondurationchange = () => {
     if (Number.isFinite(audio.duration)) {
       seek.max = String(Math.floor(audio.duration));
       slot("duration", player).textContent = clock(audio.duration);
     }
-  });
-  toggle.addEventListener("click", () => (audio.paused ? audio.play().catch(() => {}) : audio.pause()));
-  $("[data-player=previous]", player).addEventListener("click", () => step(-1));
-  $("[data-player=next]", player).addEventListener("click", () => step(1));
-  seek.addEventListener("input", () => { audio.currentTime = Number(seek.value); });
+  };
+  toggle.onclick = () => (audio.paused ? audio.play().catch(() => {}) : audio.pause());
+  for (const [name, by] of [["previous", -1], ["next", 1]]) $(`[data-player=${name}]`, player).onclick = () => step(by);
+  seek.oninput = () => { audio.currentTime = Number(seek.value); };
   if ("mediaSession" in navigator) {
     const actions = { play: () => audio.play(), pause: () => audio.pause(), previoustrack: () => step(-1), nexttrack: () => step(1),
       seekto: (details) => (audio.currentTime = details.seekTime) };
@@ -402,19 +408,18 @@ function enhance(root) {
       button.hidden = false;
       button.onclick = () => list.scrollBy({ left: Number(button.dataset.scroll) * list.clientWidth * 0.8 });
     }
-    list.addEventListener("scroll", update, { passive: true });
+    list.onscroll = update;
     update();
   }
   for (const input of $$("input[data-limit]", root)) countCharacters(input);
 }
 
 function countCharacters(input) {
-  const hint = (input.getAttribute("aria-describedby") || "").split(" ").map((id) => doc.getElementById(id)).find((each) => each && each.classList.contains("field-limit"));
+  const hint = doc.getElementById(input.id + "-limit");
   if (!hint) return;
-  const limit = Number(input.dataset.limit);
   const count = Array.from(input.value).length;
   if (!count) return;
-  const over = count - limit;
+  const over = count - input.dataset.limit;
   hint.textContent = (over > 0 ? input.dataset.limitOver : input.dataset.limitCounter).replace("{count}", count).replace("{over}", over);
   hint.classList.toggle("over", over > 0);
 }
@@ -454,16 +459,17 @@ doc.addEventListener("submit", (event) => {
 });
 
 doc.addEventListener("input", (event) => {
-  if (event.target.matches && event.target.matches("input[data-limit]")) countCharacters(event.target);
+  if (event.target.matches?.("input[data-limit]")) countCharacters(event.target);
 });
 
 window.addEventListener("popstate", (event) => {
   if (!isPagePath(location.pathname)) return;
-  visit(location.href, { push: false, scroll: (event.state && event.state.scroll) || 0 });
+  visit(location.href, { push: false, scroll: event.state?.scroll || 0 });
 });
 
-// Restored from the back/forward cache: what it shows may be old.
-window.addEventListener("pageshow", (event) => { if (event.persisted) refresh(); });
+// Restored from the back/forward cache: what it shows may be old. Hidden: no stream held.
+window.addEventListener("pageshow", (event) => { if (event.persisted) { refresh(); listen(); } });
+window.addEventListener("pagehide", () => { stream?.close(); stream = null; });
 
 let saving = 0;
 window.addEventListener("scroll", () => {
@@ -472,8 +478,9 @@ window.addEventListener("scroll", () => {
 }, { passive: true });
 
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
-history.replaceState(Object.assign({ scroll: window.scrollY }, history.state), "", withoutNotice(location.href));
+history.replaceState({ scroll: scrollY, ...history.state }, "", withoutNotice(location.href));
 enhance(doc);
+listen();
 
-// What other parts (the live stream) call: morph the page in place, or go somewhere.
-window.screenplay = { refresh, visit: (url) => visit(url) };
+// For hosts and tests: the page morphed in place.
+window.screenplay = { refresh };
