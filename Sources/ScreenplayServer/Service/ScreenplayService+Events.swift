@@ -16,9 +16,10 @@ extension ScreenplayService {
     /// ``respond(to:body:clientAddress:)`` for hosts that can stream: the same answers, plus the
     /// screen event stream at `GET {prefix}/v{N}/events?screens=<path>,<path>…`.
     public func respondStreaming(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> StreamingResponse {
-        guard let endpoint = try? APIEndpoint(request, pathPrefix: configuration.pathPrefix, prefix: prefixSegments, versions: versions),
-            endpoint.kind == .events
-        else { return .whole(await respond(to: request, body: body, clientAddress: clientAddress)) }
+        let target = endpoint(of: request)
+        guard case .success(let endpoint) = target, endpoint.kind == .events else {
+            return .whole(await respond(to: request, at: target, body: body, clientAddress: clientAddress))
+        }
         do {
             let token = Self.token(in: request.headerFields)
             let user = try await screens.identity.resolve(token: token, creating: false).user
@@ -30,10 +31,7 @@ extension ScreenplayService {
             let entries = try Self.watchedEntries(endpoint.query["screens"])
             let stream = try await openEventStream(
                 screens: entries, client: client, lastEventID: request.headerFields[Self.lastEventID])
-            var head = HTTPResponse(status: .ok)
-            head.headerFields[.contentType] = "text/event-stream; charset=utf-8"
-            head.headerFields[.cacheControl] = "no-store"
-            head.headerFields[Self.contentTypeOptions] = "nosniff"
+            var head = Self.eventStreamHead
             versions.addDeprecation(to: &head, version: endpoint.version)
             return .events(head, stream)
         } catch let error as ScreenplayError {
@@ -42,6 +40,15 @@ extension ScreenplayService {
             logger.error("unexpected failure opening an event stream", metadata: ["error": "\(error)"])
             return .whole(Self.errorResponse(.internalError("the server failed to open the event stream")))
         }
+    }
+
+    /// The `200` head of every event stream: `text/event-stream`, never stored, never sniffed.
+    public static var eventStreamHead: HTTPResponse {
+        var head = HTTPResponse(status: .ok)
+        head.headerFields[.contentType] = "text/event-stream; charset=utf-8"
+        head.headerFields[.cacheControl] = "no-store"
+        head.headerFields[contentTypeOptions] = "nosniff"
+        return head
     }
 
     /// `Last-Event-ID`: the id of the last event a reconnecting client saw.

@@ -74,8 +74,22 @@ public final class ScreenplayService: Sendable {
     /// `clientAddress` (the peer's IP address, when the adapter knows it) is what limits how
     /// many identities one address can create.
     public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
+        await respond(to: request, at: endpoint(of: request), body: body, clientAddress: clientAddress)
+    }
+
+    /// Where `request` goes, or why it goes nowhere: read once per request.
+    func endpoint(of request: HTTPRequest) -> Result<APIEndpoint, ScreenplayError> {
+        Result { () throws(ScreenplayError) in
+            try APIEndpoint(request, pathPrefix: configuration.pathPrefix, prefix: prefixSegments, versions: versions)
+        }
+    }
+
+    /// Answers `request`, whose target was already read into `endpoint`.
+    func respond(
+        to request: HTTPRequest, at endpoint: Result<APIEndpoint, ScreenplayError>, body: [UInt8], clientAddress: String?
+    ) async -> Response {
         do {
-            let endpoint = try APIEndpoint(request, pathPrefix: configuration.pathPrefix, prefix: prefixSegments, versions: versions)
+            let endpoint = try endpoint.get()
             switch endpoint.kind {
             case .screens: return try await screens.respond(to: request, at: endpoint)
             case .commands: return try await commands.respond(to: request, at: endpoint, body: body, clientAddress: clientAddress)

@@ -34,10 +34,7 @@ extension WebSite {
             let entries = try ScreenplayService.watchedEntries(Self.query(of: request)["screens"])
             let stream = try await service.openEventStream(
                 screens: entries, client: client, lastEventID: request.headerFields[ScreenplayService.lastEventID])
-            var head = HTTPResponse(status: .ok)
-            head.headerFields[.contentType] = "text/event-stream; charset=utf-8"
-            head.headerFields[.cacheControl] = "no-store"
-            return .events(head, stream)
+            return .events(ScreenplayService.eventStreamHead, stream)
         } catch {
             return .whole(ScreenplayService.errorResponse(error))
         }
