@@ -72,6 +72,24 @@ struct LiveDemoTests {
             await listener.close()
             let unknown = try await raw(.get, root, "/web/events?screens=nowhere")
             #expect(unknown.status == .notFound)
+
+            // Liveness comes from the screen (v5). Not live: a composer's page changes with a
+            // release of the catalog, not while it is shown.
+            let composer = try await raw(.get, root, "/screens/composer/mozart", headers: [.accept: "text/html"]).text
+            #expect(composer.contains("data-etag=") == false && composer.contains("data-live") == false)
+            // Polled: attendance, revalidated every minute; no stream held for it.
+            let cities = try await raw(.get, root, "/screens/cities", headers: [.accept: "text/html"]).text
+            #expect(cities.contains(#"data-interval="60""#) && !cities.contains("data-live"))
+            // Followed: the library.
+            let library = try await raw(.get, root, "/screens/library", headers: [.accept: "text/html"]).text
+            #expect(library.contains(#"data-live="/web/events?screens=library""#) && !library.contains("data-interval"))
+            // The API: v5 says so, v4 does not; the hearts carry their outcome from v5 only.
+            let token = try await Self.newUser(root)
+            for (version, expected) in [(5, true), (4, false)] {
+                let body = try await raw(.get, root, "/api/v\(version)/screens/playlist/1", headers: [.authorization: "Bearer \(token)"]).text
+                #expect(body.contains(#""live":{"events":true}"#) == expected, "v\(version)")
+                #expect(body.contains(#""optimistic":{"entities":{"playlist/1":{"favorite":"#) == expected, "v\(version)")
+            }
         }
     }
 }

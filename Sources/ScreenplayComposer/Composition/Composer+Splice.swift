@@ -25,7 +25,9 @@ extension Composer {
         // Ids: the widget's own component has the instance id; a fallback's first component takes
         // it too, and the rest get the ids the service derives for any screen (from the section,
         // the kind and the component's identity key), unique across the page.
-        var firstPass = Screen(id: template.route, title: template.title, sections: [])
+        // Composed pages are live (v5): a publish, a kill switch or an experiment change reaches
+        // open clients through the event stream.
+        var firstPass = Screen(id: template.route, title: template.title, sections: [], live: .events)
         var ranges: [(plan: Int, section: Int, range: Range<Int>)] = []
         for (sectionIndex, section) in template.sections.enumerated() {
             var components: [Component] = []

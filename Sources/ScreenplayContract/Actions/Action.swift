@@ -125,20 +125,37 @@ extension Action {
         public var url: String
         /// The JSON body to send; for prompts the entered text is added to it.
         public var payload: JSONValue?
+        /// What the command is expected to change, shown before the answer (v5).
+        public var optimistic: OptimisticOutcome?
 
         /// Creates a command.
-        public init(url: String, payload: JSONValue? = nil) {
+        public init(url: String, payload: JSONValue? = nil, optimistic: OptimisticOutcome? = nil) {
             self.url = url
             self.payload = payload
+            self.optimistic = optimistic
         }
 
-        enum CodingKeys: String, CodingKey { case url, payload }
+        enum CodingKeys: String, CodingKey { case url, payload, optimistic }
 
-        /// Decodes and checks `url` against ``LinkPolicy/endpoint``.
+        /// Decodes and checks `url` against ``LinkPolicy/endpoint``; from v5 reads `optimistic`
+        /// (a bad one is reported and dropped: the command still works, it just waits).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             url = try container.decode(checkedBy: ValueRules.EndpointLink.self, forKey: .url)
             payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
+            optimistic =
+                decoder.screenplayAPIVersion >= OptimisticOutcome.introduced
+                ? try container.decodeLossyIfPresent(OptimisticOutcome.self, forKey: .optimistic) : nil
+        }
+
+        /// Writes the members; `optimistic` only for v5 and later.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encodeIfPresent(payload, forKey: .payload)
+            if encoder.screenplayAPIVersion >= OptimisticOutcome.introduced {
+                try container.encodeIfPresent(optimistic, forKey: .optimistic)
+            }
         }
     }
 

@@ -21,11 +21,14 @@ public struct Screen: Sendable, Hashable {
     public var storage: ClientStorage
     /// Facts several components show, sent once (v4); components bind to them by id.
     public var entities: Entities
+    /// Whether and how the client keeps the screen current while it is shown (v5).
+    public var live: LiveUpdates?
 
     /// Creates a screen.
     public init(
         id: String, title: String, header: ScreenHeader? = nil, sections: [ScreenSection],
-        toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil, storage: ClientStorage = [:], entities: Entities = [:]
+        toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil, storage: ClientStorage = [:], entities: Entities = [:],
+        live: LiveUpdates? = nil
     ) {
         self.id = id
         self.title = title
@@ -35,6 +38,7 @@ public struct Screen: Sendable, Hashable {
         self.menu = menu
         self.storage = storage
         self.entities = entities
+        self.live = live
     }
 
     /// Every component of the screen, depth first (stack children after their stack).
@@ -52,7 +56,7 @@ public struct Screen: Sendable, Hashable {
 }
 
 extension Screen: Codable {
-    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu, storage, entities }
+    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu, storage, entities, live }
 
     /// Decodes lossily: bad sections, components and menu items are skipped and reported.
     public init(from decoder: any Decoder) throws {
@@ -74,9 +78,11 @@ extension Screen: Codable {
             storage = [:]
             entities = [:]
         }
+        live = decoder.screenplayAPIVersion >= LiveUpdates.introduced ? try container.decodeLossyIfPresent(LiveUpdates.self, forKey: .live) : nil
     }
 
-    /// Writes the members; storage and entities only for v4 and later, and only when set.
+    /// Writes the members; storage and entities only for v4 and later, `live` for v5 and later,
+    /// each only when set.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -89,6 +95,7 @@ extension Screen: Codable {
             if !storage.isEmpty { try container.encode(storage, forKey: .storage) }
             if !entities.isEmpty { try container.encode(entities, forKey: .entities) }
         }
+        if encoder.screenplayAPIVersion >= LiveUpdates.introduced, let live, live.isLive { try container.encode(live, forKey: .live) }
     }
 }
 

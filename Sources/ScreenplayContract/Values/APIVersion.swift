@@ -25,8 +25,12 @@ public struct APIVersion: RawRepresentable, Comparable, Hashable, Sendable, Coda
     /// entities; the text field; command results set storage, patch entities and carry effects.
     public static let v4 = APIVersion(4)
 
+    /// Live screens (`live`: watched on the event stream or revalidated on an interval) and
+    /// optimistic command outcomes (`optimistic`: entity members set before the answer).
+    public static let v5 = APIVersion(5)
+
     /// The newest version this build of the contract knows.
-    public static let latest = APIVersion.v4
+    public static let latest = APIVersion.v5
 
     /// Every version this build of the contract can produce, oldest first.
     public static let supported: ClosedRange<APIVersion> = .v1 ... .latest

@@ -26,12 +26,18 @@ struct PlaylistCommands: Sendable {
     }
 
     /// The toggle for a playlist's favorite state, carrying both commands, bound to the
-    /// playlist's entity: wherever it appears, one command result flips every copy.
+    /// playlist's entity: wherever it appears, one command result flips every copy. Each command
+    /// says what it will do (v5), so the heart flips before the server answers.
     static func favoriteButton(playlist: PlaylistRecord, isFavorite: Bool) -> Component {
         let payload: JSONValue = ["playlistId": .integer(Int(playlist.id))]
         return Component.FavoriteButton(
             isFavorite: isFavorite, label: playlist.name,
-            add: .init(url: "commands/favorites/add", payload: payload), remove: .init(url: "commands/favorites/remove", payload: payload)
+            add: .init(
+                url: "commands/favorites/add", payload: payload,
+                optimistic: .init(entities: favoriteEntity(playlistID: playlist.id, isFavorite: true))),
+            remove: .init(
+                url: "commands/favorites/remove", payload: payload,
+                optimistic: .init(entities: favoriteEntity(playlistID: playlist.id, isFavorite: false)))
         )
         .bind("isFavorite", to: DemoLinks.playlistEntity(playlist.id), DemoLinks.favoriteMember)
     }

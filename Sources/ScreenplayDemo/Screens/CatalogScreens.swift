@@ -17,7 +17,10 @@ struct CatalogScreens: Sendable {
         for playlist in own {
             entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
         }
-        return Screen(id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities) {
+        // Live (v5): a playlist made or a heart tapped on another device shows here at once.
+        return Screen(
+            id: "home", title: "Screenplay Classical", menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities, live: .events
+        ) {
             if shopTeaser {
                 Section("shop-teaser", header: "New: the shop") {
                     DetailButton(

@@ -35,7 +35,9 @@ enum CityStatistics {
     }
 
     static func screen() -> Screen {
-        Screen(id: "cities", title: "Concert cities", header: header) {
+        // Attendance is counted as the week goes (v5): revalidated every minute while shown, a 304
+        // when nothing moved.
+        Screen(id: "cities", title: "Concert cities", header: header, live: .interval(60)) {
             Section("cities") {
                 for city in cities {
                     cityCard(city)

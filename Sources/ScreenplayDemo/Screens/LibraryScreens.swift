@@ -35,7 +35,8 @@ struct LibraryScreens: Sendable {
             entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
         }
         return Screen(
-            id: "library", title: "Library", header: LibraryScreen.header, menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities
+            id: "library", title: "Library", header: LibraryScreen.header, menu: [PlaylistCommands.newPlaylistMenuItem()], entities: entities,
+            live: .events
         ) {
             Section("saved") {
                 DetailButton(
@@ -58,7 +59,7 @@ struct LibraryScreens: Sendable {
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
-            entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite)
+            entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite), live: .events
         ) {
             Section("about") {
                 if let description = playlist.description { Paragraphs([description]) }
@@ -80,7 +81,7 @@ struct LibraryScreens: Sendable {
 
     func favorites(for user: UserIdentity) async throws -> Screen {
         let playlists = try await catalog.favoritePlaylists(of: user)
-        return Screen(id: "favorites", title: "Favorites", header: FavoritesScreen.header) {
+        return Screen(id: "favorites", title: "Favorites", header: FavoritesScreen.header, live: .events) {
             Section("playlists", header: "Playlists") {
                 if playlists.isEmpty {
                     Text("Nothing here yet. Open a playlist and choose “Add to favorites”.", color: .token(.secondaryText))

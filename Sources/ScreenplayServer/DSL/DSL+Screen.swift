@@ -48,11 +48,12 @@ extension Screen {
     /// ```
     public init(
         id: String, title: String, header: ScreenHeader? = nil, toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil,
-        storage: ClientStorage = [:], entities: Entities = [:], @SectionBuilder sections: () throws -> [ScreenSection]
+        storage: ClientStorage = [:], entities: Entities = [:], live: LiveUpdates? = nil,
+        @SectionBuilder sections: () throws -> [ScreenSection]
     ) rethrows {
         self.init(
             id: id, title: title, header: header, sections: try sections(), toolbar: toolbar, menu: menu, storage: storage,
-            entities: entities)
+            entities: entities, live: live)
     }
 }
 

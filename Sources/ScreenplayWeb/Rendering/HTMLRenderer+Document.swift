@@ -149,20 +149,28 @@ extension HTMLRenderer {
     }
 }
 
-/// What makes a page follow its screen: the event stream to open and the ETag of the screen the
-/// page shows. The script opens the stream and, when it names another ETag for the screen (or
-/// asks for a revalidation), fetches the page again and morphs it in by node id.
+/// What makes a page follow its screen, as the screen declares (v5 `live`): the event stream to
+/// open, the polling interval, and the ETag of the screen the page shows. The script opens the
+/// stream and, when it names another ETag for the screen (or asks for a revalidation), fetches
+/// the page again and morphs it in by node id; with an interval it does the same every so many
+/// seconds while the tab is visible (a 304 when nothing moved).
 public struct WebLive: Sendable, Hashable {
-    /// The stream's URL (`/web/events?screens=…`).
-    public var eventsURL: String
+    /// The stream's URL (`/web/events?screens=…`), when the screen follows events.
+    public var eventsURL: String?
     /// The ETag of the screen as shown (the API's, so the stream's events compare with it).
     public var etag: String
+    /// Seconds between revalidations, when the screen asks to be polled.
+    public var interval: Int?
 
     /// Describes a live page.
-    public init(eventsURL: String, etag: String) {
+    public init(eventsURL: String?, etag: String, interval: Int? = nil) {
         self.eventsURL = eventsURL
         self.etag = etag
+        self.interval = interval
     }
 
-    var attributes: String { " data-live=\"\(HTML.escape(eventsURL))\" data-etag=\"\(HTML.escape(etag))\"" }
+    var attributes: String {
+        (eventsURL.map { " data-live=\"\(HTML.escape($0))\"" } ?? "") + (interval.map { " data-interval=\"\($0)\"" } ?? "")
+            + " data-etag=\"\(HTML.escape(etag))\""
+    }
 }

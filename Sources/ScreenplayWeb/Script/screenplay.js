@@ -1,6 +1,5 @@
-// Screenplay's web player: the server's pages behave like an app; every flow also works without
-// it. It carries out what the markup says (data- attributes the server wrote: labels, states,
-// headers, queues, ids) and decides nothing the view tree decides. A module: strict, deferred.
+// Screenplay's web player: pages behave like an app, and work without it. It carries out what the
+// markup says (data- attributes from the view tree) and decides nothing. A module: strict, deferred.
 const doc = document;
 const $ = (selector, root = doc) => root.querySelector(selector);
 const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
@@ -165,11 +164,13 @@ async function refresh() {
   } catch (error) { /* the page shown is still the last one known */ }
 }
 
-// ---- Live: the page follows its screen through the server's event stream ----
-let stream = null;
+// ---- Live: the page follows its screen (event stream, or polled while visible) ----
+let stream = null, poll = 0;
 
 function listen() {
-  const url = $("#main")?.dataset.live;
+  const { live: url, interval } = $("#main")?.dataset || {};
+  clearInterval(poll);
+  poll = interval && setInterval(() => doc.hidden || refresh(), interval * 1000);
   if (stream && url && stream.url === new URL(url, location.href).href) return;
   stream?.close();
   stream = url ? new EventSource(url) : null;
@@ -208,7 +209,7 @@ async function sendCommand(form, body, submitter, undo) {
     pending -= 1;
     if (page.main.dataset.page === "dialog") return openDialog(page, submitter);
     if (samePage(page.url, location.href)) {
-      // Done or refused here: the page as it is now, once nothing else is on its way.
+      // Done or refused: the page as it is now, once nothing else is on its way.
       if (pending === 0) show(page, { morphing: true });
       else if (refused) announce($("[data-notice]", page.main).textContent);
       history.replaceState(history.state, "", withoutNotice(page.url));
@@ -467,7 +468,7 @@ window.addEventListener("popstate", (event) => {
   visit(location.href, { push: false, scroll: event.state?.scroll || 0 });
 });
 
-// Restored from the back/forward cache: what it shows may be old. Hidden: no stream held.
+// Back from the bfcache: maybe old. Hidden: no stream held.
 window.addEventListener("pageshow", (event) => { if (event.persisted) { refresh(); listen(); } });
 window.addEventListener("pagehide", () => { stream?.close(); stream = null; });
 

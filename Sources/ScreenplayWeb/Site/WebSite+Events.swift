@@ -9,16 +9,23 @@ extension WebSite {
     /// `Authorization`), in the version and platform the pages render.
     public static let eventsPath = "/web/events"
 
-    /// What makes the page of `path` (with `query`) live, or `nil` when the service announces no
-    /// changes (no invalidation bus).
-    func live(path: String, query: [String: String], etag: String) -> WebLive? {
-        guard service.events != nil else { return nil }
+    /// What makes the page of `path` (with `query`) follow its screen, as the screen declares
+    /// (`declared`, v5): the event stream when it asks for events and the service announces
+    /// changes (it has an invalidation bus), a polling interval when it asks for one; `nil` for a
+    /// screen that is not live.
+    func live(path: String, query: [String: String], etag: String, declared: LiveUpdates?) -> WebLive? {
+        guard let declared, declared.isLive else { return nil }
+        guard declared.events, service.events != nil else {
+            return declared.interval.map { WebLive(eventsURL: nil, etag: etag, interval: $0) }
+        }
         // The entry is the screen's path and query; commas inside it are encoded, since the
         // stream's `screens` parameter separates entries with them.
         let entry = path + Self.queryString(query).replacingOccurrences(of: ",", with: "%2C")
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~/")
-        return WebLive(eventsURL: Self.eventsPath + "?screens=" + (entry.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""), etag: etag)
+        return WebLive(
+            eventsURL: Self.eventsPath + "?screens=" + (entry.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""), etag: etag,
+            interval: declared.interval)
     }
 
     /// Opens the event stream a page asked for (`GET /web/events?screens=…`): the browser's user

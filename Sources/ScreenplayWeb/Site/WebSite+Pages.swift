@@ -31,11 +31,12 @@ extension WebSite {
             let encoded = try await service.encodedScreen(
                 path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
                 locale: ScreenplayService.locale(in: request.headerFields))
-            let live = live(path: path, query: screenQuery, etag: encoded.etag)
             guard notice == nil else {
                 var renderer = self.renderer
                 renderer.origin = Self.origin(of: request)
-                var page = html(renderer.page(for: try Self.decode(encoded), currentPath: back, notice: notice, live: live), cookie: cookie)
+                let screen = try Self.decode(encoded)
+                let live = live(path: path, query: screenQuery, etag: encoded.etag, declared: screen.live)
+                var page = html(renderer.page(for: screen, currentPath: back, notice: notice, live: live), cookie: cookie)
                 page.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeShownCookie))
                 return page
             }
@@ -43,7 +44,9 @@ extension WebSite {
             let page: EncodedBody
             do {
                 page = try await pages.value(for: PageCacheKey(path: back, origin: renderer.origin, screen: encoded)) {
-                    EncodedBody(bytes: Array(renderer.page(for: try Self.decode(encoded), currentPath: back, live: live).utf8))
+                    let screen = try Self.decode(encoded)
+                    let live = live(path: path, query: screenQuery, etag: encoded.etag, declared: screen.live)
+                    return EncodedBody(bytes: Array(renderer.page(for: screen, currentPath: back, live: live).utf8))
                 }
             } catch {
                 throw (error as? ScreenplayError) ?? .internalError("the page could not be rendered")
