@@ -26,18 +26,35 @@ public struct AsyncHTTPClientTransport: ScreenTransport {
 
     /// Sends the request and collects the body (up to the size limit).
     public func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
-        let scheme = request.scheme ?? "http"
-        let url = "\(scheme)://\(request.authority ?? "localhost")\(request.path ?? "/")"
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
+        var outgoing = Self.outgoing(request)
         if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await client.execute(outgoing, timeout: timeout)
+        let buffer = try await response.body.collect(upTo: maximumResponseSize)
+        return (Self.head(of: response), Array(buffer.readableBytesView))
+    }
+
+    static func outgoing(_ request: HTTPRequest) -> HTTPClientRequest {
+        let scheme = request.scheme ?? "http"
+        var outgoing = HTTPClientRequest(url: "\(scheme)://\(request.authority ?? "localhost")\(request.path ?? "/")")
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields { outgoing.headers.add(name: field.name.rawName, value: field.value) }
+        return outgoing
+    }
+
+    static func head(of response: HTTPClientResponse) -> HTTPResponse {
         var fields = HTTPFields()
         for header in response.headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
-        let buffer = try await response.body.collect(upTo: maximumResponseSize)
-        return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), Array(buffer.readableBytesView))
+        return HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+    }
+}
+
+extension AsyncHTTPClientTransport: EventStreamTransport {
+    /// Opens a long-lived response: `timeout` bounds the wait for its head, not its life (the
+    /// server's heartbeats and idle close bound that); cancelling the reader closes it.
+    public func open(_ request: HTTPRequest) async throws -> (HTTPResponse, EventStreamBody) {
+        let response = try await client.execute(Self.outgoing(request), deadline: .now() + .hours(24 * 365))
+        return (Self.head(of: response), response.body.map { Array($0.readableBytesView) })
     }
 }

@@ -69,7 +69,8 @@ public enum ScreenplayResponder {
         if Self.ignoresBody(request.method) {
             switch await service.respondStreaming(to: request.head, body: [], clientAddress: clientAddress) {
             case .whole(let answer): return response(answer)
-            case .events(let head, let stream): return events(head, stream, heartbeat: service.configuration.eventStreams.heartbeat)
+            case .events(let head, let stream):
+                return events(head, stream, heartbeat: service.configuration.eventStreams.heartbeat, requestBody: request.body)
             }
         }
         switch try await collect(request, limit: limit) {
@@ -140,8 +141,11 @@ public enum ScreenplayResponder {
     /// A streamed response for a screen event stream: each chunk written as it comes, a
     /// heartbeat timer on an event loop ticking the stream (no sleeping task per stream), and the
     /// stream ended with `end` (reason `shutdown`) when the server shuts down gracefully, which
-    /// would otherwise wait for a stream that never ends by itself.
-    public static func events(_ head: HTTPResponse, _ stream: ScreenEventStream, heartbeat: Duration) -> Response {
+    /// would otherwise wait for a stream that never ends by itself. A client that closes its
+    /// connection (a popped screen, an app in the background) leaves at once: the request's
+    /// inbound side closing ends the stream, so the count of streams drops without waiting for
+    /// the next heartbeat to fail.
+    public static func events(_ head: HTTPResponse, _ stream: ScreenEventStream, heartbeat: Duration, requestBody: RequestBody) -> Response {
         Response(
             status: head.status, headers: head.headerFields,
             body: ResponseBody { writer in
@@ -153,10 +157,14 @@ public enum ScreenplayResponder {
                     timer.cancel()
                     stream.close()
                 }
-                try await withGracefulShutdownHandler {
-                    for await chunk in stream { try await writer.write(ByteBuffer(bytes: chunk)) }
-                } onGracefulShutdown: {
-                    stream.shutdown()
+                try await requestBody.consumeWithInboundCloseHandler { _ in
+                    try await withGracefulShutdownHandler {
+                        for await chunk in stream { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    } onGracefulShutdown: {
+                        stream.shutdown()
+                    }
+                } onInboundClosed: {
+                    stream.close()
                 }
                 try await writer.finish(nil)
             })
@@ -206,7 +214,7 @@ extension RouterMethods {
         get(RouterPath(WebSite.eventsPath)) { request, context in
             switch await site.openEvents(request.head, clientAddress: address(context)) {
             case .whole(let answer): return ScreenplayResponder.response(answer)
-            case .events(let head, let stream): return ScreenplayResponder.events(head, stream, heartbeat: heartbeat)
+            case .events(let head, let stream): return ScreenplayResponder.events(head, stream, heartbeat: heartbeat, requestBody: request.body)
             }
         }
         return self

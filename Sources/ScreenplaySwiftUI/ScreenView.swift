@@ -54,6 +54,7 @@ public struct ScreenView: View {
     private func resolutionContext(_ snapshot: ScreenNavigator.Snapshot) -> ResolutionContext {
         var context = self.context
         context.busyNodes = snapshot.busyNodes
+        context.pendingEntities = snapshot.pendingEntities
         context.isBlocked = snapshot.isPerformingCommand
         return context
     }

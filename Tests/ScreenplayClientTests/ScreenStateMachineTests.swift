@@ -70,7 +70,7 @@ struct ScreenStateMachineTests {
 
     @Suite("Stale answers")
     struct StaleAnswers {
-        @Test("an answer to an older fetch is ignored")
+        @Test("an answer to an older fetch shows until a newer one lands, never after it")
         func staleSuccessIgnored() async throws {
             let old = try await loaded(Samples.home)
             let fresh = try await loaded(Samples.mozart)
@@ -78,12 +78,23 @@ struct ScreenStateMachineTests {
             _ = machine.start()
             #expect(machine.refresh() == .fetch(generation: 2))
 
+            // A refresh asked while a fetch was out (a live event) does not throw away the
+            // first answer: it is the best there is until the second lands.
             #expect(machine.received(.success(old), generation: 1) == .none)
-            #expect(machine.state == .loading(header: nil))
+            #expect(machine.state == .loaded(old))
             _ = machine.received(.success(fresh), generation: 2)
             #expect(machine.state == .loaded(fresh))
             _ = machine.received(.success(old), generation: 1)
             #expect(machine.state == .loaded(fresh))
+        }
+
+        @Test("a failure of an older fetch, while a newer one is out, changes nothing")
+        func olderFailureWhileNewerIsOut() {
+            var machine = ScreenStateMachine(header: Samples.homeHeader)
+            _ = machine.start()
+            _ = machine.refresh()
+            _ = machine.received(.failure(offline), generation: 1)
+            #expect(machine.state == .loading(header: Samples.homeHeader))
         }
 
         @Test("a stale failure does not fail a loaded screen")

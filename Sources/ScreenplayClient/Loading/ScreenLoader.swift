@@ -161,7 +161,7 @@ public actor ScreenLoader {
         cache[url] = (loaded, uses)
     }
 
-    private func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {
+    func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {
         guard let scheme = url.scheme, let authority = Self.authority(of: url) else {
             throw ClientError(kind: .invalidURL, message: "'\(url)' is not an absolute http(s) URL")
         }

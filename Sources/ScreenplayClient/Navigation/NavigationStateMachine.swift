@@ -21,6 +21,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
         public internal(set) var storage: ClientStorage = [:]
         /// The screen's entities (v4), with every patch a command result made since it loaded.
         public internal(set) var entities: Entities = [:]
+        /// Entity patches command answers made since its last fetch began: laid again over the
+        /// fetch's answer, which may have been read before them.
+        var patchesSinceFetch: Entities = [:]
         /// Whether what it shows may be out of date: a command sent from it answered by going
         /// elsewhere (a playlist created, then opened), so it is revalidated once it is on top again.
         public internal(set) var isStale = false
@@ -53,8 +56,29 @@ public struct NavigationStateMachine: Sendable, Hashable {
         public let id: Int
         /// The screen it was sent from; its answer applies there.
         public let origin: Int?
-        /// The node that sent it, shown busy meanwhile.
+        /// The node that sent it, shown busy meanwhile (not for an optimistic command: its
+        /// outcome already shows, and the user may tap again).
         public let node: NodeID?
+        /// The entity members it set before its answer (v5 `optimistic`); empty for others.
+        public let optimistic: Entities
+        /// What each member it set was before, per entry, and which command had written it
+        /// then: put back if it fails (unless a later command wrote the member since).
+        var rollback: [EntityMember: (value: JSONValue?, writer: Int)] = [:]
+
+        public static func == (lhs: PendingCommand, rhs: PendingCommand) -> Bool {
+            lhs.id == rhs.id && lhs.origin == rhs.origin && lhs.node == rhs.node && lhs.optimistic == rhs.optimistic
+                && lhs.rollback.count == rhs.rollback.count
+                && lhs.rollback.allSatisfy { key, old in rhs.rollback[key].map { $0.value == old.value && $0.writer == old.writer } ?? false }
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    /// One member of one entity on one screen of the stack.
+    struct EntityMember: Sendable, Hashable {
+        let entry: Int
+        let entity: String
+        let member: String
     }
 
     /// What the runtime must do next (an "action" in Hummingbird's state machines; named apart
@@ -103,6 +127,10 @@ public struct NavigationStateMachine: Sendable, Hashable {
     public private(set) var presented: Presented?
     /// Commands in flight.
     public private(set) var pending: [PendingCommand] = []
+    /// Which command last wrote each entity member (its optimistic value or its answer): an
+    /// answer older than that write does not overwrite it, so two quick taps end in the state of
+    /// the last one whatever order their answers come back in.
+    private var writers: [EntityMember: Int] = [:]
     private var nextEntry = 0
     private var nextCommand = 0
 
@@ -112,11 +140,16 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// The top screen.
     public var top: Entry? { entries.last }
 
-    /// Whether a command is in flight: the UI blocks input and shows progress.
-    public var isPerformingCommand: Bool { !pending.isEmpty }
+    /// Whether a command that waits for its answer is in flight: the UI blocks input and shows
+    /// progress. Optimistic commands do not block: their outcome is already on screen.
+    public var isPerformingCommand: Bool { pending.contains { $0.optimistic.isEmpty } }
 
-    /// The nodes whose commands are in flight.
-    public var busyNodes: Set<NodeID> { Set(pending.compactMap(\.node)) }
+    /// The nodes whose (non-optimistic) commands are in flight.
+    public var busyNodes: Set<NodeID> { Set(pending.filter { $0.optimistic.isEmpty }.compactMap(\.node)) }
+
+    /// The entities an optimistic command has set and the server has not confirmed yet: nodes
+    /// bound to them are shown pending.
+    public var pendingEntities: Set<String> { Set(pending.flatMap(\.optimistic.keys)) }
 
     // MARK: The stack
 
@@ -124,6 +157,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
     public mutating func start(at url: String, header: ScreenHeader?) -> Effect {
         let dropped = entries.map(\.id)
         entries.removeAll()
+        forgetWritersOfEntriesGone()
         let load = push(url: url, header: header, presentation: .push)
         return dropped.isEmpty ? load : .all([.cancelLoads(dropped), load])
     }
@@ -145,6 +179,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
     public mutating func pop() -> Effect {
         guard entries.count > 1, let popped = entries.popLast() else { return .none }
         presented = nil
+        forgetWritersOfEntriesGone()
         return .cancelLoads([popped.id]).then(revalidateTopIfStale())
     }
 
@@ -154,7 +189,26 @@ public struct NavigationStateMachine: Sendable, Hashable {
         let popped = entries[1...].map(\.id)
         entries.removeSubrange(1...)
         presented = nil
+        forgetWritersOfEntriesGone()
         return .cancelLoads(popped).then(revalidateTopIfStale())
+    }
+
+    /// Keeps the record of who wrote which member to the screens still on the stack.
+    private mutating func forgetWritersOfEntriesGone() {
+        guard !writers.isEmpty else { return }
+        let kept = Set(entries.map(\.id))
+        writers = writers.filter { kept.contains($0.key.entry) }
+    }
+
+    /// Revalidates every loaded screen on the stack at one of `urls` (an event said it changed,
+    /// or its polling interval came round): each keeps showing until the answer, and a 304
+    /// changes nothing.
+    public mutating func revalidate(_ urls: Set<String>) -> Effect {
+        var effects: [Effect] = []
+        for index in entries.indices where urls.contains(entries[index].url) && entries[index].state.screen != nil {
+            effects.append(fetch(index, entries[index].machine.refresh()))
+        }
+        return effects.isEmpty ? .none : effects.count == 1 ? effects[0] : .all(effects)
     }
 
     /// A revalidation of the top screen when it is stale; nothing otherwise.
@@ -188,6 +242,10 @@ public struct NavigationStateMachine: Sendable, Hashable {
             !loaded.revalidated || before.screen == nil
         {
             entries[index].adopt(loaded.screen)
+            for (id, members) in entries[index].patchesSinceFetch where entries[index].entities[id] != nil {
+                entries[index].entities[id]!.merge(members) { _, patched in patched }
+            }
+            reapplyPending(at: index)
         }
         return .none
     }
@@ -229,9 +287,22 @@ public struct NavigationStateMachine: Sendable, Hashable {
 
     /// Sends a command from the top screen; `node` is shown busy until it answers.
     /// The top screen's storage travels with it under `storage` (v4).
+    /// A command that declares its outcome (v5 `optimistic`) shows it at once on every screen of
+    /// the stack that has the entity, before it is sent.
     public mutating func send(_ command: Action.Command, extra: [String: JSONValue] = [:], from node: NodeID? = nil) -> Effect {
         nextCommand += 1
-        pending.append(PendingCommand(id: nextCommand, origin: entries.last?.id, node: node))
+        var sent = PendingCommand(id: nextCommand, origin: entries.last?.id, node: node, optimistic: command.optimistic?.entities ?? [:])
+        for index in entries.indices {
+            for (entity, members) in sent.optimistic where entries[index].entities[entity] != nil {
+                for (member, value) in members {
+                    let key = EntityMember(entry: entries[index].id, entity: entity, member: member)
+                    sent.rollback[key] = (entries[index].entities[entity]?[member], writers[key] ?? 0)
+                    entries[index].entities[entity]?[member] = value
+                    writers[key] = sent.id
+                }
+            }
+        }
+        pending.append(sent)
         var extra = extra
         if let storage = entries.last?.storage, !storage.isEmpty {
             extra[Self.storageMember] = .object(storage.mapValues(JSONValue.string))
@@ -268,21 +339,26 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// from, even if the user navigated meanwhile.
     public mutating func commandFinished(_ id: Int, result: Result<CommandResult, ClientError>) -> Effect {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return .none }
-        let origin = pending.remove(at: index).origin
+        let finished = pending.remove(at: index)
+        let origin = finished.origin
         // The user left the screen the command came from: a question or a move it asks for
         // would land on another screen, so only messages still show.
         let originIsGone = origin.map { id in !entries.contains { $0.id == id } } ?? false
         let answer: CommandResult
         switch result {
         case .failure(let error):
+            rollBack(finished)
             presented = .error(error.message)
             return .none
         case .success(let value):
             answer = value
         }
+        // A refusal puts an optimistic outcome back, like a failure.
+        if case .error = answer.outcome { rollBack(finished) }
+        if case .unknown = answer.outcome { rollBack(finished) }
         // Entity patches reach every screen on the stack that shows the entity, whether or not the
         // origin is still there; storage belongs to the origin alone.
-        apply(answer.updates, origin: origin)
+        apply(answer.updates, origin: origin, from: finished.id)
         let effects: Effect = answer.updates.effects.isEmpty ? .none : .perform(answer.updates.effects)
         if originIsGone {
             switch answer.outcome {
@@ -304,6 +380,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
             if let target = entries.firstIndex(where: { $0.id == origin }) {
                 entries[target].machine.replace(with: screen)
                 entries[target].adopt(screen)
+                reapplyPending(at: target)
                 entries[target].storage.merge(answer.updates.storage) { _, new in new }
             }
             presented = nil
@@ -333,15 +410,66 @@ public struct NavigationStateMachine: Sendable, Hashable {
         }
     }
 
-    /// Sets storage on the origin and patches entities everywhere they are shown.
-    private mutating func apply(_ updates: ClientUpdates, origin: Int?) {
+    /// Sets storage on the origin and patches entities everywhere they are shown. A member a later
+    /// command wrote since `command` was sent keeps that value (the later tap is the user's last
+    /// word); the answer becomes what that command rolls back to if it fails.
+    private mutating func apply(_ updates: ClientUpdates, origin: Int?, from command: Int) {
         if !updates.storage.isEmpty, let target = entries.firstIndex(where: { $0.id == origin }) {
             entries[target].storage.merge(updates.storage) { _, new in new }
         }
         guard !updates.entities.isEmpty else { return }
         for index in entries.indices {
             for (id, members) in updates.entities where entries[index].entities[id] != nil {
-                entries[index].entities[id]!.merge(members) { _, new in new }
+                for (member, value) in members {
+                    let key = EntityMember(entry: entries[index].id, entity: id, member: member)
+                    let writer = writers[key] ?? 0
+                    if writer > command {
+                        if let later = pending.firstIndex(where: { $0.id == writer }), let before = pending[later].rollback[key],
+                            before.writer <= command
+                        {
+                            pending[later].rollback[key] = (value, command)
+                        }
+                        continue
+                    }
+                    entries[index].entities[id]![member] = value
+                    entries[index].patchesSinceFetch[id, default: [:]][member] = value
+                    writers[key] = command
+                }
+            }
+        }
+    }
+
+    /// Puts back what an optimistic command set, member by member, unless a later command wrote
+    /// the member since; then that command's rollback takes this one's (the server never
+    /// applied this command).
+    private mutating func rollBack(_ command: PendingCommand) {
+        for (key, before) in command.rollback {
+            guard let index = entries.firstIndex(where: { $0.id == key.entry }) else {
+                writers[key] = nil
+                continue
+            }
+            if writers[key] == command.id {
+                entries[index].entities[key.entity]?[key.member] = before.value
+                writers[key] = before.writer
+            } else if let later = pending.firstIndex(where: { $0.rollback[key]?.writer == command.id }) {
+                pending[later].rollback[key] = before
+            }
+        }
+    }
+
+    /// After a new body replaced an entry's entities, the outcomes still pending show again on
+    /// it; the server's values become what they roll back to.
+    private mutating func reapplyPending(at index: Int) {
+        let entry = entries[index].id
+        for (position, command) in pending.enumerated() where !command.optimistic.isEmpty {
+            for (entity, members) in command.optimistic where entries[index].entities[entity] != nil {
+                for (member, value) in members {
+                    let key = EntityMember(entry: entry, entity: entity, member: member)
+                    guard writers[key] == command.id || writers[key] == nil || (writers[key] ?? 0) < command.id else { continue }
+                    pending[position].rollback[key] = (entries[index].entities[entity]?[member], 0)
+                    entries[index].entities[entity]?[member] = value
+                    writers[key] = command.id
+                }
             }
         }
     }
@@ -357,8 +485,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
         return fetch(entries.count - 1, start)
     }
 
-    private func fetch(_ index: Int, _ action: ScreenStateMachine.Action) -> Effect {
+    private mutating func fetch(_ index: Int, _ action: ScreenStateMachine.Action) -> Effect {
         guard case .fetch(let generation) = action else { return .none }
+        entries[index].patchesSinceFetch = [:]
         return .load(entry: entries[index].id, url: entries[index].url, generation: generation)
     }
 }

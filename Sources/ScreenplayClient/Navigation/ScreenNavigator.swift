@@ -22,6 +22,9 @@ public actor ScreenNavigator {
         public var isPerformingCommand: Bool
         /// The nodes whose commands are in flight, shown busy.
         public var busyNodes: Set<NodeID>
+        /// Entities an optimistic command set that the server has not confirmed: nodes bound to
+        /// them are shown pending (``ResolutionContext/pendingEntities``).
+        public var pendingEntities: Set<String>
         /// The most recent decoding issues (at most ``ScreenNavigator/issueLimit``), for logging.
         public var issues: [DecodingIssue]
         /// How many older issues were let go to keep the log bounded.
@@ -38,22 +41,43 @@ public actor ScreenNavigator {
     public static let issueLimit = 200
 
     let loader: ScreenLoader
-    private var machine = NavigationStateMachine()
+    var machine = NavigationStateMachine()
     private var issues: [DecodingIssue] = []
     private var droppedIssues = 0
     private var localHandlers: [String: LocalHandler] = [:]
     private var observers: [Int: AsyncStream<Snapshot>.Continuation] = [:]
     private var nextObserver = 0
-    private var loads: [Int: Task<Void, Never>] = [:]
+    private var loads: [Int: (generation: Int, task: Task<Void, Never>)] = [:]
 
-    /// Creates a navigator over a loader.
-    public init(loader: ScreenLoader) { self.loader = loader }
+    // Live screens (see ScreenNavigator+Live.swift).
+    var liveWatch = LiveWatch.none
+    var streamTask: Task<Void, Never>?
+    var pollTask: Task<Void, Never>?
+    var isInBackground = false
+    var lastEventID = ""
+    /// How many times an event stream was opened (reconnections included); for tests and
+    /// diagnostics.
+    public internal(set) var streamsOpened = 0
+    /// How long an optimistic command may take before its outcome is undone.
+    public let optimisticTimeout: Duration
+
+    /// Creates a navigator over a loader. An optimistic command not answered within
+    /// `optimisticTimeout` is undone and reported, as if it had failed.
+    public init(loader: ScreenLoader, optimisticTimeout: Duration = .seconds(10)) {
+        self.loader = loader
+        self.optimisticTimeout = optimisticTimeout
+    }
+
+    deinit {
+        streamTask?.cancel()
+        pollTask?.cancel()
+    }
 
     /// The current state.
     public var snapshot: Snapshot {
         Snapshot(
             entries: machine.entries, presented: machine.presented, isPerformingCommand: machine.isPerformingCommand,
-            busyNodes: machine.busyNodes, issues: issues, droppedIssues: droppedIssues)
+            busyNodes: machine.busyNodes, pendingEntities: machine.pendingEntities, issues: issues, droppedIssues: droppedIssues)
     }
 
     /// Every new snapshot, starting with the current one. The subscription ends, and is removed,
@@ -170,7 +194,7 @@ public actor ScreenNavigator {
 
     // MARK: Carrying out
 
-    private func carryOut(_ action: NavigationStateMachine.Effect) async {
+    func carryOut(_ action: NavigationStateMachine.Effect) async {
         publish()
         switch action {
         case .none:
@@ -195,24 +219,44 @@ public actor ScreenNavigator {
                 }
             }
         case .cancelLoads(let entries):
-            for entry in entries { loads.removeValue(forKey: entry)?.cancel() }
+            for entry in entries { loads.removeValue(forKey: entry)?.task.cancel() }
         case .load(let entry, let url, let generation):
             // A load runs in a task of its own, so popping its screen can cancel it; the caller
-            // still waits for it, which keeps `navigate` and `start` awaitable.
+            // still waits for it, which keeps `navigate` and `start` awaitable. A load it
+            // supersedes (a live refresh over a pull) runs on: its answer shows until this one's.
             let task = Task { await self.load(entry: entry, url: url, generation: generation) }
-            loads[entry]?.cancel()
-            loads[entry] = task
+            loads[entry] = (generation, task)
             await task.value
         case .send(let id, let request):
-            let result: Result<CommandResult, ClientError>
-            do {
-                let decoded = try await loader.perform(request.command, extra: request.extra)
-                record(decoded.issues)
-                result = .success(decoded.value)
-            } catch {
-                result = .failure(error)
-            }
+            let result = request.command.optimistic == nil ? await send(request) : await sendOptimistic(request)
             await carryOut(machine.commandFinished(id, result: result))
+        }
+    }
+
+    private func send(_ request: NavigationStateMachine.Effect.CommandRequest) async -> Result<CommandResult, ClientError> {
+        do {
+            let decoded = try await loader.perform(request.command, extra: request.extra)
+            record(decoded.issues)
+            return .success(decoded.value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// An optimistic command races ``optimisticTimeout``: past it, the outcome is undone and the
+    /// request abandoned (a late answer changes nothing; a live screen hears the truth anyway).
+    private func sendOptimistic(_ request: NavigationStateMachine.Effect.CommandRequest) async -> Result<CommandResult, ClientError> {
+        let timeout = optimisticTimeout
+        return await withTaskGroup(of: Result<CommandResult, ClientError>?.self) { group in
+            group.addTask { await self.send(request) }
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return nil }
+                return .failure(ClientError(kind: .transport, message: "No answer in time; the change was undone."))
+            }
+            var first: Result<CommandResult, ClientError>?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first ?? .failure(ClientError(kind: .transport, message: "The command was cancelled."))
         }
     }
 
@@ -225,11 +269,11 @@ public actor ScreenNavigator {
         }
         guard !Task.isCancelled else { return }
         if case .success(let loaded) = result, !loaded.revalidated { record(loaded.issues) }
-        if loads[entry] != nil, machine.entries.contains(where: { $0.id == entry }) { loads[entry] = nil }
+        if loads[entry]?.generation == generation { loads[entry] = nil }
         await carryOut(machine.loaded(entry: entry, generation: generation, result: result))
     }
 
-    private func record(_ new: [DecodingIssue]) {
+    func record(_ new: [DecodingIssue]) {
         issues += new
         if issues.count > Self.issueLimit {
             droppedIssues += issues.count - Self.issueLimit
@@ -237,7 +281,8 @@ public actor ScreenNavigator {
         }
     }
 
-    private func publish() {
+    func publish() {
+        updateLive()
         guard !observers.isEmpty else { return }
         let current = snapshot
         for continuation in observers.values { continuation.yield(current) }

@@ -33,6 +33,8 @@ public struct ScreenStateMachine: Sendable, Hashable {
     public private(set) var state: ScreenState
     /// Bumped on every fetch, so a late answer to an older fetch is ignored.
     public private(set) var generation = 0
+    /// The fetch whose answer the state shows (or the last that failed).
+    private var answeredGeneration = 0
 
     /// What the runtime must do next.
     public enum Action: Sendable, Hashable {
@@ -66,9 +68,14 @@ public struct ScreenStateMachine: Sendable, Hashable {
         return .fetch(generation: generation)
     }
 
-    /// A fetch answered. Stale answers are ignored; a failed refresh keeps the loaded screen.
+    /// A fetch answered. An answer older than one already taken is ignored; an older answer
+    /// that lands while a newer fetch is still out is taken (a live refresh asked meanwhile must
+    /// not throw away a good answer), unless it is a failure; a failed refresh keeps the loaded
+    /// screen.
     public mutating func received(_ result: Result<LoadedScreen, ClientError>, generation answered: Int) -> Action {
-        guard answered == generation else { return .none }
+        guard answered <= generation, answered > answeredGeneration else { return .none }
+        if answered < generation, case .failure = result { return .none }
+        answeredGeneration = answered
         switch result {
         case .success(let loaded):
             // An unchanged screen (a 304) keeps the state as it is: nothing to redraw.
@@ -84,6 +91,7 @@ public struct ScreenStateMachine: Sendable, Hashable {
     /// A command answered with a whole new screen.
     public mutating func replace(with screen: Screen) {
         generation += 1
+        answeredGeneration = generation
         state = .loaded(LoadedScreen(screen: screen, issues: [], etag: nil, revalidated: false))
     }
 }

@@ -11,6 +11,7 @@ public struct ScreenDiff: Sendable, Hashable {
     /// A node's contents (all but its children) that can change.
     public enum Field: String, Sendable, Hashable, CaseIterable, Comparable {
         case role, text, secondaryText, details, paragraphs, icon, style, image, action, accessibility, customKind, customData, field, toggle
+        case pending
 
         /// Orders by name, for stable output.
         public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -126,6 +127,7 @@ public struct ScreenDiff: Sendable, Hashable {
         if old.customData != new.customData { fields.insert(.customData) }
         if old.field != new.field { fields.insert(.field) }
         if old.toggle != new.toggle { fields.insert(.toggle) }
+        if old.isPending != new.isPending { fields.insert(.pending) }
         return fields
     }
 

@@ -41,6 +41,10 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     public var field: NodeField?
     /// For ``NodeRole/toggle``: its state, and what it becomes when flipped.
     public var toggle: NodeToggle?
+    /// Whether what the node shows is an optimistic outcome the server has not confirmed (it is
+    /// bound to an entity a pending command set): renderers may dim it or say so to assistive
+    /// technologies, and must keep it tappable.
+    public var isPending = false
 
     /// Creates a node; most members default to empty.
     public init(

@@ -13,6 +13,11 @@ extension Resolution {
         if case .favoriteButton = component.content, !nodes.isEmpty, let reference = component.attributes.bindings["isFavorite"] {
             nodes[0].toggle?.binding = reference.description
         }
+        if !context.pendingEntities.isEmpty, !nodes.isEmpty,
+            component.attributes.bindings.values.contains(where: { context.pendingEntities.contains($0.entity) })
+        {
+            nodes[0].isPending = true
+        }
         if let accessibility = component.attributes.accessibility, !nodes.isEmpty {
             if let label = accessibility.label { nodes[0].accessibility.label = label }
             if let hint = accessibility.hint { nodes[0].accessibility.hint = hint }

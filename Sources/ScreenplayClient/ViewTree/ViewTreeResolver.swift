@@ -20,12 +20,17 @@ public struct ResolutionContext: Sendable {
     /// The screen's entities now (with patches): bound components show them. `nil` takes the
     /// screen's own entities.
     public var entities: Entities?
+    /// Entities an optimistic command set and the server has not confirmed: nodes bound to them
+    /// are marked ``ViewNode/isPending``.
+    public var pendingEntities: Set<String>
 
     /// A context; the defaults suit a renderer with nothing in flight.
     public init(
         busyNodes: Set<NodeID> = [], isBlocked: Bool = false, registry: ComponentRegistry = ComponentRegistry(),
-        localActions: Set<String>? = nil, appColorTokens: Set<String> = [], storage: ClientStorage? = nil, entities: Entities? = nil
+        localActions: Set<String>? = nil, appColorTokens: Set<String> = [], storage: ClientStorage? = nil, entities: Entities? = nil,
+        pendingEntities: Set<String> = []
     ) {
+        self.pendingEntities = pendingEntities
         self.busyNodes = busyNodes
         self.isBlocked = isBlocked
         self.registry = registry
