@@ -216,7 +216,7 @@ let package = Package(
             name: "screenplay",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal", "ScreenplayHummingbird",
-                "ScreenplayAdmin",
+                "ScreenplayAdmin", "ScreenplayClientAsyncHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -19,6 +19,21 @@ public struct TerminalRenderer: Sendable {
     public init(indent: Int = 2) { self.indent = indent }
 
     /// The outline of `node` and everything below it, one line per node, ending in a newline.
+    /// What changed between two states of a screen, one line per change: `+` inserted, `-`
+    /// removed, `↕` moved, `~` updated (with the fields), then how many nodes stayed the same.
+    /// What `screenplay render --follow` prints for each new state.
+    public func changes(_ diff: ScreenDiff) -> String {
+        guard !diff.isEmpty else { return "no change (\(diff.unchanged) nodes)\n" }
+        var lines: [String] = []
+        for id in diff.inserted.keys.sorted(by: { $0.rawValue < $1.rawValue }) { lines.append("+ \(id)") }
+        for id in diff.removed.sorted(by: { $0.rawValue < $1.rawValue }) { lines.append("- \(id)") }
+        for id in diff.moved.sorted(by: { $0.rawValue < $1.rawValue }) { lines.append("↕ \(id)") }
+        for (id, update) in diff.updated.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            lines.append("~ \(id): " + update.fields.sorted().map(\.rawValue).joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n") + "\n\(diff.unchanged) nodes unchanged\n"
+    }
+
     public func outline(_ node: ViewNode) -> String {
         var lines: [String] = []
         append(node, depth: 0, to: &lines)

@@ -71,7 +71,35 @@ struct LiveNavigatorTests {
         #expect(try await Self.waitUntil { hub.openStreams == 0 } != nil, "the background closed the stream")
         await navigator.enterForeground()
         #expect(try await Self.waitUntil { hub.openStreams == 1 } != nil, "the foreground reopened it")
-        #expect(await navigator.streamsOpened >= 3)
+        #expect(try await Self.waitUntil { await navigator.streamsOpened >= 3 } != nil, "three streams opened: the first, after the pop, after the background")
+    }
+
+    @Test("render --follow prints what changed when another device writes, then the new state")
+    func renderFollows() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let hub = try #require(demo.service.events)
+            let token = try await LiveDemoTests.newUser(root)
+            async let rendered = runCLIAsync([
+                "render", root.absoluteString + "api/v5/screens/playlist/1", "--token", token, "--follow", "--changes", "1",
+            ])
+            #expect(try await Self.waitUntil(.seconds(20)) { hub.openStreams == 1 } != nil, "the command opened its stream")
+            let removed = try await raw(
+                .post, root, "/api/v5/commands/favorites/remove",
+                headers: [.contentType: "application/json", .authorization: "Bearer \(token)"], body: Array(#"{"playlistId":1}"#.utf8))
+            #expect(removed.status == .ok)
+            let (status, output) = try await rendered
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("── following playlist/1"), "\(output)")
+            let change = try #require(output.components(separatedBy: "── change 1\n").last, "\(output)")
+            #expect(change.contains("~ ") && change.contains("text, toggle"), "the heart's node changed its text and state: \(change)")
+            #expect(change.contains("Add to favorites"), "the new state is printed: \(change)")
+
+            // A screen that is not live says so instead of waiting for ever.
+            let still = try await runCLIAsync(["render", root.absoluteString + "api/v5/screens/composer/mozart", "--follow"])
+            #expect(still.status == 1 && still.output.contains("is not live"), "\(still.output)")
+        }
     }
 
     @Test("a heart flips before the server answers, shown pending until it does, and the answer confirms it")

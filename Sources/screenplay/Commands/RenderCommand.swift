@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScreenplayClient
+import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
 import ScreenplayTerminal
 
@@ -16,7 +17,9 @@ struct RenderCommand: AsyncParsableCommand {
             given: `--tap` activates the one node whose id, text or label matches (ids first, then exact text, \
             then text containing it; a choice's options and a prompt's submit button count as nodes while they \
             are shown); `--type name=value` fills the shown prompt's field, or else the screen's text field that stores `name`. Exit code 1 when a tap matches \
-            nothing or more than one node, or a step fails.
+            nothing or more than one node, or a step fails. `--follow` then keeps the screen current (a live screen, v5, on the \
+            server's event stream or its polling interval) and prints what changed and the new state each time, until \
+            interrupted or `--changes` states were printed.
             """)
 
     @Argument(help: "The screen's URL, e.g. http://127.0.0.1:8080/api/v3/screens/home.")
@@ -32,6 +35,15 @@ struct RenderCommand: AsyncParsableCommand {
         name: .customLong("type"),
         help: "Type into the shown prompt's field, or the screen's text field with that storage key: name=value (repeatable).")
     var types: [String] = []
+
+    @Flag(name: .customLong("follow"), help: "After the steps, print each new state of the screen as the server announces it.")
+    var follow = false
+
+    @Option(name: .customLong("changes"), help: "With --follow: stop after this many changed states.")
+    var changes: Int?
+
+    @Option(name: .customLong("token"), help: "Speak as the user this identity token names (default: a new anonymous one).")
+    var token: String?
 
     enum Step {
         case tap(String)
@@ -74,7 +86,7 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (endpoint, reference) = try Self.endpoint(of: url, apiVersion: apiVersion)
-        let loader = ScreenLoader(endpoint: endpoint, transport: URLSessionTransport())
+        let loader = ScreenLoader(endpoint: endpoint, transport: AsyncHTTPClientTransport(), tokens: InMemoryTokenStore(token: token))
         let navigator = ScreenNavigator(loader: loader)
         let printer = TerminalRenderer()
 
@@ -122,6 +134,32 @@ struct RenderCommand: AsyncParsableCommand {
             if case .failed(_, let error)? = state.top?.state { throw Failure("the screen failed to load: \(error.message)") }
         }
         if case .failed(_, let error)? = state.top?.state { throw Failure("the screen failed to load: \(error.message)") }
+        if follow { try await self.follow(navigator, from: state, printer: printer) }
+    }
+
+    /// Prints each new state of the top screen with what changed (the keyed diff), until
+    /// interrupted or `--changes` states were printed.
+    func follow(_ navigator: ScreenNavigator, from state: ScreenNavigator.Snapshot, printer: TerminalRenderer) async throws {
+        let watching = await navigator.watching
+        guard !watching.isEmpty else {
+            throw Failure("\(state.top?.url ?? "the screen") is not live (it declares no `live`, or the API version is before v5)")
+        }
+        // Written straight to the file, not through print's buffer: a reader of a pipe sees each
+        // change as it happens.
+        func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+        fflush(nil)  // what the steps printed comes first
+        write("── following \((watching.streamEntries + watching.intervals.keys.sorted()).joined(separator: ", "))\n")
+        var previous = Self.tree(of: state)
+        var printed = 0
+        for await snapshot in await navigator.snapshots() {
+            let tree = Self.tree(of: snapshot)
+            let diff = ScreenDiff(from: previous, to: tree)
+            guard !diff.isEmpty else { continue }
+            previous = tree
+            printed += 1
+            write("── change \(printed)\n" + printer.changes(diff) + Self.describe(snapshot, printer: printer))
+            if let changes, printed >= changes { return }
+        }
     }
 
     /// Splits a screen's URL into the server (root, path prefix, version) and the screen's
