@@ -61,17 +61,15 @@ public struct NavigationStateMachine: Sendable, Hashable {
         public let node: NodeID?
         /// The entity members it set before its answer (v5 `optimistic`); empty for others.
         public let optimistic: Entities
-        /// What each member it set was before, per entry, and which command had written it
-        /// then: put back if it fails (unless a later command wrote the member since).
-        var rollback: [EntityMember: (value: JSONValue?, writer: Int)] = [:]
+        /// What each member it set was before, per entry: put back if it fails (unless a later
+        /// command wrote the member since).
+        var rollback: [EntityMember: Previous] = [:]
+    }
 
-        public static func == (lhs: PendingCommand, rhs: PendingCommand) -> Bool {
-            lhs.id == rhs.id && lhs.origin == rhs.origin && lhs.node == rhs.node && lhs.optimistic == rhs.optimistic
-                && lhs.rollback.count == rhs.rollback.count
-                && lhs.rollback.allSatisfy { key, old in rhs.rollback[key].map { $0.value == old.value && $0.writer == old.writer } ?? false }
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    /// A member's value before a command set it, and which command had written it then.
+    struct Previous: Sendable, Hashable {
+        let value: JSONValue?
+        let writer: Int
     }
 
     /// One member of one entity on one screen of the stack.
@@ -296,7 +294,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
             for (entity, members) in sent.optimistic where entries[index].entities[entity] != nil {
                 for (member, value) in members {
                     let key = EntityMember(entry: entries[index].id, entity: entity, member: member)
-                    sent.rollback[key] = (entries[index].entities[entity]?[member], writers[key] ?? 0)
+                    sent.rollback[key] = Previous(value: entries[index].entities[entity]?[member], writer: writers[key] ?? 0)
                     entries[index].entities[entity]?[member] = value
                     writers[key] = sent.id
                 }
@@ -427,7 +425,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
                         if let later = pending.firstIndex(where: { $0.id == writer }), let before = pending[later].rollback[key],
                             before.writer <= command
                         {
-                            pending[later].rollback[key] = (value, command)
+                            pending[later].rollback[key] = Previous(value: value, writer: command)
                         }
                         continue
                     }
@@ -465,8 +463,8 @@ public struct NavigationStateMachine: Sendable, Hashable {
             for (entity, members) in command.optimistic where entries[index].entities[entity] != nil {
                 for (member, value) in members {
                     let key = EntityMember(entry: entry, entity: entity, member: member)
-                    guard writers[key] == command.id || writers[key] == nil || (writers[key] ?? 0) < command.id else { continue }
-                    pending[position].rollback[key] = (entries[index].entities[entity]?[member], 0)
+                    guard (writers[key] ?? 0) <= command.id else { continue }
+                    pending[position].rollback[key] = Previous(value: entries[index].entities[entity]?[member], writer: 0)
                     entries[index].entities[entity]?[member] = value
                     writers[key] = command.id
                 }
