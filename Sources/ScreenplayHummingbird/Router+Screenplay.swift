@@ -210,13 +210,36 @@ extension RouterMethods {
             head(RouterPath(path), use: handler)
         }
         post(RouterPath(site.renderer.links.commandPath), use: handler)
-        let heartbeat = site.service.configuration.eventStreams.heartbeat
-        get(RouterPath(WebSite.eventsPath)) { request, context in
-            switch await site.openEvents(request.head, clientAddress: address(context)) {
+        mountEventStream(WebSite.eventsPath, heartbeat: site.service.configuration.eventStreams.heartbeat, address: address) {
+            request, address in await site.openEvents(request, clientAddress: address)
+        }
+        return self
+    }
+
+    func mountEventStream(
+        _ path: String, heartbeat: Duration, address: @escaping @Sendable (Context) -> String?,
+        open: @escaping @Sendable (HTTPRequest, String?) async -> ScreenplayService.StreamingResponse
+    ) {
+        get(RouterPath(path)) { request, context in
+            switch await open(request.head, address(context)) {
             case .whole(let answer): return ScreenplayResponder.response(answer)
             case .events(let head, let stream): return ScreenplayResponder.events(head, stream, heartbeat: heartbeat, requestBody: request.body)
             }
         }
+    }
+}
+
+extension RouterMethods {
+    /// Mounts an event stream a host opens itself at `GET path` (the layout admin's preview
+    /// stream): `open` gets the request head and the peer's address and answers whole (a
+    /// refusal) or with a stream, written as ``ScreenplayResponder/events(_:_:heartbeat:requestBody:)``
+    /// writes the API's.
+    @discardableResult
+    public func addScreenplayEventStream(
+        _ path: String, heartbeat: Duration,
+        open: @escaping @Sendable (HTTPRequest, String?) async -> ScreenplayService.StreamingResponse
+    ) -> Self {
+        mountEventStream(path, heartbeat: heartbeat, address: { Self.clientAddress(of: $0) }, open: open)
         return self
     }
 }

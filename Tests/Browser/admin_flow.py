@@ -46,6 +46,14 @@ class Server(DemoServer):
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 
+    def new_user(self):
+        """A new site user's token: the first write without one makes a user."""
+        request = urllib.request.Request(
+            self.root + "/api/v5/commands/playlists/create", method="POST", data=json.dumps({"name": "Visitor"}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.headers["Screenplay-Token"]
+
     def shop_ids(self):
         request = urllib.request.Request(self.root + "/api/v4/screens/shop", headers={"Screenplay-Platform": "ios"})
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -337,6 +345,81 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertNotIn("deal-price", ids, "Android only now")
         self.assertIn("extra-tag", ids)
 
+    def test_the_preview_and_an_open_page_follow_a_publish_a_kill_switch_and_an_experiment(self):
+        """The live preview: the admin's preview and the public page open in another tab both
+        change in place within a second of each change, made through the admin API."""
+        experiment = [e for e in self.server.api("GET", "/admin/api/experiments") if e["key"] == "shop-free-shipping"][0]
+        # The price tag shown only in the experiment's banner variant, which nobody is in yet.
+        template = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+        for section in template["sections"]:
+            for widget in section["widgets"]:
+                if widget["id"] == "deal-price":
+                    widget["conditions"] = {"experiment": {"key": "shop-free-shipping", "variants": ["banner"]}}
+        self.server.api("PUT", "/admin/api/pages/shop/draft", template)
+        self.server.api("POST", "/admin/api/pages/shop/publish", {})
+        # A visitor the experiment can bucket: a user (anonymous visitors never take part).
+        visitor = self.server.new_user()
+        self.sign_in()
+        preview = self.browser.current_window_handle
+        self.open("/admin/pages/shop/preview?platform=web&user=visitor")
+        self.assertTrue(self.browser.find_element(By.ID, "main").get_attribute("data-live").startswith("/admin/preview-events/shop"))
+        self.browser.execute_script(WATCH)
+        self.browser.switch_to.new_window("tab")
+        public = self.browser.current_window_handle
+        self.open("/")
+        self.browser.add_cookie({"name": "screenplay_token", "value": visitor, "path": "/"})
+        self.open("/screens/shop")
+        self.browser.execute_script(WATCH)
+        tabs = {"preview": (preview, "#preview-live "), "public page": (public, "")}
+
+        def change(name, act, selector, present=True, text=None):
+            for handle, scope in tabs.values():
+                self.browser.switch_to.window(handle)
+                self.browser.execute_script("window.arm(arguments[0], arguments[1], arguments[2], arguments[3])",
+                                            name, scope + selector, text, present)
+            acted = self.browser.execute_script("return Date.now()")
+            act()
+            for tab, (handle, _) in tabs.items():
+                self.browser.switch_to.window(handle)
+                WebDriverWait(self.browser, 10).until(
+                    lambda _: self.browser.execute_script("return window.seen[arguments[0]]", name),
+                    f"the {tab} never showed: {name}")
+                took = self.browser.execute_script("return window.seen[arguments[0]]", name) - acted
+                print(f"\n    {name}: the {tab} changed {took} ms after the admin API answered", file=sys.stderr)
+                self.assertLess(took, 1500, f"{name} in the {tab}")
+
+        def weights(control, banner):
+            body = dict(experiment, variants=[{"name": "control", "weight": control}, {"name": "banner", "weight": banner}])
+            return lambda: self.server.api("PUT", "/admin/api/experiments/shop-free-shipping", body)
+
+        try:
+            weights(1, 0)()
+            change("experiment: everyone in the banner variant", weights(0, 1), '[data-node="id:deal-price"]')
+            self.shot("10-live-preview-experiment")
+            change("kill switch: the price tag off", lambda: self.server.api(
+                "POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": False}),
+                '[data-node="id:deal-price"]', present=False)
+
+            def publish():
+                template = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+                template["title"] = "Spring shop"
+                self.server.api("PUT", "/admin/api/pages/shop/draft", template)
+                self.server.api("POST", "/admin/api/pages/shop/publish", {"note": "retitled"})
+
+            change("publish: the new title", publish, "h1", text="Spring shop")
+            for handle in (preview, public):
+                self.browser.switch_to.window(handle)
+                self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "changed in place, not reloaded")
+            self.browser.switch_to.window(preview)
+            revision = self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"]
+            self.assertIn(f"Live (revision {revision})", self.browser.find_element(By.ID, "preview-live").text)
+            self.shot("11-live-preview-published")
+        finally:
+            weights(*[v["weight"] for v in experiment["variants"]])()
+            self.browser.switch_to.window(public)
+            self.browser.close()
+            self.browser.switch_to.window(preview)
+
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
         self.open("/admin/pages/shop")
@@ -351,6 +434,25 @@ class AdminInTheBrowser(unittest.TestCase):
         code, _ = self.status("/admin/pages/shop/widgets/deal-offer/enabled", method="POST", body=b"enabled=false&csrf=forged")
         self.assertEqual(code, 303)
         self.assertEqual(self.server.shop_ids(), before)
+
+
+# Arms named checks that record when they first hold: `arm(name, selector, text, present)` holds
+# when an element matches `selector` (containing `text`, when given) and `present` is true, or
+# none does and it is false. Checked now and on every change under <main>.
+WATCH = """
+window.stillHere = true;
+window.seen = {};
+const checks = {};
+const holds = ([selector, text, present]) => {
+  const element = document.querySelector(selector);
+  return (!!element && (!text || element.textContent.includes(text))) === present;
+};
+const look = () => {
+  for (const [name, check] of Object.entries(checks)) if (!window.seen[name] && holds(check)) window.seen[name] = Date.now();
+};
+window.arm = (name, selector, text, present) => { checks[name] = [selector, text, present]; look(); };
+new MutationObserver(look).observe(document.getElementById('main'), { subtree: true, childList: true, attributes: true, characterData: true });
+"""
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -20,13 +20,16 @@ final class EventListener: Sendable {
         self.headers = headers
     }
 
-    /// Opens `GET {root}api/v{version}/events?screens=…` with `token` (or none) and starts reading.
+    /// Opens `GET {root}api/v{version}/events?screens=…` (or `path`) with `token` or `cookie`
+    /// (or neither) and starts reading.
     static func open(
-        _ root: URL, screens: [String], token: String? = nil, lastEventID: String? = nil, version: Int = 4, path: String? = nil
+        _ root: URL, screens: [String], token: String? = nil, lastEventID: String? = nil, version: Int = 4, path: String? = nil,
+        cookie: String? = nil
     ) async throws -> EventListener {
         var request = HTTPClientRequest(
             url: root.absoluteString + (path ?? "api/v\(version)/events?screens=" + screens.joined(separator: ",")))
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let response = try await rawClient.execute(request, timeout: .seconds(600))
         let listener = EventListener(status: response.status.code, headers: response.headers.map { ($0.name, $0.value) })

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayLayoutStore
-import ScreenplayServer
+public import ScreenplayServer
 import ScreenplayStore
 import ScreenplayWeb
 
@@ -12,38 +12,94 @@ import ScreenplayWeb
 /// web renderer (apps' own kinds through their fallbacks), with each widget's provider latency and
 /// bytes under it. Nothing is recorded: previews use variant overrides and no exposure recorder
 /// is consulted for them.
+///
+/// The preview is live: with the site's script, it follows `/admin/preview-events/{route}`
+/// (the screen event stream's protocol, with the preview's own tag) and morphs itself in place
+/// within a second of a publish, a kill switch, an experiment change or a saved draft.
 extension AdminSite {
-    func preview(_ route: String, _ session: AdminDirectory.Session, query: [String: String]) async throws -> ScreenplayService.Response {
-        guard let pages else { return Self.page(title: "No composer", body: "<p>This server composes no pages.</p>", status: .notFound) }
+    /// What a preview shows, as its form chose it (the page's query).
+    struct PreviewSettings {
+        var platform: String
+        var version: Int
+        var user: String?
+        var locale: String?
+        var overrides: [String: String]
+        /// The query the settings came from, to ask the stream for the same preview.
+        var query: [String: String]
+
+        init(query: [String: String], experiments: Set<String>) {
+            self.query = query
+            platform = (query["platform"] ?? "web").lowercased()
+            version = Int(query["version"] ?? "") ?? APIVersion.latest.rawValue
+            user = query["user"].flatMap { $0.isEmpty ? nil : $0 }
+            locale = query["locale"].flatMap { $0.isEmpty ? nil : $0 }
+            overrides = [:]
+            for key in experiments { if let variant = query["variant." + key], !variant.isEmpty { overrides[key] = variant } }
+        }
+    }
+
+    /// The draft and the live revision of a route, composed as `settings` say.
+    struct PreviewColumns {
+        var draft: (template: PageTemplate, page: ComposedPage)?
+        var live: (template: PageTemplate, page: ComposedPage)?
+
+        /// A tag that moves when either column's screen does: what the preview stream compares.
+        var etag: String {
+            ETag.strong(for: (draft?.page.bytes ?? []) + [0] + (live?.page.bytes ?? []) + Array("\(live?.template.revision ?? 0)".utf8))
+        }
+    }
+
+    /// Composes the preview of `route`, or explains why there is none.
+    func composePreview(_ route: String, query: [String: String]) async throws -> Result<(PreviewSettings, PreviewColumns), PreviewRefusal> {
+        guard let pages else { return .failure(.noComposer) }
         let live = try await layouts.published(route: route)
         let draft = try await layouts.draft(of: route)
-        guard live != nil || draft != nil else {
-            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
-        }
+        guard live != nil || draft != nil else { return .failure(.noPage(route)) }
         let catalog = try await experiments.catalog()
-        let platform = (query["platform"] ?? "ios").lowercased()
-        let version = Int(query["version"] ?? "") ?? APIVersion.latest.rawValue
-        let user = query["user"].flatMap { $0.isEmpty ? nil : $0 }
-        var overrides: [String: String] = [:]
-        for key in catalog.experiments.keys { if let variant = query["variant." + key], !variant.isEmpty { overrides[key] = variant } }
-        guard APIVersion.supported.contains(APIVersion(version)) else {
-            return Self.page(title: "Not shown", body: "<p>API version \(version) is not served.</p>", status: .unprocessableContent)
-        }
+        let settings = PreviewSettings(query: query, experiments: Set(catalog.experiments.keys))
+        guard APIVersion.supported.contains(APIVersion(settings.version)) else { return .failure(.version(settings.version)) }
         let context = CompositionContext(
-            route: route, userID: user, platform: Platform(platform), apiVersion: APIVersion(version), clientKinds: [],
-            locale: query["locale"],
-            now: Date(), experiments: catalog, variantOverrides: overrides)
+            route: route, userID: settings.user, platform: Platform(settings.platform), apiVersion: APIVersion(settings.version),
+            clientKinds: [], locale: settings.locale, now: Date(), experiments: catalog, variantOverrides: settings.overrides)
         // Previews never count as exposures: compose with the same catalog and providers, no recorder.
         let composer = Composer(
             catalog: pages.composer.catalog, providers: pages.composer.providers, configuration: pages.composer.configuration)
+        var columns = PreviewColumns()
+        if let template = draft?.template { columns.draft = (template, await composer.compose(template: template, context: context)) }
+        if let template = live?.template { columns.live = (template, await composer.compose(template: template, context: context)) }
+        return .success((settings, columns))
+    }
+
+    /// Why a route has no preview.
+    enum PreviewRefusal: Error {
+        case noComposer
+        case noPage(String)
+        case version(Int)
+
+        var response: ScreenplayService.Response {
+            switch self {
+            case .noComposer: AdminSite.page(title: "No composer", body: "<p>This server composes no pages.</p>", status: .notFound)
+            case .noPage(let route):
+                AdminSite.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
+            case .version(let version):
+                AdminSite.page(title: "Not shown", body: "<p>API version \(version) is not served.</p>", status: .unprocessableContent)
+            }
+        }
+    }
+
+    func preview(_ route: String, _ session: AdminDirectory.Session, query: [String: String]) async throws -> ScreenplayService.Response {
+        let (settings, composed): (PreviewSettings, PreviewColumns)
+        switch try await composePreview(route, query: query) {
+        case .success(let result): (settings, composed) = result
+        case .failure(let refusal): return refusal.response
+        }
         var columns = ""
-        for (name, template) in [("Draft", draft?.template), ("Live", live?.template)] {
-            guard let template else {
-                columns += "<section class=\"column\"><h2>\(name)</h2><p>None.</p></section>"
+        for (name, column) in [("Draft", composed.draft), ("Live", composed.live)] {
+            guard let (template, page) = column else {
+                columns += "<section class=\"column\" id=\"preview-\(name.lowercased())\"><h2>\(name)</h2><p>None.</p></section>"
                 continue
             }
-            let page = await composer.compose(template: template, context: context)
-            let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(version)).decode(Screen.self, from: Data(page.bytes)).value)
+            let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
             let rendered = screen.map { "<main>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             var rows = ""
             for widget in page.widgets {
@@ -58,6 +114,7 @@ extension AdminSite {
                 <thead><tr><th>Widget</th><th>Latency</th><th>Bytes</th><th>Outcome</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
         }
+        let catalog = try await experiments.catalog()
         var variantInputs = ""
         for key in catalog.experiments.keys.sorted() {
             let names = catalog[key]?.variants.map(\.name) ?? []
@@ -67,21 +124,74 @@ extension AdminSite {
             variantInputs +=
                 "<label for=\"variant-\(HTML.escape(key))\">\(HTML.escape(key))</label><select id=\"variant-\(HTML.escape(key))\" name=\"variant.\(HTML.escape(key))\">\(options)</select>"
         }
-        let platforms = ["ios", "android", "web"].map { "<option\($0 == platform ? " selected" : "")>\($0)</option>" }.joined()
+        let platforms = ["web", "ios", "android"].map { "<option\($0 == settings.platform ? " selected" : "")>\($0)</option>" }.joined()
         let versions = APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue
-        let versionOptions = versions.map { "<option\($0 == version ? " selected" : "")>\($0)</option>" }.joined()
+        let versionOptions = versions.map { "<option\($0 == settings.version ? " selected" : "")>\($0)</option>" }.joined()
+        let path = "\(prefix)/pages/\(Self.pathEscape(route))/preview"
         let body = """
-            <form method="get" action="\(prefix)/pages/\(Self.pathEscape(route))/preview" class="edit" id="preview-form">
+            <form method="get" action="\(path)" class="edit" id="preview-form">
             <label for="platform">Platform</label><select id="platform" name="platform">\(platforms)</select>
             <label for="version">API version</label><select id="version" name="version">\(versionOptions)</select>
-            <label for="user">User id (empty: anonymous)</label><input id="user" name="user" value="\(HTML.escape(user ?? ""))">
+            <label for="user">User id (empty: anonymous)</label><input id="user" name="user" value="\(HTML.escape(settings.user ?? ""))">
             \(variantInputs)<button type="submit" id="show">Show</button></form>
             <p><a href="\(prefix)/pages/\(Self.pathEscape(route))/edit">Back to the editor</a></p>
             <div class="columns">\(columns)</div>
             """
+        // Live when the server announces changes: the stream names this same preview.
+        let live =
+            events == nil
+            ? ""
+            : " data-live=\"\(HTML.escape(previewEventsPath(route) + Self.queryString(settings.query)))\" data-etag=\"\(HTML.escape(composed.etag))\""
         // The screens in the site's own look, confined to the preview boxes.
         return Self.page(
             title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body,
-            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered"))
+            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered"), mainAttributes: live, script: events == nil ? nil : WebSite.scriptPath)
+    }
+
+    /// The path of the stream that follows previews of `route` (a path of its own, outside
+    /// `pages/`, so a router can mount it beside the site's catch-all).
+    func previewEventsPath(_ route: String) -> String { "\(prefix)/preview-events/\(Self.pathEscape(route))" }
+
+    /// Opens the stream a live preview follows (`GET /admin/preview-events/{route}?…`, the
+    /// preview's own query): one entry, `preview`, whose tag moves when the draft or the live
+    /// page as previewed does. Signed-in admins only; once the session ends (signed out,
+    /// expired) the stream says nothing more and closes when idle.
+    public func openPreviewEvents(_ request: HTTPRequest, clientAddress: String? = nil) async -> ScreenplayService.StreamingResponse {
+        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+        let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        guard let hub = events, rest.count == 2, rest[0] == "preview-events" else {
+            return .whole(ScreenplayService.errorResponse(.notFound("no preview stream here", path: path)))
+        }
+        let route = rest[1]
+        let query = RequestFields.query(request.path ?? "")
+        do {
+            guard let id = RequestFields.cookie(Self.sessionCookie, in: request.headerFields), let session = try await admins.session(id: id)
+            else { return .whole(ScreenplayService.errorResponse(ScreenplayError(status: .unauthorized, code: "signInFirst", message: "sign in to the admin first"))) }
+            let client = EventStreamClient(user: .anonymous, token: nil, apiVersion: .latest, limitKey: "admin:" + session.admin)
+            let site = self
+            let stream = try await hub.open(
+                watching: ["preview"], client: client, lastEventID: request.headerFields[ScreenplayService.lastEventID], followsDrafts: true,
+                etag: { _, _ throws(ScreenplayError) in
+                    // A session that ended hears nothing more.
+                    guard (try? await site.admins.session(id: id)) != nil else { throw .internalError("the admin session ended") }
+                    switch try? await site.composePreview(route, query: query) {
+                    case .success(let (_, columns)): return columns.etag
+                    case .failure(.noPage): throw .notFound("no page '\(route)'", path: route)
+                    default: throw .internalError("the preview did not compose")
+                    }
+                },
+                identity: { _ in .anonymous }, logger: logger)
+            return .events(ScreenplayService.eventStreamHead, stream)
+        } catch let error as ScreenplayError {
+            return .whole(ScreenplayService.errorResponse(error))
+        } catch {
+            return .whole(ScreenplayService.errorResponse(.internalError("the admin could not open the preview stream")))
+        }
+    }
+
+    /// `?key=value&…` for `query`, sorted, or empty.
+    static func queryString(_ query: [String: String]) -> String {
+        guard !query.isEmpty else { return "" }
+        return "?" + query.sorted { $0.key < $1.key }.map { queryEscape($0.key) + "=" + queryEscape($0.value) }.joined(separator: "&")
     }
 }

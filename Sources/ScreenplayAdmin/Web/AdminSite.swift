@@ -13,7 +13,8 @@ import ScreenplayWeb
 /// widget, publishing the draft, the history with rollback, the experiments with their reports,
 /// and the audit log.
 ///
-/// Server-rendered HTML with no script. Every page needs a session (a cookie made at sign-in,
+/// Server-rendered HTML; only the preview carries the site's script, to follow changes live, and
+/// works without it. Every page needs a session (a cookie made at sign-in,
 /// `HttpOnly`, `SameSite=Strict`, path `/admin`); without one, a page redirects to the sign-in form.
 /// Every form that changes something carries the session's CSRF token, and a post without it (or
 /// with another session's) is refused with a 403. The sign-in form itself is protected by a
@@ -26,6 +27,8 @@ public struct AdminSite: Sendable {
     let layouts: LayoutStore
     let experiments: ExperimentStore
     let pages: ComposedScreens?
+    /// The hub the previews' streams join; `nil`: previews are not live.
+    let events: ScreenEventHub?
     /// Where the site is mounted.
     public let prefix: String
     /// Where sign-ins (refused, throttled, accepted) are logged.
@@ -36,15 +39,17 @@ public struct AdminSite: Sendable {
     /// The sign-in form's double-submit cookie.
     public static let loginCookie = "screenplay_admin_login"
 
-    /// The site over the stores; `pages` adds each page's newest composition report.
+    /// The site over the stores; `pages` adds each page's newest composition report; `events`
+    /// (the service's hub, when it has an invalidation bus) makes the previews live.
     public init(
-        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin",
-        logger: Logger = Logger(label: "screenplay.admin")
+        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?,
+        events: ScreenEventHub? = nil, prefix: String = "/admin", logger: Logger = Logger(label: "screenplay.admin")
     ) {
         self.admins = admins
         self.layouts = layouts
         self.experiments = experiments
         self.pages = pages
+        self.events = events
         self.prefix = prefix
         self.logger = logger
     }
@@ -381,7 +386,7 @@ public struct AdminSite: Sendable {
 
     static func page(
         title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, body: String,
-        status: HTTPResponse.Status = .ok, extraStyle: String = ""
+        status: HTTPResponse.Status = .ok, extraStyle: String = "", mainAttributes: String = "", script: String? = nil
     ) -> ScreenplayService.Response {
         let navigation =
             session.map { session in
@@ -392,10 +397,11 @@ public struct AdminSite: Sendable {
                 """
             } ?? ""
         let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\">\(HTML.escape(String($0.prefix(200))))</p>" } ?? ""
+        let scriptTag = script.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style></head>
-            <body><header><strong>Screenplay admin</strong>\(navigation)</header><main><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
+            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style>\(scriptTag)</head>
+            <body><header><strong>Screenplay admin</strong>\(navigation)</header><main id="main"\(mainAttributes)><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
             """
         var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "text/html; charset=utf-8"
@@ -403,6 +409,7 @@ public struct AdminSite: Sendable {
         head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
         head.headerFields[HTTPField.Name("Content-Security-Policy")!] =
             "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+            + (script == nil ? "" : "; script-src 'self'; connect-src 'self'")
         head.headerFields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return ScreenplayService.Response(head: head, body: Array(html.utf8))
     }

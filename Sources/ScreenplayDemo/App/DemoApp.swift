@@ -179,7 +179,8 @@ public struct DemoApp: Sendable {
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
-        self.adminSite = AdminSite(admins: admins, layouts: layouts, experiments: experiments, pages: pages, logger: logger)
+        self.adminSite = AdminSite(
+            admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, logger: logger)
     }
 
     static func registerScreens(
@@ -271,6 +272,9 @@ public struct DemoApp: Sendable {
             router.addScreenplayResponder(path, methods: [.get, .head, .post], maximumBodySize: 16 * 1024) { request, body, address in
                 await adminSite.respond(to: request, body: body, clientAddress: address)
             }
+        }
+        router.addScreenplayEventStream("admin/preview-events/:route", heartbeat: service.configuration.eventStreams.heartbeat) {
+            request, address in await adminSite.openPreviewEvents(request, clientAddress: address)
         }
         router.addScreenplayWeb(WebSite(service: service, renderer: HTMLRenderer(shell: Self.webShell), pageCacheBytes: cacheBudget.webPages))
         MediaRoutes.register(on: router, catalog: catalog)

@@ -175,7 +175,7 @@ public struct LayoutStore: Sendable {
     @discardableResult
     public func saveDraft(_ template: PageTemplate, by actor: String) async throws(LayoutError) -> Draft {
         let json = try checked(template)
-        return try await guarded {
+        let saved = try await guarded {
             try await store.transaction { database in
                 let live = try await Self.newestNumber(route: template.route, on: database) ?? 0
                 let existing = try await database.select().column("based_on").from("screenplay_page_drafts")
@@ -191,18 +191,22 @@ public struct LayoutStore: Sendable {
                 return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now)
             }
         }
+        await bus?.publish(.draftChanged(route: template.route))
+        return saved
     }
 
     /// Throws the draft of `route` away (the live revision is untouched). Returns whether there was one.
     @discardableResult
     public func discardDraft(of route: String, by actor: String) async throws -> Bool {
-        try await store.transaction { database in
+        let discarded = try await store.transaction { database in
             guard try await database.select().column("route").from("screenplay_page_drafts").where("route", .equal, route).first() != nil
             else { return false }
             try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
             try await Self.audit(actor: actor, action: "discard draft", subject: route, revision: nil, detail: "", on: database)
             return true
         }
+        if discarded { await bus?.publish(.draftChanged(route: route)) }
+        return discarded
     }
 
     /// Publishes the draft of `route` as its next revision and clears the draft, atomically.

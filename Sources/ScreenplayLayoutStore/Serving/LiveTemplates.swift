@@ -43,7 +43,7 @@ public final class LiveTemplates: PageTemplateSource {
                 state.experiments = nil
                 state.generation += 1
             }
-        case .userRevision, .tokenRevoked: break
+        case .userRevision, .tokenRevoked, .draftChanged: break
         }
     }
 

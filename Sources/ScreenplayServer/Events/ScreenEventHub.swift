@@ -1,11 +1,13 @@
 import HTTPTypes
+public import Logging
 import Synchronization
 
 /// Every open screen event stream of this process, woken by the invalidation bus.
 ///
 /// The hub does not decide what changed: an invalidation only rings the doorbells of the streams
 /// it may concern (a user's revision: that user's streams; a publish, an experiment change: every
-/// stream; a revoked token: every signed-in stream, to check its identity again). Each stream then
+/// stream; a revoked token: every signed-in stream, to check its identity again; a draft: the
+/// streams that follow drafts, the admin's previews). Each stream then
 /// asks the screen pipeline for the ETags of what it watches and tells its client about those that
 /// moved, so an event is sent exactly when a `GET` would now answer differently.
 ///
@@ -33,6 +35,7 @@ public final class ScreenEventHub: Sendable {
         let doorbell: Doorbell
         let key: String
         let user: UserIdentity
+        let followsDrafts: Bool
     }
 
     /// A hub woken by `bus` (subscribed here: create it after whatever caches subscribe, so they
@@ -64,7 +67,7 @@ public final class ScreenEventHub: Sendable {
 
     /// Admits a stream for `user` counted under `key`, or refuses it: `429` past the per-identity
     /// limit, `503` past the total or after ``closeAll()``.
-    func register(key: String, user: UserIdentity) throws(ScreenplayError) -> (id: UInt64, doorbell: Doorbell) {
+    func register(key: String, user: UserIdentity, followsDrafts: Bool = false) throws(ScreenplayError) -> (id: UInt64, doorbell: Doorbell) {
         let limits = self.limits
         let admitted: Result<(UInt64, Doorbell), ScreenplayError> = state.withLock { registry in
             guard !registry.isClosed, registry.streams.count < limits.total else {
@@ -83,7 +86,7 @@ public final class ScreenEventHub: Sendable {
             registry.nextID += 1
             let id = registry.nextID
             let doorbell = Doorbell()
-            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user)
+            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user, followsDrafts: followsDrafts)
             registry.perKey[key, default: 0] += 1
             if !user.isAnonymous { registry.byUser[user.id, default: []].insert(id) }
             return .success((id, doorbell))
@@ -116,6 +119,8 @@ public final class ScreenEventHub: Sendable {
                 return (registry.streams.values.filter { !$0.user.isAnonymous }.map(\.doorbell), true)
             case .pagePublished, .experimentsChanged:
                 return (registry.streams.values.map(\.doorbell), false)
+            case .draftChanged:
+                return (registry.streams.values.filter(\.followsDrafts).map(\.doorbell), false)
             }
         }
         for doorbell in doorbells {
@@ -123,6 +128,56 @@ public final class ScreenEventHub: Sendable {
                 if identity { pending.identity = true } else { pending.changed = true }
             }
         }
+    }
+}
+
+extension ScreenEventHub {
+    /// Opens a stream of changes to `entries` as `client` sees them, where `etag` says what a
+    /// `GET` of an entry would answer now: the service's screens (its ``ScreenplayService/openEventStream(screens:client:lastEventID:)``),
+    /// or anything else whose answer moves with the invalidations, such as the layout admin's
+    /// preview of a route (`followsDrafts`, so a saved draft wakes it too).
+    ///
+    /// Refused with `400` past ``EventStreamLimits/screensPerStream``, `404` when `etag` answers
+    /// `404` for an entry, `429`/`503` past the stream limits. `identity` says who the client's
+    /// token names now (asked when any token is revoked); `lastEventID` is what a reconnecting
+    /// client's `Last-Event-ID` said.
+    public func open(
+        watching entries: [String], client: EventStreamClient, lastEventID: String? = nil, followsDrafts: Bool = false,
+        etag: @escaping ScreenEventStream.ETagLookup, identity: @escaping ScreenEventStream.IdentityCheck, logger: Logger
+    ) async throws(ScreenplayError) -> ScreenEventStream {
+        guard entries.count <= limits.screensPerStream else {
+            throw .invalidField("screens", "names \(entries.count) screens; one stream watches at most \(limits.screensPerStream)")
+        }
+        let screens = entries.map(WatchedScreen.init(entry:))
+        // Read before the baseline: an invalidation during it makes the first look happen again.
+        let openedID = currentEventID
+        var baseline: [String: String] = [:]
+        var ready: [String: String?] = [:]
+        for screen in screens {
+            do {
+                let tag = try await etag(screen, client)
+                baseline[screen.entry] = tag
+                ready[screen.entry] = tag
+            } catch where error.status == .notFound {
+                throw .notFound("no screen at '\(screen.path)' to watch", path: screen.entry)
+            } catch {
+                // Failing now (a provider down): announced once it builds.
+                ready[screen.entry] = .some(nil)
+            }
+        }
+        let (id, doorbell) = try register(key: client.limitKey, user: client.user, followsDrafts: followsDrafts)
+        var opening: [UInt8] = []
+        if let lastEventID, lastEventID != openedID {
+            opening += ServerSentEvent(type: "revalidate", data: EventData.json(["screens": entries])).bytes
+        }
+        let delay = limits.reconnectDelay.components
+        opening += ServerSentEvent(
+            type: "ready", id: openedID, data: EventData.json(["screens": ready]),
+            retry: Int(delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000)
+        ).bytes
+        return ScreenEventStream(
+            id: id, hub: self, doorbell: doorbell, screens: screens, client: client, opening: opening, baseline: baseline,
+            openedID: openedID, etag: etag, identity: identity, logger: logger)
     }
 }
 

@@ -70,9 +70,9 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
 
     /// The ETag a `GET` of `screen` would answer for `client` now.
-    typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
+    public typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
     /// Who `token` names now (a revoked token throws).
-    typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
+    public typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
 
     let id: UInt64
     let hub: ScreenEventHub

@@ -12,6 +12,9 @@ public enum Invalidation: Sendable, Hashable {
     case pagePublished(route: String)
     /// An experiment was created, changed or deleted.
     case experimentsChanged
+    /// A page's draft was saved or discarded: nothing served changes, but the admin's previews of
+    /// the route look again.
+    case draftChanged(route: String)
 }
 
 /// Carries invalidations from the process that wrote to every process that caches, so the hot

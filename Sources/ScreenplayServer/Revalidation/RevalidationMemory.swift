@@ -185,13 +185,15 @@ public final class RevalidationMemory: Sendable {
 
     /// Drops what `invalidation` makes stale, and voids every ticket taken before it.
     func forget(_ invalidation: Invalidation) {
+        // A draft is never served: what is remembered stays true.
+        if case .draftChanged = invalidation { return }
         state.withLock { state in
             state.epoch &+= 1
             switch invalidation {
             case .userRevision(let id):
                 state.current.remove(user: id)
                 state.previous.remove(user: id)
-            case .tokenRevoked, .pagePublished, .experimentsChanged:
+            case .tokenRevoked, .pagePublished, .experimentsChanged, .draftChanged:
                 state.current = Generation()
                 state.previous = Generation()
             }

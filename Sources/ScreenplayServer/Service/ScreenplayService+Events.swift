@@ -80,47 +80,16 @@ extension ScreenplayService {
         guard let hub = events else {
             throw .notFound("this server announces no changes: it runs without an invalidation bus", path: "events")
         }
-        guard entries.count <= hub.limits.screensPerStream else {
-            throw .invalidField("screens", "names \(entries.count) screens; one stream watches at most \(hub.limits.screensPerStream)")
-        }
-        let screens = entries.map(WatchedScreen.init(entry:))
         let pipeline = self.screens
-        let etag: ScreenEventStream.ETagLookup = { screen, client throws(ScreenplayError) in
-            try await pipeline.encoded(
-                path: screen.path, query: screen.query, apiVersion: client.apiVersion, clientKinds: client.clientKinds, user: client.user,
-                platform: client.platform, locale: client.locale
-            ).etag
-        }
-        // Read before the baseline: an invalidation during it makes the first look happen again.
-        let openedID = hub.currentEventID
-        var baseline: [String: String] = [:]
-        var ready: [String: String?] = [:]
-        for screen in screens {
-            do {
-                let tag = try await etag(screen, client)
-                baseline[screen.entry] = tag
-                ready[screen.entry] = tag
-            } catch where error.status == .notFound {
-                throw .notFound("no screen at '\(screen.path)' to watch", path: screen.entry)
-            } catch {
-                // Failing now (a provider down): announced once it builds.
-                ready[screen.entry] = .some(nil)
-            }
-        }
-        let (id, doorbell) = try hub.register(key: client.limitKey, user: client.user)
-        var opening: [UInt8] = []
-        if let lastEventID, lastEventID != openedID {
-            opening += ServerSentEvent(type: "revalidate", data: EventData.json(["screens": entries])).bytes
-        }
-        let delay = hub.limits.reconnectDelay.components
-        opening += ServerSentEvent(
-            type: "ready", id: openedID, data: EventData.json(["screens": ready]),
-            retry: Int(delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000)
-        ).bytes
         let resolver = self.screens.identity
-        return ScreenEventStream(
-            id: id, hub: hub, doorbell: doorbell, screens: screens, client: client, opening: opening, baseline: baseline,
-            openedID: openedID, etag: etag, identity: { token in try await resolver.resolve(token: token, creating: false).user },
-            logger: logger)
+        return try await hub.open(
+            watching: entries, client: client, lastEventID: lastEventID,
+            etag: { screen, client throws(ScreenplayError) in
+                try await pipeline.encoded(
+                    path: screen.path, query: screen.query, apiVersion: client.apiVersion, clientKinds: client.clientKinds, user: client.user,
+                    platform: client.platform, locale: client.locale
+                ).etag
+            },
+            identity: { token in try await resolver.resolve(token: token, creating: false).user }, logger: logger)
     }
 }

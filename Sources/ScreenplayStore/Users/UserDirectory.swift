@@ -39,7 +39,7 @@ public struct UserDirectory: IdentityResolver {
             switch invalidation {
             case .userRevision(let id): revisions.forget(id)
             case .tokenRevoked(let hash): known.forget(hash: hash)
-            case .pagePublished, .experimentsChanged: break
+            case .pagePublished, .experimentsChanged, .draftChanged: break
             }
         }
     }

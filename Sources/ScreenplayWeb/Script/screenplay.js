@@ -5,6 +5,9 @@ const $ = (selector, root = doc) => root.querySelector(selector);
 const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
 const slot = (name, root) => $(`[data-slot=${name}]`, root);
 const commandTimeout = 15000;
+// The site's own pages (their shell has the loading view) are driven; another page that loads
+// the script, the admin's preview, only follows its stream.
+const shell = !!$("#sp-loading");
 
 // ---- Announcements ----
 function announce(text) {
@@ -434,7 +437,7 @@ doc.addEventListener("click", (event) => {
   const summary = target.closest("details.share > summary");
   if (summary && (navigator.share || navigator.clipboard)) return take(() => share(summary.parentElement, summary));
   const link = target.closest("a[href]");
-  if (!link || link.target || link.hasAttribute("download")) return;
+  if (!shell || !link || link.target || link.hasAttribute("download")) return;
   if (link.dataset.play) return take(() => play(link));
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
@@ -444,7 +447,7 @@ doc.addEventListener("click", (event) => {
 
 doc.addEventListener("submit", (event) => {
   const form = event.target;
-  if (event.defaultPrevented || form.target) return;
+  if (!shell || event.defaultPrevented || form.target) return;
   const action = new URL(form.action, location.href);
   if (action.origin !== location.origin) return;
   if (form.method === "get" && isPagePath(action.pathname)) {
@@ -464,7 +467,7 @@ doc.addEventListener("input", (event) => {
 });
 
 window.addEventListener("popstate", (event) => {
-  if (!isPagePath(location.pathname)) return;
+  if (!shell || !isPagePath(location.pathname)) return;
   visit(location.href, { push: false, scroll: event.state?.scroll || 0 });
 });
 

@@ -17,6 +17,10 @@ public import ScreenplayServer
 /// with the page); a command never does: it must come from one of the site's own pages, in a
 /// browser that already has its identity.
 public struct WebSite: Sendable {
+    /// Where the site serves its script (with its version), for other pages of the same origin
+    /// that follow changes the same way (the layout admin's preview); `nil` when not bundled.
+    public static var scriptPath: String? { WebScript.versionedPath }
+
     /// The server core the pages and commands go to.
     public let service: ScreenplayService
     /// How screens become HTML.
