@@ -14,6 +14,9 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidURL
         /// The request could not be built (a payload that cannot take a prompt's text).
         case invalidRequest
+        /// The app is offline (``ScreenLoader/setOffline(_:)``) and this needs the server: a
+        /// command, or a screen with no offline copy. Nothing was sent.
+        case offline
     }
 
     /// What kind of failure.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 public import ScreenplayContract
 
@@ -12,14 +12,21 @@ public struct LoadedScreen: Sendable, Hashable {
     public let etag: String?
     /// Whether the server answered 304 and the cached copy was used.
     public let revalidated: Bool
+    /// When the screen came from the offline copy rather than the server: when that copy was
+    /// saved. Renderers show it ("offline, saved …").
+    public let offlineSince: Date?
 
     /// Creates a loaded screen; for tests and for apps that feed screens from elsewhere.
-    public init(screen: Screen, issues: [DecodingIssue], etag: String?, revalidated: Bool) {
+    public init(screen: Screen, issues: [DecodingIssue], etag: String?, revalidated: Bool, offlineSince: Date? = nil) {
         self.screen = screen
         self.issues = issues
         self.etag = etag
         self.revalidated = revalidated
+        self.offlineSince = offlineSince
     }
+
+    /// Whether this is an offline copy.
+    public var isOffline: Bool { offlineSince != nil }
 }
 
 /// Keeps the client's identity token between requests (and app launches, when persisted).
@@ -57,13 +64,19 @@ public actor ScreenLoader {
     private var cache: [URL: (screen: LoadedScreen, lastUse: Int)] = [:]
     private var uses = 0
     private let cacheLimit: Int
+    /// Where screens kept for offline use live (see `ScreenLoader+Offline.swift`).
+    public nonisolated let offlineStorage: (any OfflineStorage)?
+    /// Whether the app said it is offline: reads come from the offline copies, commands are refused.
+    public internal(set) var isOffline = false
 
     /// Creates a loader; `cacheLimit` bounds how many screens are kept for revalidation, and
-    /// `customKinds` names the app-defined component kinds the app has renderers for.
+    /// `customKinds` names the app-defined component kinds the app has renderers for, and
+    /// `offlineStorage` keeps the screens marked for offline use (none: no offline copies).
     public init(
         endpoint: ServerEndpoint, transport: any ScreenTransport, tokens: any TokenStore = InMemoryTokenStore(), cacheLimit: Int = 200,
-        customKinds: Set<String> = []
+        customKinds: Set<String> = [], offlineStorage: (any OfflineStorage)? = nil
     ) {
+        self.offlineStorage = offlineStorage
         self.endpoint = endpoint
         self.transport = transport
         self.tokens = tokens
@@ -71,15 +84,25 @@ public actor ScreenLoader {
         self.customKinds = customKinds
     }
 
-    /// Loads the screen at `reference` (relative to the API base, e.g. `screens/home`).
+    /// Loads the screen at `reference` (relative to the API base, e.g. `screens/home`). Offline,
+    /// or when the server cannot be reached, its offline copy is read instead (``LoadedScreen/isOffline``).
     public func screen(at reference: String) async throws(ClientError) -> LoadedScreen {
         guard let url = endpoint.resolve(reference) else {
             throw ClientError(kind: .invalidURL, message: "refused screen URL '\(reference)'")
         }
+        if isOffline { return try await offlineCopy(of: reference, url: url) }
         let cached = cache[url]?.screen
         var request = try await makeRequest(.get, url: url)
         if let etag = cached?.etag { request.headerFields[.ifNoneMatch] = etag }
-        let (response, body) = try await send(request, body: nil)
+        let response: HTTPResponse
+        let body: [UInt8]
+        do {
+            (response, body) = try await send(request, body: nil)
+        } catch where error.kind == .transport {
+            // No answer: the offline copy, when there is one, marked as such.
+            guard let copy = try? await offlineCopy(of: reference, url: url) else { throw error }
+            return copy
+        }
         if response.status == .notModified, let cached {
             store(cached, for: url)
             return LoadedScreen(screen: cached.screen, issues: cached.issues, etag: cached.etag, revalidated: true)
@@ -93,6 +116,7 @@ public actor ScreenLoader {
         }
         let loaded = LoadedScreen(screen: decoded.value, issues: decoded.issues, etag: response.headerFields[.eTag], revalidated: false)
         store(loaded, for: url)
+        await keepOfflineCopyCurrent(reference, etag: loaded.etag, body: body)
         return loaded
     }
 
@@ -106,6 +130,9 @@ public actor ScreenLoader {
         _ command: Action.Command, extra: [String: JSONValue] = [:], idempotencyKey: String? = nil
     ) async throws(ClientError) -> Decoded<CommandResult> {
         let idempotencyKey = idempotencyKey ?? UUID().uuidString
+        guard !isOffline else {
+            throw ClientError(kind: .offline, message: "You are offline: this needs a connection, and nothing was sent.")
+        }
         guard let url = endpoint.resolve(command.url) else {
             throw ClientError(kind: .invalidURL, message: "refused command URL '\(command.url)'")
         }
@@ -177,7 +204,7 @@ public actor ScreenLoader {
         return request
     }
 
-    private func send(_ request: HTTPRequest, body: [UInt8]?) async throws(ClientError) -> (HTTPResponse, [UInt8]) {
+    func send(_ request: HTTPRequest, body: [UInt8]?) async throws(ClientError) -> (HTTPResponse, [UInt8]) {
         var request = request
         let toServer = request.scheme == endpoint.root.scheme && request.authority == Self.authority(of: endpoint.root)
         // Until the server has answered once (and so handed out a token, if it issues them), one

@@ -20,6 +20,21 @@ extension ScreenNavigator {
         updateLive()
     }
 
+    /// The app is offline (`true`) or back online: offline, screens come from their offline
+    /// copies (shown as such), commands are refused with an "offline" error and nothing is
+    /// followed; back online, the copies on the stack are revalidated and live screens followed.
+    public func setOffline(_ offline: Bool) async {
+        await loader.setOffline(offline)
+        isOffline = offline
+        updateLive()
+        guard !offline else { return }
+        let copies = machine.entries.filter { entry in
+            if case .loaded(let loaded) = entry.state { return loaded.isOffline }
+            return false
+        }
+        revalidate(Set(copies.map(\.url)))
+    }
+
     /// What the navigator keeps current now; for renderers that show it and for tests.
     public var watching: LiveWatch { liveWatch }
 
@@ -28,7 +43,7 @@ extension ScreenNavigator {
     /// The tasks hold the navigator weakly between events: a navigator the app lets go stops
     /// following (its `deinit` cancels them), even with a stream open.
     func updateLive() {
-        let wanted = isInBackground ? LiveWatch.none : LiveWatch.of(machine.entries)
+        let wanted = isInBackground || isOffline ? LiveWatch.none : LiveWatch.of(machine.entries)
         guard wanted != liveWatch else { return }
         let before = liveWatch
         liveWatch = wanted

@@ -54,6 +54,8 @@ public actor ScreenNavigator {
     var streamTask: Task<Void, Never>?
     var pollTask: Task<Void, Never>?
     var isInBackground = false
+    /// Whether the app said it is offline (``setOffline(_:)``).
+    public internal(set) var isOffline = false
     var lastEventID = ""
     /// How many times an event stream was opened (reconnections included); for tests and
     /// diagnostics.

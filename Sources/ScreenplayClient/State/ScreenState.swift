@@ -78,8 +78,9 @@ public struct ScreenStateMachine: Sendable, Hashable {
         answeredGeneration = answered
         switch result {
         case .success(let loaded):
-            // An unchanged screen (a 304) keeps the state as it is: nothing to redraw.
-            if loaded.revalidated, case .loaded(let current) = state, current.screen == loaded.screen { return .none }
+            // An unchanged screen (a 304) keeps the state as it is: nothing to redraw (unless an
+            // offline copy was shown: it is the server's again).
+            if loaded.revalidated, case .loaded(let current) = state, current.screen == loaded.screen, !current.isOffline { return .none }
             state = .loaded(loaded)
         case .failure(let error):
             if case .loaded = state { return .none }

@@ -1,3 +1,4 @@
+import Foundation
 public import ScreenplayContract
 
 /// What the resolver needs to know about the client right now.
@@ -94,12 +95,31 @@ public struct ViewTreeResolver: Sendable {
         return resolver.resolve(entry.state)
     }
 
+    /// An offline copy's date as people read it, the same on every device: `24 Nov 2026, 17:05 UTC`.
+    static func savedText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(time) UTC"
+    }
+
     /// The tree of a screen in any state: loading shows the carried header and progress; failed
-    /// shows the header, the error and a retry; loaded shows the screen.
+    /// shows the header, the error and a retry; loaded shows the screen (an offline copy with a
+    /// message saying so, first).
     public func resolve(_ state: ScreenState) -> ResolvedScreen {
         switch state {
         case .loaded(let loaded):
-            return resolve(loaded.screen)
+            var resolved = resolve(loaded.screen)
+            if let saved = loaded.offlineSince {
+                // An offline copy says so first, with its age, before anything it shows.
+                let text = "Offline: this copy was saved \(Self.savedText(saved))."
+                resolved.root.children.insert(
+                    ViewNode(id: "offline", role: .message, text: text, icon: "wifi.slash", accessibility: .init(label: text)), at: 0)
+            }
+            return resolved
         case .loading(let header):
             var resolution = Resolution(context: context, storage: [:], entities: [:])
             var children = header.map { [resolution.header($0, id: "header", level: 1)] } ?? []

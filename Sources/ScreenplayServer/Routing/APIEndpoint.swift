@@ -2,15 +2,17 @@ import HTTPTypes
 import ScreenplayContract
 
 /// Where an API request goes, read from its target: `{prefix}/v{N}/screens/{path}` (GET, HEAD),
-/// `{prefix}/v{N}/commands/{path}` (POST) or `{prefix}/v{N}/events` (GET). Anything else is a 404, 400 or 405 that says what
+/// `{prefix}/v{N}/commands/{path}` (POST), `{prefix}/v{N}/events` (GET) or `{prefix}/v{N}/sync` (POST). Anything else is a 404, 400 or 405 that says what
 /// was expected, before any identity is resolved or any screen is looked up.
 struct APIEndpoint {
-    /// The three things the API serves.
+    /// The four things the API serves.
     enum Kind {
         case screens
         case commands
         /// `GET {prefix}/v{N}/events?screens=…`: the stream of screen changes.
         case events
+        /// `POST {prefix}/v{N}/sync`: what changed of the screens an app keeps offline.
+        case sync
     }
 
     let kind: Kind
@@ -39,6 +41,13 @@ struct APIEndpoint {
         if rest.count == 2, rest[1] == "events" {
             guard request.method == .get else { throw .methodNotAllowed(request.method, allowed: "GET", path: target.path) }
             kind = .events
+            segments = []
+            query = target.query
+            return
+        }
+        if rest.count == 2, rest[1] == "sync" {
+            guard request.method == .post else { throw .methodNotAllowed(request.method, allowed: "POST", path: target.path) }
+            kind = .sync
             segments = []
             query = target.query
             return

@@ -33,19 +33,22 @@ extension ScreenplayService {
         public var verifiesEncodedScreens: Bool
         /// What bounds the screen event streams (``EventStreamLimits``).
         public var eventStreams: EventStreamLimits
+        /// What bounds an offline sync (``SyncLimits``).
+        public var sync: SyncLimits
 
         /// The defaults: `/api`, every version the contract knows, none deprecated, 64 KiB
         /// bodies, 64 MiB of cached screens, 4 MiB of remembered revalidations, verification on,
-        /// the event streams' default limits.
+        /// the event streams' and the sync's default limits.
         public init(
             pathPrefix: String = "/api", supportedVersions: ClosedRange<APIVersion> = APIVersion.supported,
             deprecatedVersions: [APIVersion: Date] = [:], maximumBodySize: Int = 64 * 1024, cacheByteBudget: Int = 64 << 20,
             verifiesEncodedScreens: Bool = true, commandRate: (perSecond: Double, burst: Double) = (10, 60),
             identityCreationRate: (perSecond: Double, burst: Double) = (20, 200),
             identityCreationPerAddress: (perSecond: Double, burst: Double) = (1, 20), revalidationByteBudget: Int = 4 << 20,
-            eventStreams: EventStreamLimits = .init()
+            eventStreams: EventStreamLimits = .init(), sync: SyncLimits = .init()
         ) {
             self.eventStreams = eventStreams
+            self.sync = sync
             self.revalidationByteBudget = revalidationByteBudget
             self.identityCreationPerAddress = identityCreationPerAddress
             self.commandRate = commandRate

@@ -93,6 +93,7 @@ public final class ScreenplayService: Sendable {
             switch endpoint.kind {
             case .screens: return try await screens.respond(to: request, at: endpoint)
             case .commands: return try await commands.respond(to: request, at: endpoint, body: body, clientAddress: clientAddress)
+            case .sync: return try await sync(request, at: endpoint, body: body)
             case .events:
                 throw ScreenplayError(
                     status: .notImplemented, code: "streamingUnavailable",

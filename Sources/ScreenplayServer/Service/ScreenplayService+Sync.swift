@@ -1,0 +1,173 @@
+import Foundation
+public import HTTPTypes
+import ScreenplayContract
+
+/// Offline sync, `POST {prefix}/v{N}/sync`: an app that keeps screens on disk sends the ETags it
+/// holds and gets back only what changed, with the bodies, so a re-sync after a small change
+/// costs a small answer rather than everything again.
+///
+/// The request: `{"screens": [{"path": "home", "etag": "\"sp-…\""}, {"path": "playlist/3"}]}`,
+/// each path one the event stream would watch (under `screens/`, with an optional query). The
+/// answer, in order of the request:
+///
+/// ```json
+/// {"changed": [{"path": "home", "etag": "\"sp-…\"", "screen": {…}}],
+///  "unchanged": 41, "gone": ["playlist/9"],
+///  "failed": [{"path": "shop", "error": {"code": "…", "message": "…"}}],
+///  "more": ["library", …]}
+/// ```
+///
+/// `screen` is the body a `GET` would answer this client now (its version, identity, platform,
+/// locale and kinds). `gone` screens no longer exist (drop the copy); `failed` ones could not be
+/// built now (keep the copy). An answer stops before ``SyncLimits/answerBytes``: what it did not
+/// look at is listed in `more`, for the next request: pages with no state on the server.
+extension ScreenplayService {
+    /// What bounds a sync.
+    public struct SyncLimits: Sendable, Hashable {
+        /// Screens one request may name; more is a `400`.
+        public var screensPerRequest: Int
+        /// Bytes of screen bodies one answer carries before it pages (the first body is always
+        /// sent, so a screen larger than this still syncs, alone).
+        public var answerBytes: Int
+
+        /// The defaults: 200 screens a request, 1 MiB of bodies an answer.
+        public init(screensPerRequest: Int = 200, answerBytes: Int = 1 << 20) {
+            self.screensPerRequest = screensPerRequest
+            self.answerBytes = answerBytes
+        }
+    }
+
+    /// One screen of a sync request, read and checked.
+    struct SyncEntry {
+        let entry: String
+        let screen: WatchedScreen
+        let etag: String?
+    }
+
+    /// Answers a sync request.
+    func sync(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws(ScreenplayError) -> Response {
+        let entries = try Self.syncEntries(body, limits: configuration.sync)
+        let user: UserIdentity
+        do {
+            user = try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: false).user
+        } catch let error as ScreenplayError {
+            throw error
+        } catch {
+            throw .internalError("the server could not check who is syncing")
+        }
+        let headers = request.headerFields
+        let clientKinds = Self.clientKinds(in: headers, known: screens.routes.customKinds.merging(pages?.customKinds ?? [:]) { a, _ in a })
+        let platform = Self.platform(in: headers)
+        let locale = Self.locale(in: headers)
+
+        var changed: [UInt8] = []
+        var gone: [String] = []
+        var failed: [UInt8] = []
+        var more: [String] = []
+        var unchanged = 0
+        var bodyBytes = 0
+        for (index, entry) in entries.enumerated() {
+            let encoded: EncodedBody
+            do {
+                encoded = try await screens.encoded(
+                    path: entry.screen.path, query: entry.screen.query, apiVersion: endpoint.version, clientKinds: clientKinds, user: user,
+                    platform: platform, locale: locale)
+            } catch where error.status == .notFound {
+                gone.append(entry.entry)
+                continue
+            } catch {
+                if !failed.isEmpty { failed.append(UInt8(ascii: ",")) }
+                failed += Array(#"{"path":\#(Self.jsonString(entry.entry)),"error":"#.utf8)
+                failed += (try? ScreenplayEncoder().encode(error.body.error)).map(Array.init) ?? Array("{}".utf8)
+                failed.append(UInt8(ascii: "}"))
+                continue
+            }
+            if encoded.etag == entry.etag {
+                unchanged += 1
+                continue
+            }
+            if bodyBytes > 0, bodyBytes + encoded.bytes.count > configuration.sync.answerBytes {
+                more = entries[index...].map(\.entry)
+                break
+            }
+            bodyBytes += encoded.bytes.count
+            if !changed.isEmpty { changed.append(UInt8(ascii: ",")) }
+            changed += Array(#"{"path":\#(Self.jsonString(entry.entry)),"etag":\#(Self.jsonString(encoded.etag)),"screen":"#.utf8)
+            changed += encoded.bytes
+            changed.append(UInt8(ascii: "}"))
+        }
+        var answer = Array(#"{"changed":["#.utf8) + changed + Array(#"],"unchanged":\#(unchanged),"gone":"#.utf8)
+        answer += Array(Self.jsonArray(gone).utf8) + Array(#","failed":["#.utf8) + failed + Array(#"],"more":"#.utf8)
+        answer += Array(Self.jsonArray(more).utf8) + [UInt8(ascii: "}")]
+
+        var head = Self.jsonHead(cacheControl: "no-store")
+        head.headerFields[.vary] = "Accept-Encoding"
+        versions.addDeprecation(to: &head, version: endpoint.version)
+        if answer.count >= Gzip.minimumSize, ContentCoding.acceptsGzip(headers[.acceptEncoding]), let compressed = Gzip.compress(answer) {
+            head.headerFields[.contentEncoding] = "gzip"
+            return Response(head: head, body: compressed)
+        }
+        return Response(head: head, body: answer)
+    }
+
+    /// Reads a sync request's body: an object with `screens`, an array of at most
+    /// ``SyncLimits/screensPerRequest`` objects, each with a `path` (a screen path: no empty,
+    /// `.` or `..` segment, no backslash, no control character, at most 2 048 bytes, named once)
+    /// and an optional `etag` string. Every refusal names its JSON path.
+    static func syncEntries(_ body: [UInt8], limits: SyncLimits) throws(ScreenplayError) -> [SyncEntry] {
+        guard !body.isEmpty else { throw .malformedJSON("send {\"screens\": [{\"path\": …, \"etag\": …}, …]}") }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(body), options: [])
+        } catch {
+            throw .malformedJSON("the body is not JSON: \(error.localizedDescription)")
+        }
+        guard let root = object as? [String: Any] else { throw .malformedJSON("the body must be an object with 'screens'") }
+        guard let list = root["screens"] as? [Any] else { throw .invalidField("screens", "must be an array of {path, etag}") }
+        guard list.count <= limits.screensPerRequest else {
+            throw .invalidField("screens", "names \(list.count) screens; one sync names at most \(limits.screensPerRequest)")
+        }
+        var entries: [SyncEntry] = []
+        var seen: [String: Int] = [:]
+        for (index, element) in list.enumerated() {
+            let at = "screens[\(index)]"
+            guard let item = element as? [String: Any] else { throw .invalidField(at, "must be an object with 'path'") }
+            guard let path = item["path"] as? String else { throw .invalidField(at + ".path", "must be a string") }
+            if let problem = problem(withPath: path) { throw .invalidField(at + ".path", problem) }
+            if let first = seen[path] { throw .invalidField(at + ".path", "repeats $.screens[\(first)].path") }
+            seen[path] = index
+            let etag: String?
+            switch item["etag"] {
+            case nil, is NSNull: etag = nil
+            case let value as String where value.utf8.count <= 256: etag = value
+            default: throw .invalidField(at + ".etag", "must be the ETag string the screen was served with (at most 256 bytes)")
+            }
+            entries.append(SyncEntry(entry: path, screen: WatchedScreen(entry: path), etag: etag))
+        }
+        return entries
+    }
+
+    /// Why `path` is not a screen path a sync may name, or `nil`.
+    static func problem(withPath path: String) -> String? {
+        guard !path.isEmpty else { return "is empty" }
+        guard path.utf8.count <= 2_048 else { return "is \(path.utf8.count) bytes; the limit is 2048" }
+        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else {
+            return "contains a control character or a backslash"
+        }
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard !route.hasPrefix("/"), !route.contains("://") else { return "must be a path under screens/, such as 'home' or 'playlist/3'" }
+        for segment in route.split(separator: "/", omittingEmptySubsequences: false) {
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            if decoded.isEmpty || decoded == "." || decoded == ".." || decoded.contains("/") {
+                return "has an empty, '.', '..' or encoded '/' segment"
+            }
+        }
+        return nil
+    }
+
+    static func jsonString(_ text: String) -> String {
+        (try? EventData.encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+
+    static func jsonArray(_ texts: [String]) -> String { "[" + texts.map(jsonString).joined(separator: ",") + "]" }
+}
