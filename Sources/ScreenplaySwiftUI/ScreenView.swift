@@ -242,18 +242,33 @@ struct RowContent: View {
     }
 }
 
-/// An image with its placeholder shown while it loads.
+/// An image as the tree decided: what to show first (a cached full or low-resolution image, or
+/// the empty box), with the full image swapped in when it loads.
 struct RemoteImageView: View {
     let image: NodeImage
 
     var body: some View {
-        AsyncImage(url: URL(string: image.url)) { loaded in
-            loaded.resizable().scaledToFill()
-        } placeholder: {
-            if let placeholder = image.placeholderURL { AsyncImage(url: URL(string: placeholder)) } else { Color.gray.opacity(0.2) }
+        Group {
+            if let swapIn = image.swapIn {
+                AsyncImage(url: URL(string: swapIn)) { loaded in
+                    loaded.resizable().scaledToFill()
+                } placeholder: {
+                    first
+                }
+            } else {
+                first
+            }
         }
         .frame(width: image.width, height: image.height)
         .accessibilityLabel(image.alt ?? "")
+    }
+
+    @ViewBuilder private var first: some View {
+        if let first = image.showFirst {
+            AsyncImage(url: URL(string: first)) { loaded in loaded.resizable().scaledToFill() } placeholder: { Color.gray.opacity(0.2) }
+        } else {
+            Color.gray.opacity(0.2)
+        }
     }
 }
 #endif

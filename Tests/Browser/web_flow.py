@@ -228,6 +228,23 @@ class WithJavaScript(unittest.TestCase):
         page.settled()
         self.assertEqual(page.js("return document.querySelector('#main .hero h1').textContent"), "Wolfgang Amadeus Mozart")
 
+    def test_the_carried_header_shows_the_full_image_when_the_browser_has_it(self):
+        page = self.using("slow")
+        page.open("/")
+        # The full portrait already on this page (so in the browser's cache): shown at once,
+        # with no low-resolution step.
+        page.js("const probe = new Image(); probe.id = 'probe'; probe.src = '/images/composer/mozart.svg'; document.body.append(probe);")
+        page.wait(lambda: page.js("const p = document.getElementById('probe'); return p.complete && p.naturalWidth > 0"))
+        page.find("#section-all-composers .row a[href='/screens/composer/mozart']").click()
+        page.wait(lambda: page.js("return document.querySelector('#main h1')?.textContent") == "Wolfgang Amadeus Mozart", timeout=0.5)
+        self.assertEqual(page.js("return document.getElementById('main').getAttribute('aria-busy')"), "true")
+        self.assertTrue(page.js("return document.querySelector('#main .hero img').getAttribute('src')").endswith("/mozart.svg"))
+        page.settled()
+        # The page's own hero: the full image over its low-resolution stand-in.
+        hero = page.find("#main .hero img")
+        self.assertTrue(hero.get_attribute("src").endswith("/mozart.svg"))
+        self.assertIn("mozart-low.svg", hero.get_attribute("style"))
+
     def test_the_player_keeps_playing_across_pages_with_next_and_seek(self):
         page = self.page
         page.open("/screens/work/1")

@@ -220,7 +220,7 @@ struct ScreenPageTests {
             let html = Fixture.page([.listRow(.init(title: "Mozart", action: .navigate(.init(url: "screens/composer/mozart", header: header))))])
             #expect(
                 html.contains(
-                    #"<a href="/screens/composer/mozart" data-header-title="Mozart &lt;W.&gt;" data-header-subtitle="1756–1791" data-header-image="/i/m-low.svg" data-header-alt="Portrait">"#
+                    #"<a href="/screens/composer/mozart" data-header-title="Mozart &lt;W.&gt;" data-header-subtitle="1756–1791" data-header-image="/i/m-low.svg" data-header-alt="Portrait" data-header-full="/i/m.svg">"#
                 ))
         }
 

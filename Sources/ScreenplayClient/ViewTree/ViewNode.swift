@@ -328,14 +328,26 @@ public struct NodeImage: Sendable, Hashable {
     public var width: Double?
     /// Layout size in points, when the server set one.
     public var height: Double?
+    /// What to draw at once: the full image when the app's image cache has it, else the
+    /// low-resolution one when the cache has that; `nil` draws the empty placeholder box. Without
+    /// a cache to ask (``ResolutionContext/imageCache``), the low-resolution one, loaded first.
+    public var showFirst: String?
+    /// What to load and swap in when it arrives: the full image, unless it is already shown first.
+    public var swapIn: String?
 
-    /// Creates an image.
-    public init(url: String, placeholderURL: String? = nil, alt: String? = nil, width: Double? = nil, height: Double? = nil) {
+    /// Creates an image; `showFirst` and `swapIn` default to the low-resolution image first, then
+    /// the full one.
+    public init(
+        url: String, placeholderURL: String? = nil, alt: String? = nil, width: Double? = nil, height: Double? = nil,
+        showFirst: String?? = nil, swapIn: String?? = nil
+    ) {
         self.url = url
         self.placeholderURL = placeholderURL
         self.alt = alt
         self.width = width
         self.height = height
+        self.showFirst = showFirst ?? placeholderURL
+        self.swapIn = swapIn ?? url
     }
 }
 

@@ -24,13 +24,18 @@ public struct ResolutionContext: Sendable {
     /// Entities an optimistic command set and the server has not confirmed: nodes bound to them
     /// are marked ``ViewNode/isPending``.
     public var pendingEntities: Set<String>
+    /// Whether the app's image cache holds an image URL (as the screen names it): images then
+    /// show what is cached first (``NodeImage/showFirst``) and swap in the rest. `nil`: nothing is
+    /// known, the low-resolution image loads first.
+    public var imageCache: (@Sendable (String) -> Bool)?
 
     /// A context; the defaults suit a renderer with nothing in flight.
     public init(
         busyNodes: Set<NodeID> = [], isBlocked: Bool = false, registry: ComponentRegistry = ComponentRegistry(),
         localActions: Set<String>? = nil, appColorTokens: Set<String> = [], storage: ClientStorage? = nil, entities: Entities? = nil,
-        pendingEntities: Set<String> = []
+        pendingEntities: Set<String> = [], imageCache: (@Sendable (String) -> Bool)? = nil
     ) {
+        self.imageCache = imageCache
         self.pendingEntities = pendingEntities
         self.busyNodes = busyNodes
         self.isBlocked = isBlocked
@@ -299,8 +304,20 @@ struct Resolution {
         return node
     }
 
+    /// An image, with what to show first decided from the app's image cache: the full image when
+    /// cached (nothing to swap), else the low-resolution one when cached, else the empty box; the
+    /// full image swapped in when it loads.
     func image(_ image: RemoteImage) -> NodeImage {
-        NodeImage(url: image.url, placeholderURL: image.lowResURL, alt: image.alt, width: image.size?.width, height: image.size?.height)
+        var node = NodeImage(url: image.url, placeholderURL: image.lowResURL, alt: image.alt, width: image.size?.width, height: image.size?.height)
+        if let isCached = context.imageCache {
+            if isCached(image.url) {
+                node.showFirst = image.url
+                node.swapIn = nil
+            } else {
+                node.showFirst = image.lowResURL.flatMap { isCached($0) ? $0 : nil }
+            }
+        }
+        return node
     }
 
     /// An action as the node carries it: disabled when the app cannot perform it or a blocking

@@ -233,6 +233,11 @@ extension HTMLRenderer {
             if let subtitle = header.subtitle { attributes += " data-header-subtitle=\"\(HTML.escape(subtitle))\"" }
             if let image = header.image, let source = links.href(image.lowResURL ?? image.url, policy: .resource) {
                 attributes += " data-header-image=\"\(HTML.escape(source))\" data-header-alt=\"\(HTML.escape(image.alt ?? ""))\""
+                // The full image too: the script shows it instead when this page has it loaded
+                // (the browser's cache has it), the low-resolution one otherwise.
+                if image.lowResURL != nil, let full = links.href(image.url, policy: .resource) {
+                    attributes += " data-header-full=\"\(HTML.escape(full))\""
+                }
             }
             return attributes
         case .play(let play):

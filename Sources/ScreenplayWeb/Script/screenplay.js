@@ -41,7 +41,10 @@ let loading = null;
 function showLoading(header) {
   const main = $("#main");
   const view = $("#sp-loading").content.cloneNode(true);
-  if (header.image) Object.assign(slot("image", view), { src: header.image, alt: header.alt || "", hidden: false });
+  // Low-res first, unless this page already shows the full image (the browser has it).
+  const full = header.full && new URL(header.full, location.href).href;
+  const cached = full && $$("img").some((img) => img.complete && img.naturalWidth && img.currentSrc === full);
+  if (header.image) Object.assign(slot("image", view), { src: cached ? full : header.image, alt: header.alt || "", hidden: false });
   slot("title", view).textContent = header.title || "";
   const subtitle = slot("subtitle", view);
   if (header.subtitle) subtitle.textContent = header.subtitle; else subtitle.remove();
@@ -63,7 +66,7 @@ function showFailure(url, header) {
 }
 
 const headerOf = ({ dataset: d }) =>
-  d.headerTitle ? { title: d.headerTitle, subtitle: d.headerSubtitle, image: d.headerImage, alt: d.headerAlt } : null;
+  d.headerTitle ? { title: d.headerTitle, subtitle: d.headerSubtitle, image: d.headerImage, full: d.headerFull, alt: d.headerAlt } : null;
 
 async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
   loading?.abort();

@@ -189,6 +189,25 @@ struct ViewTreeResolverTests {
             #expect(try ViewTreeResolverTests.node(.image(.init(RemoteImage(url: "a.svg")))).accessibility.isHidden)
         }
 
+        @Test(
+            "low-res first: a cached full image shows at once with nothing to swap; a cached low-res one shows first and the full one swaps in; nothing cached shows the empty box",
+            arguments: [
+                (["a.svg", "a-low.svg"], "a.svg", nil), (["a-low.svg"], "a-low.svg", "a.svg"), ([], nil, "a.svg"),
+            ] as [([String], String?, String?)])
+        func lowResolutionFirst(cached: [String], first: String?, swap: String?) throws {
+            let component = Component.image(.init(RemoteImage(url: "a.svg", lowResURL: "a-low.svg", alt: "A cat")))
+            let known = Set(cached)
+            let image = try #require(try ViewTreeResolverTests.node(component, context: ResolutionContext(imageCache: { known.contains($0) })).image)
+            #expect(image.showFirst == first && image.swapIn == swap)
+            // Without a cache to ask: the low-res image loads first, then the full one.
+            let unknown = try #require(try ViewTreeResolverTests.node(component).image)
+            #expect(unknown.showFirst == "a-low.svg" && unknown.swapIn == "a.svg")
+            // No low-res image and nothing cached: the box, then the image.
+            let plain = try #require(
+                try ViewTreeResolverTests.node(.image(.init(RemoteImage(url: "b.svg"))), context: ResolutionContext(imageCache: { _ in false })).image)
+            #expect(plain.showFirst == nil && plain.swapIn == "b.svg")
+        }
+
         @Test("headings: the screen's title is level 1, section titles and body headers level 2")
         func headings() throws {
             let screen = Screen(
