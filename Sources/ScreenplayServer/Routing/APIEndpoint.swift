@@ -15,6 +15,9 @@ struct APIEndpoint {
         case sync
     }
 
+    /// `events` and `sync`, each with the one method it answers.
+    static let singles: [String: (Kind, HTTPRequest.Method)] = ["events": (.events, .get), "sync": (.sync, .post)]
+
     let kind: Kind
     /// The version the path names.
     let version: APIVersion
@@ -38,16 +41,10 @@ struct APIEndpoint {
             throw .notFound("expected \(pathPrefix)/v{N}/screens/… or …/commands/…", path: target.path)
         }
         version = try versions.version(from: versionSegment)
-        if rest.count == 2, rest[1] == "events" {
-            guard request.method == .get else { throw .methodNotAllowed(request.method, allowed: "GET", path: target.path) }
-            kind = .events
-            segments = []
-            query = target.query
-            return
-        }
-        if rest.count == 2, rest[1] == "sync" {
-            guard request.method == .post else { throw .methodNotAllowed(request.method, allowed: "POST", path: target.path) }
-            kind = .sync
+        // The endpoints with no path of their own under the version.
+        if rest.count == 2, let (single, method) = Self.singles[rest[1]] {
+            guard request.method == method else { throw .methodNotAllowed(request.method, allowed: method.rawValue, path: target.path) }
+            kind = single
             segments = []
             query = target.query
             return
