@@ -174,6 +174,20 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("Wrong name or password", self.browser.find_element(By.ID, "login-error").text)
         self.shot("01-wrong-password")
 
+    def test_two_sign_in_forms_open_at_once_both_work(self):
+        """The sign-in token is the browser's: a second form (another tab, a background fetch sent
+        to the sign-in page) does not make the first one stale."""
+        self.open("/admin/login")
+        first = self.browser.current_window_handle
+        self.browser.switch_to.new_window("tab")
+        self.open("/admin/login")
+        self.browser.close()
+        self.browser.switch_to.window(first)
+        self.browser.find_element(By.ID, "name").send_keys("ada")
+        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in")
+        self.assertEqual(self.path(), "/admin")
+
     def test_a_stale_sign_in_form_is_refused(self):
         self.open("/admin/login")
         self.browser.delete_cookie("screenplay_admin_login")
@@ -419,6 +433,8 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.switch_to.window(public)
             self.browser.close()
             self.browser.switch_to.window(preview)
+            # No stream left open into the next test.
+            self.browser.get("about:blank")
 
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()

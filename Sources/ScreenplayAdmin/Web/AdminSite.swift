@@ -63,7 +63,7 @@ public struct AdminSite: Sendable {
         do {
             if rest == ["login"] {
                 switch request.method {
-                case .get, .head: return loginPage(message: nil, status: .ok, next: RequestFields.query(request.path ?? "")["next"])
+                case .get, .head: return loginPage(message: nil, status: .ok, next: RequestFields.query(request.path ?? "")["next"], request: request)
                 case .post: return try await login(request, form: form, address: clientAddress)
                 default: return Self.methodNotAllowed("GET, POST")
                 }
@@ -118,9 +118,13 @@ public struct AdminSite: Sendable {
 
     // MARK: Signing in and out
 
-    private func loginPage(message: String?, status: HTTPResponse.Status, next: String? = nil) -> ScreenplayService.Response {
+    /// The sign-in form. Its double-submit token is the browser's (the request's login cookie,
+    /// when it has a sound one), not the page's: a second sign-in form (another tab, a
+    /// background fetch redirected here) must not make the first one stale.
+    private func loginPage(message: String?, status: HTTPResponse.Status, next: String? = nil, request: HTTPRequest) -> ScreenplayService.Response {
         let nextInput = next.flatMap(localPath).map { "<input type=\"hidden\" name=\"next\" value=\"\(HTML.escape($0))\">" } ?? ""
-        let token = SecretToken.make()
+        let token = RequestFields.cookie(Self.loginCookie, in: request.headerFields).flatMap { SecretToken.isWellFormed($0) ? $0 : nil }
+            ?? SecretToken.make()
         let error = message.map { "<p class=\"error\" role=\"alert\" id=\"login-error\">\(HTML.escape($0))</p>" } ?? ""
         var response = Self.page(
             title: "Sign in",
@@ -140,10 +144,10 @@ public struct AdminSite: Sendable {
         guard let sent = form["login"], let cookie = RequestFields.cookie(Self.loginCookie, in: request.headerFields),
             Self.constantTimeEqual(sent, cookie)
         else {
-            return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden, next: form["next"])
+            return loginPage(message: "This sign-in form has expired. Please sign in again.", status: .forbidden, next: form["next"], request: request)
         }
         guard let name = form["name"], let password = form["password"] else {
-            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"])
+            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"], request: request)
         }
         let admin: String
         switch try await admins.signIn(name: name, password: password, address: address) {
@@ -151,13 +155,13 @@ public struct AdminSite: Sendable {
             admin = signedIn
         case .rejected:
             logger.notice("admin sign-in refused", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
-            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"])
+            return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"], request: request)
         case .throttled(let retryAfter):
             let seconds = max(1, Int(retryAfter.components.seconds) + 1)
             logger.warning(
                 "admin sign-in throttled", metadata: ["name": "\(name.prefix(64))", "address": "\(address ?? "unknown")"])
             var page = loginPage(
-                message: "Too many sign-in attempts. Try again in \(seconds) seconds.", status: .tooManyRequests, next: form["next"])
+                message: "Too many sign-in attempts. Try again in \(seconds) seconds.", status: .tooManyRequests, next: form["next"], request: request)
             page.head.headerFields[.retryAfter] = String(seconds)
             return page
         }
