@@ -405,6 +405,27 @@ struct LiveTemplatesTests {
         }
     }
 
+    @Test("after a publish, a hundred requests that miss at once share one read of the new template")
+    func missesShareOneRead() async throws {
+        try await withInMemoryStore { store in
+            try await Migrator(LayoutStore.migrations).run(on: store)
+            let bus = InProcessInvalidationBus()
+            let layouts = LayoutStore(store: store, bus: bus)
+            let live = LiveTemplates(layouts: layouts, experiments: nil, bus: bus)
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await live.liveTemplate(for: "shop")
+            try await layouts.setEnabled(false, instance: "a", route: "shop", by: "oncall")
+            let before = live.templatesRead
+            let read = try await withThrowingTaskGroup(of: PageTemplate?.self) { group in
+                for _ in 0..<100 { group.addTask { try await live.liveTemplate(for: "shop") } }
+                return try await group.reduce(into: [PageTemplate?]()) { $0.append($1) }
+            }
+            #expect(Set(read.map { $0?.revision }) == [2], "every request got the new revision")
+            #expect(live.templatesRead - before == 1, "one read for all: \(live.templatesRead - before)")
+        }
+    }
+
     @Test("a read that raced a publish is not kept")
     func race() async throws {
         try await withInMemoryStore { store in

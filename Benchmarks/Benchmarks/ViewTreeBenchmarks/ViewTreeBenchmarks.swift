@@ -62,6 +62,159 @@ enum Inputs {
     }
 }
 
+/// Live screens: when the server says a watched screen changed, the client fetches it, resolves
+/// it and diffs the new tree against the one on screen, so renderers redraw only what changed.
+/// The diff runs on every such event, so it must cost a fraction of the resolve it follows.
+///
+/// Two 10 000-component screens (1 000 sections of 10 components, every component with a stable
+/// id, so the diff is keyed) of which 100 components differ: 70 with new text (50 rows, 20 texts
+/// nested in stacks), 10 moved within their section, 10 inserted, 10 removed.
+enum LiveScreenInputs {
+    static let sectionCount = 1_000
+    /// Sections whose first row gets a new title (50).
+    static let rowUpdates = Array(stride(from: 0, to: 500, by: 10))
+    /// Sections whose stack's text changes (20): updates one level below the section's children.
+    static let nestedTextUpdates = Array(stride(from: 500, to: 700, by: 10))
+    /// Sections whose first row moves to the section's end.
+    static let moves = Array(stride(from: 705, to: 805, by: 10))
+    /// Sections that gain a button after their fourth component.
+    static let insertions = Array(stride(from: 807, to: 907, by: 10))
+    /// Sections that lose their button (as many as gain one: both screens have 10 000 components).
+    static let removals = Array(stride(from: 903, to: 1_000, by: 10))
+
+    nonisolated(unsafe) static var before: Screen!
+    nonisolated(unsafe) static var after: Screen!
+    nonisolated(unsafe) static var beforeTree: ViewNode!
+    nonisolated(unsafe) static var afterTree: ViewNode!
+
+    /// Builds both screens and their trees once, and checks that each screen has 10 000
+    /// components and that the diff finds exactly the 100 changes made, so the benchmark cannot
+    /// time a diff that found nothing (or everything).
+    static func prepare() {
+        guard before == nil else { return }
+        before = screen(changed: false)
+        after = screen(changed: true)
+        let resolver = ViewTreeResolver()
+        let resolvedBefore = resolver.resolve(before)
+        let resolvedAfter = resolver.resolve(after)
+        precondition(resolvedBefore.issues.isEmpty && resolvedAfter.issues.isEmpty, "the live screens must resolve cleanly")
+        beforeTree = resolvedBefore.root
+        afterTree = resolvedAfter.root
+        for screen in [before!, after!] {
+            let components = screen.sections.reduce(0) { $0 + componentCount($1.components) }
+            precondition(components == 10_000, "a live screen has \(components) components, not 10 000")
+        }
+        check(ScreenDiff(from: beforeTree, to: afterTree))
+        print("ViewTreeBenchmarks: live screens of 10 000 components, \(beforeTree.allNodes.count) nodes; the diff finds the 100 changes")
+        printRatio()
+    }
+
+    /// Components counted with the children of stacks, as the screen's author counts them.
+    static func componentCount(_ components: [Component]) -> Int {
+        components.reduce(0) { count, component in
+            switch component.content {
+            case .horizontalStack(let stack): count + 1 + componentCount(stack.children)
+            case .verticalStack(let stack): count + 1 + componentCount(stack.children)
+            default: count + 1
+            }
+        }
+    }
+
+    /// Section `index`'s ten components: two rows, two track rows, a stack holding a text and a
+    /// rectangle, a button, a favorite toggle bound to an entity, and a text.
+    static func components(_ index: Int, changed: Bool) -> [Component] {
+        let updatesRow = changed && rowUpdates.contains(index)
+        let updatesNestedText = changed && nestedTextUpdates.contains(index)
+        var components: [Component] = [
+            Component.listRow(
+                .init(
+                    title: updatesRow ? "Work \(index), revised" : "Work \(index)", subtitle: "Op. \(index)",
+                    image: RemoteImage(url: "/images/\(index).svg", alt: "Cover \(index)"), composer: "Composer",
+                    recordingCount: index % 4, action: .navigate(.init(url: "screens/work/\(index)")))
+            ).id("row\(index)"),
+            Component.trackRow(.init(title: "Track \(index)", subtitle: "Performer", duration: 60 + index)).id("track\(index)"),
+            Component.horizontalStack(
+                .init(
+                    alignment: .bottom, spacing: 4, background: .token(.surface), padding: 8,
+                    children: [
+                        Component.text(.init(updatesNestedText ? "\(index) new" : "\(index)", size: 11, weight: .semibold))
+                            .id("label\(index)"),
+                        Component.rectangle(.init(width: 20, height: Double(index % 60), color: .rgb(index % 255, 100, 0)))
+                            .id("bar\(index)"),
+                    ])
+            ).id("stack\(index)"),
+            Component.button(.init(title: "Open \(index)", style: .secondary, action: .command(.init(url: "commands/open"))))
+                .id("button\(index)"),
+            Component.favoriteButton(
+                .init(
+                    isFavorite: false, label: "Playlist \(index)", add: .init(url: "commands/favorites/add"),
+                    remove: .init(url: "commands/favorites/remove"))
+            ).bind("isFavorite", to: "playlist/\(index)", "favorite").id("favorite\(index)"),
+            Component.text(.init("About \(index)")).id("about\(index)"),
+            Component.listRow(.init(title: "Recording \(index)", subtitle: "Live")).id("recording\(index)"),
+            Component.trackRow(.init(title: "Encore \(index)", duration: 90)).id("encore\(index)"),
+        ]
+        guard changed else { return components }
+        if moves.contains(index) { components.append(components.removeFirst()) }
+        // As many insertions as removals: the changed screen has 10 000 components too.
+        if insertions.contains(index) {
+            let newButton = Component.button(.init(title: "New \(index)", action: .command(.init(url: "commands/open")))).id("new\(index)")
+            components.insert(newButton, at: 4)
+        }
+        if removals.contains(index) { components.remove(at: 3) }
+        return components
+    }
+
+    static func screen(changed: Bool) -> Screen {
+        let sections = (0..<sectionCount).map { index in
+            ScreenSection(id: "s\(index)", header: .init(title: "Section \(index)"), components: components(index, changed: changed))
+        }
+        let entities = Dictionary(
+            uniqueKeysWithValues: (0..<sectionCount).map { ("playlist/\($0)", ["favorite": JSONValue.bool($0 % 2 == 0)]) })
+        return Screen(id: "live", title: "Live", header: .init(title: "Live"), sections: sections, entities: entities)
+    }
+
+    /// The diff must name exactly the changes made, by id.
+    static func check(_ diff: ScreenDiff) {
+        func ids(_ prefix: String, _ sections: [Int]) -> Set<NodeID> { Set(sections.map { NodeID(rawValue: "id:\(prefix)\($0)") }) }
+        let updated = ids("row", rowUpdates).union(ids("label", nestedTextUpdates))
+        precondition(Set(diff.updated.keys) == updated, "the diff updated \(diff.updated.count) nodes, not the 70 changed")
+        precondition(diff.updated.values.allSatisfy { $0.fields.contains(.text) }, "every update must be a change of text")
+        precondition(diff.moved == ids("row", moves), "the diff moved \(diff.moved.count) nodes, not the 10 moved")
+        precondition(
+            Set(diff.inserted.keys) == ids("new", insertions), "the diff inserted \(diff.inserted.count) nodes, not the 10 inserted")
+        precondition(diff.removed == ids("button", removals), "the diff removed \(diff.removed.count) nodes, not the 10 removed")
+        precondition(
+            diff.childOrder.count == 30,
+            "the diff reordered \(diff.childOrder.count) sections, not the 30 with a move, insertion or removal")
+        precondition(diff.applied(to: beforeTree) == afterTree, "the diff applied to the old tree must give the new one")
+    }
+
+    /// The ratio asked of the benchmark, diff time over resolve time, measured here in turns
+    /// (median of each), so both see the same machine load.
+    static func printRatio(rounds: Int = 31) {
+        let resolver = ViewTreeResolver()
+        let clock = ContinuousClock()
+        var resolves: [Duration] = []
+        var diffs: [Duration] = []
+        for _ in 0..<rounds {
+            resolves.append(clock.measure { blackHole(resolver.resolve(after)) })
+            diffs.append(clock.measure { blackHole(ScreenDiff(from: beforeTree, to: afterTree)) })
+        }
+        func milliseconds(_ durations: [Duration]) -> Double {
+            let median = durations.sorted()[durations.count / 2].components
+            return Double(median.seconds) * 1_000 + Double(median.attoseconds) / 1e15
+        }
+        let resolve = milliseconds(resolves)
+        let diff = milliseconds(diffs)
+        print(
+            String(
+                format: "ViewTreeBenchmarks: 10 000 components, 1 %% changed: diff %.2f ms, resolve %.2f ms (medians of %d); "
+                    + "diff / resolve = %.3f",
+                diff, resolve, rounds, diff / resolve))
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(3))
 
@@ -75,6 +228,20 @@ let benchmarks: @Sendable () -> Void = {
         let resolver = ViewTreeResolver(context: ResolutionContext(localActions: ["play", "share", "openURL"]))
         for _ in benchmark.scaledIterations {
             blackHole(resolver.resolve(Inputs.screen))
+        }
+    }
+
+    let live = Benchmark.Configuration(setup: { LiveScreenInputs.prepare() })
+    Benchmark("Resolve one 10 000-component screen into the view tree", configuration: live) { benchmark in
+        let resolver = ViewTreeResolver()
+        for _ in benchmark.scaledIterations {
+            blackHole(resolver.resolve(LiveScreenInputs.after))
+        }
+    }
+
+    Benchmark("Diff of two 10 000-component screens with 1 % changed", configuration: live) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(ScreenDiff(from: LiveScreenInputs.beforeTree, to: LiveScreenInputs.afterTree))
         }
     }
 }

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// The set of routes that have a live template is loaded once (a path that is not in it is not a
 /// composed page, without a query: random URLs cost nothing); each template is read on first
-/// use. A publish, rollback or widget switch announced on the bus drops that route's template;
-/// an experiment change drops the experiments. A read that races an invalidation is not kept.
+/// use, once however many requests miss at the same moment. A publish, rollback or widget switch
+/// announced on the bus drops that route's template; an experiment change drops the experiments.
+/// A read that races an invalidation is not kept.
 public final class LiveTemplates: PageTemplateSource {
     private struct State {
         var routes: Set<String>?
@@ -16,6 +17,11 @@ public final class LiveTemplates: PageTemplateSource {
         var experiments: ExperimentCatalog?
         /// Moves on with every invalidation: a read started before one is served, not kept.
         var generation = 0
+        /// Reads under way, each shared by every request that misses meanwhile (a publish wakes
+        /// every open event stream at once: one read of the new template, not one each).
+        var templateReads: [String: (generation: Int, read: Task<PageTemplate?, any Error>)] = [:]
+        var experimentsRead: (generation: Int, read: Task<ExperimentCatalog, any Error>)?
+        var templatesRead = 0
     }
 
     let layouts: LayoutStore
@@ -47,6 +53,9 @@ public final class LiveTemplates: PageTemplateSource {
         }
     }
 
+    /// How many times a template was read from the store; for tests and diagnostics.
+    public var templatesRead: Int { state.withLock { $0.templatesRead } }
+
     /// The live template of `route`, from memory after the first read.
     public func liveTemplate(for route: String) async throws -> PageTemplate? {
         let (known, cached, generation) = state.withLock { ($0.routes, $0.templates[route], $0.generation) }
@@ -62,19 +71,37 @@ public final class LiveTemplates: PageTemplateSource {
             routes = loaded
         }
         guard routes.contains(route) else { return nil }
-        guard let live = try await layouts.published(route: route) else { return nil }
-        state.withLock { state in
-            if state.generation == generation { state.templates[route] = live.template }
+        let layouts = self.layouts
+        let read = state.withLock { state in
+            if let shared = state.templateReads[route], shared.generation == generation { return shared.read }
+            let read = Task { try await layouts.published(route: route)?.template }
+            state.templateReads[route] = (generation, read)
+            state.templatesRead += 1
+            return read
         }
-        return live.template
+        let template = try await read.value
+        state.withLock { state in
+            if state.templateReads[route]?.read == read { state.templateReads[route] = nil }
+            if state.generation == generation, let template { state.templates[route] = template }
+        }
+        return template
     }
 
     /// The experiments, from memory after the first read.
     public func experiments() async throws -> ExperimentCatalog {
-        let (cached, generation) = state.withLock { ($0.experiments, $0.generation) }
+        let store = experimentStore
+        let (cached, generation, read) = state.withLock { state -> (ExperimentCatalog?, Int, Task<ExperimentCatalog, any Error>?) in
+            if let cached = state.experiments { return (cached, state.generation, nil) }
+            if let shared = state.experimentsRead, shared.generation == state.generation { return (nil, state.generation, shared.read) }
+            let read = Task { try await store?.catalog() ?? ExperimentCatalog() }
+            state.experimentsRead = (state.generation, read)
+            return (nil, state.generation, read)
+        }
         if let cached { return cached }
-        let loaded = try await experimentStore?.catalog() ?? ExperimentCatalog()
+        guard let read else { return ExperimentCatalog() }
+        let loaded = try await read.value
         state.withLock { state in
+            if state.experimentsRead?.read == read { state.experimentsRead = nil }
             if state.generation == generation { state.experiments = loaded }
         }
         return loaded
