@@ -124,8 +124,13 @@ struct OfflineSyncDemoTests {
             }
             #expect(error.kind == .offline)
 
-            // Online again: the copies on the stack are the server's again.
+            // Online again: the screen that had no sound copy loads, and the copies on the stack
+            // are the server's again.
             await navigator.setOffline(false)
+            #expect(try await LiveNavigatorTests.waitUntil {
+                if case .loaded(let loaded)? = await navigator.snapshot.top?.state { return !loaded.isOffline }
+                return false
+            } != nil, "the screen with no copy loaded once online")
             await navigator.back()
             #expect(try await LiveNavigatorTests.waitUntil {
                 if case .loaded(let loaded)? = await navigator.snapshot.top?.state { return !loaded.isOffline }

@@ -22,7 +22,8 @@ extension ScreenNavigator {
 
     /// The app is offline (`true`) or back online: offline, screens come from their offline
     /// copies (shown as such), commands are refused with an "offline" error and nothing is
-    /// followed; back online, the copies on the stack are revalidated and live screens followed.
+    /// followed; back online, the copies on the stack are revalidated, a top screen that had no
+    /// copy is loaded, and live screens are followed again.
     public func setOffline(_ offline: Bool) async {
         await loader.setOffline(offline)
         isOffline = offline
@@ -33,6 +34,8 @@ extension ScreenNavigator {
             return false
         }
         revalidate(Set(copies.map(\.url)))
+        // A screen that could not be shown offline (no copy) loads now.
+        if case .failed(_, let error)? = machine.entries.last?.state, error.kind == .offline { await retry() }
     }
 
     /// What the navigator keeps current now; for renderers that show it and for tests.
