@@ -37,6 +37,7 @@ let package = Package(
         .executableTarget(name: "FuzzDowngrade", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzJSONSyntax", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzLiveInput", dependencies: ["FuzzSupport"]),
         .testTarget(name: "FuzzSupportTests", dependencies: ["FuzzSupport"]),
     ]
 )

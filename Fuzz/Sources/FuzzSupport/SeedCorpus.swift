@@ -16,7 +16,25 @@ public enum SeedCorpus {
             "FuzzJSONSyntax": jsonDocuments(),
             "FuzzCommandPayload": commandBodies(),
             "FuzzHTMLRenderer": htmlInputs(),
+            "FuzzLiveInput": liveInputs(),
         ]
+    }
+
+    /// Event streams as servers send them (and misbehave), and sync manifests (well formed,
+    /// duplicate, hostile, paged).
+    static func liveInputs() -> [(name: String, bytes: Data)] {
+        let inputs: [(String, String)] = [
+            ("stream-ready.txt", "retry: 2000\nid: 9f.0\nevent: ready\ndata: {\"screens\":{\"home\":\"\\\"sp-1\\\"\"}}\n\n"),
+            ("stream-changes.txt", "id: 9f.1\r\nevent: screen\r\ndata: {\"path\":\"home\",\"etag\":\"x\"}\r\n\r\n: heartbeat\n\nid: 9f.2\n\n"),
+            ("stream-revalidate.txt", "event: revalidate\ndata: {\"screens\":[\"home\",\"playlist/1\"]}\n\nevent: end\ndata: {\"reason\":\"idle\"}\n\n"),
+            ("stream-multiline.txt", "data: one\ndata: two\rid\nretry: x\nevent\n\n"),
+            ("sync.json", #"{"screens":[{"path":"home","etag":"\"sp-1\""},{"path":"playlist/1"},{"path":"broken"},{"path":"nowhere"}]}"#),
+            ("sync-paged.json", "{\"screens\":[" + (1...30).map { "{\"path\":\"playlist/\($0)\"}" }.joined(separator: ",") + "]}"),
+            ("sync-duplicate.json", #"{"screens":[{"path":"home"},{"path":"home"}]}"#),
+            ("sync-hostile.json", #"{"screens":[{"path":"../admin"},{"path":"playlist/%2e%2e"},{"path":"home","etag":7}]}"#),
+            ("sync-query.json", #"{"screens":[{"path":"playlist/2?sort=name,desc"}]}"#),
+        ]
+        return inputs.map { ($0.0, Data($0.1.utf8)) }
     }
 
     static func encode<Value: Encodable>(_ value: Value, _ version: APIVersion) -> Data {

@@ -4,14 +4,16 @@ import Testing
 
 /// The fuzz package's own tests, in a plain build: every committed seed and every regression
 /// input goes through its harness once (a crash is an oracle failure), and the seed corpus can be
-/// regenerated.
-@Suite("Fuzz corpus replay")
+/// regenerated. Serialized: two harnesses that wait on the service (a semaphore) at once would
+/// hold both threads of a two-core machine's pool, and the service could never run.
+@Suite("Fuzz corpus replay", .serialized)
 struct ReplayTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let harnesses: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
         "FuzzScreenDecoding": ScreenDecodingHarness.run, "FuzzCommandPayload": CommandPayloadHarness.run,
         "FuzzDowngrade": DowngradeHarness.run, "FuzzJSONSyntax": JSONSyntaxHarness.run, "FuzzHTMLRenderer": HTMLRendererHarness.run,
+        "FuzzLiveInput": LiveInputHarness.run,
     ]
 
     static func inputs(_ folder: String, _ target: String) -> [URL] {
