@@ -405,8 +405,8 @@ struct LiveTemplatesTests {
         }
     }
 
-    @Test("after a publish, a hundred requests that miss at once share one read of the new template")
-    func missesShareOneRead() async throws {
+    /// A store with the shop published (one widget, `a`) and live templates over it.
+    static func withPublishedShop(_ body: (LayoutStore, LiveTemplates) async throws -> Void) async throws {
         try await withInMemoryStore { store in
             try await Migrator(LayoutStore.migrations).run(on: store)
             let bus = InProcessInvalidationBus()
@@ -414,6 +414,13 @@ struct LiveTemplatesTests {
             let live = LiveTemplates(layouts: layouts, experiments: nil, bus: bus)
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
             try await layouts.publish(route: "shop", by: "ada")
+            try await body(layouts, live)
+        }
+    }
+
+    @Test("after a publish, a hundred requests that miss at once share one read of the new template")
+    func missesShareOneRead() async throws {
+        try await Self.withPublishedShop { layouts, live in
             _ = try await live.liveTemplate(for: "shop")
             try await layouts.setEnabled(false, instance: "a", route: "shop", by: "oncall")
             let before = live.templatesRead
@@ -428,13 +435,7 @@ struct LiveTemplatesTests {
 
     @Test("a read that raced a publish is not kept")
     func race() async throws {
-        try await withInMemoryStore { store in
-            try await Migrator(LayoutStore.migrations).run(on: store)
-            let bus = InProcessInvalidationBus()
-            let layouts = LayoutStore(store: store, bus: bus)
-            let live = LiveTemplates(layouts: layouts, experiments: nil, bus: bus)
-            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+        try await Self.withPublishedShop { layouts, live in
             // Many readers while many publishes land: once quiet, memory agrees with the store.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {
