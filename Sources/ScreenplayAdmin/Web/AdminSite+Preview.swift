@@ -26,6 +26,8 @@ extension AdminSite {
         var overrides: [String: String]
         /// The query the settings came from, to ask the stream for the same preview.
         var query: [String: String]
+        /// The experiments the preview was composed with (the form offers their variants).
+        var catalog = ExperimentCatalog()
 
         init(query: [String: String], experiments: Set<String>) {
             self.query = query
@@ -56,7 +58,8 @@ extension AdminSite {
         let draft = try await layouts.draft(of: route)
         guard live != nil || draft != nil else { return .failure(.noPage(route)) }
         let catalog = try await experiments.catalog()
-        let settings = PreviewSettings(query: query, experiments: Set(catalog.experiments.keys))
+        var settings = PreviewSettings(query: query, experiments: Set(catalog.experiments.keys))
+        settings.catalog = catalog
         guard APIVersion.supported.contains(APIVersion(settings.version)) else { return .failure(.version(settings.version)) }
         let context = CompositionContext(
             route: route, userID: settings.user, platform: Platform(settings.platform), apiVersion: APIVersion(settings.version),
@@ -114,7 +117,7 @@ extension AdminSite {
                 <thead><tr><th>Widget</th><th>Latency</th><th>Bytes</th><th>Outcome</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
         }
-        let catalog = try await experiments.catalog()
+        let catalog = settings.catalog
         var variantInputs = ""
         for key in catalog.experiments.keys.sorted() {
             let names = catalog[key]?.variants.map(\.name) ?? []
