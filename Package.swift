@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ScreenplayComposerAsyncHTTPClient", targets: ["ScreenplayComposerAsyncHTTPClient"]),
         .library(name: "ScreenplayComposerNIO", targets: ["ScreenplayComposerNIO"]),
         .library(name: "ScreenplayStoreSQLite", targets: ["ScreenplayStoreSQLite"]),
+        .library(name: "ScreenplayStorePostgres", targets: ["ScreenplayStorePostgres"]),
         .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
         .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
         .library(name: "ScreenplaySwiftUI", targets: ["ScreenplaySwiftUI"]),
@@ -44,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // MARK: Contract: the wire types, Foundation only.
@@ -161,6 +164,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Several replicas on one PostgreSQL: the same store through SQLKit, the invalidation bus
+        // over LISTEN/NOTIFY and the idempotency ledger in the database. Its own product, so an
+        // app on the embedded SQLite default never builds PostgresNIO.
+        .target(
+            name: "ScreenplayStorePostgres",
+            dependencies: [
+                "ScreenplayStore", "ScreenplayServer",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Client: platform-neutral runtime, transports, renderers.
         .target(
@@ -228,9 +246,10 @@ let package = Package(
         .target(
             name: "ScreenplayTestSupport",
             dependencies: [
-                "ScreenplayServer", "ScreenplayContract", "ScreenplayStore", "ScreenplayStoreSQLite",
+                "ScreenplayServer", "ScreenplayContract", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ScreenplayTestSupport",
             swiftSettings: swiftSettings
@@ -268,7 +287,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenplayStoreTests",
-            dependencies: ["ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayTestSupport", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: [
+                "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres", "ScreenplayTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

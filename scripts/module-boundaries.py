@@ -5,6 +5,7 @@ Reads `swift package describe --type json` (given on stdin) and computes, for ea
 kind of app links, every module it builds. Fails (exit 1) naming the path of dependencies when:
 - an app serving coded screens only (server core, Hummingbird adapter, web pages, the store
   with SQLite) builds the composer, the layout store or the admin;
+- an app on the SQLite default (the demo module included) builds the PostgreSQL store;
 - an app (the client core and its renderers) builds any server module.
 
 Run by scripts/test.sh:  swift package describe --type json | python3 scripts/module-boundaries.py
@@ -31,8 +32,12 @@ def closure(name):
 
 RULES = [
     ("an app serving coded screens only",
-     ["ScreenplayServer", "ScreenplayHummingbird", "ScreenplayWeb", "ScreenplayStore", "ScreenplayStoreSQLite"],
+     ["ScreenplayServer", "ScreenplayHummingbird", "ScreenplayWeb", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres"],
      ["ScreenplayComposer", "ScreenplayLayoutStore", "ScreenplayAdmin", "ScreenplayComposerNIO", "ScreenplayComposerAsyncHTTPClient"]),
+    ("an app on the embedded SQLite default",
+     ["ScreenplayServer", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayLayoutStore", "ScreenplayAdmin",
+      "ScreenplayDemo"],
+     ["ScreenplayStorePostgres"]),
     ("an app (client core and renderers)",
      ["ScreenplayClient", "ScreenplaySwiftUI", "ScreenplayTerminal", "ScreenplayClientAsyncHTTPClient"],
      ["ScreenplayServer", "ScreenplayComposer", "ScreenplayStore", "ScreenplayHummingbird"]),

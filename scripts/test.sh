@@ -45,6 +45,16 @@ if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("
     || python3 -m pip install --quiet --no-deps --break-system-packages 'axe-playwright-python==0.1.8'
 fi
 
+# The store suites run on SQLite and on PostgreSQL; the replica tests run two servers on one
+# PostgreSQL. One private cluster (Debian's postgresql, installed when missing) for the whole run,
+# on loopback and a socket in its own folder, stopped when this script ends however it ends.
+pg_dir=$(mktemp -d /tmp/screenplay-test-pg-XXXXXX)
+trap 'bash scripts/postgres.sh stop "$pg_dir"' EXIT
+pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "==> PostgreSQL for the tests: $pg_dir (port $pg_port)"
+SCREENPLAY_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pg_dir" "$pg_port")
+export SCREENPLAY_TEST_DATABASE_URL SCREENPLAY_TEST_POSTGRES_DIR="$pg_dir"
+
 echo "==> swift $(swift --version 2>&1 | head -1)"
 # What each kind of app builds: coded screens only never build the composer; apps never a server.
 swift package describe --type json | python3 scripts/module-boundaries.py

@@ -2,25 +2,20 @@ import Foundation
 import ScreenplayServer
 import ScreenplayStore
 import ScreenplayStoreSQLite
+import ScreenplayTestSupport
 import Testing
 
 @testable import ScreenplayAdmin
 
 /// Runs `body` with a migrated in-memory store and a directory using the cheap test hasher.
 func withAdmins<Result>(
-    lifetime: Duration = .seconds(3600), signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10),
+    _ backend: StoreBackend, lifetime: Duration = .seconds(3600), signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10),
     _ body: (AdminDirectory) async throws -> Result
 ) async throws -> Result {
-    let store = try await SQLiteStore.inMemory()
-    do {
+    try await withStore(backend) { store in
         try await Migrator(AdminDirectory.migrations).run(on: store)
-        let result = try await body(
+        return try await body(
             AdminDirectory(store: store, hasher: .fastForTests, sessionLifetime: lifetime, signInAttempts: signInAttempts))
-        try await store.close()
-        return result
-    } catch {
-        try? await store.close()
-        throw error
     }
 }
 
@@ -53,9 +48,9 @@ struct PasswordHashTests {
 
 @Suite("AdminDirectory")
 struct AdminDirectoryTests {
-    @Test("accounts: names and passwords are checked, a name is taken once, a login needs the right password")
-    func accounts() async throws {
-        try await withAdmins { admins in
+    @Test("accounts: names and passwords are checked, a name is taken once, a login needs the right password", arguments: StoreBackend.allCases)
+    func accounts(backend: StoreBackend) async throws {
+        try await withAdmins(backend) { admins in
             try await admins.createAdmin(name: "ada", password: "correct horse battery")
             await #expect(throws: AdminDirectory.AccountError.exists("ada")) {
                 try await admins.createAdmin(name: "ada", password: "another long password")
@@ -72,9 +67,9 @@ struct AdminDirectoryTests {
         }
     }
 
-    @Test("sign-ins are limited per address and per name: past the burst even the right password waits, and says how long")
-    func signInLimits() async throws {
-        try await withAdmins(signInAttempts: RateLimiter(rate: 0.01, burst: 3)) { admins in
+    @Test("sign-ins are limited per address and per name: past the burst even the right password waits, and says how long", arguments: StoreBackend.allCases)
+    func signInLimits(backend: StoreBackend) async throws {
+        try await withAdmins(backend, signInAttempts: RateLimiter(rate: 0.01, burst: 3)) { admins in
             _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
             for _ in 0..<3 { #expect(try await admins.signIn(name: "ada", password: "wrong password!", address: "10.0.0.1") == .rejected) }
             guard case .throttled(let wait) = try await admins.signIn(name: "ada", password: "correct horse battery", address: "10.0.0.1")
@@ -93,9 +88,9 @@ struct AdminDirectoryTests {
         }
     }
 
-    @Test("API tokens name their admin; unknown, malformed and other admins' tokens do not")
-    func tokens() async throws {
-        try await withAdmins { admins in
+    @Test("API tokens name their admin; unknown, malformed and other admins' tokens do not", arguments: StoreBackend.allCases)
+    func tokens(backend: StoreBackend) async throws {
+        try await withAdmins(backend) { admins in
             try await admins.createAdmin(name: "ada", password: "correct horse battery")
             let token = try await admins.createAPIToken(for: "ada", label: "ci")
             #expect(token.utf8.count == 64)
@@ -107,9 +102,9 @@ struct AdminDirectoryTests {
         }
     }
 
-    @Test("sessions: found while alive with their CSRF token, gone after logout or expiry")
-    func sessions() async throws {
-        try await withAdmins { admins in
+    @Test("sessions: found while alive with their CSRF token, gone after logout or expiry", arguments: StoreBackend.allCases)
+    func sessions(backend: StoreBackend) async throws {
+        try await withAdmins(backend) { admins in
             let session = try await admins.startSession(for: "ada")
             #expect(session.id != session.csrf)
             #expect(try await admins.session(id: session.id) == session)
@@ -117,7 +112,7 @@ struct AdminDirectoryTests {
             try await admins.endSession(id: session.id)
             #expect(try await admins.session(id: session.id) == nil)
         }
-        try await withAdmins(lifetime: .zero) { admins in
+        try await withAdmins(backend, lifetime: .zero) { admins in
             let session = try await admins.startSession(for: "ada")
             #expect(try await admins.session(id: session.id) == nil, "a session past its lifetime is not found")
         }

@@ -14,9 +14,9 @@ import Testing
 /// Runs `body` with a migrated in-memory store and a layout store over it whose validator
 /// refuses widgets of kind `broken` (at their JSON path) and warns about kind `old`.
 private func withLayouts<Result>(
-    limits: LayoutStore.Limits = .init(), _ body: (SQLiteStore, LayoutStore) async throws -> Result
+    _ backend: StoreBackend, limits: LayoutStore.Limits = .init(), _ body: (any SQLStore, LayoutStore) async throws -> Result
 ) async throws -> Result {
-    try await withInMemoryStore { store async throws in
+    try await withStore(backend) { store async throws in
         try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
         let layouts = LayoutStore(store: store, limits: limits) { template in
             var problems: [TemplateProblem] = []
@@ -43,9 +43,9 @@ private struct Interrupted: Error {}
 
 @Suite("LayoutStore")
 struct LayoutStoreTests {
-    @Test("a draft is invisible until published; publishing makes revision 1 live, clears the draft and is audited")
-    func draftThenPublish() async throws {
-        try await withLayouts { _, layouts in
+    @Test("a draft is invisible until published; publishing makes revision 1 live, clears the draft and is audited", arguments: StoreBackend.allCases)
+    func draftThenPublish(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
             #expect(try await layouts.published(route: "shop") == nil)
             #expect(try await layouts.draft(of: "shop")?.template.instances.map(\.id) == ["a", "b"])
@@ -63,9 +63,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("publishing without a draft, or an unknown revision, is a clear error")
-    func missing() async throws {
-        try await withLayouts { _, layouts in
+    @Test("publishing without a draft, or an unknown revision, is a clear error", arguments: StoreBackend.allCases)
+    func missing(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             await #expect(throws: LayoutError.noDraft(route: "shop")) { try await layouts.publish(route: "shop", by: "ada") }
             await #expect(throws: LayoutError.noSuchRevision(route: "shop", revision: 3)) {
                 try await layouts.rollback(route: "shop", to: 3, by: "ada")
@@ -76,9 +76,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("a template with errors is refused with their JSON paths; warnings pass")
-    func validation() async throws {
-        try await withLayouts { _, layouts in
+    @Test("a template with errors is refused with their JSON paths; warnings pass", arguments: StoreBackend.allCases)
+    func validation(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             do {
                 try await layouts.saveDraft(
                     PageTemplate(
@@ -98,9 +98,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("the limits: widgets per page, bytes, route length")
-    func limits() async throws {
-        try await withLayouts(limits: .init(templateBytes: 2_000, widgets: 5, routeCharacters: 10)) { _, layouts in
+    @Test("the limits: widgets per page, bytes, route length", arguments: StoreBackend.allCases)
+    func limits(backend: StoreBackend) async throws {
+        try await withLayouts(backend, limits: .init(templateBytes: 2_000, widgets: 5, routeCharacters: 10)) { _, layouts in
             for (candidate, path) in [
                 (template(widgets: (0..<6).map { "w\($0)" }), "$.sections"),
                 (template(title: String(repeating: "T", count: 3_000), widgets: ["a"]), "$"),
@@ -117,9 +117,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("a failure in the middle of publishing leaves the old revision live and the draft in place")
-    func interruptedPublish() async throws {
-        try await withLayouts { store, layouts in
+    @Test("a failure in the middle of publishing leaves the old revision live and the draft in place", arguments: StoreBackend.allCases)
+    func interruptedPublish(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { store, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
             try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template(title: "New shop", widgets: ["a", "b"]), by: "bob")
@@ -139,9 +139,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("a publish over a revision the editor did not see is a conflict and changes nothing")
-    func conflict() async throws {
-        try await withLayouts { _, layouts in
+    @Test("a publish over a revision the editor did not see is a conflict and changes nothing", arguments: StoreBackend.allCases)
+    func conflict(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
             try await layouts.publish(route: "shop", by: "ada", expectedLive: 0)
             try await layouts.saveDraft(template(widgets: ["b"]), by: "bob")
@@ -153,9 +153,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("rollback publishes a copy of any older revision as the newest; history keeps everything")
-    func rollback() async throws {
-        try await withLayouts { _, layouts in
+    @Test("rollback publishes a copy of any older revision as the newest; history keeps everything", arguments: StoreBackend.allCases)
+    func rollback(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             for (title, widgets) in [("One", ["a"]), ("Two", ["a", "b"]), ("Three", ["c"])] {
                 try await layouts.saveDraft(template(title: title, widgets: widgets), by: "ada")
                 try await layouts.publish(route: "shop", by: "ada")
@@ -173,9 +173,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("the kill switch publishes at once, follows into the draft, and works even on a template that no longer validates")
-    func killSwitch() async throws {
-        try await withLayouts { _, layouts in
+    @Test("the kill switch publishes at once, follows into the draft, and works even on a template that no longer validates", arguments: StoreBackend.allCases)
+    func killSwitch(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
             try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template(title: "Draft", widgets: ["b", "c"]), by: "ada")
@@ -199,9 +199,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("the kill switch works on a live template that no longer validates (its kind was removed)")
-    func killSwitchSkipsValidation() async throws {
-        try await withLayouts { store, strict in
+    @Test("the kill switch works on a live template that no longer validates (its kind was removed)", arguments: StoreBackend.allCases)
+    func killSwitchSkipsValidation(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { store, strict in
             // Published while the kind still existed (a validator that accepted it).
             let lenient = LayoutStore(store: store)
             try await lenient.saveDraft(template(widgets: ["a", "b"], kind: "broken"), by: "ada")
@@ -212,9 +212,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("kill switches and publishes racing each other all land, one revision each, none lost")
-    func concurrentSwitches() async throws {
-        try await withLayouts { _, layouts in
+    @Test("kill switches and publishes racing each other all land, one revision each, none lost", arguments: StoreBackend.allCases)
+    func concurrentSwitches(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             let ids = (0..<12).map { "w\($0)" }
             try await layouts.saveDraft(template(widgets: ids), by: "ada")
             try await layouts.publish(route: "shop", by: "ada")
@@ -231,9 +231,9 @@ struct LayoutStoreTests {
         }
     }
 
-    @Test("pages lists published routes and drafts, with titles and revisions")
-    func pages() async throws {
-        try await withLayouts { _, layouts in
+    @Test("pages lists published routes and drafts, with titles and revisions", arguments: StoreBackend.allCases)
+    func pages(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template("shop", widgets: ["a"]), by: "ada")
             try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template("home", title: "Home", widgets: ["a"]), by: "bob")
@@ -265,17 +265,18 @@ struct LayoutStoreTests {
 
 @Suite("ExperimentStore")
 struct ExperimentStoreTests {
-    private func withExperiments<Result>(_ body: (SQLiteStore, ExperimentStore, LayoutStore) async throws -> Result) async throws -> Result
-    {
-        try await withInMemoryStore { store async throws in
+    private func withExperiments<Result>(
+        _ backend: StoreBackend, _ body: (any SQLStore, ExperimentStore, LayoutStore) async throws -> Result
+    ) async throws -> Result {
+        try await withStore(backend) { store async throws in
             try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
             return try await body(store, ExperimentStore(store: store), LayoutStore(store: store))
         }
     }
 
-    @Test("experiments are saved, read back whole, changed and deleted, each change audited")
-    func lifecycle() async throws {
-        try await withExperiments { _, experiments, layouts in
+    @Test("experiments are saved, read back whole, changed and deleted, each change audited", arguments: StoreBackend.allCases)
+    func lifecycle(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, layouts in
             let start = Date(timeIntervalSince1970: 1_790_000_000)
             let banner = Experiment(
                 key: "home-banner", variants: [.init("control", weight: 1), .init("treatment", weight: 3)], targetSegment: "beta",
@@ -295,9 +296,9 @@ struct ExperimentStoreTests {
         }
     }
 
-    @Test("an experiment that a live page or a draft names cannot be deleted; once no page names it, it can")
-    func deleteInUse() async throws {
-        try await withExperiments { _, experiments, layouts in
+    @Test("an experiment that a live page or a draft names cannot be deleted; once no page names it, it can", arguments: StoreBackend.allCases)
+    func deleteInUse(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, layouts in
             try await experiments.save(Experiment(key: "teaser", variants: [.init("a", weight: 1), .init("b", weight: 1)]), by: "ada")
             let named = WidgetInstance(
                 id: "t", kind: "banner", vertical: "promotions", conditions: WidgetConditions(experiment: .init("teaser", is: "b")))
@@ -323,9 +324,9 @@ struct ExperimentStoreTests {
         }
     }
 
-    @Test("an experiment with problems is refused with their JSON paths")
-    func invalid() async throws {
-        try await withExperiments { _, experiments, _ in
+    @Test("an experiment with problems is refused with their JSON paths", arguments: StoreBackend.allCases)
+    func invalid(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, _ in
             do {
                 try await experiments.save(
                     Experiment(key: "bad key!", variants: [.init("a", weight: -1), .init("a", weight: 0)]), by: "ada")
@@ -337,9 +338,9 @@ struct ExperimentStoreTests {
         }
     }
 
-    @Test("only the first exposure of a (user, experiment, variant) counts, across recorders sharing the database")
-    func firstExposures() async throws {
-        try await withExperiments { store, experiments, _ in
+    @Test("only the first exposure of a (user, experiment, variant) counts, across recorders sharing the database", arguments: StoreBackend.allCases)
+    func firstExposures(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { store, experiments, _ in
             try await experiments.save(
                 Experiment(key: "e", variants: [.init("a", weight: 1), .init("b", weight: 1), .init("c", weight: 1)]), by: "ada")
             let other = ExperimentStore(store: store)  // another replica: remembers nothing yet
@@ -359,9 +360,9 @@ struct ExperimentStoreTests {
         }
     }
 
-    @Test("concurrent first exposures of one user from many pages count once")
-    func concurrentExposures() async throws {
-        try await withExperiments { store, _, _ in
+    @Test("concurrent first exposures of one user from many pages count once", arguments: StoreBackend.allCases)
+    func concurrentExposures(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { store, _, _ in
             let recorders = (0..<4).map { _ in ExperimentStore(store: store) }
             let exposure = Exposure(userID: "7", experiment: "e", variant: "a", at: Date())
             let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -376,9 +377,9 @@ struct ExperimentStoreTests {
 
 @Suite("LiveTemplates")
 struct LiveTemplatesTests {
-    @Test("serves the live template from memory and follows publishes, rollbacks, switches and experiment changes")
-    func followsTheBus() async throws {
-        try await withInMemoryStore { store in
+    @Test("serves the live template from memory and follows publishes, rollbacks, switches and experiment changes", arguments: StoreBackend.allCases)
+    func followsTheBus(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
             let bus = InProcessInvalidationBus()
             let layouts = LayoutStore(store: store, bus: bus)
@@ -406,8 +407,8 @@ struct LiveTemplatesTests {
     }
 
     /// A store with the shop published (one widget, `a`) and live templates over it.
-    static func withPublishedShop(_ body: (LayoutStore, LiveTemplates) async throws -> Void) async throws {
-        try await withInMemoryStore { store in
+    static func withPublishedShop(_ backend: StoreBackend, _ body: (LayoutStore, LiveTemplates) async throws -> Void) async throws {
+        try await withStore(backend) { store in
             try await Migrator(LayoutStore.migrations).run(on: store)
             let bus = InProcessInvalidationBus()
             let layouts = LayoutStore(store: store, bus: bus)
@@ -418,9 +419,9 @@ struct LiveTemplatesTests {
         }
     }
 
-    @Test("after a publish, a hundred requests that miss at once share one read of the new template")
-    func missesShareOneRead() async throws {
-        try await Self.withPublishedShop { layouts, live in
+    @Test("after a publish, a hundred requests that miss at once share one read of the new template", arguments: StoreBackend.allCases)
+    func missesShareOneRead(backend: StoreBackend) async throws {
+        try await Self.withPublishedShop(backend) { layouts, live in
             _ = try await live.liveTemplate(for: "shop")
             try await layouts.setEnabled(false, instance: "a", route: "shop", by: "oncall")
             let before = live.templatesRead
@@ -433,9 +434,9 @@ struct LiveTemplatesTests {
         }
     }
 
-    @Test("a read that raced a publish is not kept")
-    func race() async throws {
-        try await Self.withPublishedShop { layouts, live in
+    @Test("a read that raced a publish is not kept", arguments: StoreBackend.allCases)
+    func race(backend: StoreBackend) async throws {
+        try await Self.withPublishedShop(backend) { layouts, live in
             // Many readers while many publishes land: once quiet, memory agrees with the store.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {

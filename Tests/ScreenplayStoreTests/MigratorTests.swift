@@ -2,6 +2,7 @@ import Foundation
 import SQLKit
 import ScreenplayStore
 import ScreenplayStoreSQLite
+import ScreenplayStorePostgres
 import ScreenplayTestSupport
 import Testing
 
@@ -17,8 +18,8 @@ private func creating(_ table: String, id: String, log: Shared<[String]>? = nil)
 struct MigratorTests {
     @Suite("Applying")
     struct Applying {
-        @Test("applies every migration in order and returns their ids")
-        func appliesInOrder() async throws {
+        @Test("applies every migration in order and returns their ids", arguments: StoreBackend.allCases)
+        func appliesInOrder(backend: StoreBackend) async throws {
             let log = Shared<[String]>([])
             let migrations = [
                 creating("first", id: "0001-first", log: log),
@@ -29,7 +30,7 @@ struct MigratorTests {
                 },
                 creating("third", id: "0003-third", log: log),
             ]
-            try await withInMemoryStore { store async throws in
+            try await withStore(backend) { store async throws in
                 let applied = try await Migrator(migrations).run(on: store)
                 #expect(applied == ["0001-first", "0002-seed-first", "0003-third"])
                 #expect(log.value == ["0001-first", "0002-seed-first", "0003-third"])
@@ -39,11 +40,11 @@ struct MigratorTests {
             }
         }
 
-        @Test("a second run applies nothing and runs no migration body")
-        func secondRunAppliesNothing() async throws {
+        @Test("a second run applies nothing and runs no migration body", arguments: StoreBackend.allCases)
+        func secondRunAppliesNothing(backend: StoreBackend) async throws {
             let log = Shared<[String]>([])
             let migrator = Migrator([creating("a", id: "a", log: log), creating("b", id: "b", log: log)])
-            try await withInMemoryStore { store async throws in
+            try await withStore(backend) { store async throws in
                 #expect(try await migrator.run(on: store) == ["a", "b"])
                 #expect(try await migrator.run(on: store) == [])
                 #expect(log.value == ["a", "b"])
@@ -51,11 +52,11 @@ struct MigratorTests {
             }
         }
 
-        @Test("a migration appended later is applied alone")
-        func appendedMigrationRunsAlone() async throws {
+        @Test("a migration appended later is applied alone", arguments: StoreBackend.allCases)
+        func appendedMigrationRunsAlone(backend: StoreBackend) async throws {
             let log = Shared<[String]>([])
             let first = [creating("a", id: "a", log: log), creating("b", id: "b", log: log)]
-            try await withInMemoryStore { store async throws in
+            try await withStore(backend) { store async throws in
                 try await Migrator(first).run(on: store)
                 let applied = try await Migrator(first + [creating("c", id: "c", log: log)]).run(on: store)
                 #expect(applied == ["c"])
@@ -64,18 +65,18 @@ struct MigratorTests {
             }
         }
 
-        @Test("an empty list still creates the bookkeeping table")
-        func emptyListCreatesBookkeeping() async throws {
-            try await withInMemoryStore { store async throws in
+        @Test("an empty list still creates the bookkeeping table", arguments: StoreBackend.allCases)
+        func emptyListCreatesBookkeeping(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
                 #expect(try await Migrator([]).run(on: store) == [])
                 #expect(try await tableExists("screenplay_migrations", in: store))
                 #expect(try await rowCount(of: "screenplay_migrations", in: store) == 0)
             }
         }
 
-        @Test("records when each migration ran as ISO 8601 UTC text")
-        func recordsTimestamp() async throws {
-            try await withInMemoryStore { store async throws in
+        @Test("records when each migration ran as ISO 8601 UTC text", arguments: StoreBackend.allCases)
+        func recordsTimestamp(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
                 try await Migrator([creating("a", id: "a")]).run(on: store)
                 let appliedAt = try await store.read { database in
                     try await database.raw("SELECT applied_at FROM screenplay_migrations WHERE id = 'a'").first()?
@@ -96,16 +97,54 @@ struct MigratorTests {
         }
     }
 
+    @Suite("Replicas and builds")
+    struct ReplicasAndBuilds {
+        @Test("an older build refuses a database a newer build migrated, naming the migrations it lacks", arguments: StoreBackend.allCases)
+        func olderBuildRefuses(backend: StoreBackend) async throws {
+            let log = Shared<[String]>([])
+            try await withStore(backend) { store async throws in
+                try await Migrator([creating("a", id: "a"), creating("b", id: "b"), creating("c", id: "c")]).run(on: store)
+                let older = Migrator([creating("a", id: "a", log: log), creating("b", id: "b", log: log), creating("d", id: "d", log: log)])
+                await #expect(throws: MigrationError.schemaNewerThanBuild(unknown: ["c"])) { try await older.run(on: store) }
+                // Refused before applying anything of its own.
+                #expect(log.value == [])
+                #expect(try await tableExists("d", in: store) == false)
+                #expect(String(describing: MigrationError.schemaNewerThanBuild(unknown: ["c"])).contains("newer build"))
+            }
+        }
+
+        @Test("replicas starting together on one PostgreSQL apply each migration once, one after the other")
+        func replicasMigrateOnce() async throws {
+            let log = Shared<[String]>([])
+            let migrations = (1...4).map { creating("t\($0)", id: "000\($0)", log: log) }
+            try await withStore(.postgres) { first async throws in
+                let location = try #require(first as? PostgresStore).configuration.location
+                var replicas: [PostgresStore] = []
+                for _ in 0..<3 { replicas.append(try await PostgresStore.open(.init(location: location, maximumConnections: 3))) }
+                let results = try await withThrowingTaskGroup(of: [String].self) { group in
+                    for replica in replicas + [try #require(first as? PostgresStore)] {
+                        group.addTask { try await Migrator(migrations).run(on: replica) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for replica in replicas { try await replica.close() }
+                #expect(results.flatMap { $0 }.sorted() == ["0001", "0002", "0003", "0004"], "each applied by exactly one replica")
+                #expect(log.value.sorted() == ["0001", "0002", "0003", "0004"])
+                #expect(try await recordedMigrations(in: first).sorted() == ["0001", "0002", "0003", "0004"])
+            }
+        }
+    }
+
     @Suite("Failure")
     struct Failure {
-        @Test("a migration that throws is rolled back: no table, no record, and the error propagates")
-        func throwingMigrationRollsBack() async throws {
+        @Test("a migration that throws is rolled back: no table, no record, and the error propagates", arguments: StoreBackend.allCases)
+        func throwingMigrationRollsBack(backend: StoreBackend) async throws {
             let failing = Migration(id: "0002-broken") { database in
                 try await database.create(table: "half_done").column("value", type: .bigint).run()
                 try await database.raw("INSERT INTO half_done (value) VALUES (1)").run()
                 throw IntendedFailure(reason: "broken migration")
             }
-            try await withInMemoryStore { store async throws in
+            try await withStore(backend) { store async throws in
                 await #expect(throws: IntendedFailure(reason: "broken migration")) {
                     try await Migrator([creating("good", id: "0001-good"), failing]).run(on: store)
                 }
@@ -116,11 +155,11 @@ struct MigratorTests {
             }
         }
 
-        @Test("migrations after a failing one do not run; fixing it applies the rest next time")
-        func laterMigrationsWaitForTheFix() async throws {
+        @Test("migrations after a failing one do not run; fixing it applies the rest next time", arguments: StoreBackend.allCases)
+        func laterMigrationsWaitForTheFix(backend: StoreBackend) async throws {
             let log = Shared<[String]>([])
             let broken = Migration(id: "b") { _ in throw IntendedFailure() }
-            try await withInMemoryStore { store async throws in
+            try await withStore(backend) { store async throws in
                 await #expect(throws: IntendedFailure.self) {
                     try await Migrator([creating("a", id: "a", log: log), broken, creating("c", id: "c", log: log)]).run(on: store)
                 }

@@ -7,9 +7,9 @@ import Testing
 
 @testable import ScreenplayStore
 
-/// Runs `body` with a migrated in-memory store and a directory over it.
-private func withDirectory<Result>(_ body: (SQLiteStore, UserDirectory) async throws -> Result) async throws -> Result {
-    try await withInMemoryStore { store async throws in
+/// Runs `body` with a migrated, empty store on `backend` and a directory over it.
+private func withDirectory<Result>(_ backend: StoreBackend, _ body: (any SQLStore, UserDirectory) async throws -> Result) async throws -> Result {
+    try await withStore(backend) { store async throws in
         try await Migrator(UserDirectory.migrations).run(on: store)
         return try await body(store, UserDirectory(store: store))
     }
@@ -28,9 +28,9 @@ struct UserDirectoryTests {
 
     @Suite("Resolving tokens")
     struct Resolving {
-        @Test("no token: a new user and a 64 lowercase hex token")
-        func noTokenCreatesUser() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("no token: a new user and a 64 lowercase hex token", arguments: StoreBackend.allCases)
+        func noTokenCreatesUser(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let resolved = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(resolved.issuedToken)
                 #expect(isIssuedToken(token), "issued '\(token)'")
@@ -45,9 +45,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("the issued token resolves to the same user and issues nothing new")
-        func issuedTokenResolvesToSameUser() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("the issued token resolves to the same user and issues nothing new", arguments: StoreBackend.allCases)
+        func issuedTokenResolvesToSameUser(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let first = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(first.issuedToken)
                 let again = try await directory.resolve(token: token, creating: true)
@@ -56,9 +56,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("a directory with an empty memory finds the token in the store")
-        func tokenFoundInStore() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("a directory with an empty memory finds the token in the store", arguments: StoreBackend.allCases)
+        func tokenFoundInStore(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let first = try await directory.resolve(token: nil, creating: true)
                 let token = try #require(first.issuedToken)
                 let restarted = UserDirectory(store: store)
@@ -69,9 +69,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("two clients without tokens get different users and tokens")
-        func twoNewClientsDiffer() async throws {
-            try await withDirectory { _, directory async throws in
+        @Test("two clients without tokens get different users and tokens", arguments: StoreBackend.allCases)
+        func twoNewClientsDiffer(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { _, directory async throws in
                 let first = try await directory.resolve(token: nil, creating: true)
                 let second = try await directory.resolve(token: nil, creating: true)
                 #expect(first.user != second.user)
@@ -80,9 +80,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("many concurrent new clients all get distinct users and tokens")
-        func concurrentNewClients() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("many concurrent new clients all get distinct users and tokens", arguments: StoreBackend.allCases)
+        func concurrentNewClients(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let resolved = try await withThrowingTaskGroup(of: ResolvedIdentity.self) { group in
                     for _ in 0..<30 { group.addTask { try await directory.resolve(token: nil, creating: true) } }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -93,9 +93,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("an unknown well-formed token is a 401 unknownToken, for reads and writes, and creates no row")
-        func unknownTokenRefused() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("an unknown well-formed token is a 401 unknownToken, for reads and writes, and creates no row", arguments: StoreBackend.allCases)
+        func unknownTokenRefused(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 _ = try await directory.resolve(token: nil, creating: true)
                 let unknown = String(repeating: "ab", count: 32)
                 for creating in [false, true] {
@@ -109,9 +109,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("reading without a token is anonymous and costs no row; only a write creates a user")
-        func readersCostNothing() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("reading without a token is anonymous and costs no row; only a write creates a user", arguments: StoreBackend.allCases)
+        func readersCostNothing(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 for _ in 0..<50 {
                     let reader = try await directory.resolve(token: nil, creating: false)
                     #expect(reader == ResolvedIdentity(user: .anonymous, issuedToken: nil))
@@ -123,9 +123,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("a revoked token is a 401 from then on, in this process and after a restart; the user's row stays")
-        func revocation() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("a revoked token is a 401 from then on, in this process and after a restart; the user's row stays", arguments: StoreBackend.allCases)
+        func revocation(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let issued = try #require(try await directory.resolve(token: nil, creating: true).issuedToken)
                 #expect(try await directory.revoke(token: issued))
                 #expect(try await directory.revoke(token: issued) == false, "already revoked")
@@ -152,7 +152,8 @@ struct UserDirectoryTests {
             ]
         )
         func malformedTokenRefused(token: String) async throws {
-            try await withDirectory { store, directory async throws in
+            // Refused before any query: one backend shows it.
+            try await withDirectory(.sqlite) { store, directory async throws in
                 let error = await #expect(throws: ScreenplayError.self) {
                     try await directory.resolve(token: token, creating: true)
                 }
@@ -166,17 +167,17 @@ struct UserDirectoryTests {
 
     @Suite("Revisions")
     struct Revisions {
-        @Test("a new user's revision is 0")
-        func startsAtZero() async throws {
-            try await withDirectory { _, directory async throws in
+        @Test("a new user's revision is 0", arguments: StoreBackend.allCases)
+        func startsAtZero(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { _, directory async throws in
                 let user = try await directory.resolve(token: nil, creating: true).user
                 #expect(try await directory.revision(of: user) == 0)
             }
         }
 
-        @Test("bumping inside a transaction increments by one each time, for that user only")
-        func bumpIncrements() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("bumping inside a transaction increments by one each time, for that user only", arguments: StoreBackend.allCases)
+        func bumpIncrements(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let user = try await directory.resolve(token: nil, creating: true).user
                 let other = try await directory.resolve(token: nil, creating: true).user
                 try await store.transaction { database in
@@ -194,9 +195,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("a bump in a rolled-back transaction does not count")
-        func rolledBackBumpIsLost() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("a bump in a rolled-back transaction does not count", arguments: StoreBackend.allCases)
+        func rolledBackBumpIsLost(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let user = try await directory.resolve(token: nil, creating: true).user
                 try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
@@ -211,9 +212,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("a user the store does not know has revision 0")
-        func unknownUserIsZero() async throws {
-            try await withDirectory { _, directory async throws in
+        @Test("a user the store does not know has revision 0", arguments: StoreBackend.allCases)
+        func unknownUserIsZero(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { _, directory async throws in
                 #expect(try await directory.revision(of: UserIdentity(id: 9_999)) == 0)
             }
         }
@@ -221,9 +222,9 @@ struct UserDirectoryTests {
 
     @Suite("Migrations")
     struct Migrations {
-        @Test("the directory's migrations create screenplay_users once")
-        func migrationsCreateUsersTable() async throws {
-            try await withInMemoryStore { store async throws in
+        @Test("the directory's migrations create screenplay_users once", arguments: StoreBackend.allCases)
+        func migrationsCreateUsersTable(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
                 let applied = try await Migrator(UserDirectory.migrations).run(on: store)
                 #expect(applied == UserDirectory.migrations.map(\.id))
                 #expect(applied.isEmpty == false)
@@ -232,9 +233,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("tokens are unique in the table")
-        func tokensAreUnique() async throws {
-            try await withDirectory { store, directory async throws in
+        @Test("tokens are unique in the table", arguments: StoreBackend.allCases)
+        func tokensAreUnique(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
                 let token = try #require(try await directory.resolve(token: nil, creating: true).issuedToken)
                 await #expect(throws: (any Error).self) {
                     try await store.transaction { database in
@@ -249,9 +250,9 @@ struct UserDirectoryTests {
 
     @Suite("Revisions from memory")
     struct RevisionCache {
-        @Test("a revision is read once, then served from memory until a write announces a new one, on every directory sharing the bus")
-        func cachedAndInvalidated() async throws {
-            try await withInMemoryStore { store async throws in
+        @Test("a revision is read once, then served from memory until a write announces a new one, on every directory sharing the bus", arguments: StoreBackend.allCases)
+        func cachedAndInvalidated(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
                 try await Migrator(UserDirectory.migrations).run(on: store)
                 let bus = InProcessInvalidationBus()
                 let here = UserDirectory(store: store, bus: bus)
@@ -270,9 +271,9 @@ struct UserDirectoryTests {
             }
         }
 
-        @Test("a revocation announced by one directory is honored by another that had the token in memory")
-        func revocationAcrossDirectories() async throws {
-            try await withInMemoryStore { store async throws in
+        @Test("a revocation announced by one directory is honored by another that had the token in memory", arguments: StoreBackend.allCases)
+        func revocationAcrossDirectories(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
                 try await Migrator(UserDirectory.migrations).run(on: store)
                 let bus = InProcessInvalidationBus()
                 let here = UserDirectory(store: store, bus: bus)

@@ -2,10 +2,43 @@ public import Foundation
 import SQLKit
 public import ScreenplayStore
 public import ScreenplayStoreSQLite
+import ScreenplayStorePostgres
 import Synchronization
 
 // Fixtures for the store tests. Every store a test opens is closed before the test returns:
 // SQLiteNIO asserts in debug builds when a connection is deallocated while still open.
+
+/// The databases the store runs on: every store test runs on each (`@Test(arguments: StoreBackend.allCases)`).
+public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The embedded default, in memory.
+    case sqlite
+    /// PostgreSQL, a fresh schema on the test cluster (``TestPostgres``).
+    case postgres
+
+    public var description: String { rawValue }
+}
+
+/// Runs `body` with a private, empty store on `backend`, closing (and for PostgreSQL dropping)
+/// it afterwards whatever happens.
+public func withStore<Result>(_ backend: StoreBackend, _ body: (any SQLStore) async throws -> Result) async throws -> Result {
+    switch backend {
+    case .sqlite:
+        return try await withInMemoryStore { try await body($0) }
+    case .postgres:
+        let store = try await TestPostgres.openFreshStore()
+        let result: Result
+        do {
+            result = try await body(store)
+        } catch {
+            try? await TestPostgres.dropSchema(of: store)
+            try? await store.close()
+            throw error
+        }
+        try await TestPostgres.dropSchema(of: store)
+        try await store.close()
+        return result
+    }
+}
 
 /// Runs `body` with a private in-memory store, closing it afterwards whatever happens.
 public func withInMemoryStore<Result>(_ body: (SQLiteStore) async throws -> Result) async throws -> Result {
@@ -42,7 +75,11 @@ public func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result)
 /// Whether a table named `name` exists.
 public func tableExists(_ name: String, in store: any SQLStore) async throws -> Bool {
     try await store.read { database in
-        try await database.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = \(bind: name)").first() != nil
+        if database.dialect.name == "postgresql" {
+            return try await database.raw("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = \(bind: name)")
+                .first() != nil
+        }
+        return try await database.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = \(bind: name)").first() != nil
     }
 }
 
@@ -57,7 +94,9 @@ public func rowCount(of table: String, in store: any SQLStore) async throws -> I
 /// The ids recorded in `screenplay_migrations`, in the order they were recorded.
 public func recordedMigrations(in store: any SQLStore) async throws -> [String] {
     try await store.read { database in
-        try await database.raw("SELECT id FROM screenplay_migrations ORDER BY rowid").all()
+        // PostgreSQL has no rowid; within one second, ctid follows insertion in a fresh table.
+        let order = database.dialect.name == "postgresql" ? "applied_at, ctid" : "rowid"
+        return try await database.raw("SELECT id FROM screenplay_migrations ORDER BY \(unsafeRaw: order)").all()
             .map { try $0.decode(column: "id", as: String.self) }
     }
 }

@@ -9,8 +9,8 @@ public import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayLayoutStore
 public import ScreenplayServer
-import ScreenplayStore
-public import ScreenplayStoreSQLite
+import ScreenplayStoreSQLite
+public import ScreenplayStore
 import ScreenplayWeb
 import Synchronization
 
@@ -20,8 +20,8 @@ import Synchronization
 /// `open` creates and seeds the database on first start; later starts keep everything users
 /// did (favorites, playlists).
 public struct DemoApp: Sendable {
-    /// The database.
-    public let store: SQLiteStore
+    /// The database: the embedded SQLite file, or PostgreSQL shared with other replicas.
+    public let store: any SQLStore
     /// The Screenplay server core with the demo's screens and commands.
     public let service: ScreenplayService
     /// The composed pages (the shop): what the service serves at routes its code does not define.
@@ -91,6 +91,26 @@ public struct DemoApp: Sendable {
         (dataDirectory as NSString).appendingPathComponent("screenplay-demo.sqlite")
     }
 
+    /// Where the demo keeps its data and how its replicas hear of each other's writes: the
+    /// embedded SQLite file with an in-process bus (``open(dataDirectory:logger:commandRate:promotions:passwordHasher:shopTimeouts:cacheBudget:testHooks:)``),
+    /// or a PostgreSQL store with its LISTEN/NOTIFY bus, opened by the caller (the demo module
+    /// itself links no PostgreSQL client).
+    public struct Storage: Sendable {
+        /// The database.
+        public var store: any SQLStore
+        /// Carries invalidations to every replica's caches (this one's included).
+        public var bus: any InvalidationBus
+        /// Where `Idempotency-Key` answers are kept (`nil`: in this process's memory).
+        public var idempotency: (any IdempotencyStore)?
+
+        /// Storage over `store`, announcing on `bus`.
+        public init(store: any SQLStore, bus: any InvalidationBus, idempotency: (any IdempotencyStore)? = nil) {
+            self.store = store
+            self.bus = bus
+            self.idempotency = idempotency
+        }
+    }
+
     /// Opens (creating and seeding if needed) the demo's database in `dataDirectory`.
     /// `commandRate` replaces the service's default per-identity command limit (the load script
     /// raises it to measure the command path rather than the limiter).
@@ -104,6 +124,19 @@ public struct DemoApp: Sendable {
         cacheBudget: CacheBudget = .standard, testHooks: TestHooks = TestHooks()
     ) async throws -> DemoApp {
         let store = try await SQLiteStore.open(path: databasePath(in: dataDirectory), logger: logger)
+        return try await open(
+            storage: Storage(store: store, bus: InProcessInvalidationBus()), logger: logger, commandRate: commandRate, promotions: promotions,
+            passwordHasher: passwordHasher, shopTimeouts: shopTimeouts, cacheBudget: cacheBudget, testHooks: testHooks)
+    }
+
+    /// Opens the demo on `storage`: migrates and seeds it if needed (replicas starting together
+    /// take turns, so both happen once), then serves from it. Closing the demo closes the store.
+    public static func open(
+        storage: Storage, logger: Logger = Logger(label: "screenplay.demo"), commandRate: (perSecond: Double, burst: Double)? = nil,
+        promotions: String? = nil, passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(),
+        cacheBudget: CacheBudget = .standard, testHooks: TestHooks = TestHooks()
+    ) async throws -> DemoApp {
+        let store = storage.store
         let demo: DemoApp
         do {
             let applied = try await Migrator(
@@ -111,9 +144,11 @@ public struct DemoApp: Sendable {
             ).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
-                store: store, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
+                storage: storage, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
                 shopTimeouts: shopTimeouts, cacheBudget: cacheBudget, testHooks: testHooks)
-            try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
+            try await store.exclusively("screenplay-demo-seed") {
+                try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
+            }
         } catch {
             try? await store.close()
             throw error
@@ -122,16 +157,17 @@ public struct DemoApp: Sendable {
     }
 
     init(
-        store: SQLiteStore, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil,
+        storage: Storage, logger: Logger, commandRate: (perSecond: Double, burst: Double)? = nil, promotions: String? = nil,
         passwordHasher: PasswordHasher = .standard, shopTimeouts: ShopTimeouts = ShopTimeouts(), cacheBudget: CacheBudget = .standard,
         testHooks: TestHooks = TestHooks()
     ) {
+        let store = storage.store
         self.store = store
         self.cacheBudget = cacheBudget
         self.testHooks = testHooks
         self.logger = logger
         // One bus for every in-memory copy: users' revisions, tokens, live templates, experiments.
-        let bus = InProcessInvalidationBus()
+        let bus = storage.bus
         let users = UserDirectory(store: store, bus: bus)
         let catalog = CatalogRepository(store: store, users: users)
         self.catalog = catalog
@@ -174,7 +210,8 @@ public struct DemoApp: Sendable {
         // The bus: revalidations of screens whose revision only the bus's writes change are
         // answered from memory, before routing.
         self.service = ScreenplayService(
-            routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus, logger: logger)
+            routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus,
+            idempotency: storage.idempotency, logger: logger)
         self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins

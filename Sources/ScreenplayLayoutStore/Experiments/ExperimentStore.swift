@@ -85,6 +85,7 @@ public final class ExperimentStore: ExposureRecorder {
         }
         do {
             try await store.transaction { database in
+                try await database.serializeTransactions(on: Self.lockKey)
                 let previous = try await database.select().column("definition").from("screenplay_experiments")
                     .where("key", .equal, experiment.key).first()?.decode(column: "definition", as: String.self)
                 try await database.delete(from: "screenplay_experiments").where("key", .equal, experiment.key).run()
@@ -109,6 +110,7 @@ public final class ExperimentStore: ExposureRecorder {
     public func delete(_ key: String, by actor: String) async throws -> Bool {
         defer { if let bus { Task { await bus.publish(.experimentsChanged) } } }
         return try await store.transaction { database in
+            try await database.serializeTransactions(on: Self.lockKey)
             guard
                 let previous = try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key)
                     .first()?.decode(column: "definition", as: String.self)
@@ -139,6 +141,10 @@ public final class ExperimentStore: ExposureRecorder {
         }
         return routes.sorted()
     }
+
+    /// What experiment writers take turns under: a save checks the pages naming the key and
+    /// replaces the row, which two replicas must not interleave.
+    static let lockKey = "screenplay-experiments"
 
     // MARK: Exposures
 

@@ -177,6 +177,7 @@ public struct LayoutStore: Sendable {
         let json = try checked(template)
         let saved = try await guarded {
             try await store.transaction { database in
+                try await database.serializeTransactions(on: Self.lockKey(template.route))
                 let live = try await Self.newestNumber(route: template.route, on: database) ?? 0
                 let existing = try await database.select().column("based_on").from("screenplay_page_drafts")
                     .where("route", .equal, template.route).first()
@@ -199,6 +200,7 @@ public struct LayoutStore: Sendable {
     @discardableResult
     public func discardDraft(of route: String, by actor: String) async throws -> Bool {
         let discarded = try await store.transaction { database in
+            try await database.serializeTransactions(on: Self.lockKey(route))
             guard try await database.select().column("route").from("screenplay_page_drafts").where("route", .equal, route).first() != nil
             else { return false }
             try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
@@ -299,6 +301,8 @@ public struct LayoutStore: Sendable {
     ) async throws(LayoutError) -> PublishedRevision {
         let published = try await guarded {
             try await store.transaction { [self] database in
+                // Replicas publishing one route at once take turns: each sees the other's revision.
+                try await database.serializeTransactions(on: Self.lockKey(route))
                 let live = try await Self.newest(route: route, on: database)
                 let (template, validates) = try await make(live, database)
                 let number = (live?.revision ?? 0) + 1
@@ -321,6 +325,9 @@ public struct LayoutStore: Sendable {
         await bus?.publish(.pagePublished(route: route))
         return published
     }
+
+    /// What writers of `route` take turns under (``SQLDatabase/serializeTransactions(on:)``).
+    static func lockKey(_ route: String) -> String { "screenplay-layout:" + route }
 
     /// Throws ``LayoutError/conflict(route:expected:live:)`` unless `expected` is `nil` or the live revision.
     static func expect(_ expected: Int?, live: PublishedRevision?, route: String) throws(LayoutError) {

@@ -27,12 +27,16 @@ public final class LiveTemplates: PageTemplateSource {
     let layouts: LayoutStore
     let experimentStore: ExperimentStore?
     private let state = Mutex(State())
+    /// While it delivers nothing (another replica's publish could go unheard), every request
+    /// reads the store and nothing is kept.
+    private let bus: any InvalidationBus
 
     /// Live templates of `layouts` and experiments of `experiments`, dropped when `bus`
     /// announces a change (pass the bus the stores publish on).
     public init(layouts: LayoutStore, experiments: ExperimentStore?, bus: any InvalidationBus) {
         self.layouts = layouts
         self.experimentStore = experiments
+        self.bus = bus
         bus.subscribe { [weak self] invalidation in self?.drop(invalidation) }
     }
 
@@ -49,6 +53,13 @@ public final class LiveTemplates: PageTemplateSource {
                 state.experiments = nil
                 state.generation += 1
             }
+        case .everything:
+            state.withLock { state in
+                state.routes = nil
+                state.templates = [:]
+                state.experiments = nil
+                state.generation += 1
+            }
         case .userRevision, .tokenRevoked, .draftChanged: break
         }
     }
@@ -58,15 +69,16 @@ public final class LiveTemplates: PageTemplateSource {
 
     /// The live template of `route`, from memory after the first read.
     public func liveTemplate(for route: String) async throws -> PageTemplate? {
+        let delivering = bus.isDelivering
         let (known, cached, generation) = state.withLock { ($0.routes, $0.templates[route], $0.generation) }
-        if let cached { return cached }
+        if delivering, let cached { return cached }
         let routes: Set<String>
-        if let known {
+        if delivering, let known {
             routes = known
         } else {
             let loaded = Set(try await layouts.pages().filter { $0.liveRevision != nil }.map(\.route))
             state.withLock { state in
-                if state.generation == generation, state.routes == nil { state.routes = loaded }
+                if delivering, state.generation == generation, state.routes == nil { state.routes = loaded }
             }
             routes = loaded
         }
@@ -82,7 +94,7 @@ public final class LiveTemplates: PageTemplateSource {
         let template = try await read.value
         state.withLock { state in
             if state.templateReads[route]?.read == read { state.templateReads[route] = nil }
-            if state.generation == generation, let template { state.templates[route] = template }
+            if delivering, state.generation == generation, let template { state.templates[route] = template }
         }
         return template
     }
@@ -90,8 +102,9 @@ public final class LiveTemplates: PageTemplateSource {
     /// The experiments, from memory after the first read.
     public func experiments() async throws -> ExperimentCatalog {
         let store = experimentStore
+        let delivering = bus.isDelivering
         let (cached, generation, read) = state.withLock { state -> (ExperimentCatalog?, Int, Task<ExperimentCatalog, any Error>?) in
-            if let cached = state.experiments { return (cached, state.generation, nil) }
+            if delivering, let cached = state.experiments { return (cached, state.generation, nil) }
             if let shared = state.experimentsRead, shared.generation == state.generation { return (nil, state.generation, shared.read) }
             let read = Task { try await store?.catalog() ?? ExperimentCatalog() }
             state.experimentsRead = (state.generation, read)
@@ -102,7 +115,7 @@ public final class LiveTemplates: PageTemplateSource {
         let loaded = try await read.value
         state.withLock { state in
             if state.experimentsRead?.read == read { state.experimentsRead = nil }
-            if state.generation == generation { state.experiments = loaded }
+            if delivering, state.generation == generation { state.experiments = loaded }
         }
         return loaded
     }

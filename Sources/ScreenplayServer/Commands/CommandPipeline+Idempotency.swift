@@ -1,3 +1,4 @@
+import Logging
 import HTTPTypes
 import ScreenplayContract
 
@@ -22,9 +23,9 @@ extension CommandPipeline {
         // Scoped by the user the token resolves to (a revoked or unknown token is refused here,
         // before anything is replayed).
         let owner = try await identity.resolve(token: token, creating: false).user
-        let entry = IdempotencyLedger.Key(scope: "user:\(owner.id)", key: key)
+        let entry = IdempotencyKey(scope: "user:\(owner.id)", key: key)
         let fingerprint = ETag.strong(for: Array((request.path ?? "").utf8) + [0] + body)
-        switch ledger.begin(entry, fingerprint: fingerprint) {
+        switch try await ledger.begin(entry, fingerprint: fingerprint) {
         case .replay(var response):
             response.head.headerFields[ScreenplayService.replayedHeader] = "true"
             return response
@@ -39,24 +40,36 @@ extension CommandPipeline {
         case .fresh:
             break
         }
+        let answer: ScreenplayService.Response
+        let failure: ScreenplayError?
         do {
-            let response = try await performOnce(request, at: endpoint, body: body)
-            ledger.finish(entry, fingerprint: fingerprint, response: response)
-            return response
-        } catch let failure as ExecutedCommandFailure {
+            answer = try await performOnce(request, at: endpoint, body: body)
+            failure = nil
+        } catch let failed as ExecutedCommandFailure where failed.error.code == ScreenplayError.storeUnavailableCode {
+            // The database was unreachable before anything committed: a retry may run it.
+            try? await ledger.abandon(entry)
+            throw failed.error
+        } catch let failed as ExecutedCommandFailure {
             // The handler ran (and may have written): a retry must not run it again, so the
             // failure is the answer, as a refusal is.
-            ledger.finish(entry, fingerprint: fingerprint, response: ScreenplayService.errorResponse(failure.error))
-            throw failure.error
+            (answer, failure) = (ScreenplayService.errorResponse(failed.error), failed.error)
         } catch let error as ScreenplayError where error.status.code < 500 {
             // A refusal is an answer too: the retry gets the same one.
-            ledger.finish(entry, fingerprint: fingerprint, response: ScreenplayService.errorResponse(error))
-            throw error
+            (answer, failure) = (ScreenplayService.errorResponse(error), error)
         } catch {
             // Failed before the handler ran (the database was busy resolving the token): nothing
             // happened, so a retry may run it.
-            ledger.abandon(entry)
+            try? await ledger.abandon(entry)
             throw error
         }
+        do {
+            try await ledger.finish(entry, fingerprint: fingerprint, response: answer)
+        } catch {
+            // The command's answer stands; the ledger keeps the claim, so a retry is told the
+            // first attempt is in progress rather than run again.
+            logger.error("an idempotent answer could not be recorded", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+        if let failure { throw failure }
+        return answer
     }
 }

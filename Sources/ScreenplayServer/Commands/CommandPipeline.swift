@@ -14,7 +14,7 @@ struct CommandPipeline: Sendable {
     let routes: ScreenplayRoutes
     let identity: any IdentityResolver
     let admission: CommandAdmission
-    let ledger: IdempotencyLedger
+    let ledger: any IdempotencyStore
     let boundary: BuilderBoundary
     let versions: APIVersionPolicy
     /// The largest body accepted; larger ones are a 413 stating it.

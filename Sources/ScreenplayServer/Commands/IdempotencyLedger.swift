@@ -1,29 +1,54 @@
 import Synchronization
 
-/// The answers to commands sent with an `Idempotency-Key`, so a client that retries after a
-/// dropped connection gets the first answer again and changes nothing twice.
+/// Where the answers to commands sent with an `Idempotency-Key` are kept, so a client that
+/// retries after a dropped connection gets the first answer again and changes nothing twice.
 ///
-/// Keys are scoped by who sent them (a hash of the token, or the anonymous scope for a client's
-/// first command, whose retry then gets the same new identity), and remembered with a fingerprint
-/// of the request: the same key with a different command or body is refused rather than replayed.
-/// In memory and bounded by entries and bytes, oldest first out: a retry comes seconds after the
-/// first attempt, not days.
-final class IdempotencyLedger: Sendable {
-    struct Key: Hashable, Sendable {
-        let scope: String
-        let key: String
-    }
+/// In this process's memory by default (``IdempotencyLedger``); with several replicas behind a
+/// load balancer the retry may reach another one, so the ledger lives in the shared database
+/// (`PostgresIdempotencyStore`). Keys are scoped by who sent them (`user:ID`) and remembered
+/// with a fingerprint of the request: the same key with another command or body is refused
+/// rather than replayed.
+public protocol IdempotencyStore: Sendable {
+    /// Claims `key` for a request with `fingerprint`, or says what became of an earlier claim.
+    func begin(_ key: IdempotencyKey, fingerprint: String) async throws -> IdempotencyBegin
+    /// Records the answer a retry will be given.
+    func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) async throws
+    /// Releases a claim whose command changed nothing (it failed before it could write), so a
+    /// retry runs it.
+    func abandon(_ key: IdempotencyKey) async throws
+}
 
-    enum Begin: Sendable {
-        /// Not seen: perform the command, then ``finish(_:response:)``.
-        case fresh
-        /// Seen and answered: send this again.
-        case replay(ScreenplayService.Response)
-        /// Seen with another request: refuse.
-        case conflict
-        /// The first attempt is still running: ask the client to wait.
-        case inProgress
+/// An `Idempotency-Key` as the ledger keeps it: the key and whose it is.
+public struct IdempotencyKey: Hashable, Sendable {
+    /// Who sent it (`user:42`).
+    public let scope: String
+    /// The header's value.
+    public let key: String
+
+    /// A key in `scope`.
+    public init(scope: String, key: String) {
+        self.scope = scope
+        self.key = key
     }
+}
+
+/// What an ``IdempotencyStore`` says about a key being claimed.
+public enum IdempotencyBegin: Sendable {
+    /// Not seen: perform the command, then ``IdempotencyStore/finish(_:fingerprint:response:)``.
+    case fresh
+    /// Seen and answered: send this again.
+    case replay(ScreenplayService.Response)
+    /// Seen with another request: refuse.
+    case conflict
+    /// The first attempt is still running: ask the client to wait.
+    case inProgress
+}
+
+/// The ledger in this process's memory, bounded by entries and bytes, oldest first out: a retry
+/// comes seconds after the first attempt, not days.
+public final class IdempotencyLedger: IdempotencyStore {
+    typealias Key = IdempotencyKey
+    typealias Begin = IdempotencyBegin
 
     private enum Slot {
         case running(fingerprint: String)
@@ -40,12 +65,14 @@ final class IdempotencyLedger: Sendable {
     let capacity: Int
     let byteBudget: Int
 
-    init(capacity: Int = 10_000, byteBudget: Int = 16 << 20) {
+    /// A ledger of at most `capacity` answers and `byteBudget` bytes of them.
+    public init(capacity: Int = 10_000, byteBudget: Int = 16 << 20) {
         self.capacity = max(1, capacity)
         self.byteBudget = max(1, byteBudget)
     }
 
-    func begin(_ key: Key, fingerprint: String) -> Begin {
+    /// Claims `key` (see ``IdempotencyStore/begin(_:fingerprint:)``).
+    public func begin(_ key: IdempotencyKey, fingerprint: String) -> IdempotencyBegin {
         state.withLock { state in
             switch state.slots[key] {
             case .running(let seen)?: return seen == fingerprint ? .inProgress : .conflict
@@ -59,7 +86,7 @@ final class IdempotencyLedger: Sendable {
     }
 
     /// Records the answer to replay.
-    func finish(_ key: Key, fingerprint: String, response: ScreenplayService.Response) {
+    public func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) {
         state.withLock { state in
             guard case .running? = state.slots[key] else { return }
             state.slots[key] = .done(fingerprint: fingerprint, response: response)
@@ -85,7 +112,7 @@ final class IdempotencyLedger: Sendable {
     }
 
     /// Forgets a key whose command failed on the server's side, so a retry runs it again.
-    func abandon(_ key: Key) {
+    public func abandon(_ key: IdempotencyKey) {
         state.withLock { state in
             guard case .running? = state.slots[key] else { return }
             state.slots[key] = nil

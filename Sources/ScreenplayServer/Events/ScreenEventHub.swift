@@ -119,6 +119,9 @@ public final class ScreenEventHub: Sendable {
                 return (registry.streams.values.filter { !$0.user.isAnonymous }.map(\.doorbell), true)
             case .pagePublished, .experimentsChanged:
                 return (registry.streams.values.map(\.doorbell), false)
+            case .everything:
+                // Anything may have changed, a revoked token included: every stream looks again.
+                return (registry.streams.values.map(\.doorbell), true)
             case .draftChanged:
                 return (registry.streams.values.filter(\.followsDrafts).map(\.doorbell), false)
             }

@@ -15,6 +15,9 @@ public enum Invalidation: Sendable, Hashable {
     /// A page's draft was saved or discarded: nothing served changes, but the admin's previews of
     /// the route look again.
     case draftChanged(route: String)
+    /// Announcements may have been lost (the bus's connection dropped, or one was too big to
+    /// carry): drop everything held in memory, as if every other case had arrived.
+    case everything
 }
 
 /// Carries invalidations from the process that wrote to every process that caches, so the hot
@@ -30,6 +33,16 @@ public protocol InvalidationBus: Sendable {
     /// invalidation are called in the order they subscribed, so a cache built on other caches
     /// (``RevalidationMemory``) forgets after them.
     func subscribe(_ handler: @escaping @Sendable (Invalidation) -> Void)
+    /// Whether announcements are arriving now. While `false` (a replica's bus lost its database
+    /// connection: what others announce meanwhile is lost), caches neither answer from memory nor
+    /// keep what they read, so every answer goes the slow, correct way; when it comes back the bus
+    /// announces ``Invalidation/everything``.
+    var isDelivering: Bool { get }
+}
+
+extension InvalidationBus {
+    /// An in-process bus always delivers.
+    public var isDelivering: Bool { true }
 }
 
 /// The bus for a single process: publishing calls every subscriber at once.

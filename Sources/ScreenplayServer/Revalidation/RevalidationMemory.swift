@@ -112,6 +112,8 @@ public final class RevalidationMemory: Sendable {
     /// The most bytes it holds.
     public let byteBudget: Int
     private let answeredCount = Atomic<Int>(0)
+    /// Consulted on every answer: while it delivers nothing, memory answers nothing.
+    private let bus: any InvalidationBus
 
     /// An empty memory of at most `byteBudget` bytes, kept exact by `bus` (subscribed here).
     ///
@@ -121,6 +123,7 @@ public final class RevalidationMemory: Sendable {
     /// fresh data.
     public init(byteBudget: Int, bus: any InvalidationBus) {
         self.byteBudget = max(0, byteBudget)
+        self.bus = bus
         bus.subscribe { [weak self] invalidation in self?.forget(invalidation) }
     }
 
@@ -139,7 +142,9 @@ public final class RevalidationMemory: Sendable {
     /// `If-None-Match` naming the tag remembered for exactly this request; `nil` otherwise (the
     /// request then goes the normal way). Cheap when there is no `If-None-Match`.
     public func notModified(_ request: HTTPRequest, now: Date = Date()) -> HTTPFields? {
-        guard request.method == .get, request.headerFields.contains(.ifNoneMatch), let key = Key(request) else { return nil }
+        guard request.method == .get, request.headerFields.contains(.ifNoneMatch), bus.isDelivering, let key = Key(request) else {
+            return nil
+        }
         let entry: Entry? = state.withLock { state in
             if let entry = state.current.entries[key] { return entry }
             // Used again: promote it, so it outlives the generation it was stored in.
@@ -163,7 +168,7 @@ public final class RevalidationMemory: Sendable {
     func remember(
         _ request: HTTPRequest, owner: UserIdentity?, etag: String, fields: HTTPFields, expiry: Date?, ticket: Ticket
     ) {
-        guard let key = Key(request) else { return }
+        guard bus.isDelivering, let key = Key(request) else { return }
         let size = key.size + etag.utf8.count + fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 16 }
         guard size <= byteBudget / 8 else { return }
         let entry = Entry(user: owner?.id, etag: etag, fields: fields, expiry: expiry, size: size)
@@ -193,7 +198,7 @@ public final class RevalidationMemory: Sendable {
             case .userRevision(let id):
                 state.current.remove(user: id)
                 state.previous.remove(user: id)
-            case .tokenRevoked, .pagePublished, .experimentsChanged, .draftChanged:
+            case .tokenRevoked, .pagePublished, .experimentsChanged, .draftChanged, .everything:
                 state.current = Generation()
                 state.previous = Generation()
             }

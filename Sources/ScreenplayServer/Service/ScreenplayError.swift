@@ -105,6 +105,17 @@ public struct ScreenplayError: Error, Sendable, Hashable, CustomStringConvertibl
         ScreenplayError(status: .forbidden, code: "crossSiteRequest", message: message)
     }
 
+    /// The code of a 503 that promises nothing was written (the database was unreachable before
+    /// the command could commit): an idempotent command's retry runs it again rather than
+    /// replaying the failure.
+    public static let storeUnavailableCode = "storeUnavailable"
+
+    /// A 503: something the server needs (its database) is unreachable for now; the client
+    /// retries after `retryAfter` seconds.
+    public static func unavailable(code: String, _ message: String, retryAfter: Int = 1) -> ScreenplayError {
+        ScreenplayError(status: .serviceUnavailable, code: code, message: message, retryAfter: retryAfter)
+    }
+
     /// Something failed on the server; the cause is logged, not sent.
     public static func internalError(_ message: String) -> ScreenplayError {
         ScreenplayError(status: .internalServerError, code: "internalError", message: message)

@@ -36,6 +36,8 @@ extension ScreenplayService {
             return .events(head, stream)
         } catch let error as ScreenplayError {
             return .whole(Self.errorResponse(error))
+        } catch let error as any ScreenplayErrorConvertible {
+            return .whole(Self.errorResponse(error.screenplayError))
         } catch {
             logger.error("unexpected failure opening an event stream", metadata: ["error": "\(error)"])
             return .whole(Self.errorResponse(.internalError("the server failed to open the event stream")))

@@ -52,6 +52,8 @@ extension ScreenplayService {
             user = try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: false).user
         } catch let error as ScreenplayError {
             throw error
+        } catch let error as any ScreenplayErrorConvertible {
+            throw error.screenplayError
         } catch {
             throw .internalError("the server could not check who is syncing")
         }

@@ -41,10 +41,13 @@ public final class ScreenplayService: Sendable {
     ///
     /// `pages` serves pages (layouts from the admin, composed) at the routes `routes` does not
     /// define: a coded screen always wins, so no page can break one. `invalidations` lets
-    /// revalidations be answered from memory (``revalidations``).
+    /// revalidations be answered from memory (``revalidations``). `idempotency` keeps the answers
+    /// to `Idempotency-Key` commands (default: this process's memory; replicas share one in
+    /// their database).
     public init(
         routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(), pages: (any PageSource)? = nil,
-        invalidations: (any InvalidationBus)? = nil, logger: Logger = Logger(label: "screenplay.server")
+        invalidations: (any InvalidationBus)? = nil, idempotency: (any IdempotencyStore)? = nil,
+        logger: Logger = Logger(label: "screenplay.server")
     ) {
         self.configuration = configuration
         self.pages = pages
@@ -66,7 +69,7 @@ public final class ScreenplayService: Sendable {
             revalidations: revalidations, versions: versions)
         self.commands = CommandPipeline(
             routes: routes, identity: identity, admission: CommandAdmission(configuration: configuration, logger: logger),
-            ledger: IdempotencyLedger(), boundary: boundary, versions: versions, maximumBodySize: configuration.maximumBodySize,
+            ledger: idempotency ?? IdempotencyLedger(), boundary: boundary, versions: versions, maximumBodySize: configuration.maximumBodySize,
             logger: logger)
     }
 
@@ -103,6 +106,9 @@ public final class ScreenplayService: Sendable {
             return Self.errorResponse(error)
         } catch let failure as CommandPipeline.ExecutedCommandFailure {
             return Self.errorResponse(failure.error)
+        } catch let error as any ScreenplayErrorConvertible {
+            // The store unreachable (a 503 to retry), met before any builder ran.
+            return Self.errorResponse(error.screenplayError)
         } catch {
             logger.error("unexpected failure answering \(request.method) \(request.path ?? "")", metadata: ["error": "\(error)"])
             return Self.errorResponse(.internalError("the server failed to answer this request"))

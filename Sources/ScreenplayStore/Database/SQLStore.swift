@@ -13,6 +13,31 @@ public protocol SQLStore: Sendable {
     /// Runs read-only queries.
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
+    /// Runs `body` while no other process sharing the database runs a body under the same
+    /// `name`: replicas starting together migrate and seed once, one after the other. `body` uses
+    /// the store as usual (its own transactions). A single-process store only runs `body`.
+    func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result
+
     /// Releases the connection(s). Calls after this fail.
     func close() async throws
+}
+
+extension SQLStore {
+    /// Runs `body`: one process owns the database, and its writes already take turns.
+    public func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
+        try await body()
+    }
+}
+
+extension SQLDatabase {
+    /// Makes the transaction this database is in wait for every other transaction that named the
+    /// same `key`, until it ends: on PostgreSQL, where writers run side by side, two publishes of
+    /// one route or two writes of one user's data then take turns rather than both reading the
+    /// same "newest" and colliding. SQLite writes one transaction at a time already: nothing to do.
+    public func serializeTransactions(on key: String) async throws {
+        guard dialect.name == "postgresql" else { return }
+        try await raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
+    }
 }

@@ -39,6 +39,9 @@ public struct UserDirectory: IdentityResolver {
             switch invalidation {
             case .userRevision(let id): revisions.forget(id)
             case .tokenRevoked(let hash): known.forget(hash: hash)
+            case .everything:
+                revisions.forgetAll()
+                known.forgetAll()
             case .pagePublished, .experimentsChanged, .draftChanged: break
             }
         }
@@ -50,7 +53,9 @@ public struct UserDirectory: IdentityResolver {
             guard Self.isWellFormed(token) else {
                 throw ScreenplayError.invalidToken("the token must be 64 lowercase hex digits, as the server issued it")
             }
-            if let user = known.user(for: token) { return ResolvedIdentity(user: user, issuedToken: nil) }
+            // While the bus delivers nothing, a revocation elsewhere could go unheard: ask the store.
+            let delivering = bus.isDelivering
+            if delivering, let user = known.user(for: token) { return ResolvedIdentity(user: user, issuedToken: nil) }
             // A revocation that lands while the row is read must win: remember only if none did.
             let epoch = known.epoch
             let row = try await store.read { database in
@@ -61,7 +66,7 @@ public struct UserDirectory: IdentityResolver {
                     "this token is not known here (never issued, or revoked); drop it and send the next command without one")
             }
             let user = UserIdentity(id: try row.decode(column: "id", as: Int64.self))
-            known.remember(token, user, ifEpoch: epoch)
+            if delivering { known.remember(token, user, ifEpoch: epoch) }
             return ResolvedIdentity(user: user, issuedToken: nil)
         }
         guard creating else { return ResolvedIdentity(user: .anonymous, issuedToken: nil) }
@@ -127,26 +132,30 @@ public struct UserDirectory: IdentityResolver {
     /// drops it.
     public func revision(of user: UserIdentity) async throws -> Int64 {
         if user.isAnonymous { return 0 }
-        if let cached = revisions.revision(of: user.id) { return cached }
+        let delivering = bus.isDelivering
+        if delivering, let cached = revisions.revision(of: user.id) { return cached }
         // Remember only what was read before any invalidation arrived: a write that commits
         // while this read runs must not leave the older value cached.
         let generation = revisions.generation(of: user.id)
         let value = try await store.read { database in
             try await Self.revision(of: user, on: database)
         }
-        revisions.remember(value, for: user.id, ifStillAt: generation)
+        if delivering { revisions.remember(value, for: user.id, ifStillAt: generation) }
         return value
     }
 
     /// Runs `body` in a transaction that also bumps the user's revision, then, once committed,
     /// announces the new revision on the bus so every cached copy is dropped.
+    ///
+    /// The bump comes first: it locks the user's row, so one user's writes take turns even on
+    /// replicas sharing a PostgreSQL (where transactions run side by side), and a per-user limit
+    /// checked in `body` (at most 100 playlists) sees every write that committed before it.
     public func write<Result: Sendable>(
         for user: UserIdentity, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let result = try await store.transaction { database in
-            let result = try await body(database)
             try await Self.bumpRevision(of: user, on: database)
-            return result
+            return try await body(database)
         }
         await bus.publish(.userRevision(userID: user.id))
         return result
@@ -209,6 +218,15 @@ private final class KnownTokens: Sendable {
 
     func forget(_ token: String) { forget(hash: UserDirectory.hash(token)) }
 
+    /// Forgets every token (announcements may have been lost).
+    func forgetAll() {
+        state.withLock { state in
+            state.users.removeAll(keepingCapacity: true)
+            state.tokensByHash.removeAll(keepingCapacity: true)
+            state.epoch += 1
+        }
+    }
+
     /// Forgets the token whose SHA-256 is `hash` (what another process announces on revocation).
     func forget(hash: String) {
         state.withLock { state in
@@ -224,6 +242,8 @@ private final class KnownRevisions: Sendable {
     private struct State {
         var revisions: [Int64: Int64] = [:]
         var generations: [Int64: Int] = [:]
+        /// Moves on when everything is forgotten at once: part of every user's generation.
+        var era = 0
     }
 
     private let state = Mutex(State())
@@ -231,13 +251,27 @@ private final class KnownRevisions: Sendable {
 
     func revision(of user: Int64) -> Int64? { state.withLock { $0.revisions[user] } }
 
-    func generation(of user: Int64) -> Int { state.withLock { $0.generations[user] ?? 0 } }
+    /// Where a user's memory stands: moved on by their invalidations and by forgetting everything.
+    struct Generation: Equatable {
+        let user: Int
+        let era: Int
+    }
 
-    func remember(_ revision: Int64, for user: Int64, ifStillAt generation: Int) {
+    func generation(of user: Int64) -> Generation { state.withLock { Generation(user: $0.generations[user] ?? 0, era: $0.era) } }
+
+    func remember(_ revision: Int64, for user: Int64, ifStillAt generation: Generation) {
         state.withLock { state in
-            guard (state.generations[user] ?? 0) == generation else { return }
+            guard Generation(user: state.generations[user] ?? 0, era: state.era) == generation else { return }
             if state.revisions.count >= limit { state.revisions.removeAll(keepingCapacity: true) }
             state.revisions[user] = revision
+        }
+    }
+
+    /// Forgets every revision (announcements may have been lost).
+    func forgetAll() {
+        state.withLock { state in
+            state.revisions.removeAll(keepingCapacity: true)
+            state.era += 1
         }
     }
 

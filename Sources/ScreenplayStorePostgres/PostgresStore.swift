@@ -1,0 +1,306 @@
+public import Logging
+import NIOCore
+import PostgresKit
+public import PostgresNIO
+public import SQLKit
+public import ScreenplayStore
+import Synchronization
+
+/// The store on PostgreSQL: the same tables and code as the SQLite default (everything above
+/// ``SQLStore`` is written once against SQLKit), for several stateless replicas behind a load
+/// balancer on one database.
+///
+/// - A pool of connections (``Configuration/maximumConnections``); each transaction or read
+///   leases one. A lease waits at most ``Configuration/acquireTimeout``: with the database down
+///   or every connection busy past that, the request fails fast as ``StoreUnavailable`` (a 503
+///   with `Retry-After`) instead of hanging until the client gives up.
+/// - Transactions run at `READ COMMITTED`; code that must not interleave with another replica's
+///   takes a row lock (a user's writes bump their revision first) or an advisory lock
+///   (`SQLDatabase.serializeTransactions(on:)`), and publishes take turns per route.
+/// - Reads run in one `REPEATABLE READ, READ ONLY` transaction: a consistent snapshot, as on SQLite.
+/// - ``exclusively(_:_:)`` holds a session advisory lock, so replicas starting together migrate
+///   and seed once.
+/// - Losing the connection is ``StoreUnavailable``: `wroteNothing` unless it happened during
+///   `COMMIT`, whose outcome is then unknown.
+///
+/// The pool reconnects by itself: after PostgreSQL restarts, the next lease opens new connections.
+public final class PostgresStore: SQLStore {
+    /// How the store connects.
+    public struct Configuration: Sendable {
+        /// The database.
+        public var location: PostgresLocation
+        /// The most connections the pool opens (each replica's share of the server's
+        /// `max_connections`). At least 2: ``PostgresStore/exclusively(_:_:)`` holds one.
+        public var maximumConnections: Int
+        /// How long a request waits for a connection before it is answered 503.
+        public var acquireTimeout: Duration
+        /// How long opening a connection may take.
+        public var connectTimeout: Duration
+
+        /// A configuration for `location`; 16 connections, 3 s to get one, 5 s to connect.
+        public init(location: PostgresLocation, maximumConnections: Int = 16, acquireTimeout: Duration = .seconds(3), connectTimeout: Duration = .seconds(5)) {
+            self.location = location
+            self.maximumConnections = max(2, maximumConnections)
+            self.acquireTimeout = acquireTimeout
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    /// What the store was opened with.
+    public let configuration: Configuration
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    let logger: Logger
+
+    private init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: logger)
+        self.client = client
+        self.running = Task { await client.run() }
+    }
+
+    /// Connects to the database (creating ``PostgresLocation/schema`` when named), waiting up to
+    /// `startupTimeout` for the server to accept connections (a replica may start beside it).
+    ///
+    /// - Throws: ``StoreUnavailable`` naming the location when the server cannot be reached in time.
+    public static func open(
+        _ configuration: Configuration, startupTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "screenplay.store.postgres")
+    ) async throws -> PostgresStore {
+        let store = PostgresStore(configuration: configuration, logger: logger)
+        let deadline = ContinuousClock.now + startupTimeout
+        while true {
+            do {
+                if let schema = configuration.location.schema {
+                    // The identifier was checked by PostgresLocation (letters, digits, _).
+                    try await store.lease { connection in
+                        _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                    }
+                } else {
+                    try await store.lease { connection in _ = try await connection.query("SELECT 1", logger: logger) }
+                }
+                return store
+            } catch {
+                if ContinuousClock.now >= deadline {
+                    await store.shutDown()
+                    throw StoreUnavailable("cannot reach PostgreSQL at \(configuration.location): \(Self.describe(error))", wroteNothing: true)
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    /// Runs `body` in `BEGIN … COMMIT` on one leased connection, rolling back when it throws.
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await run(begin: "BEGIN", body)
+    }
+
+    /// Runs `body` in one read-only snapshot (`REPEATABLE READ`): every query sees the same
+    /// committed state, as a SQLite read transaction does.
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+    }
+
+    private func run<Result: Sendable>(begin: PostgresQuery, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+        -> Result
+    {
+        let logger = self.logger
+        return try await lease { connection in
+            let database = connection.sql(queryLogLevel: .trace)
+            do {
+                _ = try await connection.query(begin, logger: logger)
+            } catch {
+                throw Self.translated(error, committing: false)
+            }
+            let result: Result
+            do {
+                result = try await body(database)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw Self.translated(error, committing: false)
+            }
+            do {
+                _ = try await connection.query("COMMIT", logger: logger)
+            } catch {
+                throw Self.translated(error, committing: true)
+            }
+            return result
+        }
+    }
+
+    /// Holds a session advisory lock named `name` (on a connection of its own) while `body` runs.
+    public func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let logger = self.logger
+        return try await lease { connection in
+            let key = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(hashtextextended($1, 0))", binds: Self.binds(name))
+            do {
+                _ = try await connection.query(key, logger: logger)
+            } catch {
+                throw Self.translated(error, committing: false)
+            }
+            do {
+                let result = try await body()
+                _ = try? await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name)), logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name)), logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection and stops the pool.
+    public func close() async throws {
+        await shutDown()
+    }
+
+    private func shutDown() async {
+        running.cancel()
+        await running.value
+    }
+
+    // MARK: Leasing
+
+    /// Runs `body` with a leased connection, or throws ``StoreUnavailable`` when none is had
+    /// within ``Configuration/acquireTimeout``. Once `body` starts it runs to its end: the
+    /// deadline only ever stops the wait, never a transaction half-way.
+    func lease<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        let timeout = configuration.acquireTimeout
+        let client = self.client
+        // 0: waiting for a connection; 1: body started; 2: gave up waiting.
+        let phase = LeasePhase()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                do {
+                    return try await client.withConnection { connection in
+                        guard phase.start() else {
+                            throw StoreUnavailable("no connection within \(timeout)", wroteNothing: true)
+                        }
+                        return try await body(connection)
+                    }
+                } catch let error as StoreUnavailable {
+                    throw error
+                } catch where !phase.started {
+                    // The pool failed to connect, or the wait was cancelled: nothing ran.
+                    throw StoreUnavailable("no connection: \(Self.describe(error))", wroteNothing: true)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if phase.giveUp() {
+                    throw StoreUnavailable("no connection within \(timeout)", wroteNothing: true)
+                }
+                return nil
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw StoreUnavailable("the connection lease ended without an answer", wroteNothing: true)
+        }
+    }
+
+    // MARK: Errors
+
+    /// `error` as the store's callers should see it: a lost or refused connection becomes
+    /// ``StoreUnavailable`` (which says whether anything could have been written); a query's
+    /// own failure (a constraint, a syntax error) stays what it is.
+    static func translated(_ error: any Error, committing: Bool) -> any Error {
+        if error is StoreUnavailable { return error }
+        guard isConnectionFailure(error) else { return error }
+        return StoreUnavailable(describe(error), wroteNothing: !committing)
+    }
+
+    /// Whether `error` means the connection, not the query, failed.
+    static func isConnectionFailure(_ error: any Error) -> Bool {
+        if error is ChannelError || error is IOError { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:
+            return true
+        case .server:
+            // Class 08 (connection exception), 57P01..57P03 (the server shutting down or starting).
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
+        }
+    }
+
+    /// A readable cause for logs: PostgreSQL's own message when it sent one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(message) (\(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return String(describing: error)
+    }
+
+    static func binds(_ text: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(text)
+        return binds
+    }
+
+    // MARK: Configuration
+
+    static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
+        let location = configuration.location
+        var client: PostgresClient.Configuration
+        switch location.endpoint {
+        case .tcp(let host, let port):
+            let tls: PostgresClient.Configuration.TLS
+            switch location.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(.makeClientConfiguration())
+            case .require: tls = .require(.makeClientConfiguration())
+            }
+            client = .init(host: host, port: port, username: location.username, password: location.password, database: location.database, tls: tls)
+        case .socket(let path):
+            client = .init(unixSocketPath: path, username: location.username, password: location.password, database: location.database)
+        }
+        client.options.maximumConnections = configuration.maximumConnections
+        client.options.connectTimeout = configuration.connectTimeout
+        if let schema = location.schema { client.options.additionalStartupParameters = [("search_path", schema)] }
+        return client
+    }
+
+    /// The same place as one connection's configuration (the invalidation bus's listener).
+    static func connectionConfiguration(_ location: PostgresLocation, connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+        var connection: PostgresConnection.Configuration
+        switch location.endpoint {
+        case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS
+            switch location.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try .init(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try .init(configuration: .makeClientConfiguration()))
+            }
+            connection = .init(host: host, port: port, username: location.username, password: location.password, database: location.database, tls: tls)
+        case .socket(let path):
+            connection = .init(unixSocketPath: path, username: location.username, password: location.password, database: location.database)
+        }
+        connection.options.connectTimeout = .milliseconds(Int64(connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000))
+        if let schema = location.schema { connection.options.additionalStartupParameters = [("search_path", schema)] }
+        return connection
+    }
+}
+
+/// Where one lease stands: waiting, started (the body runs to its end), or given up (the body
+/// must not start). Whichever of the two racers moves it first decides.
+private final class LeasePhase: Sendable {
+    private let value = Atomic<Int>(0)
+
+    /// Waiting → started; false when the wait was already given up.
+    func start() -> Bool { value.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged }
+    /// Waiting → given up; false when the body already started.
+    func giveUp() -> Bool { value.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
+    /// Whether the body started.
+    var started: Bool { value.load(ordering: .acquiring) == 1 }
+}

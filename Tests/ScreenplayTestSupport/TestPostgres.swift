@@ -1,0 +1,91 @@
+public import Foundation
+import Logging
+import SQLKit
+public import ScreenplayStore
+public import ScreenplayStorePostgres
+import Synchronization
+
+/// The PostgreSQL cluster the store tests run against: the one `scripts/test.sh` started
+/// (`SCREENPLAY_TEST_DATABASE_URL`), or, when a test run starts without it (`swift test` alone),
+/// a private one this process starts through `scripts/postgres.sh` on first use and stops when it
+/// exits. Each test gets a schema of its own, dropped afterwards, so tests run side by side on one
+/// cluster without seeing each other's rows.
+public enum TestPostgres {
+    /// The URL of the cluster (without a schema), starting one if needed.
+    public static func baseURL() throws -> String {
+        try cluster.withLock { state in
+            if let url = state.url { return url }
+            if let given = ProcessInfo.processInfo.environment["SCREENPLAY_TEST_DATABASE_URL"], !given.isEmpty {
+                state.url = given
+                return given
+            }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-test-pg-\(getpid())").path
+            let port = 20_000 + Int(getpid() % 20_000)
+            let url = try runScript(["start", folder, String(port)])
+            state.url = url
+            startedFolder.withLock { $0 = folder }
+            atexit { TestPostgres.stopStartedCluster() }
+            return url
+        }
+    }
+
+    /// A location in a new, empty schema of the test cluster.
+    public static func freshLocation() throws -> PostgresLocation {
+        var location = try PostgresLocation(url: try baseURL())
+        location.schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        return location
+    }
+
+    /// Opens a store on a fresh schema; ``dropSchema(of:)`` removes it.
+    public static func openFreshStore(maximumConnections: Int = 6) async throws -> PostgresStore {
+        var logger = Logger(label: "screenplay.test.postgres")
+        logger.logLevel = .critical
+        return try await PostgresStore.open(
+            .init(location: try freshLocation(), maximumConnections: maximumConnections, acquireTimeout: .seconds(20)), logger: logger)
+    }
+
+    /// Drops the schema `store` was opened in (every table in it).
+    public static func dropSchema(of store: PostgresStore) async throws {
+        guard let schema = store.configuration.location.schema else { return }
+        try await store.transaction { database in
+            try await database.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+        }
+    }
+
+    private struct State {
+        var url: String?
+    }
+
+    private static let cluster = Mutex(State())
+    private static let startedFolder = Mutex<String?>(nil)
+
+    static func stopStartedCluster() {
+        guard let folder = startedFolder.withLock({ $0 }) else { return }
+        _ = try? runScript(["stop", folder])
+    }
+
+    /// Runs `scripts/postgres.sh` with `arguments`; its last output line.
+    @discardableResult
+    static func runScript(_ arguments: [String]) throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/postgres.sh").path
+        // Through system(3), output to a file: the server the script starts inherits the
+        // descriptors it was given and would hold a pipe open; Foundation's Process, waited for
+        // on the cooperative pool, may never see the child exit.
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-pg-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let quoted = ([script] + arguments + [outputPath]).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let status = system("/bin/bash \(quoted[0..<(quoted.count - 1)].joined(separator: " ")) > \(quoted.last!) </dev/null")
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0 else {
+            throw TestClusterFailure(message: "scripts/postgres.sh \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
+        }
+        return text.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    struct TestClusterFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
