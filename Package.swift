@@ -125,6 +125,7 @@ let package = Package(
             dependencies: [
                 "ScreenplayServer",
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -234,7 +235,7 @@ let package = Package(
             name: "screenplay",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal", "ScreenplayHummingbird",
-                "ScreenplayAdmin", "ScreenplayClientAsyncHTTPClient",
+                "ScreenplayAdmin", "ScreenplayClientAsyncHTTPClient", "ScreenplayStore", "ScreenplayStorePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -69,6 +69,11 @@ echo "==> browser tests (Selenium, headless Chromium)"
 python3 Tests/Browser/admin_flow.py
 python3 Tests/Browser/web_flow.py
 
+# Two replicas on one PostgreSQL (the cluster above): consistency across them, a lost listener,
+# PostgreSQL restarted under load, kill -9 during a burst.
+echo "==> replica tests (two servers, one PostgreSQL)"
+python3 Tests/Replicas/replica_flow.py
+
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
 # built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its
 # own DIR/.build. Hidden folders (.build/checkouts, .git, …) are skipped. Runs after the main

@@ -36,10 +36,18 @@ public final class PostgresStore: SQLStore {
         public var acquireTimeout: Duration
         /// How long opening a connection may take.
         public var connectTimeout: Duration
+        /// The longest one transaction or read may hold its connection; past it the connection is
+        /// closed and the request answered 503 (a server that vanished without closing the socket).
+        public var operationTimeout: Duration
 
-        /// A configuration for `location`; 16 connections, 3 s to get one, 5 s to connect.
-        public init(location: PostgresLocation, maximumConnections: Int = 16, acquireTimeout: Duration = .seconds(3), connectTimeout: Duration = .seconds(5)) {
+        /// A configuration for `location`; 16 connections, 3 s to get one, 5 s to connect, 15 s
+        /// at most per transaction.
+        public init(
+            location: PostgresLocation, maximumConnections: Int = 16, acquireTimeout: Duration = .seconds(3), connectTimeout: Duration = .seconds(5),
+            operationTimeout: Duration = .seconds(15)
+        ) {
             self.location = location
+            self.operationTimeout = operationTimeout
             self.maximumConnections = max(2, maximumConnections)
             self.acquireTimeout = acquireTimeout
             self.connectTimeout = connectTimeout
@@ -166,41 +174,52 @@ public final class PostgresStore: SQLStore {
     /// Runs `body` with a leased connection, or throws ``StoreUnavailable`` when none is had
     /// within ``Configuration/acquireTimeout``. Once `body` starts it runs to its end: the
     /// deadline only ever stops the wait, never a transaction half-way.
+    ///
+    /// The wait is not awaited to its end: PostgresNIO's pool may hold a lease request while it
+    /// keeps failing to connect (until its own circuit breaker, a minute later), so the caller is
+    /// answered at the deadline and the abandoned request, should it still get a connection,
+    /// hands it back without running `body`.
     func lease<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let timeout = configuration.acquireTimeout
+        let operationLimit = configuration.operationTimeout
         let client = self.client
-        // 0: waiting for a connection; 1: body started; 2: gave up waiting.
         let phase = LeasePhase()
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            let answer = AnswerOnce(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled, phase.giveUp() {
+                    answer.resume(throwing: StoreUnavailable("no connection within \(timeout)", wroteNothing: true))
+                }
+            }
+            Task {
                 do {
-                    return try await client.withConnection { connection in
-                        guard phase.start() else {
-                            throw StoreUnavailable("no connection within \(timeout)", wroteNothing: true)
+                    let result = try await client.withConnection { connection in
+                        guard phase.start() else { throw StoreUnavailable("no connection within \(timeout)", wroteNothing: true) }
+                        timer.cancel()
+                        // A connection that stops answering (its server gone without a word) is
+                        // closed after the operation limit, failing what waits on it.
+                        let watchdog = Task {
+                            try? await Task.sleep(for: operationLimit)
+                            guard !Task.isCancelled else { return }
+                            try? await connection.close()
+                            answer.resume(throwing: StoreUnavailable("no answer within \(operationLimit)", wroteNothing: false))
                         }
+                        defer { watchdog.cancel() }
                         return try await body(connection)
                     }
+                    answer.resume(returning: result)
                 } catch let error as StoreUnavailable {
-                    throw error
+                    answer.resume(throwing: error)
                 } catch where !phase.started {
-                    // The pool failed to connect, or the wait was cancelled: nothing ran.
-                    throw StoreUnavailable("no connection: \(Self.describe(error))", wroteNothing: true)
+                    // The pool failed to connect: nothing ran.
+                    _ = phase.giveUp()
+                    answer.resume(throwing: StoreUnavailable("no connection: \(Self.describe(error))", wroteNothing: true))
+                } catch {
+                    answer.resume(throwing: error)
                 }
+                timer.cancel()
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                if phase.giveUp() {
-                    throw StoreUnavailable("no connection within \(timeout)", wroteNothing: true)
-                }
-                return nil
-            }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw StoreUnavailable("the connection lease ended without an answer", wroteNothing: true)
         }
     }
 
@@ -267,7 +286,9 @@ public final class PostgresStore: SQLStore {
         }
         client.options.maximumConnections = configuration.maximumConnections
         client.options.connectTimeout = configuration.connectTimeout
-        if let schema = location.schema { client.options.additionalStartupParameters = [("search_path", schema)] }
+        // Named in pg_stat_activity, so an operator sees whose connections these are.
+        client.options.additionalStartupParameters = [("application_name", "screenplay")]
+        if let schema = location.schema { client.options.additionalStartupParameters.append(("search_path", schema)) }
         return client
     }
 
@@ -303,4 +324,20 @@ private final class LeasePhase: Sendable {
     func giveUp() -> Bool { value.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
     /// Whether the body started.
     var started: Bool { value.load(ordering: .acquiring) == 1 }
+}
+
+/// A continuation resumed by whichever comes first, the answer or the deadline; later calls do
+/// nothing.
+private final class AnswerOnce<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) { self.continuation = Mutex(continuation) }
+
+    func resume(returning value: Value) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
+    }
+
+    func resume(throwing error: any Error) {
+        continuation.withLock { $0.take() }?.resume(throwing: error)
+    }
 }

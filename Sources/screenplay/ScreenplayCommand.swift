@@ -18,10 +18,11 @@ struct ScreenplayCommand: AsyncParsableCommand {
         ])
 }
 
-/// `screenplay serve`: the demo catalog on an embedded SQLite database.
+/// `screenplay serve`: the demo catalog on an embedded SQLite database, or on PostgreSQL shared
+/// by several replicas.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the demo server (classical-music catalog, embedded SQLite).")
+        abstract: "Run the demo server (classical-music catalog; embedded SQLite, or PostgreSQL for several replicas).")
 
     @Option(name: .long, help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -31,6 +32,19 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .long, help: "Folder for the database (created and seeded on first start).")
     var data = "./data"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "PostgreSQL to share with other replicas: postgres://USER:PASSWORD@HOST:PORT/DATABASE (?host=/socket/dir, ?sslmode=, ?schema=). Default: SCREENPLAY_DATABASE_URL, else embedded SQLite in --data.",
+            valueName: "url"))
+    var database: String?
+
+    @Option(name: .long, help: "This replica's name in logs (and in the invalidations it sends).")
+    var replicaName: String?
+
+    @Option(name: .long, help: "PostgreSQL connections this replica may open.")
+    var databasePool = 16
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -81,6 +95,10 @@ struct Serve: AsyncParsableCommand {
         guard ["auto", "off"].contains(promotions) || promotions.hasPrefix("http://") || promotions.hasPrefix("https://") else {
             throw ValidationError("--promotions must be auto, off or an http(s) URL, got '\(promotions)'")
         }
+        if let problem = DemoDatabase(database: database, data: data).problem(givenAsOption: database != nil) {
+            throw ValidationError(problem)
+        }
+        guard (2...1_000).contains(databasePool) else { throw ValidationError("--database-pool must be 2...1000, got \(databasePool)") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
         guard (1...3_600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...3600 seconds, got \(idleTimeout)")
@@ -94,6 +112,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "screenplay")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        if let replicaName { logger[metadataKey: "replica"] = "\(replicaName)" }
         let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
         var child: PromotionsChild?
         var promotionsURL: String?
@@ -109,12 +128,23 @@ struct Serve: AsyncParsableCommand {
         default: promotionsURL = promotions
         }
         defer { child?.stop() }
-        let demo = try await DemoApp.open(
-            dataDirectory: dataDirectory, logger: logger, commandRate: commandRate.map { (perSecond: $0, burst: $0 * 6) },
-            promotions: promotionsURL, cacheBudget: DemoApp.CacheBudget(mebibytes: cacheMib),
-            testHooks: DemoApp.TestHooks(
-                screenDelay: .milliseconds(testScreenDelayMs), commandDelay: .milliseconds(testCommandDelayMs),
-                failingCommands: Set(testFailingCommand)))
+        let testHooks = DemoApp.TestHooks(
+            screenDelay: .milliseconds(testScreenDelayMs), commandDelay: .milliseconds(testCommandDelayMs),
+            failingCommands: Set(testFailingCommand))
+        let rate = commandRate.map { (perSecond: $0, burst: $0 * 6) }
+        let database = DemoDatabase(database: self.database, data: data)
+        let dataShown = database.shown
+        let opened = try await database.open(logger: logger, replicaName: replicaName, pool: databasePool) { storage in
+            let budget = DemoApp.CacheBudget(mebibytes: cacheMib)
+            if let storage {
+                return try await DemoApp.open(
+                    storage: storage, logger: logger, commandRate: rate, promotions: promotionsURL, cacheBudget: budget, testHooks: testHooks)
+            }
+            return try await DemoApp.open(
+                dataDirectory: dataDirectory, logger: logger, commandRate: rate, promotions: promotionsURL, cacheBudget: budget,
+                testHooks: testHooks)
+        }
+        let demo = opened.demo
         let host = self.host
         let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in
@@ -123,7 +153,7 @@ struct Serve: AsyncParsableCommand {
             // buffer would hold the URL back until the server stops.
             let message = """
                 Screenplay demo is running. Open http://\(shownHost):\(boundPort)/ in a browser.
-                API: http://\(shownHost):\(boundPort)/api/v\(APIVersion.latest.rawValue)/screens/home · data: \(dataDirectory) · Ctrl-C stops.
+                API: http://\(shownHost):\(boundPort)/api/v\(APIVersion.latest.rawValue)/screens/home · data: \(dataShown) · Ctrl-C stops.
 
                 """
             FileHandle.standardOutput.write(Data(message.utf8))
@@ -131,9 +161,9 @@ struct Serve: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch {
-            try? await demo.close()
+            try? await opened.close()
             throw error
         }
-        try await demo.close()
+        try await opened.close()
     }
 }

@@ -69,13 +69,25 @@ public enum TestPostgres {
     static func runScript(_ arguments: [String]) throws -> String {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/postgres.sh").path
-        // Through system(3), output to a file: the server the script starts inherits the
-        // descriptors it was given and would hold a pipe open; Foundation's Process, waited for
-        // on the cooperative pool, may never see the child exit.
+        // posix_spawn and waitpid, output to a file: the server the script starts inherits the
+        // descriptors it was given and would hold a pipe open, and Foundation's Process, waited
+        // for on the cooperative pool, may never see the child exit.
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-pg-\(UUID().uuidString).out").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let quoted = ([script] + arguments + [outputPath]).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let status = system("/bin/bash \(quoted[0..<(quoted.count - 1)].joined(separator: " ")) > \(quoted.last!) </dev/null")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
+            throw TestClusterFailure(message: "could not run scripts/postgres.sh")
+        }
+        var waited: Int32 = 0
+        while waitpid(pid, &waited, 0) == -1 && errno == EINTR {}
+        let status = (waited & 0x7f) == 0 ? (waited >> 8) & 0xff : 128 + (waited & 0x7f)
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0 else {

@@ -4,7 +4,7 @@ public import ScreenplayComposer
 import ScreenplayContract
 public import ScreenplayLayoutStore
 public import ScreenplayServer
-import ScreenplayStore
+public import ScreenplayStore
 
 /// The layout admin's JSON API, `/admin/api/…`: pages, drafts, publish, rollback, widget switches,
 /// previews, experiments, reports and the audit log, for teams that script their layouts from CI.
@@ -27,8 +27,10 @@ import ScreenplayStore
 /// | `POST pages/{route}/preview` | composes the draft (or live) as `{"platform", "apiVersion", "userID", "variants", "locale", "kinds"}` says: the screen and each widget's latency and bytes |
 /// | `GET experiments`, `PUT/DELETE experiments/{key}`, `GET experiments/{key}/report` | experiments and exposures per variant |
 /// | `GET audit` | the newest 200 changes (`?subject=` filters) |
+/// | `POST tokens/revoke` | `{"token": "…"}`: an app user's leaked token stops working on every replica |
 public struct AdminAPI: Sendable {
     let admins: AdminDirectory
+    let users: UserDirectory?
     let layouts: LayoutStore
     let experiments: ExperimentStore
     let pages: ComposedScreens?
@@ -37,9 +39,11 @@ public struct AdminAPI: Sendable {
 
     /// The API over the stores; `pages` (the service's composed pages) gives previews and reports.
     public init(
-        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, prefix: String = "/admin/api"
+        admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, users: UserDirectory? = nil,
+        prefix: String = "/admin/api"
     ) {
         self.admins = admins
+        self.users = users
         self.layouts = layouts
         self.experiments = experiments
         self.pages = pages
@@ -68,6 +72,8 @@ public struct AdminAPI: Sendable {
             return ScreenplayService.errorResponse(error)
         } catch let error as LayoutError {
             return Self.response(for: error)
+        } catch let error as any ScreenplayErrorConvertible {
+            return ScreenplayService.errorResponse(error.screenplayError)
         } catch {
             return ScreenplayService.errorResponse(.internalError("the admin API failed: \(error)"))
         }
@@ -99,6 +105,11 @@ public struct AdminAPI: Sendable {
         case 2 where segments[0] == "pages":
             try allow(.get)
             return try await page(segments[1])
+        case 2 where segments[0] == "tokens" && segments[1] == "revoke":
+            try allow(.post)
+            guard let users else { throw ScreenplayError.notFound("this server keeps no app users", path: rawPath) }
+            let revoke: RevokeBody = try Self.decode(body)
+            return try Self.json(["revoked": try await users.revoke(token: revoke.token)])
         case 2 where segments[0] == "experiments":
             try allow(.put, .delete)
             let key = segments[1]
@@ -403,4 +414,10 @@ public struct AdminAPI: Sendable {
         ScreenplayError(status: .unprocessableContent, code: "invalidField", message: message, path: path)
     }
 
+}
+
+/// `POST tokens/revoke`'s body.
+struct RevokeBody: Decodable {
+    /// The app token to revoke, as the app sends it.
+    let token: String
 }

@@ -141,6 +141,7 @@ public struct DemoApp: Sendable {
         do {
             let applied = try await Migrator(
                 CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations + AdminDirectory.migrations
+                    + SQLIdempotencyStore.migrations
             ).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
@@ -215,7 +216,7 @@ public struct DemoApp: Sendable {
         self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
-        self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages)
+        self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users)
         self.adminSite = AdminSite(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, logger: logger)
     }

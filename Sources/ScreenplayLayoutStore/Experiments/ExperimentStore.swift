@@ -95,11 +95,12 @@ public final class ExperimentStore: ExposureRecorder {
                     actor: actor, action: previous == nil ? "create experiment" : "change experiment",
                     subject: "experiment:\(experiment.key)",
                     revision: nil, detail: previous.map { "was \($0)" } ?? json, on: database)
+                try await self.bus?.announce(.experimentsChanged, in: database)
             }
         } catch {
             throw .store(String(describing: error))
         }
-        await bus?.publish(.experimentsChanged)
+        await bus?.announceCommitted(.experimentsChanged)
     }
 
     /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
@@ -108,7 +109,7 @@ public final class ExperimentStore: ExposureRecorder {
     ///   names it in a condition (checked in the same transaction as the delete).
     @discardableResult
     public func delete(_ key: String, by actor: String) async throws -> Bool {
-        defer { if let bus { Task { await bus.publish(.experimentsChanged) } } }
+        defer { if let bus { Task { await bus.announceCommitted(.experimentsChanged) } } }
         return try await store.transaction { database in
             try await database.serializeTransactions(on: Self.lockKey)
             guard
@@ -121,6 +122,7 @@ public final class ExperimentStore: ExposureRecorder {
             try await LayoutStore.audit(
                 actor: actor, action: "delete experiment", subject: "experiment:\(key)", revision: nil, detail: "was \(previous)",
                 on: database)
+            try await self.bus?.announce(.experimentsChanged, in: database)
             return true
         }
     }

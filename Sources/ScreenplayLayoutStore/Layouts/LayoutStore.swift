@@ -189,10 +189,11 @@ public struct LayoutStore: Sendable {
                     .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now))
                     .run()
                 try await Self.audit(actor: actor, action: "save draft", subject: template.route, revision: nil, detail: "", on: database)
+                try await self.bus?.announce(.draftChanged(route: template.route), in: database)
                 return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now)
             }
         }
-        await bus?.publish(.draftChanged(route: template.route))
+        await bus?.announceCommitted(.draftChanged(route: template.route))
         return saved
     }
 
@@ -205,9 +206,10 @@ public struct LayoutStore: Sendable {
             else { return false }
             try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
             try await Self.audit(actor: actor, action: "discard draft", subject: route, revision: nil, detail: "", on: database)
+            try await self.bus?.announce(.draftChanged(route: route), in: database)
             return true
         }
-        if discarded { await bus?.publish(.draftChanged(route: route)) }
+        if discarded { await bus?.announceCommitted(.draftChanged(route: route)) }
         return discarded
     }
 
@@ -318,11 +320,12 @@ public struct LayoutStore: Sendable {
                 try interruption?()
                 try await Self.audit(actor: actor, action: action, subject: route, revision: number, detail: note, on: database)
                 if clearsDraft { try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run() }
+                try await self.bus?.announce(.pagePublished(route: route), in: database)
                 return PublishedRevision(template: stored, revision: number, publishedBy: actor, publishedAt: now, note: note)
             }
         }
         // After the commit: a server that reloads now reads the new revision.
-        await bus?.publish(.pagePublished(route: route))
+        await bus?.announceCommitted(.pagePublished(route: route))
         return published
     }
 

@@ -97,7 +97,7 @@ public struct UserDirectory: IdentityResolver {
         known.forget(token)
         do {
             let revoked = try await markRevoked(token)
-            await bus.publish(.tokenRevoked(tokenHash: Self.hash(token)))
+            await bus.announceCommitted(.tokenRevoked(tokenHash: Self.hash(token)))
             return revoked
         } catch {
             // Announced even so: the row may have changed before the failure.
@@ -107,13 +107,15 @@ public struct UserDirectory: IdentityResolver {
     }
 
     private func markRevoked(_ token: String) async throws -> Bool {
-        try await store.transaction { database in
+        let bus = self.bus
+        return try await store.transaction { database in
             let row = try await database.select().column("id").from("screenplay_users").where("token_hash", .equal, Self.hash(token))
                 .first()
             guard let row else { return false }
             let id = try row.decode(column: "id", as: Int64.self)
             // A value no hash of a token can equal (hex digests have no `:`), unique per user.
             try await database.update("screenplay_users").set("token_hash", to: "revoked:\(id)").where("id", .equal, id).run()
+            try await bus.announce(.tokenRevoked(tokenHash: Self.hash(token)), in: database)
             return true
         }
     }
@@ -153,11 +155,14 @@ public struct UserDirectory: IdentityResolver {
     public func write<Result: Sendable>(
         for user: UserIdentity, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
+        let bus = self.bus
         let result = try await store.transaction { database in
             try await Self.bumpRevision(of: user, on: database)
-            return try await body(database)
+            let result = try await body(database)
+            try await bus.announce(.userRevision(userID: user.id), in: database)
+            return result
         }
-        await bus.publish(.userRevision(userID: user.id))
+        await bus.announceCommitted(.userRevision(userID: user.id))
         return result
     }
 

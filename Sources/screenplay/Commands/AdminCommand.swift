@@ -24,6 +24,19 @@ struct AdminCommand: AsyncParsableCommand {
     struct Location: ParsableArguments {
         @Option(name: .long, help: "The demo's data folder (as for serve).")
         var data = "./data"
+
+        @Option(name: .long, help: "The PostgreSQL the replicas share (as for serve; default SCREENPLAY_DATABASE_URL).")
+        var database: String?
+
+        /// Opens the demo where serve would find it.
+        func open(logger: Logger) async throws -> DemoDatabase.Opened {
+            let place = DemoDatabase(database: database, data: data)
+            if let problem = place.problem(givenAsOption: database != nil) { throw Failure(description: problem) }
+            return try await place.open(logger: logger, pool: 3) { storage in
+                if let storage { return try await DemoApp.open(storage: storage, logger: logger) }
+                return try await DemoApp.open(dataDirectory: place.dataDirectory, logger: logger)
+            }
+        }
     }
 
     /// `screenplay admin create-user NAME`: the password is read from the terminal without echo,
@@ -52,12 +65,12 @@ struct AdminCommand: AsyncParsableCommand {
             } else {
                 password = readLine(strippingNewline: true) ?? ""
             }
-            let demo = try await DemoApp.open(dataDirectory: Self.folder(location.data), logger: Self.quietLogger())
+            let opened = try await location.open(logger: Self.quietLogger())
             do {
-                _ = try await demo.admins.createAdmin(name: name, password: password)
-                try await demo.close()
+                _ = try await opened.demo.admins.createAdmin(name: name, password: password)
+                try await opened.close()
             } catch {
-                try? await demo.close()
+                try? await opened.close()
                 throw Failure(description: "\(error)")
             }
             print("admin '\(name)' created; sign in at /admin")
@@ -85,13 +98,13 @@ struct AdminCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            let demo = try await DemoApp.open(dataDirectory: CreateUser.folder(location.data), logger: CreateUser.quietLogger())
+            let opened = try await location.open(logger: CreateUser.quietLogger())
             let token: String
             do {
-                token = try await demo.admins.createAPIToken(for: name, label: label)
-                try await demo.close()
+                token = try await opened.demo.admins.createAPIToken(for: name, label: label)
+                try await opened.close()
             } catch {
-                try? await demo.close()
+                try? await opened.close()
                 throw Failure(description: "no admin named '\(name)' (create one with `screenplay admin create-user \(name)`)")
             }
             print(token)

@@ -1,0 +1,31 @@
+public import SQLKit
+public import ScreenplayServer
+
+/// An invalidation bus that can carry an announcement inside the transaction that caused it
+/// (PostgreSQL's `NOTIFY`): the other processes hear it when, and only if, the transaction
+/// commits. A process killed between its commit and a later publish would otherwise leave every
+/// other replica serving the old data from memory.
+public protocol SQLInvalidationBus: InvalidationBus {
+    /// Queues `invalidation` for the other processes in the transaction `database` runs.
+    func send(_ invalidation: Invalidation, in database: any SQLDatabase) async throws
+    /// Calls this process's subscribers only: the transaction already told the others.
+    func deliverHere(_ invalidation: Invalidation) async
+}
+
+extension InvalidationBus {
+    /// Inside a transaction: queues `invalidation` for the other processes when the bus can
+    /// carry it with the commit (nothing otherwise; ``announceCommitted(_:)`` then publishes it).
+    public func announce(_ invalidation: Invalidation, in database: any SQLDatabase) async throws {
+        if let bus = self as? any SQLInvalidationBus { try await bus.send(invalidation, in: database) }
+    }
+
+    /// After the commit of a transaction that called ``announce(_:in:)``: this process's
+    /// subscribers, and the other processes too unless the transaction already told them.
+    public func announceCommitted(_ invalidation: Invalidation) async {
+        if let bus = self as? any SQLInvalidationBus {
+            await bus.deliverHere(invalidation)
+        } else {
+            await publish(invalidation)
+        }
+    }
+}
