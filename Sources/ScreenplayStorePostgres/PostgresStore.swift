@@ -140,22 +140,22 @@ public final class PostgresStore: SQLStore {
     public func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let logger = self.logger
         return try await lease { connection in
-            let key = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(hashtextextended($1, 0))", binds: Self.binds(name))
+            let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(hashtextextended($1, 0))", binds: Self.binds(name))
+            let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name))
             do {
-                _ = try await connection.query(key, logger: logger)
+                _ = try await connection.query(lock, logger: logger)
             } catch {
                 throw Self.translated(error, committing: false)
             }
+            let result: Result
             do {
-                let result = try await body()
-                _ = try? await connection.query(
-                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name)), logger: logger)
-                return result
+                result = try await body()
             } catch {
-                _ = try? await connection.query(
-                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name)), logger: logger)
+                _ = try? await connection.query(unlock, logger: logger)
                 throw error
             }
+            _ = try? await connection.query(unlock, logger: logger)
+            return result
         }
     }
 

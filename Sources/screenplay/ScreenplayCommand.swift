@@ -113,7 +113,6 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "screenplay")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         if let replicaName { logger[metadataKey: "replica"] = "\(replicaName)" }
-        let dataDirectory = URL(fileURLWithPath: data).standardizedFileURL.path
         var child: PromotionsChild?
         var promotionsURL: String?
         switch promotions {
@@ -141,7 +140,7 @@ struct Serve: AsyncParsableCommand {
                     storage: storage, logger: logger, commandRate: rate, promotions: promotionsURL, cacheBudget: budget, testHooks: testHooks)
             }
             return try await DemoApp.open(
-                dataDirectory: dataDirectory, logger: logger, commandRate: rate, promotions: promotionsURL, cacheBudget: budget,
+                dataDirectory: database.dataDirectory, logger: logger, commandRate: rate, promotions: promotionsURL, cacheBudget: budget,
                 testHooks: testHooks)
         }
         let demo = opened.demo

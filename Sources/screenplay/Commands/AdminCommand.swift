@@ -76,7 +76,6 @@ struct AdminCommand: AsyncParsableCommand {
             print("admin '\(name)' created; sign in at /admin")
         }
 
-        static func folder(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
         static func quietLogger() -> Logger {
             var logger = Logger(label: "screenplay")
             logger.logLevel = .warning
