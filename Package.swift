@@ -289,8 +289,9 @@ let package = Package(
         .testTarget(
             name: "ScreenplayStoreTests",
             dependencies: [
-                "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres", "ScreenplayTestSupport",
+                "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres", "ScreenplayServer", "ScreenplayTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -328,7 +329,7 @@ let package = Package(
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
                 "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient", "ScreenplayComposerNIO",
-                "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird",
+                "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

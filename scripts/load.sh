@@ -3,6 +3,10 @@
 #
 #   bash scripts/load.sh                 # the routes, one after another (about 2 minutes plus the build)
 #   bash scripts/load.sh --soak 10       # then a 10-minute mixed soak with an attacker: errors and memory
+#   bash scripts/load.sh --database postgres
+#                                        # the main rows on SQLite, then on PostgreSQL with one replica and
+#                                        # with two, against one baseline; then the time from a write on
+#                                        # replica A until replica B serves it (about 5 minutes)
 #
 # Builds the `screenplay` product in release (scratch path $SCRATCH, default .build-release, so a
 # debug build in .build is left alone), starts the demo on loopback with a fresh database and the
@@ -16,11 +20,17 @@
 #   shared         GET /api/v4/screens/composer/bach  a screen shared by everyone
 #   shop           GET /api/v4/screens/shop           a composed page (three verticals, one a flaky service), cached per shape
 #   HTML home      GET / with the user's cookie       the cached, rendered page
-#   command        POST favorites/add|remove          a write per request, alternating
+#   command        POST favorites/add|remove          a write per request, alternating, all one user's
+#   commands, N users  the same, CONNECTIONS users in turn (one user's writes take turns; many users' need not)
 #   isolation      user home again, while a heavy user writes and rebuilds their home in a loop
 #
+# With --database postgres, a private PostgreSQL cluster (scripts/postgres.sh, Debian's `postgresql`)
+# runs in a temporary folder on PG_PORT (default 18432) and is stopped at the end. Two replicas share
+# the load as a load balancer would: the connections are split between them, requests per second
+# are the sum, p50 and p99 the worse of the two.
+#
 # Environment: DURATION (seconds per route, default 10), CONNECTIONS (default 16), PORT (default
-# 18080), SCRATCH, CACHE_MIB (the server's cache budget in all, default 96: a small one lets a
+# 18080; a second replica uses PORT+1), SCRATCH, LATENCY_WRITES (default 1000), CACHE_MIB (the server's cache budget in all, default 96: a small one lets a
 # soak reach its plateau in minutes). Targets (a benchmark, not a test): user home >= 0.6x, 304 >= 1.0x, HTML home
 # >= 0.5x, command p99 < 50 ms; isolation p99 within 3x of the user home's p99.
 set -euo pipefail
@@ -32,14 +42,23 @@ PORT=${PORT:-18080}
 SCRATCH=${SCRATCH:-.build-release}
 CACHE_MIB=${CACHE_MIB:-96}
 SOAK_MINUTES=0
+DATABASE=sqlite
+PG_PORT=${PG_PORT:-18432}
+LATENCY_WRITES=${LATENCY_WRITES:-1000}
 while [ $# -gt 0 ]; do
   case "$1" in
     --soak) SOAK_MINUTES="${2:?--soak takes a number of minutes}"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --database) DATABASE="${2:?--database takes sqlite or postgres}"; shift 2 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
 case "$SOAK_MINUTES" in ''|*[!0-9]*) echo "--soak takes whole minutes, got '$SOAK_MINUTES'" >&2; exit 2 ;; esac
+case "$DATABASE" in
+  sqlite) ;;
+  postgres) [ "$SOAK_MINUTES" -eq 0 ] || { echo "--soak runs on SQLite only; leave out --database postgres to soak" >&2; exit 2; } ;;
+  *) echo "--database takes sqlite or postgres, got '$DATABASE'" >&2; exit 2 ;;
+esac
 
 if ! command -v wrk >/dev/null 2>&1; then
   echo "==> installing wrk"
@@ -53,44 +72,67 @@ swift build -c release --product screenplay --scratch-path "$SCRATCH" 2>&1 | gre
 BIN="$SCRATCH/release/screenplay"
 
 WORK=$(mktemp -d /tmp/screenplay-load.XXXXXX)
-SERVER_PID=""
+CLUSTER=""
+SERVER_PIDS=()
 BACKGROUND_PIDS=()
+stop_servers() {
+  for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+  SERVER_PIDS=()
+}
 cleanup() {
   for pid in "${BACKGROUND_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  stop_servers
+  if [ -n "$CLUSTER" ]; then bash scripts/postgres.sh stop "$CLUSTER" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-BASE="http://127.0.0.1:$PORT"
-# Commands per identity are limited to 10/s by default; the load run measures the command path,
-# not the limiter, so it raises the limit.
-"$BIN" serve --port "$PORT" --data "$WORK/data" --log-level error --command-rate 1000000 --cache-mib "$CACHE_MIB" \
-  --baseline-file "$WORK/home.json" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 100); do curl -sf "$BASE/health" >/dev/null 2>&1 && break; sleep 0.2; done
-curl -sf "$BASE/health" >/dev/null || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+# start_server PORT [serve arguments…]: the demo on loopback; returns once it answers. Commands per
+# identity are limited to 10/s by default; the load run measures the command path, not the
+# limiter, so it raises the limit.
+start_server() {
+  local port=$1; shift
+  "$BIN" serve --port "$port" --log-level error --command-rate 1000000 --cache-mib "$CACHE_MIB" \
+    --baseline-file "$WORK/home.json" "$@" >"$WORK/server-$port.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "the server on port $port did not start:" >&2; cat "$WORK/server-$port.log" >&2; exit 1
+}
 
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/${SERVER_PIDS[0]}/status"; }
 
-# new_user NAME: creates a user by its first command (a playlist called NAME); prints its token.
+# new_user NAME: creates a user by its first command (a playlist called NAME) on the first server;
+# prints its token.
 new_user() {
   curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/json' \
     --data "$(python3 -c 'import json,sys; print(json.dumps({"name": sys.argv[1]}))' "$1")" \
-    "$BASE/api/v4/commands/playlists/create" | tr -d '\r' | awk -F': ' 'tolower($1)=="screenplay-token" {print $2}'
+    "${BASES[0]}/api/v4/commands/playlists/create" | tr -d '\r' | awk -F': ' 'tolower($1)=="screenplay-token" {print $2}'
 }
 
-TOKEN=$(new_user "Load test")
-[ -n "$TOKEN" ] || { echo "could not create a user" >&2; exit 1; }
-curl -s -H "Authorization: Bearer $TOKEN" -D "$WORK/home.headers" -o "$WORK/home.json" "$BASE/api/v4/screens/home"
-ETAG=$(tr -d '\r' <"$WORK/home.headers" | awk -F': ' 'tolower($1)=="etag" {print $2}')
-PLAYLIST=$(python3 -c '
+# etag_of BASE: the user's home ETag from that server.
+etag_of() {
+  curl -s -o /dev/null -D - -H "Authorization: Bearer $TOKEN" "$1/api/v4/screens/home" \
+    | tr -d '\r' | awk -F': ' 'tolower($1)=="etag" {print $2}'
+}
+
+# prepare_user: a fresh user with one playlist (TOKEN, PLAYLIST), their home's ETag (ETAG, which
+# every server must give alike, or the 304 row would measure 200s) and its bytes in
+# $WORK/home.json, the baseline's file.
+prepare_user() {
+  TOKEN=$(new_user "Load test")
+  [ -n "$TOKEN" ] || { echo "could not create a user" >&2; exit 1; }
+  curl -s -H "Authorization: Bearer $TOKEN" -o "$WORK/home.json" "${BASES[0]}/api/v4/screens/home"
+  ETAG=$(etag_of "${BASES[0]}")
+  local base
+  for base in "${BASES[@]}"; do
+    [ "$(etag_of "$base")" = "$ETAG" ] || { echo "$base gives another ETag for the home than ${BASES[0]} ($ETAG)" >&2; exit 1; }
+  done
+  PLAYLIST=$(python3 -c '
 import json, sys
 entities = json.load(open(sys.argv[1])).get("entities", {})
 print(next(key.split("/")[1] for key in entities if key.startswith("playlist/")))' "$WORK/home.json")
-echo "==> user home: $(wc -c <"$WORK/home.json") bytes, ETag $ETAG, playlist $PLAYLIST; $CONNECTIONS connections, ${DURATION}s a route"
-
-cat >"$WORK/command.lua" <<EOF
+  echo "==> user home: $(wc -c <"$WORK/home.json") bytes, ETag $ETAG, playlist $PLAYLIST; ${#BASES[@]} server(s), $CONNECTIONS connections, ${DURATION}s a route"
+  cat >"$WORK/command.lua" <<EOF
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $TOKEN"
@@ -101,38 +143,140 @@ request = function()
   return wrk.format(nil, path, nil, '{"playlistId":$PLAYLIST}')
 end
 EOF
+}
 
-# measure NAME [wrk arguments…] URL: runs wrk, stores "req/s p50_ms p99_ms errors" in $WORK/NAME.
+# measure NAME [wrk arguments…] PATH: wrk on PATH of every server in BASES at once, the connections
+# split between them as a load balancer would; stores "req/s p50_ms p99_ms errors" in $WORK/NAME,
+# req/s summed over the servers, p50 and p99 the worse server's.
 measure() {
   local name=$1; shift
-  wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" >"$WORK/$name.out" 2>&1
+  local path=${!#}
+  local args=("${@:1:$(($# - 1))}")
+  local index=0 pids=() base
+  for base in "${BASES[@]}"; do
+    wrk -t1 -c"$((CONNECTIONS / ${#BASES[@]}))" -d"${DURATION}s" --latency "${args[@]}" "$base$path" >"$WORK/$name.$index.out" 2>&1 &
+    pids+=($!)
+    index=$((index + 1))
+  done
+  wait "${pids[@]}"
+  cat "$WORK/$name".[0-9]*.out >"$WORK/$name.out"
   awk '
     function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
-    /^Requests\/sec:/ { rps = $2 }
-    /^ +50%/ { p50 = ms($2) }
-    /^ +99%/ { p99 = ms($2) }
+    /^Requests\/sec:/ { rps += $2 }
+    /^ +50%/ { if (ms($2) > p50) p50 = ms($2) }
+    /^ +99%/ { if (ms($2) > p99) p99 = ms($2) }
     /Non-2xx or 3xx responses:/ { errors += $NF }
     /Socket errors:/ { gsub(",", ""); errors += $4 + $6 + $8 + $10 }
     END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, errors }' "$WORK/$name.out" >"$WORK/$name"
 }
 
-AUTH="Authorization: Bearer $TOKEN"
-measure baseline "$BASE/baseline"
+# measure_routes PREFIX: the signed-in rows, the shared screen, the composed page and a write per
+# request, for the user prepare_user made, into $WORK/PREFIX-ROUTE.
+measure_routes() {
+  local prefix=$1 base
+  local auth="Authorization: Bearer $TOKEN"
+  measure "$prefix-home" -H "$auth" /api/v4/screens/home
+  measure "$prefix-revalidation" -H "$auth" -H "If-None-Match: $ETAG" /api/v4/screens/home
+  measure "$prefix-shared" /api/v4/screens/composer/bach
+  # Composed once before measuring, like the routes above: the first composition waits on the
+  # promotions vertical (up to its 300 ms timeout), and every request queued behind it with it.
+  for base in "${BASES[@]}"; do curl -s -o /dev/null -H "Screenplay-Platform: ios" "$base/api/v4/screens/shop"; done
+  measure "$prefix-shop" -H "Screenplay-Platform: ios" /api/v4/screens/shop
+  measure "$prefix-html" -H "Cookie: screenplay_token=$TOKEN" /
+  RSS_BEFORE_COMMANDS=$(rss_kib)
+  measure "$prefix-command" -s "$WORK/command.lua" /
+  RSS_AFTER_COMMANDS=$(rss_kib)
+  # The same writes from as many users as connections, in turn: one user's writes take turns
+  # (their revision is bumped first, which is what keeps the per-user limits under concurrency),
+  # so the row above measures that turn-taking; this one the write path itself.
+  local users="" index token playlist
+  for index in $(seq 1 "$CONNECTIONS"); do
+    token=$(new_user "Writer $index")
+    playlist=$(curl -s -H "Authorization: Bearer $token" "${BASES[0]}/api/v4/screens/home" | python3 -c '
+import json, sys
+print(next(key.split("/")[1] for key in json.load(sys.stdin).get("entities", {}) if key.startswith("playlist/")))')
+    users="$users{\"$token\",$playlist},"
+  done
+  cat >"$WORK/commands-many.lua" <<EOF
+wrk.method = "POST"
+local users = { $users }
+local n = 0
+request = function()
+  n = n + 1
+  local user = users[(n % #users) + 1]
+  local path = (math.floor(n / #users) % 2 == 0) and "/api/v4/commands/favorites/add" or "/api/v4/commands/favorites/remove"
+  return wrk.format(nil, path, { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. user[1] },
+    '{"playlistId":' .. user[2] .. '}')
+end
+EOF
+  measure "$prefix-commands-many" -s "$WORK/commands-many.lua" /
+}
+
+header() { printf '%-44s %9s %9s %9s %7s %7s  %s\n' route "req/s" "p50 ms" "p99 ms" errors ratio target; }
+# row NAME LABEL TARGET: one line of the table, its requests per second against the baseline's.
+row() {
+  local name=$1 label=$2 target=$3 rps p50 p99 errors
+  read -r rps p50 p99 errors <"$WORK/$name"
+  printf '%-44s %9s %9s %9s %7s %6.2fx  %s\n' "$label" "$rps" "$p50" "$p99" "$errors" \
+    "$(python3 -c "print($rps / $BASE_RPS)")" "$target"
+}
+
+BASE="http://127.0.0.1:$PORT"
+BASES=("$BASE")
+start_server "$PORT" --data "$WORK/data"
+prepare_user
+measure baseline /baseline
+read -r BASE_RPS _ _ _ <"$WORK/baseline"
 # The framework's floor: a 2-byte answer. When it is no faster than the baseline, the bytes do not
 # matter at this size, and no route that Hummingbird routes can beat the baseline by much. The 304
 # can: the demo's home is remembered, so its revalidation is answered before routing.
-measure floor "$BASE/health"
-measure home -H "$AUTH" "$BASE/api/v4/screens/home"
-measure revalidation -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/api/v4/screens/home"
-measure shared "$BASE/api/v4/screens/composer/bach"
-# Composed once before measuring, like the routes above: the first composition waits on the
-# promotions vertical (up to its 300 ms timeout), and every request queued behind it with it.
-curl -s -o /dev/null -H "Screenplay-Platform: ios" "$BASE/api/v4/screens/shop"
-measure shop -H "Screenplay-Platform: ios" "$BASE/api/v4/screens/shop"
-measure html -H "Cookie: screenplay_token=$TOKEN" "$BASE/"
-RSS_BEFORE_COMMANDS=$(rss_kib)
-measure command -s "$WORK/command.lua" "$BASE"
-RSS_AFTER_COMMANDS=$(rss_kib)
+measure floor /health
+measure_routes main
+
+if [ "$DATABASE" = postgres ]; then
+  stop_servers
+  # As root the cluster's folder belongs to the postgres user, so it lives outside $WORK.
+  CLUSTER=$(mktemp -d /tmp/screenplay-load-pg.XXXXXX)
+  echo "==> PostgreSQL: a private cluster on 127.0.0.1:$PG_PORT"
+  DATABASE_URL=$(bash scripts/postgres.sh start "$CLUSTER" "$PG_PORT" | tail -1)
+  start_server "$PORT" --database "$DATABASE_URL" --replica-name a --data "$WORK/data-a"
+  prepare_user
+  measure_routes pg1
+  B_PORT=$((PORT + 1))
+  start_server "$B_PORT" --database "$DATABASE_URL" --replica-name b --data "$WORK/data-b"
+  BASES=("$BASE" "http://127.0.0.1:$B_PORT")
+  prepare_user
+  measure_routes pg2
+  # The same baseline again, on one server: how far the machine drifted during the run.
+  BASES=("$BASE")
+  measure baseline-end /baseline
+  stop_servers
+
+  echo
+  header
+  row baseline "baseline: the same bytes, precomputed" ""
+  row baseline-end "  the baseline again, at the end" ""
+  row floor "framework floor: GET /health (2 bytes)" ""
+  for route in home revalidation shared shop html command commands-many; do
+    case "$route" in
+      home) echo "user home (encoded cache)" ;;
+      revalidation) echo "304 (If-None-Match)" ;;
+      shared) echo "shared screen (composer/bach)" ;;
+      shop) echo "composed page (shop; cached per shape)" ;;
+      html) echo "HTML home, signed in (page cache)" ;;
+      command) echo "command (favorite add/remove, a write each)" ;;
+      commands-many) echo "the same commands, $CONNECTIONS users in turn" ;;
+    esac
+    row "main-$route" "  SQLite" ""
+    row "pg1-$route" "  PostgreSQL, one replica" ""
+    row "pg2-$route" "  PostgreSQL, two replicas" ""
+  done
+  echo
+  echo "==> the time from a write on replica A until replica B serves it ($LATENCY_WRITES writes)"
+  SCREENPLAY_BINARY="$BIN" SCREENPLAY_TEST_DATABASE_URL="$DATABASE_URL" SCREENPLAY_TEST_POSTGRES_DIR="$CLUSTER" \
+    python3 scripts/replica_latency.py "$LATENCY_WRITES"
+  exit 0
+fi
 
 # Isolation: a heavy user (100 playlists, the most allowed, with the longest names) writes and
 # reloads their home in a loop, so their home is rebuilt again and again, while the first user's
@@ -157,30 +301,24 @@ print(next(key.split("/")[1] for key in json.load(sys.stdin).get("entities", {})
   done
 ) &
 BACKGROUND_PIDS+=($!)
-measure isolation -H "$AUTH" "$BASE/api/v4/screens/home"
+measure isolation -H "Authorization: Bearer $TOKEN" /api/v4/screens/home
 HEAVY_BYTES=$(curl -s -H "Authorization: Bearer $HEAVY" "$BASE/api/v4/screens/home" | wc -c)
 kill "${BACKGROUND_PIDS[@]}" 2>/dev/null || true
 BACKGROUND_PIDS=()
 
-read -r BASE_RPS _ _ _ <"$WORK/baseline"
-read -r HOME_RPS _ HOME_P99 _ <"$WORK/home"
 echo
-printf '%-44s %9s %9s %9s %7s %7s  %s\n' route "req/s" "p50 ms" "p99 ms" errors ratio target
-row() {
-  local name=$1 label=$2 target=$3
-  read -r rps p50 p99 errors <"$WORK/$name"
-  printf '%-44s %9s %9s %9s %7s %6.2fx  %s\n' "$label" "$rps" "$p50" "$p99" "$errors" \
-    "$(python3 -c "print($rps / $BASE_RPS)")" "$target"
-}
+header
 row baseline "baseline: the same bytes, precomputed" ""
 row floor "framework floor: GET /health (2 bytes)" ""
-row home "user home (encoded cache)" ">= 0.6x"
-row revalidation "304 (If-None-Match)" ">= 1.0x"
-row shared "shared screen (composer/bach)" ""
-row shop "composed page (shop; cached per shape)" ""
-row html "HTML home, signed in (page cache)" ">= 0.5x"
-row command "command (favorite add/remove, a write each)" "p99 < 50 ms"
+row main-home "user home (encoded cache)" ">= 0.6x"
+row main-revalidation "304 (If-None-Match)" ">= 1.0x"
+row main-shared "shared screen (composer/bach)" ""
+row main-shop "composed page (shop; cached per shape)" ""
+row main-html "HTML home, signed in (page cache)" ">= 0.5x"
+row main-command "command (favorite add/remove, a write each)" "p99 < 50 ms"
+row main-commands-many "the same commands, $CONNECTIONS users in turn" ""
 row isolation "user home while a heavy user rebuilds" "p99 <= 3x user home p99"
+read -r _ _ HOME_P99 _ <"$WORK/main-home"
 read -r _ _ ISO_P99 _ <"$WORK/isolation"
 echo "isolation: p99 $(python3 -c "print(round($ISO_P99 / max($HOME_P99, 0.001), 2))")x the user home's p99 alone; the heavy user's home is $HEAVY_BYTES bytes"
 echo "server resident memory after the routes: $(( $(rss_kib) / 1024 )) MiB; the command route (every request a body) added $(( (RSS_AFTER_COMMANDS - RSS_BEFORE_COMMANDS) / 1024 )) MiB"
@@ -236,7 +374,7 @@ RSS_PEAK=$RSS_START
   while true; do sleep 5; rss_kib >>"$WORK/rss"; done
 ) &
 BACKGROUND_PIDS+=($!)
-DURATION=$((SOAK_MINUTES * 60)) measure soak -s "$WORK/mix.lua" "$BASE"
+DURATION=$((SOAK_MINUTES * 60)) measure soak -s "$WORK/mix.lua" /
 RSS_END=$(rss_kib)
 kill "${BACKGROUND_PIDS[@]}" 2>/dev/null || true
 BACKGROUND_PIDS=()

@@ -1,11 +1,14 @@
 """The time from a write on replica A to the change visible on replica B, over N writes.
 
-Starts a private PostgreSQL (scripts/postgres.sh) and two debug-build replicas, then for each
+Starts a private PostgreSQL (scripts/postgres.sh) and two replicas (the debug build), then for each
 write: A creates a playlist for one user; B's home for that user is polled until it names the new
 playlist. Prints p50/p99 of that delay against a same-run baseline: the same write read back from
 A itself (no bus involved).
 
     python3 scripts/replica_latency.py [N]     # default 1000
+
+SCREENPLAY_BINARY runs another build (scripts/load.sh --database postgres passes its release
+build); SCREENPLAY_TEST_DATABASE_URL with SCREENPLAY_TEST_POSTGRES_DIR uses a running cluster.
 """
 import os
 import statistics

@@ -25,13 +25,22 @@ struct DemoServerHarness {
         try await withDemo { root, _ in try await body(root) }
     }
 
+    /// Generous shop timeouts: a loaded test machine must not turn a slow read into a missing widget.
+    static let shopTimeouts = DemoApp.ShopTimeouts(promotions: .seconds(10), inProcess: .seconds(10))
+
     /// ``withServer(_:)``, also handing `body` the running demo (to look at its service).
-    func withDemo<Result: Sendable>(_ body: (URL, DemoApp) async throws -> Result) async throws -> Result {
+    /// `open` opens the demo some other way than on the data folder's SQLite file.
+    func withDemo<Result: Sendable>(
+        opening open: ((Logger) async throws -> DemoApp)? = nil, _ body: (URL, DemoApp) async throws -> Result
+    ) async throws -> Result {
         var logger = Logger(label: "screenplay.e2e")
         logger.logLevel = .warning
-        // Generous shop timeouts: a loaded test machine must not turn a slow read into a missing widget.
-        let demo = try await DemoApp.open(
-            dataDirectory: dataDirectory, logger: logger, shopTimeouts: .init(promotions: .seconds(10), inProcess: .seconds(10)))
+        let demo =
+            if let open {
+                try await open(logger)
+            } else {
+                try await DemoApp.open(dataDirectory: dataDirectory, logger: logger, shopTimeouts: Self.shopTimeouts)
+            }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = demo.makeApplication(host: "127.0.0.1", port: 0, limits: limits) { port in continuation.yield(port) }
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }

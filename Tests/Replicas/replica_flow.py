@@ -21,7 +21,8 @@ import urllib.request
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
+# SCREENPLAY_BINARY: another build to run (scripts/load.sh passes its release build).
+BINARY = os.environ.get("SCREENPLAY_BINARY") or os.path.join(ROOT, ".build", "debug", "screenplay")
 POSTGRES = os.path.join(ROOT, "scripts", "postgres.sh")
 API = "/api/v5"
 

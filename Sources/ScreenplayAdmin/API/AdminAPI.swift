@@ -363,6 +363,8 @@ public struct AdminAPI: Sendable {
             return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "experimentInUse", message: error.description))
         case .store:
             return ScreenplayService.errorResponse(.internalError(error.description))
+        case .unavailable:
+            return ScreenplayService.errorResponse(error.unavailableError ?? .internalError(error.description))
         }
     }
 

@@ -106,10 +106,18 @@ public struct AdminSite: Sendable {
                 case .invalid: .unprocessableContent
                 case .conflict, .experimentInUse: .conflict
                 case .store: .internalServerError
+                case .unavailable: .serviceUnavailable
                 default: .notFound
                 }
             return Self.page(
                 title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: status)
+        } catch let error as any ScreenplayErrorConvertible {
+            // The database away (a 503), and the like: the words the API would send, not a 500.
+            let failure = error.screenplayError
+            var page = Self.page(
+                title: "Not done", body: "<p>\(HTML.escape(failure.message))</p><p><a href=\"\(prefix)\">Back</a></p>", status: failure.status)
+            if let seconds = failure.retryAfter { page.head.headerFields[.retryAfter] = String(seconds) }
+            return page
         } catch {
             return Self.page(
                 title: "Something went wrong", body: "<p>\(HTML.escape(String(describing: error)))</p>", status: .internalServerError)

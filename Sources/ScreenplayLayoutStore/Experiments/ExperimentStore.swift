@@ -98,7 +98,7 @@ public final class ExperimentStore: ExposureRecorder {
                 try await self.bus?.announce(.experimentsChanged, in: database)
             }
         } catch {
-            throw .store(String(describing: error))
+            throw LayoutError(wrapping: error)
         }
         await bus?.announceCommitted(.experimentsChanged)
     }

@@ -374,10 +374,8 @@ public struct LayoutStore: Sendable {
     private func guarded<Result>(_ body: () async throws -> Result) async throws(LayoutError) -> Result {
         do {
             return try await body()
-        } catch let error as LayoutError {
-            throw error
         } catch {
-            throw .store(String(describing: error))
+            throw LayoutError(wrapping: error)
         }
     }
 
@@ -443,6 +441,25 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case experimentInUse(key: String, routes: [String])
     /// The database failed.
     case store(String)
+    /// The database could not be reached (``StoreUnavailable``): a 503 to retry, not a failure.
+    /// `wroteNothing` as the store said: whether the change certainly did not land.
+    case unavailable(wroteNothing: Bool)
+
+    /// `error` as a layout error: itself when it is one, ``unavailable(wroteNothing:)`` for an
+    /// unreachable database, ``store(_:)`` for anything else.
+    public init(wrapping error: any Error) {
+        switch error {
+        case let error as LayoutError: self = error
+        case let error as StoreUnavailable: self = .unavailable(wroteNothing: error.wroteNothing)
+        default: self = .store(String(describing: error))
+        }
+    }
+
+    /// The same 503 the public API gives when the database is away.
+    public var unavailableError: ScreenplayError? {
+        guard case .unavailable(let wroteNothing) = self else { return nil }
+        return StoreUnavailable("", wroteNothing: wroteNothing).screenplayError
+    }
 
     /// One line naming the route and what went wrong.
     public var description: String {
@@ -457,6 +474,10 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         case .experimentInUse(let key, let routes):
             "experiment '\(key)' is still named by the conditions of \(routes.map { "'\($0)'" }.joined(separator: ", ")); change those pages first"
         case .store(let message): "the layout store failed: \(message)"
+        case .unavailable(let wroteNothing):
+            wroteNothing
+                ? "the database is unavailable; nothing was changed, try again in a moment"
+                : "the database became unavailable while this was being saved; reload to see whether it was"
         }
     }
 }

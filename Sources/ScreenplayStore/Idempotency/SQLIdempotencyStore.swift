@@ -11,8 +11,8 @@ public import ScreenplayServer
 /// - A claim whose replica died mid-command (no answer after ``Configuration/claimLease``) may be
 ///   taken over: the command may or may not have committed, and a client waiting that long has
 ///   given up on the first attempt anyway.
-/// - Answers are kept for ``Configuration/retention`` (a day by default); older rows are deleted
-///   now and then as new keys are claimed.
+/// - Answers are kept for ``Configuration/retention`` (a day by default): an older one is not
+///   replayed, and older rows are deleted now and then as new keys are claimed.
 public struct SQLIdempotencyStore: IdempotencyStore {
     /// How long claims and answers are kept.
     public struct Configuration: Sendable {
@@ -82,17 +82,24 @@ public struct SQLIdempotencyStore: IdempotencyStore {
                 let row = try await database.select().columns("fingerprint", "answered", "status", "headers", "body", "claimed_at")
                     .from("screenplay_idempotency").where("scope", .equal, key.scope).where("key", .equal, key.key).first()
             else { return .inProgress }
+            let claimedAt = try row.decode(column: "claimed_at", as: Int64.self)
+            let answered = try row.decode(column: "answered", as: Int64.self) == 1
+            // An answer past its retention (not yet deleted) is forgotten, and a claim whose
+            // replica never answered is taken over once its lease ran out: the key starts afresh,
+            // with this request's fingerprint. The update names the claim it read, so of two
+            // replicas taking over at once only one gets the key.
+            let expired = answered ? claimedAt < now - retention : claimedAt < now - lease
+            if expired {
+                let taken = try await database.update("screenplay_idempotency")
+                    .set("claimed_at", to: now).set("fingerprint", to: fingerprint).set("answered", to: Int64(0))
+                    .set("status", to: Int64(0)).set("headers", to: "").set("body", to: "")
+                    .where("scope", .equal, key.scope).where("key", .equal, key.key).where("claimed_at", .equal, claimedAt)
+                    .returning("scope")
+                    .first()
+                return taken == nil ? .inProgress : .fresh
+            }
             guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .conflict }
-            if try row.decode(column: "answered", as: Int64.self) == 1 {
-                return .replay(try Self.response(from: row))
-            }
-            // A claim whose replica never answered: taken over once its lease ran out.
-            if try row.decode(column: "claimed_at", as: Int64.self) < now - lease {
-                try await database.update("screenplay_idempotency").set("claimed_at", to: now)
-                    .where("scope", .equal, key.scope).where("key", .equal, key.key).run()
-                return .fresh
-            }
-            return .inProgress
+            return answered ? .replay(try Self.response(from: row)) : .inProgress
         }
     }
 
