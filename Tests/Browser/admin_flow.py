@@ -19,7 +19,9 @@ import unittest
 import urllib.error
 import urllib.request
 
+import axe
 from demo_server import DemoServer
+from selenium.webdriver.support.ui import Select
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -122,6 +124,27 @@ class AdminInTheBrowser(unittest.TestCase):
     def shot(self, name):
         self.browser.save_screenshot(os.path.join(self.shots, name + ".png"))
 
+    def shot_phone_dark(self, name):
+        """The page as a phone in dark mode sees it (390 px wide), then back to the desktop in light."""
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        self.browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            self.shot(name)
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
+    def check_accessible(self, what):
+        """No serious or critical axe-core violation on the page, light or dark."""
+        problems = []
+        for dark in (False, True):
+            self.browser.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            problems += [f"{what} ({'dark' if dark else 'light'}): {v}" for v in axe.serious_violations(self.browser)]
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+        self.assertEqual(problems, [])
+
     def sign_in(self, password=PASSWORD):
         self.open("/admin/login")
         self.browser.find_element(By.ID, "name").send_keys("ada")
@@ -221,14 +244,49 @@ class AdminInTheBrowser(unittest.TestCase):
         self.server.api("PUT", "/admin/api/pages/shop/draft", live)
         self.browser.refresh()
         self.assertIn("Draft by ada", self.browser.find_element(By.ID, "draft").text)
-        self.browser.find_element(By.ID, "note").send_keys("no featured section")
+        # The page says what the draft changes against the live page.
+        self.assertIn("Removed section featured", self.browser.find_element(By.ID, "draft-changes").text)
+
+        # Publishing shows what will change and asks first; Cancel leaves everything as it was.
         self.submit("publish")
+        self.assertEqual(self.path(), "/admin/pages/shop/publish")
+        changes = self.browser.find_element(By.ID, "changes")
+        self.assertIn("Removed section featured", changes.text)
+        self.assertIn("removed", changes.find_element(By.CSS_SELECTOR, "li").get_attribute("class"))
+        self.check_accessible("publish review")
+        self.shot("04a-publish-review")
+        self.shot_phone_dark("04b-publish-review-phone-dark")
+        self.submit("cancel")
+        self.assertEqual(self.path(), "/admin/pages/shop")
+        self.assertTrue([i for i in self.server.shop_ids() if i and i.startswith("offer-")], "nothing published by Cancel")
+
+        # A publish form sent without the confirmation (an old form, a script) shows the review instead.
+        self.browser.execute_script(
+            "const form = document.createElement('form'); form.method = 'post'; form.action = location.pathname + '/publish';"
+            "const csrf = document.querySelector('input[name=csrf]').cloneNode(); form.appendChild(csrf);"
+            "const button = document.createElement('button'); button.id = 'unconfirmed'; form.appendChild(button);"
+            "document.body.appendChild(form);")
+        self.submit("unconfirmed")
+        self.assertEqual(self.path(), "/admin/pages/shop/publish")
+        self.assertTrue([i for i in self.server.shop_ids() if i and i.startswith("offer-")], "nothing published unconfirmed")
+
+        self.browser.find_element(By.ID, "note").send_keys("no featured section")
+        self.submit("confirm-publish")
         self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
         self.assertFalse([i for i in self.server.shop_ids() if i and i.startswith("offer-")])
         self.shot("04-published")
 
-        # Roll back to the first revision: the featured section and the price are back.
+        # Roll back to the first revision: asked first, with what comes back; then the featured
+        # section and the price are back.
         self.submit("rollback-1")
+        self.assertEqual(self.path(), "/admin/pages/shop/rollback?revision=1")
+        changes = self.browser.find_element(By.ID, "changes").text
+        self.assertIn("Added section featured", changes)
+        self.assertIn("Changed deal-price: switched on", changes)
+        self.check_accessible("rollback review")
+        self.shot("05a-rollback-review")
+        self.shot_phone_dark("05b-rollback-review-phone-dark")
+        self.submit("confirm-rollback")
         self.assertIn("Rolled back", self.browser.find_element(By.ID, "notice").text)
         ids = self.server.shop_ids()
         self.assertIn("deal-price", ids)
@@ -237,12 +295,30 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("rollback to revision 1", history)
         self.shot("05-rolled-back")
 
-        # The audit log says who did what.
+        # Any two revisions compared: what the publish changed against the kill switch's revision
+        # before it (earlier tests' rollbacks add revisions, so the numbers are read, not assumed).
+        live = self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"]
+        published = live - 1
+        self.submit(f"changes-{published}")
+        self.assertEqual(self.path(), f"/admin/pages/shop/compare?from={published - 1}&to={published}")
+        self.assertIn("Removed section featured", self.browser.find_element(By.ID, "changes").text)
+        self.assertNotIn("deal-price", self.browser.find_element(By.ID, "changes").text, "switched off before revision 2 already")
+        # And picked from the menus: 1 against the rollback's copy of 1 is no change at all.
+        Select(self.browser.find_element(By.ID, "from")).select_by_value("1")
+        Select(self.browser.find_element(By.ID, "to")).select_by_value(str(live))
+        self.submit("compare")
+        self.assertIn("No changes", self.browser.find_element(By.ID, "changes").text)
+        self.check_accessible("compare")
+        self.shot("05c-compare")
+
+        # The audit log says who did what, and what it changed.
         self.open("/admin/audit")
         audit = self.browser.find_element(By.ID, "audit").text
         for action in ("rollback", "publish", "disable widget", "save draft"):
             self.assertIn(action, audit)
         self.assertIn("ada", audit)
+        self.assertIn("no featured section — Removed section featured", audit)
+        self.check_accessible("audit log")
         self.shot("06-audit")
 
         # Signing out ends the session: the pages need signing in again.
@@ -351,9 +427,10 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(header.value_of_css_property("display"), "flex")
         self.shot("09-preview")
 
-        # Published from the page: apps see it on the next request.
+        # Published from the page, after its review: apps see it on the next request.
         self.open("/admin/pages/shop")
         self.submit("publish")
+        self.submit("confirm-publish")
         self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
         ids = self.server.shop_ids()
         self.assertNotIn("deal-price", ids, "Android only now")

@@ -18,7 +18,7 @@ Run by scripts/test.sh; alone: `python3 Tests/Browser/web_flow.py` (after `swift
 Screenshots of every screen (phone and desktop, light and dark) go to $SCREENSHOTS (default: a
 temporary folder, printed).
 """
-import importlib.util
+import axe
 import json
 import os
 import shutil
@@ -79,14 +79,6 @@ def chromium(javascript=True):
     browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     browser.set_page_load_timeout(60)
     return browser
-
-
-def axe_source():
-    spec = importlib.util.find_spec("axe_playwright_python")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("axe-playwright-python is not installed (scripts/test.sh installs it)")
-    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as file:
-        return file.read()
 
 
 class Page:
@@ -159,17 +151,7 @@ class Page:
 
     def axe(self):
         """Serious and critical axe-core violations on the page as it is now, as text."""
-        if not self.js("return !!window.axe"):
-            self.js(AXE)
-        result = self.browser.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "axe.run(document, {resultTypes: ['violations']}).then(r => done(JSON.stringify(r.violations)), e => done(String(e)))")
-        violations = json.loads(result)
-        return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-                for v in violations if v.get("impact") in ("serious", "critical")]
-
-
-AXE = axe_source()
+        return axe.serious_violations(self.browser)
 
 
 def contrast(foreground, background):

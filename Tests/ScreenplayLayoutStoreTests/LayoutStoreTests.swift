@@ -60,6 +60,14 @@ struct LayoutStoreTests {
             let audit = try await layouts.auditLog(subject: "shop")
             #expect(audit.map(\.action) == ["publish", "save draft"])
             #expect(audit.first?.revision == 1 && audit.first?.actor == "ada")
+            // Every row says what changed: the first save against nothing, the publish its note and changes.
+            #expect(audit[1].detail == "Added section main (position 1) with 2 widgets: a, b", "\(audit[1].detail)")
+            #expect(audit[0].detail.hasPrefix("first — Added section main"), "\(audit[0].detail)")
+
+            // A second save says what it changed against the draft it replaced, not the live page.
+            try await layouts.saveDraft(template(widgets: ["b", "a"]), by: "ada")
+            try await layouts.saveDraft(template(widgets: ["b", "a", "c"]), by: "ada")
+            #expect(try await layouts.auditLog(subject: "shop").first?.detail == "Added c (banner) to main, position 3")
         }
     }
 
@@ -170,6 +178,10 @@ struct LayoutStoreTests {
             #expect(try await layouts.revision(2, of: "shop").template.title == "Two")
             #expect(try await layouts.draft(of: "shop")?.template.title == "Draft", "a rollback leaves the draft alone")
             #expect(try await layouts.auditLog(subject: "shop").first?.action == "rollback")
+            // From "Three" (c) back to "One" (a).
+            #expect(
+                try await layouts.auditLog(subject: "shop").first?.detail
+                    == "rollback to revision 1 — Page title “Three” → “One”; Added a (banner) to main, position 1; Removed c (banner) from main")
         }
     }
 

@@ -94,6 +94,11 @@ public struct AdminSite: Sendable {
             case 1 where rest[0] == "audit": return try await audit(session)
             case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
             case 3 where rest[0] == "pages" && rest[2] == "edit": return try await editor(rest[1], session, notice: notice)
+            case 3 where rest[0] == "pages" && rest[2] == "publish": return try await publishReview(rest[1], session)
+            case 3 where rest[0] == "pages" && rest[2] == "rollback":
+                return try await rollbackReview(rest[1], query: RequestFields.query(request.path ?? ""), session)
+            case 3 where rest[0] == "pages" && rest[2] == "compare":
+                return try await compare(rest[1], query: RequestFields.query(request.path ?? ""), session)
             case 3 where rest[0] == "pages" && rest[2] == "preview":
                 return try await preview(rest[1], session, query: RequestFields.query(request.path ?? ""))
             default:
@@ -215,6 +220,9 @@ public struct AdminSite: Sendable {
         let back = "\(prefix)/pages/\(Self.pathEscape(route))"
         switch Array(rest.dropFirst(2)) {
         case ["publish"]:
+            // Only from the page that showed what will change: anything else (a stale form, a
+            // form from before confirmation existed) is shown that page first.
+            guard form["confirm"] == "yes" else { return Self.redirect(to: back + "/publish") }
             _ = try await layouts.publish(
                 route: route, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init), note: form["note"] ?? "")
             return Self.redirect(to: back + "?done=published")
@@ -230,7 +238,9 @@ public struct AdminSite: Sendable {
             guard let revision = form["revision"].flatMap(Int.init) else {
                 return Self.page(title: "Not done", body: "<p>Which revision? The form sent none.</p>", status: .unprocessableContent)
             }
-            _ = try await layouts.rollback(route: route, to: revision, by: session.admin)
+            guard form["confirm"] == "yes" else { return Self.redirect(to: back + "/rollback?revision=\(revision)") }
+            _ = try await layouts.rollback(
+                route: route, to: revision, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init))
             return Self.redirect(to: back + "?done=rolledBack")
         case let action where action.count == 3 && action[0] == "widgets" && action[2] == "enabled":
             let enabled = form["enabled"] == "true"
@@ -247,7 +257,7 @@ public struct AdminSite: Sendable {
         let list = try await layouts.pages()
         var rows = ""
         for page in list {
-            let live = page.liveRevision.map { "revision \($0) since \(HTML.escape(page.publishedAt ?? ""))" } ?? "not published"
+            let live = page.liveRevision.map { "revision \($0) since \(Self.time(page.publishedAt ?? ""))" } ?? "not published"
             let draft = page.draftUpdatedBy.map { "draft by \(HTML.escape($0))" } ?? ""
             // The newest composition of the live revision, when it broke the page's budget.
             let composed = pages?.latestReport(for: page.route).flatMap { $0.templateRevision == page.liveRevision ? $0 : nil }
@@ -315,12 +325,11 @@ public struct AdminSite: Sendable {
         var draftPart = "<p id=\"no-draft\">No draft. <a href=\"\(action)/edit\" id=\"edit\">Edit the layout</a> to start one.</p>"
         if let draft {
             draftPart = """
-                <p id="draft">Draft by \(HTML.escape(draft.updatedBy)), \(HTML.escape(draft.updatedAt)), based on revision \(draft.basedOn): \
+                <p id="draft">Draft by \(HTML.escape(draft.updatedBy)), \(Self.time(draft.updatedAt)), based on revision \(draft.basedOn): \
                 \(draft.template.instances.count) widgets. <a href="\(action)/edit" id="edit">Edit it</a> · \
                 <a href="\(action)/preview" id="preview">Preview it beside the live page</a></p>
-                <form method="post" action="\(action)/publish">\(csrf)<input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
-                <label for="note">Note</label><input id="note" name="note" maxlength="200">\
-                <button type="submit" id="publish">Publish the draft</button></form>
+                \(Self.changeList(TemplateDiff(from: live?.template, to: draft.template), id: "draft-changes", caption: "The draft against the live page"))
+                <p><a href="\(action)/publish" id="publish" class="button">Review and publish…</a></p>
                 <form method="post" action="\(action)/discard">\(csrf)<button type="submit" id="discard">Discard the draft</button></form>
                 """
         }
@@ -329,27 +338,29 @@ public struct AdminSite: Sendable {
             let rollback =
                 entry.revision == live?.revision
                 ? "live"
-                : """
-                <form method="post" action="\(action)/rollback">\(csrf)<input type="hidden" name="revision" value="\(entry.revision)">\
-                <button type="submit" id="rollback-\(entry.revision)">Roll back to this</button></form>
-                """
+                : "<a href=\"\(action)/rollback?revision=\(entry.revision)\" id=\"rollback-\(entry.revision)\">Roll back to this…</a>"
+            let changes =
+                entry.revision > 1
+                ? "<a href=\"\(action)/compare?from=\(entry.revision - 1)&amp;to=\(entry.revision)\" id=\"changes-\(entry.revision)\">What changed</a>"
+                : ""
             history += """
-                <tr><td>\(entry.revision)</td><td>\(HTML.escape(entry.publishedBy))</td><td>\(HTML.escape(entry.publishedAt))</td>\
-                <td>\(HTML.escape(entry.note))</td><td>\(rollback)</td></tr>
+                <tr><td>\(entry.revision)</td><td>\(HTML.escape(entry.publishedBy))</td><td>\(Self.time(entry.publishedAt))</td>\
+                <td>\(HTML.escape(entry.note))</td><td>\(changes)</td><td>\(rollback)</td></tr>
                 """
         }
         let title = live?.template.title ?? draft?.template.title ?? route
         return Self.page(
             title: "\(title) (\(route))", session: session, prefix: prefix, notice: notice,
             body: """
-                <p>Live: \(live.map { "revision \($0.revision), published by \(HTML.escape($0.publishedBy)) at \(HTML.escape($0.publishedAt))" } ?? "nothing")</p>
+                <p>Live: \(live.map { "revision \($0.revision), published by \(HTML.escape($0.publishedBy)) at \(Self.time($0.publishedAt))" } ?? "nothing")</p>
                 \(budget)
                 <table id="widgets"><caption>Live widgets, with the newest composition's provider latency and bytes</caption>
                 <thead><tr><th>Section</th><th>Widget</th><th>Kind</th><th>Vertical</th><th>Switch</th><th>Latency</th><th>Bytes</th><th>Outcome</th><th></th></tr></thead>
                 <tbody>\(widgets)</tbody></table>
                 <h2>Draft</h2>\(draftPart)
-                <table id="history"><caption>History</caption><thead><tr><th>Revision</th><th>By</th><th>At</th><th>Note</th><th></th></tr></thead>
+                <table id="history"><caption>History</caption><thead><tr><th>Revision</th><th>By</th><th>At</th><th>Note</th><th>Changes</th><th></th></tr></thead>
                 <tbody>\(history)</tbody></table>
+                <p><a href="\(action)/compare" id="compare-revisions">Compare any two revisions</a></p>
                 """)
     }
 
@@ -357,8 +368,8 @@ public struct AdminSite: Sendable {
         var rows = ""
         for entry in try await layouts.auditLog(limit: 200) {
             rows += """
-                <tr><td>\(HTML.escape(entry.at))</td><td>\(HTML.escape(entry.actor))</td><td>\(HTML.escape(entry.action))</td>\
-                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td>\(HTML.escape(String(entry.detail.prefix(200))))</td></tr>
+                <tr><td>\(Self.time(entry.at))</td><td>\(HTML.escape(entry.actor))</td><td>\(HTML.escape(entry.action))</td>\
+                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td class="detail">\(HTML.escape(String(entry.detail.prefix(1_000))))</td></tr>
                 """
         }
         return Self.page(
@@ -394,6 +405,13 @@ public struct AdminSite: Sendable {
         header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
         form.edit .error{grid-column:2}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
         @media (max-width:48rem){.columns{grid-template-columns:1fr}}
+        ul.changes{padding-left:0;list-style:none}li.change{padding:.2rem .5rem;margin:.15rem 0;border-left:4px solid #888}
+        li.added{border-color:#1a7f37;background:#e9f6ec}li.removed{border-color:#b3261e;background:#fbeaea}
+        li.moved{border-color:#0b57d0;background:#e8f0fe}li.changed{border-color:#8a5a00;background:#fdf3e1}
+        @media (prefers-color-scheme:dark){li.added{background:#15311d}li.removed{background:#3b1717}li.moved{background:#152544}li.changed{background:#3a2b0c}}
+        a.button{display:inline-block;padding:.3rem .7rem;border:1px solid currentColor;border-radius:.3rem;text-decoration:none}
+        form.confirm{display:grid;gap:.5rem;max-width:32rem;margin:1rem 0}.actions{display:flex;gap:1rem;align-items:center}
+        td.detail{max-width:40rem;overflow-wrap:anywhere}
         """
 
     static func page(

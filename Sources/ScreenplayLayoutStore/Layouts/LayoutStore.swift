@@ -179,16 +179,24 @@ public struct LayoutStore: Sendable {
             try await store.transaction { database in
                 try await database.serializeTransactions(on: Self.lockKey(template.route))
                 let live = try await Self.newestNumber(route: template.route, on: database) ?? 0
-                let existing = try await database.select().column("based_on").from("screenplay_page_drafts")
+                let existing = try await database.select().columns("based_on", "template").from("screenplay_page_drafts")
                     .where("route", .equal, template.route).first()
                 let basedOn = try existing?.decode(column: "based_on", as: Int.self) ?? live
+                // What this save changed: against the draft it replaces, or the live page.
+                let previous: PageTemplate? =
+                    if let existing {
+                        try Self.decodeTemplate(existing.decode(column: "template", as: String.self))
+                    } else {
+                        try await Self.newest(route: template.route, on: database)?.template
+                    }
+                let changes = TemplateDiff(from: previous, to: template).summary()
                 let now = ISO8601.now()
                 try await database.delete(from: "screenplay_page_drafts").where("route", .equal, template.route).run()
                 try await database.insert(into: "screenplay_page_drafts")
                     .columns("route", "template", "based_on", "updated_by", "updated_at")
                     .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now))
                     .run()
-                try await Self.audit(actor: actor, action: "save draft", subject: template.route, revision: nil, detail: "", on: database)
+                try await Self.audit(actor: actor, action: "save draft", subject: template.route, revision: nil, detail: changes, on: database)
                 try await self.bus?.announce(.draftChanged(route: template.route), in: database)
                 return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now)
             }
@@ -275,7 +283,7 @@ public struct LayoutStore: Sendable {
         }
         return try await commit(
             route: route, by: actor, action: enabled ? "enable widget" : "disable widget",
-            note: "\(instanceID) switched \(enabled ? "on" : "off")", clearsDraft: false
+            note: "\(instanceID) switched \(enabled ? "on" : "off")", clearsDraft: false, detailsChanges: false
         ) { live, database in
             guard let live else { throw LayoutError.notPublished(route: route) }
             guard let template = Self.flipping(live.template, instanceID, enabled) else {
@@ -295,9 +303,10 @@ public struct LayoutStore: Sendable {
 
     /// Publishes the next revision of `route`, in one transaction: `make` sees the live revision
     /// and returns the template to publish (and whether to validate it); then the revision row,
-    /// the audit entry and, for a publish, the draft's removal.
+    /// the audit entry and, for a publish, the draft's removal. The audit entry's detail is the
+    /// note and, when `detailsChanges`, what changed against the live revision.
     private func commit(
-        route: String, by actor: String, action: String, note: String, clearsDraft: Bool,
+        route: String, by actor: String, action: String, note: String, clearsDraft: Bool, detailsChanges: Bool = true,
         interruption: (@Sendable () throws -> Void)? = nil,
         make: @escaping @Sendable (PublishedRevision?, any SQLDatabase) async throws -> (PageTemplate, validates: Bool)
     ) async throws(LayoutError) -> PublishedRevision {
@@ -318,7 +327,12 @@ public struct LayoutStore: Sendable {
                     .values(SQLBind(route), SQLBind(number), SQLBind(json), SQLBind(actor), SQLBind(now), SQLBind(note))
                     .run()
                 try interruption?()
-                try await Self.audit(actor: actor, action: action, subject: route, revision: number, detail: note, on: database)
+                var detail = note
+                if detailsChanges {
+                    let changes = TemplateDiff(from: live?.template, to: stored).summary()
+                    detail = note.isEmpty ? changes : "\(note) — \(changes)"
+                }
+                try await Self.audit(actor: actor, action: action, subject: route, revision: number, detail: detail, on: database)
                 if clearsDraft { try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run() }
                 try await self.bus?.announce(.pagePublished(route: route), in: database)
                 return PublishedRevision(template: stored, revision: number, publishedBy: actor, publishedAt: now, note: note)

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import ScreenplayComposer
+import ScreenplayLayoutStore
+import ScreenplayServer
+import ScreenplayWeb
+
+/// Looking before leaping: a publish and a rollback first show what they will change and ask to
+/// confirm (a page of its own, so it works without the script), and any two revisions of a page
+/// can be compared. Every list of changes comes from ``TemplateDiff``, as the audit log's do.
+extension AdminSite {
+    /// `GET …/publish`: the draft against the live page, the note, and the button that publishes.
+    func publishReview(_ route: String, _ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        let action = "\(prefix)/pages/\(Self.pathEscape(route))"
+        guard let draft = try await layouts.draft(of: route) else {
+            return Self.page(
+                title: "Nothing to publish", session: session, prefix: prefix,
+                body: "<p>Page '\(HTML.escape(route))' has no draft. <a href=\"\(action)\">Back to the page</a></p>", status: .notFound)
+        }
+        let live = try await layouts.published(route: route)
+        let diff = TemplateDiff(from: live?.template, to: draft.template)
+        let stale =
+            live.map { $0.revision != draft.basedOn } == true
+            ? "<p class=\"warning\" id=\"stale-draft\">This draft started from revision \(draft.basedOn); revision \(live?.revision ?? 0) is live now. Publishing replaces it.</p>"
+            : ""
+        return Self.page(
+            title: "Publish the draft of \(route)?", session: session, prefix: prefix,
+            body: """
+                <p>Live now: \(live.map { "revision \($0.revision)" } ?? "nothing (first publish)"). \
+                Publishing makes the draft by \(HTML.escape(draft.updatedBy)) live for every app and browser on the next request.</p>
+                \(stale)\(Self.changeList(diff, id: "changes", caption: "What will change"))
+                <form method="post" action="\(action)/publish" class="confirm">\(Self.csrfField(session))\
+                <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
+                <label for="note">Note for the history (why)</label><input id="note" name="note" maxlength="200">\
+                <div class="actions"><button type="submit" id="confirm-publish">Publish</button> <a href="\(action)" id="cancel">Cancel</a></div></form>
+                """)
+    }
+
+    /// `GET …/rollback?revision=N`: the live page against revision N, and the button that rolls back.
+    func rollbackReview(_ route: String, query: [String: String], _ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        let action = "\(prefix)/pages/\(Self.pathEscape(route))"
+        guard let number = query["revision"].flatMap(Int.init) else {
+            return Self.page(
+                title: "Which revision?", session: session, prefix: prefix,
+                body: "<p>Choose a revision to roll back to from the page's history. <a href=\"\(action)\">Back to the page</a></p>",
+                status: .unprocessableContent)
+        }
+        let target = try await layouts.revision(number, of: route)
+        let live = try await layouts.published(route: route)
+        let diff = TemplateDiff(from: live?.template, to: target.template)
+        return Self.page(
+            title: "Roll \(route) back to revision \(number)?", session: session, prefix: prefix,
+            body: """
+                <p>Revision \(number) was published by \(HTML.escape(target.publishedBy)) at \(Self.time(target.publishedAt))\
+                \(target.note.isEmpty ? "" : " (“\(HTML.escape(target.note))”)"). Rolling back publishes a copy of it as the newest \
+                revision; revision \(live?.revision ?? 0) stays in the history, and the draft is left alone.</p>
+                \(Self.changeList(diff, id: "changes", caption: "What will change"))
+                <form method="post" action="\(action)/rollback" class="confirm">\(Self.csrfField(session))\
+                <input type="hidden" name="confirm" value="yes"><input type="hidden" name="revision" value="\(number)">\
+                <input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
+                <div class="actions"><button type="submit" id="confirm-rollback">Roll back to revision \(number)</button> <a href="\(action)" id="cancel">Cancel</a></div></form>
+                """)
+    }
+
+    /// `GET …/compare?from=A&to=B`: what changed from revision A to revision B (by default the
+    /// revision before the live one, and the live one), with a form to pick any two.
+    func compare(_ route: String, query: [String: String], _ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        let action = "\(prefix)/pages/\(Self.pathEscape(route))"
+        let history = try await layouts.history(of: route)
+        guard let newest = history.first?.revision else {
+            return Self.page(
+                title: "Nothing to compare", session: session, prefix: prefix,
+                body: "<p>Page '\(HTML.escape(route))' has no revisions yet. <a href=\"\(action)\">Back to the page</a></p>", status: .notFound)
+        }
+        let to = query["to"].flatMap(Int.init) ?? newest
+        let from = query["from"].flatMap(Int.init) ?? max(1, to - 1)
+        let older = try await layouts.revision(from, of: route)
+        let newer = try await layouts.revision(to, of: route)
+        func options(selected: Int) -> String {
+            history.map { entry in
+                "<option value=\"\(entry.revision)\"\(entry.revision == selected ? " selected" : "")>\(entry.revision) · \(HTML.escape(entry.publishedBy)) · \(Self.time(entry.publishedAt))</option>"
+            }.joined()
+        }
+        return Self.page(
+            title: "\(route): revision \(from) → \(to)", session: session, prefix: prefix,
+            body: """
+                <form method="get" action="\(action)/compare" class="pick">\
+                <label for="from">From</label><select id="from" name="from">\(options(selected: from))</select> \
+                <label for="to">to</label><select id="to" name="to">\(options(selected: to))</select> \
+                <button type="submit" id="compare">Compare</button></form>
+                <p>Revision \(from): \(HTML.escape(older.publishedBy)), \(Self.time(older.publishedAt))\(older.note.isEmpty ? "" : ", “\(HTML.escape(older.note))”"). \
+                Revision \(to): \(HTML.escape(newer.publishedBy)), \(Self.time(newer.publishedAt))\(newer.note.isEmpty ? "" : ", “\(HTML.escape(newer.note))”").</p>
+                \(Self.changeList(TemplateDiff(from: older.template, to: newer.template), id: "changes", caption: "Changes from \(from) to \(to)"))
+                <p><a href="\(action)">Back to the page</a></p>
+                """)
+    }
+
+    /// The changes as a list, each marked by what happened (added, removed, moved, changed), or
+    /// a line saying there are none.
+    static func changeList(_ diff: TemplateDiff, id: String, caption: String) -> String {
+        guard !diff.isEmpty else { return "<h2>\(HTML.escape(caption))</h2><p id=\"\(id)\" class=\"no-changes\">No changes: the two are the same.</p>" }
+        let items = zip(diff.changes, diff.lines).map { change, line in
+            "<li class=\"change \(Self.changeClass(change))\">\(HTML.escape(line))</li>"
+        }.joined()
+        return "<h2>\(HTML.escape(caption)) (\(diff.changes.count))</h2><ul id=\"\(id)\" class=\"changes\">\(items)</ul>"
+    }
+
+    static func changeClass(_ change: TemplateDiff.Change) -> String {
+        switch change {
+        case .addedSection, .addedWidget: "added"
+        case .removedSection, .removedWidget: "removed"
+        case .movedSection, .movedWidget: "moved"
+        case .retitledPage, .retitledSection, .changedWidget: "changed"
+        }
+    }
+
+    static func csrfField(_ session: AdminDirectory.Session) -> String {
+        "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
+    }
+
+    /// A stored time (ISO 8601, UTC) as a `<time>` element: readable in UTC without the script,
+    /// in the reader's own time zone with it.
+    static func time(_ iso: String) -> String {
+        let readable = iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        return "<time datetime=\"\(HTML.escape(iso))\">\(HTML.escape(readable))</time>"
+    }
+}

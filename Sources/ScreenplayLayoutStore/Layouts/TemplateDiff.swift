@@ -1,0 +1,273 @@
+public import ScreenplayComposer
+import ScreenplayContract
+
+/// What changed between two versions of a page's layout, widget by widget, in words a product
+/// person reads: what a publish or a rollback is about to do, what each audit row did, and how any
+/// two revisions differ.
+///
+/// Widgets and sections are matched by id (an id is stable across revisions: moving a widget
+/// keeps it). A widget counts as moved when it changed section, or when it no longer keeps its
+/// order among the widgets both versions have in that section; of several that swapped places,
+/// the fewest are named (the others kept their order), as a person describing the change would.
+public struct TemplateDiff: Sendable, Hashable {
+    /// One change, old to new.
+    public enum Change: Sendable, Hashable {
+        /// The page's title.
+        case retitledPage(from: String, to: String)
+        /// A section that only the new version has, at `position` (from 1), with the widgets it
+        /// brings that the old version did not have (widgets moved into it are moves).
+        case addedSection(id: String, position: Int, widgets: [String])
+        /// A section that only the old version has, with the widgets that went with it (widgets
+        /// moved out of it first are moves).
+        case removedSection(id: String, widgets: [String])
+        /// A section both have, in another place among the others.
+        case movedSection(id: String, from: Int, to: Int)
+        /// A section's heading.
+        case retitledSection(id: String, from: String?, to: String?)
+        /// A widget only the new version has.
+        case addedWidget(id: String, kind: String, section: String, position: Int)
+        /// A widget only the old version has.
+        case removedWidget(id: String, kind: String, section: String)
+        /// A widget both have, in another section or out of its order.
+        case movedWidget(id: String, fromSection: String, fromPosition: Int, toSection: String, toPosition: Int)
+        /// A widget both have whose settings differ.
+        case changedWidget(id: String, aspects: [Aspect])
+    }
+
+    /// Which settings of a widget changed.
+    public enum Aspect: Sendable, Hashable, CustomStringConvertible {
+        /// Its kind (the component it shows).
+        case kind(from: String, to: String)
+        /// The team that provides its data.
+        case vertical(from: String, to: String)
+        /// Its parameters: the top-level names that were added, removed or changed, sorted.
+        case parameters([String])
+        /// Its conditions: which ones (`platforms`, `apiVersions`, `locales`, `segments`,
+        /// `experiment`, `window`).
+        case conditions([String])
+        /// Switched on (`true`) or off.
+        case switched(on: Bool)
+        /// Its provider timeout.
+        case timeout(from: Int?, to: Int?)
+
+        /// In words: `parameters (title, count)`, `switched off`.
+        public var description: String {
+            switch self {
+            case .kind(let from, let to): "kind \(from) → \(to)"
+            case .vertical(let from, let to): "provided by \(from) → \(to)"
+            case .parameters(let names): "parameters (\(names.joined(separator: ", ")))"
+            case .conditions(let names): "who sees it (\(names.map(Self.conditionWords).joined(separator: ", ")))"
+            case .switched(let on): on ? "switched on" : "switched off"
+            case .timeout(let from, let to): "timeout \(from.map { "\($0) ms" } ?? "default") → \(to.map { "\($0) ms" } ?? "default")"
+            }
+        }
+
+        static func conditionWords(_ name: String) -> String {
+            switch name {
+            case "apiVersions": "app versions"
+            case "window": "schedule"
+            default: name
+            }
+        }
+    }
+
+    /// Every change, in reading order: the page, then sections, then widgets in the new
+    /// version's order (removed ones where they were).
+    public let changes: [Change]
+
+    /// The changes from `old` (`nil`: nothing yet, so everything is added) to `new`.
+    public init(from old: PageTemplate?, to new: PageTemplate) {
+        var changes: [Change] = []
+        let old = old ?? PageTemplate(route: new.route, title: new.title, revision: 0, sections: [])
+        if old.title != new.title { changes.append(.retitledPage(from: old.title, to: new.title)) }
+
+        // Sections.
+        let oldWidgetIDs = Set(old.sections.flatMap { $0.widgets.map(\.id) })
+        let newWidgetIDs = Set(new.sections.flatMap { $0.widgets.map(\.id) })
+        let oldSections = Dictionary(old.sections.enumerated().map { ($1.id, (index: $0, section: $1)) }, uniquingKeysWith: { first, _ in first })
+        let newSectionIDs = Set(new.sections.map(\.id))
+        let keptSections = new.sections.map(\.id).filter { oldSections[$0] != nil }
+        let sectionsInPlace = Self.keptInOrder(keptSections, oldOrder: old.sections.map(\.id))
+        for (index, section) in new.sections.enumerated() {
+            guard let before = oldSections[section.id] else {
+                let brought = section.widgets.map(\.id).filter { !oldWidgetIDs.contains($0) }
+                changes.append(.addedSection(id: section.id, position: index + 1, widgets: brought))
+                continue
+            }
+            if !sectionsInPlace.contains(section.id) {
+                changes.append(.movedSection(id: section.id, from: before.index + 1, to: index + 1))
+            }
+            if before.section.title != section.title {
+                changes.append(.retitledSection(id: section.id, from: before.section.title, to: section.title))
+            }
+        }
+        for section in old.sections where !newSectionIDs.contains(section.id) {
+            changes.append(.removedSection(id: section.id, widgets: section.widgets.map(\.id).filter { !newWidgetIDs.contains($0) }))
+        }
+
+        // Widgets: where each was and is.
+        struct Place { let section: String; let position: Int; let widget: WidgetInstance }
+        func places(_ template: PageTemplate) -> [String: Place] {
+            var found: [String: Place] = [:]
+            for section in template.sections {
+                for (index, widget) in section.widgets.enumerated() where found[widget.id] == nil {
+                    found[widget.id] = Place(section: section.id, position: index + 1, widget: widget)
+                }
+            }
+            return found
+        }
+        let before = places(old)
+        let after = places(new)
+        // Per section, the widgets both versions have there: those out of order moved.
+        var inPlace: Set<String> = []
+        for section in new.sections {
+            let kept = section.widgets.map(\.id).filter { before[$0]?.section == section.id }
+            let oldOrder = old.sections.first { $0.id == section.id }?.widgets.map(\.id) ?? []
+            inPlace.formUnion(Self.keptInOrder(kept, oldOrder: oldOrder))
+        }
+        for section in new.sections {
+            let sectionIsNew = oldSections[section.id] == nil
+            for (index, widget) in section.widgets.enumerated() where after[widget.id]?.section == section.id && after[widget.id]?.position == index + 1 {
+                guard let was = before[widget.id] else {
+                    // Named with its new section, unless the section is old.
+                    if !sectionIsNew {
+                        changes.append(.addedWidget(id: widget.id, kind: widget.kind, section: section.id, position: index + 1))
+                    }
+                    continue
+                }
+                if !inPlace.contains(widget.id) {
+                    changes.append(
+                        .movedWidget(id: widget.id, fromSection: was.section, fromPosition: was.position, toSection: section.id, toPosition: index + 1))
+                }
+                let aspects = Self.aspects(from: was.widget, to: widget)
+                if !aspects.isEmpty { changes.append(.changedWidget(id: widget.id, aspects: aspects)) }
+            }
+        }
+        for section in old.sections where newSectionIDs.contains(section.id) {
+            for widget in section.widgets where after[widget.id] == nil && before[widget.id]?.section == section.id {
+                changes.append(.removedWidget(id: widget.id, kind: widget.kind, section: section.id))
+            }
+        }
+        self.changes = changes
+    }
+
+    /// Nothing changed.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The ids of widgets only the new version has, in new sections too (for marking them in a preview).
+    public var addedWidgets: Set<String> {
+        Set(
+            changes.flatMap { change -> [String] in
+                switch change {
+                case .addedWidget(let id, _, _, _): [id]
+                case .addedSection(_, _, let widgets): widgets
+                default: []
+                }
+            })
+    }
+    /// Widgets in another place than before.
+    public var movedWidgets: Set<String> { Set(changes.compactMap { if case .movedWidget(let id, _, _, _, _) = $0 { id } else { nil } }) }
+    /// Widgets whose settings changed.
+    public var changedWidgets: Set<String> { Set(changes.compactMap { if case .changedWidget(let id, _) = $0 { id } else { nil } }) }
+    /// Widgets only the old version has, in removed sections too.
+    public var removedWidgets: Set<String> {
+        Set(
+            changes.flatMap { change -> [String] in
+                switch change {
+                case .removedWidget(let id, _, _): [id]
+                case .removedSection(_, let widgets): widgets
+                default: []
+                }
+            })
+    }
+
+    /// Each change as a sentence.
+    public var lines: [String] { changes.map(Self.sentence) }
+
+    /// One line for an audit row: counts first, then the changes, cut at `limit` characters.
+    public func summary(limit: Int = 1_000) -> String {
+        guard !isEmpty else { return "no change" }
+        let text = lines.joined(separator: "; ")
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit - 1)) + "…"
+    }
+
+    static func sentence(_ change: Change) -> String {
+        switch change {
+        case .retitledPage(let from, let to): "Page title “\(from)” → “\(to)”"
+        case .addedSection(let id, let position, let widgets): "Added section \(id) (position \(position))" + Self.holding(widgets, "with")
+        case .removedSection(let id, let widgets): "Removed section \(id)" + Self.holding(widgets, "and its")
+        case .movedSection(let id, let from, let to): "Moved section \(id) from position \(from) to \(to)"
+        case .retitledSection(let id, let from, let to): "Section \(id) heading “\(from ?? "")” → “\(to ?? "")”"
+        case .addedWidget(let id, let kind, let section, let position): "Added \(id) (\(kind)) to \(section), position \(position)"
+        case .removedWidget(let id, let kind, let section): "Removed \(id) (\(kind)) from \(section)"
+        case .movedWidget(let id, let fromSection, let fromPosition, let toSection, let toPosition):
+            fromSection == toSection
+                ? "Moved \(id) in \(toSection) from position \(fromPosition) to \(toPosition)"
+                : "Moved \(id) from \(fromSection) (position \(fromPosition)) to \(toSection) (position \(toPosition))"
+        case .changedWidget(let id, let aspects): "Changed \(id): " + aspects.map(\.description).joined(separator: ", ")
+        }
+    }
+
+    /// ` with 3 widgets: a, b, c` (at most five named), or nothing for none.
+    static func holding(_ widgets: [String], _ word: String) -> String {
+        guard !widgets.isEmpty else { return "" }
+        let named = widgets.prefix(5).joined(separator: ", ") + (widgets.count > 5 ? ", …" : "")
+        return " \(word) \(widgets.count) widget\(widgets.count == 1 ? "" : "s"): \(named)"
+    }
+
+    static func aspects(from old: WidgetInstance, to new: WidgetInstance) -> [Aspect] {
+        var aspects: [Aspect] = []
+        if old.kind != new.kind { aspects.append(.kind(from: old.kind, to: new.kind)) }
+        if old.vertical != new.vertical { aspects.append(.vertical(from: old.vertical, to: new.vertical)) }
+        if old.parameters != new.parameters {
+            let before = old.parameters.objectValue ?? [:]
+            let after = new.parameters.objectValue ?? [:]
+            let names = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+            aspects.append(.parameters(names.isEmpty ? ["(all)"] : names))
+        }
+        if old.conditions != new.conditions {
+            let (a, b) = (old.conditions, new.conditions)
+            var names: [String] = []
+            if a.platforms != b.platforms { names.append("platforms") }
+            if a.apiVersions != b.apiVersions { names.append("apiVersions") }
+            if a.locales != b.locales { names.append("locales") }
+            if a.segments != b.segments { names.append("segments") }
+            if a.experiment != b.experiment { names.append("experiment") }
+            if a.window != b.window { names.append("window") }
+            aspects.append(.conditions(names))
+        }
+        if old.isEnabled != new.isEnabled { aspects.append(.switched(on: new.isEnabled)) }
+        if old.timeoutMilliseconds != new.timeoutMilliseconds { aspects.append(.timeout(from: old.timeoutMilliseconds, to: new.timeoutMilliseconds)) }
+        return aspects
+    }
+
+    /// Of `kept` (ids in their new order, all present in `oldOrder`), those that keep their
+    /// relative order: the longest run increasing in old positions. The rest moved.
+    static func keptInOrder(_ kept: [String], oldOrder: [String]) -> Set<String> {
+        let position = Dictionary(oldOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let kept = kept.filter { position[$0] != nil }
+        let sequence = kept.map { position[$0]! }
+        guard !sequence.isEmpty else { return [] }
+        // Longest increasing subsequence, O(n log n), with predecessors to read it back.
+        var tails: [Int] = []  // index into `sequence` of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: sequence.count)
+        for (index, value) in sequence.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sequence[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var result: Set<String> = []
+        var cursor = tails.last ?? -1
+        while cursor >= 0 {
+            result.insert(kept[cursor])
+            cursor = previous[cursor]
+        }
+        return result
+    }
+}

@@ -1,0 +1,105 @@
+import ScreenplayComposer
+import ScreenplayContract
+import ScreenplayLayoutStore
+import ScreenplayServer
+import Testing
+
+/// What a publish, a rollback or an audit row says changed between two layouts.
+@Suite("TemplateDiff")
+struct TemplateDiffTests {
+    static func widget(_ id: String, _ kind: String = "banner", parameters: JSONValue = [:]) -> WidgetInstance {
+        WidgetInstance(id: id, kind: kind, vertical: "shop", parameters: parameters)
+    }
+
+    static func page(_ sections: [(String, [WidgetInstance])], title: String = "Shop") -> PageTemplate {
+        PageTemplate(route: "shop", title: title, revision: 1, sections: sections.map { .init(id: $0.0, widgets: $0.1) })
+    }
+
+    static let base = page([("top", [widget("a"), widget("b"), widget("c"), widget("d")]), ("deals", [widget("e"), widget("f")])])
+
+    @Test("the same layout has no changes")
+    func identical() {
+        let diff = TemplateDiff(from: Self.base, to: Self.base)
+        #expect(diff.isEmpty)
+        #expect(diff.summary() == "no change")
+    }
+
+    @Test("one widget dragged to the top is the one named as moved, not the three it passed")
+    func fewestMoves() {
+        let new = Self.page([("top", [Self.widget("d"), Self.widget("a"), Self.widget("b"), Self.widget("c")]), ("deals", [Self.widget("e"), Self.widget("f")])])
+        let diff = TemplateDiff(from: Self.base, to: new)
+        #expect(diff.changes == [.movedWidget(id: "d", fromSection: "top", fromPosition: 4, toSection: "top", toPosition: 1)])
+        #expect(diff.movedWidgets == ["d"])
+        #expect(diff.lines == ["Moved d in top from position 4 to 1"])
+    }
+
+    @Test("removing a widget shifts the others' positions without calling them moved")
+    func removalIsNotAMove() {
+        let new = Self.page([("top", [Self.widget("a"), Self.widget("c"), Self.widget("d")]), ("deals", [Self.widget("e"), Self.widget("f")])])
+        #expect(TemplateDiff(from: Self.base, to: new).changes == [.removedWidget(id: "b", kind: "banner", section: "top")])
+    }
+
+    @Test("added, removed, moved across sections and changed, each named once, in reading order")
+    func everyKind() {
+        var changedC = Self.widget("c", parameters: ["title": "Sale", "count": 3])
+        changedC.conditions.platforms = [.iOS]
+        changedC.isEnabled = false
+        let new = Self.page(
+            [
+                ("top", [Self.widget("a"), Self.widget("new", "carousel"), changedC]),
+                ("deals", [Self.widget("e"), Self.widget("b"), Self.widget("f")]),
+            ], title: "Shop!")
+        let diff = TemplateDiff(from: Self.base, to: new)
+        #expect(
+            diff.changes == [
+                .retitledPage(from: "Shop", to: "Shop!"),
+                .addedWidget(id: "new", kind: "carousel", section: "top", position: 2),
+                .changedWidget(id: "c", aspects: [.parameters(["count", "title"]), .conditions(["platforms"]), .switched(on: false)]),
+                .movedWidget(id: "b", fromSection: "top", fromPosition: 2, toSection: "deals", toPosition: 2),
+                .removedWidget(id: "d", kind: "banner", section: "top"),
+            ])
+        #expect(diff.addedWidgets == ["new"])
+        #expect(diff.changedWidgets == ["c"])
+        #expect(diff.removedWidgets == ["d"])
+        #expect(diff.lines[2] == "Changed c: parameters (count, title), who sees it (platforms), switched off")
+        #expect(diff.lines[3] == "Moved b from top (position 2) to deals (position 2)")
+    }
+
+    @Test("sections added, removed, reordered and retitled")
+    func sections() {
+        let deals = PageTemplate.Section(id: "deals", title: "Today only", widgets: [Self.widget("e"), Self.widget("f")])
+        let new = PageTemplate(
+            route: "shop", title: "Shop", revision: 2,
+            sections: [deals, .init(id: "fresh", widgets: [])] + [.init(id: "top", widgets: Self.base.sections[0].widgets)])
+        let diff = TemplateDiff(from: Self.base, to: new)
+        #expect(diff.changes.contains(.retitledSection(id: "deals", from: nil, to: "Today only")))
+        #expect(diff.changes.contains(.addedSection(id: "fresh", position: 2, widgets: [])))
+        // Two sections swapped: one of them moved, not both.
+        #expect(diff.changes.filter { if case .movedSection = $0 { true } else { false } }.count == 1)
+        #expect(!diff.changes.contains { if case .movedWidget = $0 { true } else { false } })
+    }
+
+    @Test("a section removed with its widgets is one change naming them; a widget moved out of it first is a move")
+    func removedSectionWithWidgets() {
+        let new = Self.page([("top", [Self.widget("a"), Self.widget("b"), Self.widget("c"), Self.widget("d"), Self.widget("f")])])
+        let diff = TemplateDiff(from: Self.base, to: new)
+        #expect(
+            diff.changes == [
+                .removedSection(id: "deals", widgets: ["e"]),
+                .movedWidget(id: "f", fromSection: "deals", fromPosition: 2, toSection: "top", toPosition: 5),
+            ])
+        #expect(diff.removedWidgets == ["e"])
+        #expect(diff.lines[0] == "Removed section deals and its 1 widget: e")
+    }
+
+    @Test("against nothing, everything is added; the summary is cut at its limit")
+    func fromNothingAndCut() {
+        let diff = TemplateDiff(from: nil, to: Self.base)
+        #expect(diff.addedWidgets == ["a", "b", "c", "d", "e", "f"])
+        #expect(diff.changes == [.addedSection(id: "top", position: 1, widgets: ["a", "b", "c", "d"]), .addedSection(id: "deals", position: 2, widgets: ["e", "f"])])
+        #expect(diff.lines[0] == "Added section top (position 1) with 4 widgets: a, b, c, d")
+        let summary = diff.summary(limit: 40)
+        #expect(summary.count == 40)
+        #expect(summary.hasSuffix("…"))
+    }
+}
