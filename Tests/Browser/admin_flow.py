@@ -381,6 +381,29 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
         self.shot("07-editor-error")
 
+        # A whole number that names no work: the catalog vertical says so, beside the field.
+        work = self.browser.find_element(By.ID, "deal-offer-p-workID")
+        work.clear()
+        work.send_keys("99999")
+        self.submit("save-deal-offer")
+        error = self.browser.find_element(By.ID, "deal-offer-p-workID-error")
+        self.assertIn("no work 99999", error.text)
+        self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("value"), "99999", "what was typed stays")
+        self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+        # The summary at the top has the focus and links to the field, which the link brings into view.
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        summary = self.browser.find_element(By.ID, "error-summary")
+        self.assertIn("Not saved: 1 problem", summary.text)
+        link = summary.find_element(By.CSS_SELECTOR, "a[href='#deal-offer-p-workID']")
+        self.assertIn("no work 99999", link.text)
+        self.shot("07b-editor-missing-work")
+        link.click()
+        self.assertTrue(self.browser.execute_script(
+            "const r = document.getElementById('deal-offer-p-workID').getBoundingClientRect();"
+            "return location.hash === '#deal-offer-p-workID' && r.top >= -1 && r.bottom <= window.innerHeight + 1;"))
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "deal-offer-p-workID")
+        self.check_accessible("editor with an error summary")
+
         # An experiment nobody defined: the store's validation, beside the experiment field.
         experiment = self.browser.find_element(By.ID, "deal-price-c_experiment")
         experiment.send_keys("no-such-test=a")
@@ -397,11 +420,20 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.submit("remove-free-shipping")
         self.submit("down-spring-sale")
+        # A widget naming a work that does not exist: refused, and the form keeps every choice.
         self.browser.find_element(By.ID, "add-id").send_keys("extra-tag")
-        self.browser.find_element(By.ID, "add-kind").send_keys("priceTag")
-        self.browser.find_element(By.ID, "add-vertical").send_keys("pricing")
-        self.browser.find_element(By.ID, "add-section").send_keys("deal")
-        self.browser.find_element(By.ID, "add-parameters").send_keys('{"workID": %s}' % original_work)
+        Select(self.browser.find_element(By.ID, "add-kind")).select_by_visible_text("priceTag")
+        Select(self.browser.find_element(By.ID, "add-vertical")).select_by_visible_text("pricing")
+        Select(self.browser.find_element(By.ID, "add-section")).select_by_visible_text("deal")
+        self.browser.find_element(By.ID, "add-parameters").send_keys('{"workID": 99999}')
+        self.submit("add-widget")
+        self.assertIn("no work 99999", self.browser.find_element(By.ID, "error-summary").text)
+        for element_id, chosen in (("add-kind", "priceTag"), ("add-vertical", "pricing"), ("add-section", "deal")):
+            self.assertEqual(Select(self.browser.find_element(By.ID, element_id)).first_selected_option.text, chosen, element_id)
+        self.assertEqual(self.browser.find_element(By.ID, "add-id").get_attribute("value"), "extra-tag")
+        parameters = self.browser.find_element(By.ID, "add-parameters")
+        parameters.clear()
+        parameters.send_keys('{"workID": %s}' % original_work)
         self.submit("add-widget")
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]

@@ -152,6 +152,28 @@ struct AdminAPITests {
         }
     }
 
+    @Test("a work that does not exist is refused at its parameter, for each widget naming it; real works save")
+    func missingWork() async throws {
+        try await Self.withAdmin { root, token in
+            let detail = try Self.object(try await Self.call(.get, root, "pages/shop", token: token))
+            let live = try #require(detail["live"]?["template"])
+            // Every widget that names work 26 (its offer, price and buy button) now names 99999.
+            let text = String(decoding: try JSONEncoder().encode(live), as: UTF8.self).replacingOccurrences(of: #""workID":26"#, with: #""workID":99999"#)
+            let refused = try await Self.call(.put, root, "pages/shop/draft", token: token, json: text)
+            #expect(refused.status == .unprocessableContent, "\(refused.text.prefix(300))")
+            let problems = try Self.object(refused)["problems"]?.arrayValue ?? []
+            let paths = problems.compactMap { $0["path"]?.stringValue }
+            #expect(paths.count == text.components(separatedBy: #""workID":99999"#).count - 1, "\(paths)")
+            #expect(paths.allSatisfy { $0.hasSuffix(".parameters.workID") }, "\(paths)")
+            #expect(problems.first?["message"]?.stringValue?.contains("no work 99999") == true, "\(problems)")
+            let after = try Self.object(try await Self.call(.get, root, "pages/shop", token: token))["draft"]
+            #expect(after == nil || after == .null, "nothing saved")
+            // Work 1 exists: the same change to it saves.
+            let real = text.replacingOccurrences(of: #""workID":99999"#, with: #""workID":1"#)
+            #expect(try await Self.call(.put, root, "pages/shop/draft", token: token, json: real).status == .ok)
+        }
+    }
+
     @Test("experiments: refused with paths when broken, saved, reported per variant, deleted")
     func experiments() async throws {
         try await Self.withAdmin { root, token in

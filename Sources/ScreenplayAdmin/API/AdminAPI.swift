@@ -155,10 +155,11 @@ public struct AdminAPI: Sendable {
             guard template.route == route else {
                 throw ScreenplayError.invalidField("route", "the body's route '\(template.route)' is not the URL's '\(route)'")
             }
-            let problems = try await ExperimentCheck.problems(in: template, pages: pages, experiments: experiments)
-            if !problems.isEmpty { throw LayoutError.invalid(problems) }
+            let world = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments)
+            let errors = world.filter { !$0.isWarning }
+            if !errors.isEmpty { throw LayoutError.invalid(errors) }
             let draft = try await layouts.saveDraft(template, by: admin)
-            let warnings = layouts.problems(in: template).filter(\.isWarning)
+            let warnings = layouts.problems(in: template).filter(\.isWarning) + world.filter(\.isWarning)
             return try Self.json(
                 DraftListing(draft, warnings: warnings.map { ProblemListing(path: $0.path, message: $0.message, warning: true) }))
         case ("draft", .delete):

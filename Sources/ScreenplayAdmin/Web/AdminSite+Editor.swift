@@ -44,13 +44,9 @@ extension AdminSite {
             }
             stored[instance, default: [:]][input] = (problem.isWarning ? "warning: " : "") + problem.message
         }
-        var body =
-            pageProblems.isEmpty
-            ? ""
-            : """
-            <div class="error" role="alert" id="page-errors"><p>Not saved:</p><ul>\(pageProblems.map { "<li>\(HTML.escape($0))</li>" }.joined())</ul></div>
-            """
-        body += "<p id=\"source\">\(HTML.escape(source))</p>"
+        // The refused change's problems, each linking to its field, for the summary at the top.
+        var summary: [(target: String, label: String, message: String)] = []
+        var body = "<p id=\"source\">\(HTML.escape(source))</p>"
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         let catalog = pages?.composer.catalog
@@ -78,14 +74,22 @@ extension AdminSite {
                 var fields = ""
                 let parameters = catalog?[widget.kind]?.parameters ?? []
                 for field in parameters {
+                    let id = "\(widget.id)-p-\(field.name)"
                     fields += Self.field(
                         name: "p.\(field.name)", label: "\(field.name) (\(field.type)\(field.isRequired ? ", required" : ""))",
-                        value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: "\(widget.id)-p-\(field.name)")
+                        value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: id)
+                    if attemptHere != nil, let error = errors["p.\(field.name)"] {
+                        summary.append((Self.fieldID(id), "\(widget.id): \(field.name)", error))
+                    }
                 }
                 for (name, label) in Self.conditionInputs {
-                    fields += Self.field(
-                        name: name, label: label, value: values[name] ?? "", error: errors[name], id: "\(widget.id)-\(name)")
+                    let id = "\(widget.id)-\(name)"
+                    fields += Self.field(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                    if attemptHere != nil, let error = errors[name] {
+                        summary.append((Self.fieldID(id), "\(widget.id): \(label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))", error))
+                    }
                 }
+                if attemptHere != nil, let error = errors[""] { summary.append(("widget-\(widget.id)", widget.id, error)) }
                 let general = errors[""].map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
                 body += """
                     <fieldset id="widget-\(HTML.escape(widget.id))"><legend>\(HTML.escape(widget.id)) · \(HTML.escape(widget.kind)) · \
@@ -101,10 +105,17 @@ extension AdminSite {
                     """
             }
         }
-        let kinds = (catalog?.contracts.keys.sorted() ?? []).map { "<option>\(HTML.escape($0))</option>" }.joined()
-        let verticals = (pages?.composer.providers.keys.sorted() ?? []).map { "<option>\(HTML.escape($0))</option>" }.joined()
-        let sections = template.sections.map { "<option>\(HTML.escape($0.id))</option>" }.joined()
+        // After a refused add, the menus keep what was chosen, as the text fields keep what was typed.
+        let chosen = attempt?.instanceID == "" ? attempt?.values ?? [:] : [:]
+        func options(_ values: [String], selected: String?) -> String {
+            values.map { "<option\($0 == selected ? " selected" : "")>\(HTML.escape($0))</option>" }.joined()
+        }
+        let kinds = options(catalog?.contracts.keys.sorted() ?? [], selected: chosen["kind"])
+        let verticals = options(pages?.composer.providers.keys.sorted() ?? [], selected: chosen["vertical"])
+        let sections = options(template.sections.map(\.id), selected: chosen["section"])
         let addErrors = attempt?.instanceID == "" ? attempt?.errors ?? [:] : [:]
+        if let error = addErrors["id"] { summary.append(("add-id", "new widget: id", error)) }
+        if let error = addErrors["parameters"] { summary.append(("add-parameters", "new widget: parameters", error)) }
         body += """
             <h2>Add a widget</h2><form method="post" action="\(action)/add" class="edit" id="add">\(csrf)
             \(Self.field(name: "id", label: "Widget id", value: attempt?.instanceID == "" ? attempt?.values["id"] ?? "" : "", error: addErrors["id"], id: "add-id"))
@@ -119,8 +130,33 @@ extension AdminSite {
             <button type="submit" id="add-section-button">Add the section at the end</button></form>
             """
         return Self.page(
-            title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice, body: body,
+            title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
+            body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil) + body,
             status: attempt == nil ? .ok : .unprocessableContent)
+    }
+
+    /// The box at the top of a refused save: how many problems, each a link to its field (the
+    /// page's own problems, which have no field, listed as they are). It takes the focus when the
+    /// page loads, so a keyboard or screen reader user starts at what went wrong rather than at
+    /// the top of a long page.
+    static func errorSummary(_ items: [(target: String, label: String, message: String)], pageProblems: [String], refused: Bool) -> String {
+        guard !items.isEmpty || !pageProblems.isEmpty else { return "" }
+        let count = items.count + pageProblems.count
+        let heading = refused ? "Not saved: \(count) problem\(count == 1 ? "" : "s")" : "The draft has \(count) problem\(count == 1 ? "" : "s")"
+        let links = items.map { item in
+            "<li><a href=\"#\(HTML.escape(item.target))\">\(HTML.escape(item.label)): \(HTML.escape(item.message.trimmingCharacters(in: .whitespaces)))</a></li>"
+        }.joined()
+        let pageList =
+            pageProblems.isEmpty ? "" : "<ul id=\"page-errors\">\(pageProblems.map { "<li>\(HTML.escape($0))</li>" }.joined())</ul>"
+        return """
+            <div class="error-summary" id="error-summary" role="alert" tabindex="-1"\(refused ? " autofocus" : "")>\
+            <h2>\(heading)</h2>\(links.isEmpty ? "" : "<ul>\(links)</ul>")\(pageList)</div>
+            """
+    }
+
+    /// An element id made of what ids may hold (letters, digits, `-`, `_`), as ``field(name:label:value:error:id:)`` writes it.
+    static func fieldID(_ id: String) -> String {
+        String(id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
     }
 
     /// The draft, or a copy of the live revision, with words saying which.
@@ -214,9 +250,10 @@ extension AdminSite {
     ) async throws -> ScreenplayService.Response {
         var problems: [TemplateProblem] = []
         do {
-            // Experiments named in conditions must exist: the store's validator knows the widget
-            // kinds, the admin also knows the experiments.
-            problems = try await ExperimentCheck.problems(in: template, pages: pages, experiments: experiments)
+            // Experiments named in conditions and works named in parameters must exist: the
+            // store's validator knows the widget kinds, the admin also asks the world. A vertical
+            // that could not answer (a warning) does not block the save.
+            problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
             if !problems.isEmpty { throw LayoutError.invalid(problems) }
             try await layouts.saveDraft(template, by: session.admin)
             return Self.redirect(to: back + "?done=saved")
@@ -313,12 +350,12 @@ extension AdminSite {
     ]
 
     static func field(name: String, label: String, value: String, error: String?, id: String) -> String {
-        let safeID = id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
-        let errorID = "\(String(safeID))-error"
+        let safeID = fieldID(id)
+        let errorID = "\(safeID)-error"
         let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\""
         let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
         return """
-            <label for="\(String(safeID))">\(HTML.escape(label))</label><input id="\(String(safeID))" name="\(HTML.escape(name))" \
+            <label for="\(safeID)">\(HTML.escape(label))</label><input id="\(safeID)" name="\(HTML.escape(name))" \
             value="\(HTML.escape(value))"\(described)>\(message)
             """
     }

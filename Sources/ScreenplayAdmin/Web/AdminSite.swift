@@ -412,6 +412,10 @@ public struct AdminSite: Sendable {
         a.button{display:inline-block;padding:.3rem .7rem;border:1px solid currentColor;border-radius:.3rem;text-decoration:none}
         form.confirm{display:grid;gap:.5rem;max-width:32rem;margin:1rem 0}.actions{display:flex;gap:1rem;align-items:center}
         td.detail{max-width:40rem;overflow-wrap:anywhere}
+        .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
+        .error-summary a{color:#a40000;font-weight:600}.error-summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
+        @media (prefers-color-scheme:dark){.error-summary{border-color:#ff8a80}.error-summary h2,.error-summary a{color:#ff8a80}
+        .error,.warning{color:#ff8a80}}
         """
 
     static func page(

@@ -26,6 +26,10 @@ public struct WidgetContract: Sendable {
     public let fields: [WidgetField]
     /// The fields of an instance's `parameters` (set in the layout admin, sent to the provider).
     public let parameters: [WidgetField]
+    /// Parameters that name something in the vertical's world (a work, a recording): when a
+    /// template is saved, the vertical's provider is asked whether each exists
+    /// (``WidgetReferenceChecking``), so a page cannot be published pointing at nothing.
+    public let references: [WidgetReference]
     /// Which URLs ``WidgetFieldType/url`` fields may hold.
     public let linkPolicy: LinkPolicy
     /// Builds what a client that does not render the kind gets (an older API version, or an app
@@ -46,11 +50,11 @@ public struct WidgetContract: Sendable {
 
     /// Declares a widget kind.
     ///
-    /// - Throws: ``WidgetContractError`` when `type` is a built-in kind or not an identifier, or
-    ///   a field name is empty, reserved or repeated.
+    /// - Throws: ``WidgetContractError`` when `type` is a built-in kind or not an identifier, a
+    ///   field name is empty, reserved or repeated, or a reference names no declared parameter.
     public init(
         type: String, summary: String, versioning: KindVersioning, fields: [WidgetField], parameters: [WidgetField] = [],
-        linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
+        references: [WidgetReference] = [], linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
         unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }, sharing: ScreenplayRoutes.Sharing = .perUser
     ) throws(WidgetContractError) {
         guard !Component.knownKinds.map(\.rawValue).contains(type) else {
@@ -71,6 +75,10 @@ public struct WidgetContract: Sendable {
                 }
             }
         }
+        for reference in references where !parameters.contains(where: { $0.name == reference.parameter }) {
+            throw WidgetContractError("'\(type)' checks the parameter '\(reference.parameter)', which it does not declare")
+        }
+        self.references = references
         self.type = type
         self.summary = summary
         self.versioning = versioning

@@ -110,6 +110,15 @@ struct CatalogRepository: Sendable {
         }
     }
 
+    /// Of `ids`, those that are no work's id: one query for all of them.
+    func missingWorks(among ids: Set<Int64>) async throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        let known = try await store.read { database in
+            Set(try await database.select().column("id").from("works").where("id", .in, Array(ids)).all().map { try $0.decode(column: "id", as: Int64.self) })
+        }
+        return ids.subtracting(known)
+    }
+
     func recordings(workID: Int64) async throws -> [(RecordingRecord, [TrackRecord])] {
         try await store.read { database in
             let recordings = try await database.select().column("*").from("recordings").where("work_id", .equal, workID)

@@ -3,8 +3,13 @@ import ScreenplayContract
 import ScreenplayServer
 
 /// The catalog vertical, in process: a recording offer per instance, from the demo's catalog.
-struct CatalogVertical: WidgetProvider {
+/// It owns the works, so it answers whether the works a template names exist.
+struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
     let catalog: CatalogRepository
+
+    func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
+        try await CatalogRepository.missingWorks(among: values, in: catalog)
+    }
 
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
         var fragments: [String: WidgetFragment] = [:]
@@ -24,8 +29,13 @@ struct CatalogVertical: WidgetProvider {
 
 /// The pricing vertical, in process: price tags and buy buttons, each price sent once as an
 /// entity that every widget showing it binds to.
-struct PricingVertical: WidgetProvider {
+struct PricingVertical: WidgetProvider, WidgetReferenceChecking {
     let catalog: CatalogRepository
+
+    /// Prices exist for every work in the catalog, and only those.
+    func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
+        try await CatalogRepository.missingWorks(among: values, in: catalog)
+    }
 
     /// A work's price: stable, so pages and tests agree.
     static func price(of workID: Int64) -> String { "€\(8 + workID % 12).99" }
@@ -51,5 +61,14 @@ struct PricingVertical: WidgetProvider {
             }
         }
         return WidgetResponse(fragments: fragments, entities: entities)
+    }
+}
+
+extension CatalogRepository {
+    /// Of `values` (parameters naming works), those that name none: not an integer, or no such work.
+    static func missingWorks(among values: Set<JSONValue>, in catalog: CatalogRepository) async throws -> Set<JSONValue> {
+        let ids = Set(values.compactMap { $0.integerValue.map(Int64.init) })
+        let missing = try await catalog.missingWorks(among: ids)
+        return values.filter { value in value.integerValue.map { missing.contains(Int64($0)) } ?? true }
     }
 }

@@ -22,6 +22,7 @@ enum ShopWidgets {
                 .required("link", .url, summary: "The work's screen."),
             ],
             parameters: [.required("workID", .integer, summary: "The work on offer.")],
+            references: [WidgetReference(parameter: "workID", names: "work")],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let link = json["link"]?.stringValue else { return [] }
                 return [
@@ -46,7 +47,8 @@ enum ShopWidgets {
                 .required("label", .string),
                 WidgetField.required("price", .string, summary: "Display text, usually bound to `price/work-ID`.").bindable(),
             ],
-            parameters: [.required("workID", .integer)],
+            parameters: [.required("workID", .integer, summary: "The work whose price it shows.")],
+            references: [WidgetReference(parameter: "workID", names: "work")],
             fallback: { json in
                 guard let label = json["label"]?.stringValue, let price = json["price"]?.stringValue else { return [] }
                 return [.text(.init("\(label): \(price)", weight: .semibold))]
@@ -60,7 +62,8 @@ enum ShopWidgets {
             type: "cartButton", summary: "Buy a recording, with its price on the button.",
             versioning: KindVersioning(introduced: .v2, fallback: "a button with the title and the price, opening the work"),
             fields: [.required("title", .string), WidgetField.required("price", .string).bindable(), .required("link", .url)],
-            parameters: [.required("workID", .integer)],
+            parameters: [.required("workID", .integer, summary: "The work whose price it shows.")],
+            references: [WidgetReference(parameter: "workID", names: "work")],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let price = json["price"]?.stringValue, let link = json["link"]?.stringValue
                 else { return [] }
