@@ -449,15 +449,32 @@ class AdminInTheBrowser(unittest.TestCase):
         draft_column = self.browser.find_element(By.ID, "preview-draft").text
         live_column = self.browser.find_element(By.ID, "preview-live").text
         self.assertIn("extra-tag", draft_column)
-        self.assertIn("condition not met", draft_column)
         self.assertNotIn("extra-tag", live_column)
         self.assertIn("Buy the recording", live_column)
+        # What happened to each widget, in words: the price tag is hidden on iOS, and why.
+        price_row = self.browser.find_element(By.XPATH, "//section[@id='preview-draft']//tr[td[1]='deal-price']").text
+        self.assertIn("hidden: not shown on ios (only on android)", price_row)
+        self.assertIn("changed", price_row)
+        # The differences are listed, named in each row, and outlined in the rendered draft.
+        changes = self.browser.find_element(By.ID, "preview-changes").text
+        self.assertIn("Added extra-tag (priceTag) to deal", changes)
+        self.assertIn("Removed free-shipping (promoBanner) from promotions", changes)
+        self.assertIn("added", self.browser.find_element(By.XPATH, "//section[@id='preview-draft']//tr[td[1]='extra-tag']").text)
+        outline = self.browser.execute_script(
+            "return getComputedStyle(document.querySelector('#preview-draft .rendered [data-node=\"id:extra-tag\"]')).outlineStyle")
+        self.assertEqual(outline, "solid")
+        # The removed banner is marked where the live page has it (its row; its outline when shown).
+        self.assertIn("removed", self.browser.find_element(By.XPATH, "//section[@id='preview-live']//tr[td[1]='free-shipping']").text)
+        self.assertIn('#preview-live .rendered [data-node="id:free-shipping"]{outline:3px dashed',
+                      self.browser.execute_script("return document.getElementById('preview-marks').textContent"))
+        self.check_accessible("preview")
         # The screens in the site's look: list rows are laid out as rows, inside the preview only.
         row = self.browser.find_element(By.CSS_SELECTOR, "#preview-live .rendered .row")
         self.assertEqual(row.value_of_css_property("display"), "flex")
         header = self.browser.find_element(By.TAG_NAME, "header")
         self.assertEqual(header.value_of_css_property("display"), "flex")
         self.shot("09-preview")
+        self.shot_phone_dark("09b-preview-phone-dark")
 
         # Published from the page, after its review: apps see it on the next request.
         self.open("/admin/pages/shop")

@@ -23,6 +23,7 @@ extension AdminSite {
         var version: Int
         var user: String?
         var locale: String?
+        var segments: Set<String>
         var overrides: [String: String]
         /// The query the settings came from, to ask the stream for the same preview.
         var query: [String: String]
@@ -35,6 +36,7 @@ extension AdminSite {
             version = Int(query["version"] ?? "") ?? APIVersion.latest.rawValue
             user = query["user"].flatMap { $0.isEmpty ? nil : $0 }
             locale = query["locale"].flatMap { $0.isEmpty ? nil : $0 }
+            segments = Set((query["segments"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             overrides = [:]
             for key in experiments { if let variant = query["variant." + key], !variant.isEmpty { overrides[key] = variant } }
         }
@@ -63,7 +65,8 @@ extension AdminSite {
         guard APIVersion.supported.contains(APIVersion(settings.version)) else { return .failure(.version(settings.version)) }
         let context = CompositionContext(
             route: route, userID: settings.user, platform: Platform(settings.platform), apiVersion: APIVersion(settings.version),
-            clientKinds: [], locale: settings.locale, now: Date(), experiments: catalog, variantOverrides: settings.overrides)
+            clientKinds: [], locale: settings.locale, segments: settings.segments, now: Date(), experiments: catalog,
+            variantOverrides: settings.overrides)
         // Previews never count as exposures: compose with the same catalog and providers, no recorder.
         let composer = Composer(
             catalog: pages.composer.catalog, providers: pages.composer.providers, configuration: pages.composer.configuration)
@@ -96,6 +99,22 @@ extension AdminSite {
         case .success(let result): (settings, composed) = result
         case .failure(let refusal): return refusal.response
         }
+        // What the draft changes against the live page: listed above the columns, outlined in
+        // the draft (added, moved, changed) and in the live page (removed), and named in each
+        // widget's row, so the difference reads without color too.
+        let diff = composed.draft.map { TemplateDiff(from: composed.live?.template, to: $0.template) }
+        var marks = ""
+        var changeOf: [String: String] = [:]
+        for (ids, change, column) in [
+            (diff?.addedWidgets ?? [], "added", "draft"), (diff?.movedWidgets ?? [], "moved", "draft"),
+            (diff?.changedWidgets ?? [], "changed", "draft"), (diff?.removedWidgets ?? [], "removed", "live"),
+        ] {
+            for id in ids.sorted() {
+                changeOf[column + ":" + id] = change
+                marks += "#preview-\(column) .rendered [data-node=\"id:\(Self.cssString(id))\"]{outline:3px \(change == "removed" ? "dashed" : "solid") var(--mark-\(change));outline-offset:3px}"
+            }
+        }
+        let catalogOfKinds = pages?.composer.catalog
         var columns = ""
         for (name, column) in [("Draft", composed.draft), ("Live", composed.live)] {
             guard let (template, page) = column else {
@@ -104,19 +123,33 @@ extension AdminSite {
             }
             let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
             let rendered = screen.map { "<main>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
+            let instances = Dictionary(template.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var rows = ""
             for widget in page.widgets {
                 let latency = widget.providerLatency.map(Self.milliseconds) ?? "–"
-                rows +=
-                    "<tr><td>\(HTML.escape(widget.instanceID))</td><td>\(latency)</td><td>\(widget.bytes)</td><td>\(HTML.escape(widget.outcome.description))</td></tr>"
+                let fate = WidgetFate.words(
+                    for: widget, instance: instances[widget.instanceID], contract: catalogOfKinds?[widget.kind],
+                    context: "\(settings.platform) at API version \(settings.version)")
+                let failed = WidgetFate.isProviderFailure(widget.outcome)
+                let change = changeOf[name.lowercased() + ":" + widget.instanceID].map { "<span class=\"mark mark-\($0)\">\($0)</span>" } ?? ""
+                rows += """
+                    <tr\(failed ? " class=\"failed\"" : "")><td>\(HTML.escape(widget.instanceID))</td><td>\(change)</td><td>\(latency)</td><td>\(widget.bytes)</td>\
+                    <td>\(failed ? "<strong>Provider failure:</strong> " : "")\(HTML.escape(fate))</td></tr>
+                    """
             }
+            let anyFailed = page.widgets.contains { WidgetFate.isProviderFailure($0.outcome) }
+            let retry =
+                anyFailed
+                ? "<p class=\"warning\" id=\"\(name.lowercased())-failures\">A provider failed for this column: what it shows is not what the layout decides. <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(settings.query))\" id=\"retry-\(name.lowercased())\">Retry</a></p>"
+                : ""
             columns += """
                 <section class="column" id="preview-\(name.lowercased())"><h2>\(name == "Live" ? "Live (revision \(template.revision))" : "Draft")</h2>
-                <div class="rendered">\(rendered)</div>
+                \(retry)<div class="rendered">\(rendered)</div>
                 <table><caption>\(page.bytes.count) bytes in \(Self.milliseconds(page.duration))\(page.isOverBudget ? ", over budget" : "")</caption>
-                <thead><tr><th>Widget</th><th>Latency</th><th>Bytes</th><th>Outcome</th></tr></thead><tbody>\(rows)</tbody></table></section>
+                <thead><tr><th>Widget</th><th>Change</th><th>Latency</th><th>Bytes</th><th>What happened</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
         }
+        let changes = diff.map { Self.changeList($0, id: "preview-changes", caption: "The draft against the live page") } ?? ""
         let catalog = settings.catalog
         var variantInputs = ""
         for key in catalog.experiments.keys.sorted() {
@@ -136,8 +169,14 @@ extension AdminSite {
             <label for="platform">Platform</label><select id="platform" name="platform">\(platforms)</select>
             <label for="version">API version</label><select id="version" name="version">\(versionOptions)</select>
             <label for="user">User id (empty: anonymous)</label><input id="user" name="user" value="\(HTML.escape(settings.user ?? ""))">
+            <label for="locale">Language (de, fr-CH; empty: none)</label><input id="locale" name="locale" value="\(HTML.escape(settings.locale ?? ""))">
+            <label for="segments">Segments (comma-separated)</label><input id="segments" name="segments" value="\(HTML.escape(settings.segments.sorted().joined(separator: ", ")))">
             \(variantInputs)<button type="submit" id="show">Show</button></form>
             <p><a href="\(prefix)/pages/\(Self.pathEscape(route))/edit">Back to the editor</a></p>
+            <style id="preview-marks">\(marks)</style>
+            \(changes)
+            <p class="legend">Outlined: <span class="mark mark-added">added</span> <span class="mark mark-moved">moved</span> \
+            <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page.</p>
             <div class="columns">\(columns)</div>
             """
         // Live when the server announces changes: the stream names this same preview.
@@ -148,7 +187,23 @@ extension AdminSite {
         // The screens in the site's own look, confined to the preview boxes.
         return Self.page(
             title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body,
-            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered"), mainAttributes: live, script: events == nil ? nil : WebSite.scriptPath)
+            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle, mainAttributes: live, script: events == nil ? nil : WebSite.scriptPath)
+    }
+
+    /// The colors of the change marks, light and dark; the words beside them say the same.
+    static let markStyle = """
+        :root{--mark-added:#1a7f37;--mark-moved:#0b57d0;--mark-changed:#8a5a00;--mark-removed:#b3261e}
+        @media (prefers-color-scheme:dark){:root{--mark-added:#56d364;--mark-moved:#79b8ff;--mark-changed:#e3b341;--mark-removed:#ff7b72}}
+        .mark{display:inline-block;padding:0 .35rem;border:2px solid;border-radius:.25rem;font-size:.85em;font-weight:600}
+        .mark-added{border-color:var(--mark-added)}.mark-moved{border-color:var(--mark-moved)}
+        .mark-changed{border-color:var(--mark-changed)}.mark-removed{border-color:var(--mark-removed);border-style:dashed}
+        tr.failed td{background:rgba(179,38,30,.08)}
+        """
+
+    /// `id` inside a double-quoted CSS string: quotes and backslashes escaped (ids cannot hold
+    /// them, but the marks must not depend on that).
+    static func cssString(_ id: String) -> String {
+        id.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     /// The path of the stream that follows previews of `route` (a path of its own, outside

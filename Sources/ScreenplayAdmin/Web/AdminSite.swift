@@ -302,7 +302,11 @@ public struct AdminSite: Sendable {
                 let measured = report?.report(for: widget.id)
                 let latency = measured?.providerLatency.map { Self.milliseconds($0) } ?? "–"
                 let bytes = measured.map { "\($0.bytes)" } ?? "–"
-                let outcome = measured.map { HTML.escape($0.outcome.description) } ?? "not composed yet"
+                let outcome =
+                    measured.map {
+                        HTML.escape(
+                            WidgetFate.words(for: $0, instance: widget, contract: pages?.composer.catalog[widget.kind], context: "the app that asked"))
+                    } ?? "not composed yet"
                 let toggle = """
                     <form method="post" action="\(action)/widgets/\(Self.pathEscape(widget.id))/enabled">\(csrf)\
                     <input type="hidden" name="enabled" value="\(widget.isEnabled ? "false" : "true")">\
