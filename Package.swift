@@ -319,6 +319,7 @@ let package = Package(
             name: "ScreenplayDemoTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayServer", "ScreenplayComposer", "ScreenplayLayoutStore", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayClient",
+                "ScreenplayTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -135,6 +135,10 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
+    def experiment(self, key):
+        """The experiment as the JSON API lists it."""
+        return next(e for e in self.server.api("GET", "/admin/api/experiments") if e["key"] == key)
+
     def check_accessible(self, what):
         """No serious or critical axe-core violation on the page, light or dark."""
         problems = []
@@ -561,6 +565,84 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.switch_to.window(preview)
             # No stream left open into the next test.
             self.browser.get("about:blank")
+
+    def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
+        self.sign_in()
+        self.open("/admin/experiments")
+        self.assertIn("shop-free-shipping", self.browser.find_element(By.ID, "experiment-list").text)
+        self.check_accessible("experiment list")
+        self.submit("new-experiment")
+
+        # A weight that is not a number: refused with the summary at the top, what was typed kept.
+        self.browser.find_element(By.ID, "experiment-key").send_keys("cta-test")
+        variants = self.browser.find_element(By.ID, "experiment-variants")
+        variants.clear()
+        variants.send_keys("control 50\nbig-button fifty")
+        start = self.browser.find_element(By.ID, "experiment-start")
+        self.assertEqual(start.get_attribute("type"), "datetime-local")
+        self.browser.execute_script("arguments[0].value = '2030-01-01T09:00'", start)
+        self.submit("save-experiment")
+        summary = self.browser.find_element(By.ID, "error-summary")
+        self.assertIn("line 2: write a name and a whole-number weight", summary.text)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-variants").get_attribute("value"), "control 50\nbig-button fifty")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-start").get_attribute("value"), "2030-01-01T09:00")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-key").get_attribute("value"), "cta-test")
+
+        # Fixed: created, scheduled for 2030.
+        variants = self.browser.find_element(By.ID, "experiment-variants")
+        variants.clear()
+        variants.send_keys("control 50\nbig-button 50")
+        self.submit("save-experiment")
+        self.assertEqual(self.path(), "/admin/experiments/cta-test?done=experimentSaved")
+        self.assertIn("scheduled: starts 2030-01-01 09:00 UTC", self.browser.find_element(By.ID, "experiment-state").text)
+        self.assertEqual(self.experiment("cta-test")["start"], "2030-01-01T09:00:00Z")
+        self.check_accessible("experiment page")
+        self.shot("12-experiment-scheduled")
+
+        # Started now, then stopped now: the state says so, the API agrees.
+        self.submit("start-now")
+        self.assertIn("Started", self.browser.find_element(By.ID, "notice").text)
+        self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("running since"))
+        self.submit("stop-now")
+        self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("stopped"))
+        self.assertIsNotNone(self.experiment("cta-test").get("stop"))
+        rows = self.browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")
+        self.assertEqual([row.find_element(By.TAG_NAME, "td").text for row in rows], ["control", "big-button"])
+
+        # Nothing names it: it can be deleted.
+        self.submit("delete-experiment")
+        self.assertIn("Experiment deleted", self.browser.find_element(By.ID, "notice").text)
+        self.assertNotIn("cta-test", self.browser.find_element(By.ID, "experiment-list").text)
+
+        # The shop names shop-free-shipping: the page says which, and offers no delete.
+        self.open("/admin/experiments/shop-free-shipping")
+        self.assertIn("shop", self.browser.find_element(By.ID, "delete-refused").text)
+        self.assertIsNotNone(self.browser.find_element(By.ID, "delete-experiment").get_attribute("disabled"))
+
+        # Results with users: three listeners open the shop (each is exposed to a variant), one then
+        # makes two playlists. Every exposed user is counted, and the means add up to the two.
+        tokens = [self.server.new_user() for _ in range(3)]
+        for token in tokens:
+            request = urllib.request.Request(self.server.root + "/api/v5/screens/shop", headers={"Authorization": "Bearer " + token})
+            urllib.request.urlopen(request, timeout=30).read()
+        for name in ("After the shop", "And another"):
+            request = urllib.request.Request(
+                self.server.root + "/api/v5/commands/playlists/create", method="POST", data=json.dumps({"name": name}).encode(),
+                headers={"Content-Type": "application/json", "Authorization": "Bearer " + tokens[0]})
+            urllib.request.urlopen(request, timeout=30).read()
+        self.open("/admin/experiments/shop-free-shipping")
+        rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in self.browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")]
+        self.assertEqual([row[0] for row in rows], ["control", "banner"])
+        users = [int(row[2]) for row in rows]
+        self.assertGreaterEqual(sum(users), 3)
+        # Two playlists by one exposed user (the first playlist of each came before the shop): the
+        # means times the users add up to at least those two.
+        self.assertGreaterEqual(round(sum(float(row[3]) * int(row[2]) for row in rows)), 2)
+        self.assertIn("Playlists created per exposed user", self.browser.find_element(By.ID, "results").text)
+        self.check_accessible("experiment results")
+        self.shot("13-experiment-results")
+        self.shot_phone_dark("13b-experiment-results-phone-dark")
 
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()

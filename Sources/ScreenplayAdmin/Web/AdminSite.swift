@@ -29,6 +29,8 @@ public struct AdminSite: Sendable {
     let pages: ComposedScreens?
     /// The hub the previews' streams join; `nil`: previews are not live.
     let events: ScreenEventHub?
+    /// What experiments are measured on (the app's own metrics), the first by default.
+    let metrics: [ExperimentMetric]
     /// Where the site is mounted.
     public let prefix: String
     /// Where sign-ins (refused, throttled, accepted) are logged.
@@ -40,11 +42,14 @@ public struct AdminSite: Sendable {
     public static let loginCookie = "screenplay_admin_login"
 
     /// The site over the stores; `pages` adds each page's newest composition report; `events`
-    /// (the service's hub, when it has an invalidation bus) makes the previews live.
+    /// (the service's hub, when it has an invalidation bus) makes the previews live; `metrics`
+    /// are what an experiment's results page measures.
     public init(
         admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?,
-        events: ScreenEventHub? = nil, prefix: String = "/admin", logger: Logger = Logger(label: "screenplay.admin")
+        events: ScreenEventHub? = nil, metrics: [ExperimentMetric] = [], prefix: String = "/admin",
+        logger: Logger = Logger(label: "screenplay.admin")
     ) {
+        self.metrics = metrics
         self.admins = admins
         self.layouts = layouts
         self.experiments = experiments
@@ -92,6 +97,10 @@ public struct AdminSite: Sendable {
             switch rest.count {
             case 0: return try await overview(session, notice: notice)
             case 1 where rest[0] == "audit": return try await audit(session)
+            case 1 where rest[0] == "experiments": return try await experimentList(session, notice: notice)
+            case 2 where rest[0] == "experiments":
+                return try await experimentPage(
+                    rest[1] == "new" ? nil : rest[1], session, query: RequestFields.query(request.path ?? ""), notice: notice)
             case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
             case 3 where rest[0] == "pages" && rest[2] == "edit": return try await editor(rest[1], session, notice: notice)
             case 3 where rest[0] == "pages" && rest[2] == "publish": return try await publishReview(rest[1], session)
@@ -212,6 +221,7 @@ public struct AdminSite: Sendable {
             response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=\(prefix); Max-Age=0"))
             return response
         }
+        if rest.first == "experiments", rest.count >= 2 { return try await actOnExperiment(Array(rest.dropFirst()), form: form, session: session) }
         guard rest.count >= 3, rest[0] == "pages" else {
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
@@ -272,7 +282,8 @@ public struct AdminSite: Sendable {
             let report = try await experiments.report(for: experiment.key)
             let split = experiment.variants.map { "\(HTML.escape($0.name)) \($0.weight)" }.joined(separator: " · ")
             let counts = report.exposures.keys.sorted().map { "\(HTML.escape($0)): \(report.exposures[$0] ?? 0)" }.joined(separator: " · ")
-            experimentRows += "<tr><td>\(HTML.escape(experiment.key))</td><td>\(split)</td><td>\(counts)</td></tr>"
+            experimentRows +=
+                "<tr><td><a href=\"\(prefix)/experiments/\(Self.pathEscape(experiment.key))\">\(HTML.escape(experiment.key))</a></td><td>\(split)</td><td>\(counts)</td></tr>"
         }
         return Self.page(
             title: "Pages", session: session, prefix: prefix, notice: notice,
@@ -394,6 +405,10 @@ public struct AdminSite: Sendable {
         "switchedOn": "Switched on, from the next request.",
         "switchedOff": "Switched off, from the next request.",
         "saved": "Saved to the draft. Publish it from the page when it is ready.",
+        "experimentSaved": "Experiment saved: every page uses it from the next request.",
+        "experimentStarted": "Started: users are bucketed into its variants from the next request.",
+        "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",
+        "experimentDeleted": "Experiment deleted; its exposures stay for the record.",
     ]
 
     static let style = """
@@ -415,11 +430,13 @@ public struct AdminSite: Sendable {
         @media (prefers-color-scheme:dark){li.added{background:#15311d}li.removed{background:#3b1717}li.moved{background:#152544}li.changed{background:#3a2b0c}}
         a.button{display:inline-block;padding:.3rem .7rem;border:1px solid currentColor;border-radius:.3rem;text-decoration:none}
         form.confirm{display:grid;gap:.5rem;max-width:32rem;margin:1rem 0}.actions{display:flex;gap:1rem;align-items:center}
-        td.detail{max-width:40rem;overflow-wrap:anywhere}
+        td.detail{max-width:40rem;overflow-wrap:anywhere}form.pick{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}
+        form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
+        @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error{grid-column:1}select{max-width:100%}}
         .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
         .error-summary a{color:#a40000;font-weight:600}.error-summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
         @media (prefers-color-scheme:dark){.error-summary{border-color:#ff8a80}.error-summary h2,.error-summary a{color:#ff8a80}
-        .error,.warning{color:#ff8a80}}
+        .error,.warning{color:#ff8a80}.notice{background:#1e3a24}}
         """
 
     static func page(
@@ -429,7 +446,7 @@ public struct AdminSite: Sendable {
         let navigation =
             session.map { session in
                 """
-                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/audit">Audit log</a> · \(HTML.escape(session.admin)) \
+                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/experiments">Experiments</a> · <a href="\(prefix)/audit">Audit log</a> · \(HTML.escape(session.admin)) \
                 <form method="post" action="\(prefix)/logout"><input type="hidden" name="csrf" value="\(session.csrf)">\
                 <button type="submit" id="sign-out">Sign out</button></form></nav>
                 """

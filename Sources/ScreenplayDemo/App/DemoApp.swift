@@ -218,7 +218,8 @@ public struct DemoApp: Sendable {
         self.admins = admins
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users)
         self.adminSite = AdminSite(
-            admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, logger: logger)
+            admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, metrics: DemoMetrics.all,
+            logger: logger)
     }
 
     static func registerScreens(

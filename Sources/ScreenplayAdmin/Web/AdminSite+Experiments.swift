@@ -1,0 +1,303 @@
+import Foundation
+import HTTPTypes
+import ScreenplayComposer
+import ScreenplayContract
+import ScreenplayLayoutStore
+import ScreenplayServer
+import ScreenplayWeb
+
+/// Experiments in the browser, `/admin/experiments`: the list with each one's state, a form to
+/// create one, and a page per experiment to change its variants and weights, its segment and its
+/// schedule (date and time pickers, in UTC), to start or stop it now, to delete it (refused, with
+/// the pages named, while a page's conditions use it), and its results per variant on a chosen
+/// metric with 95 % confidence intervals. Every change goes through ``ExperimentStore/save(_:by:)``
+/// (checked, audited, announced to every replica), exactly as the JSON API's.
+extension AdminSite {
+    /// What the experiment form sent, and what was wrong with it, to show it again.
+    struct ExperimentAttempt {
+        var values: [String: String]
+        var errors: [String: String]
+    }
+
+    // MARK: Pages
+
+    func experimentList(_ session: AdminDirectory.Session, notice: String?) async throws -> ScreenplayService.Response {
+        var rows = ""
+        let now = Date()
+        for experiment in try await experiments.all() {
+            let report = try await experiments.report(for: experiment.key)
+            let split = experiment.variants.map { "\(HTML.escape($0.name)) \($0.weight)" }.joined(separator: " · ")
+            rows += """
+                <tr><td><a href="\(prefix)/experiments/\(Self.pathEscape(experiment.key))">\(HTML.escape(experiment.key))</a></td>\
+                <td>\(HTML.escape(Self.state(of: experiment, at: now)))</td><td>\(split)</td>\
+                <td>\(HTML.escape(experiment.targetSegment ?? "everyone"))</td><td>\(report.total)</td></tr>
+                """
+        }
+        return Self.page(
+            title: "Experiments", session: session, prefix: prefix, notice: notice,
+            body: """
+                <p><a href="\(prefix)/experiments/new" id="new-experiment" class="button">New experiment</a></p>
+                <table id="experiment-list"><thead><tr><th>Key</th><th>State</th><th>Variants and weights</th><th>Who</th><th>Users exposed</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                """)
+    }
+
+    func experimentPage(
+        _ key: String?, _ session: AdminDirectory.Session, query: [String: String], notice: String?, attempt: ExperimentAttempt? = nil
+    ) async throws -> ScreenplayService.Response {
+        var existing: Experiment?
+        if let key { existing = try await experiments.experiment(key) }
+        if key != nil && existing == nil {
+            return Self.page(
+                title: "Not found", session: session, prefix: prefix,
+                body: "<p>No experiment '\(HTML.escape(key ?? ""))'. <a href=\"\(prefix)/experiments\">All experiments</a></p>", status: .notFound)
+        }
+        let values = attempt?.values ?? existing.map(Self.formValues) ?? ["variants": "control 50\nvariant 50"]
+        let errors = attempt?.errors ?? [:]
+        let action = existing.map { "\(prefix)/experiments/\(Self.pathEscape($0.key))" } ?? "\(prefix)/experiments/new"
+        let csrf = Self.csrfField(session)
+        var summary: [(target: String, label: String, message: String)] = []
+        for (name, target, label) in [
+            ("key", "experiment-key", "Key"), ("variants", "experiment-variants", "Variants"), ("targetSegment", "experiment-segment", "Segment"),
+            ("start", "experiment-start", "Starts"), ("stop", "experiment-stop", "Stops"),
+        ] {
+            if let error = errors[name] { summary.append((target, label, error)) }
+        }
+        let keyField =
+            existing == nil
+            ? Self.field(name: "key", label: "Key (letters, digits, - and _; pages name it)", value: values["key"] ?? "", error: errors["key"], id: "experiment-key")
+            : ""
+        var body = Self.errorSummary(summary, pageProblems: errors[Self.pageErrorKey].map { [$0] } ?? [], refused: attempt != nil)
+        if let existing {
+            body += "<p id=\"experiment-state\">\(HTML.escape(Self.state(of: existing, at: Date())))</p>"
+            let now = Date()
+            let running = existing.isRunning(at: now)
+            let stopped = existing.stop.map { $0 <= now } ?? false
+            body += """
+                <div class="actions"><form method="post" action="\(action)/start">\(csrf)<button type="submit" id="start-now"\(running ? " disabled" : "")>Start now</button></form>\
+                <form method="post" action="\(action)/stop">\(csrf)<button type="submit" id="stop-now"\(stopped ? " disabled" : "")>Stop now</button></form></div>
+                """
+        }
+        body += """
+            <h2>\(existing == nil ? "New experiment" : "Settings")</h2>
+            <form method="post" action="\(action)" class="edit" id="experiment-form">\(csrf)\(keyField)\
+            <label for="experiment-variants">Variants, one per line: a name and a weight (the first is the control)</label>\
+            <textarea id="experiment-variants" name="variants" rows="4"\(errors["variants"] == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"experiment-variants-error\"")>\(HTML.escape(values["variants"] ?? ""))</textarea>\
+            \(errors["variants"].map { "<span class=\"error\" id=\"experiment-variants-error\">\(HTML.escape($0))</span>" } ?? "")\
+            \(Self.field(name: "targetSegment", label: "Only users in segment (empty: everyone)", value: values["targetSegment"] ?? "", error: errors["targetSegment"], id: "experiment-segment"))\
+            \(Self.dateField(name: "start", label: "Starts (UTC; empty: at once)", value: values["start"] ?? "", error: errors["start"], id: "experiment-start"))\
+            \(Self.dateField(name: "stop", label: "Stops (UTC; empty: never)", value: values["stop"] ?? "", error: errors["stop"], id: "experiment-stop"))\
+            <button type="submit" id="save-experiment">\(existing == nil ? "Create" : "Save")</button></form>
+            """
+        if let existing {
+            body += try await results(of: existing, query: query)
+            let users = try await routes(naming: existing.key, among: layouts.pages().map(\.route))
+            body += "<h2>Delete</h2>"
+            if users.isEmpty {
+                body += """
+                    <form method="post" action="\(action)/delete">\(csrf)<button type="submit" id="delete-experiment">Delete \(HTML.escape(existing.key))</button></form>
+                    """
+            } else {
+                let links = users.map { "<a href=\"\(prefix)/pages/\(Self.pathEscape($0))\">\(HTML.escape($0))</a>" }.joined(separator: ", ")
+                body += """
+                    <p id="delete-refused">It cannot be deleted while these pages name it in a widget's conditions (live or in a draft): \(links). \
+                    Change those widgets first.</p><button type="button" id="delete-experiment" disabled>Delete \(HTML.escape(existing.key))</button>
+                    """
+            }
+        }
+        body += "<p><a href=\"\(prefix)/experiments\">All experiments</a></p>"
+        return Self.page(
+            title: existing.map { "Experiment \($0.key)" } ?? "New experiment", session: session, prefix: prefix, notice: notice, body: body,
+            status: attempt == nil ? .ok : .unprocessableContent)
+    }
+
+    /// The results table on the metric the query chose (the first by default), with a form to choose another.
+    func results(of experiment: Experiment, query: [String: String]) async throws -> String {
+        let report = try await experiments.report(for: experiment.key)
+        guard let metric = metrics.first(where: { $0.id == query["metric"] }) ?? metrics.first else {
+            let rows = report.exposures.keys.sorted().map { "<tr><td>\(HTML.escape($0))</td><td>\(report.exposures[$0] ?? 0)</td></tr>" }.joined()
+            return "<h2>Exposures</h2><table id=\"results\"><thead><tr><th>Variant</th><th>Users exposed</th></tr></thead><tbody>\(rows)</tbody></table>"
+        }
+        let results = try await experiments.results(for: experiment.key, metric: metric)
+        let options = metrics.map { "<option value=\"\(HTML.escape($0.id))\"\($0.id == metric.id ? " selected" : "")>\(HTML.escape($0.name))</option>" }
+            .joined()
+        var rows = ""
+        for variant in results.variants {
+            let weight = experiment.variants.first { $0.name == variant.name }.map { String($0.weight) } ?? "removed"
+            let interval = variant.interval.map { "\(Self.figure($0.lowerBound)) to \(Self.figure($0.upperBound))" } ?? "too few users"
+            let difference: String
+            if variant.name == results.variants.first?.name {
+                difference = "control"
+            } else if let (value, range) = variant.difference {
+                let verdict = range.lowerBound > 0 ? " (higher)" : range.upperBound < 0 ? " (lower)" : " (no clear difference)"
+                difference = "\(value >= 0 ? "+" : "")\(Self.figure(value)) [\(Self.figure(range.lowerBound)) to \(Self.figure(range.upperBound))]\(verdict)"
+            } else {
+                difference = "too few users"
+            }
+            rows += """
+                <tr><td>\(HTML.escape(variant.name))</td><td>\(weight)</td><td>\(variant.users)</td><td>\(Self.figure(variant.mean))</td>\
+                <td>\(interval)</td><td>\(difference)</td></tr>
+                """
+        }
+        return """
+            <h2>Results</h2>
+            <form method="get" action="\(prefix)/experiments/\(Self.pathEscape(experiment.key))" class="pick"><label for="metric">Metric</label>\
+            <select id="metric" name="metric">\(options)</select> <button type="submit" id="show-metric">Show</button></form>
+            <table id="results"><caption>\(HTML.escape(metric.name)): mean per user, 95 % interval, and the difference to the control</caption>
+            <thead><tr><th>Variant</th><th>Weight</th><th>Users exposed</th><th>Mean</th><th>95 % interval</th><th>Against the control</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            """
+    }
+
+    // MARK: Actions
+
+    func actOnExperiment(_ rest: [String], form: [String: String], session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+        let list = "\(prefix)/experiments"
+        if rest == ["new"] {
+            return try await saveExperiment(existing: nil, form: form, session: session)
+        }
+        guard let key = rest.first, let existing = try await experiments.experiment(key) else {
+            return Self.page(title: "Not found", body: "<p>No such experiment.</p>", status: .notFound)
+        }
+        let page = "\(list)/\(Self.pathEscape(key))"
+        switch Array(rest.dropFirst()) {
+        case []:
+            return try await saveExperiment(existing: existing, form: form, session: session)
+        case ["start"]:
+            var started = existing
+            let now = Date()
+            started.start = now
+            if let stop = started.stop, stop <= now { started.stop = nil }
+            try await experiments.save(started, by: session.admin)
+            return Self.redirect(to: page + "?done=experimentStarted")
+        case ["stop"]:
+            var stopped = existing
+            stopped.stop = Date()
+            try await experiments.save(stopped, by: session.admin)
+            return Self.redirect(to: page + "?done=experimentStopped")
+        case ["delete"]:
+            // The store refuses while a page names it (LayoutError.experimentInUse, said on a page of its own).
+            _ = try await experiments.delete(key, by: session.admin)
+            return Self.redirect(to: list + "?done=experimentDeleted")
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+    }
+
+    private func saveExperiment(existing: Experiment?, form: [String: String], session: AdminDirectory.Session) async throws
+        -> ScreenplayService.Response
+    {
+        var errors: [String: String] = [:]
+        let key = existing?.key ?? (form["key"] ?? "").trimmingCharacters(in: .whitespaces)
+        if existing == nil, try await experiments.experiment(key) != nil {
+            errors["key"] = "an experiment '\(key)' exists already"
+        }
+        var variants: [Experiment.Variant] = []
+        for (index, line) in (form["variants"] ?? "").split(whereSeparator: \.isNewline).enumerated() {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard !parts.isEmpty else { continue }
+            guard parts.count == 2, let weight = Int(parts[1]) else {
+                errors["variants", default: ""] += "line \(index + 1): write a name and a whole-number weight, like “control 50”. "
+                continue
+            }
+            variants.append(.init(String(parts[0]), weight: weight))
+        }
+        let start = Self.parseDate(form["start"], field: "start", errors: &errors)
+        let stop = Self.parseDate(form["stop"], field: "stop", errors: &errors)
+        let segment = (form["targetSegment"] ?? "").trimmingCharacters(in: .whitespaces)
+        // An empty start is "at once" (running from now, as an experiment without a start is).
+        let experiment = Experiment(key: key, variants: variants, targetSegment: segment.isEmpty ? nil : segment, start: start, stop: stop)
+        if errors.isEmpty {
+            do {
+                try await experiments.save(experiment, by: session.admin)
+                return Self.redirect(to: "\(prefix)/experiments/\(Self.pathEscape(key))?done=experimentSaved")
+            } catch {
+                // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
+                guard case .invalid(let problems) = error else { throw error }
+                for problem in problems {
+                    let field =
+                        problem.path.hasPrefix("$.key") ? "key"
+                        : problem.path.hasPrefix("$.variants") ? "variants"
+                        : problem.path.hasPrefix("$.targetSegment") ? "targetSegment"
+                        : problem.path.hasPrefix("$.start") ? "start" : problem.path.hasPrefix("$.stop") ? "stop" : Self.pageErrorKey
+                    let line = Self.variantLine(problem.path).map { "line \($0): " } ?? ""
+                    errors[field, default: ""] += line + problem.message + " "
+                }
+            }
+        }
+        return try await experimentPage(existing?.key, session, query: [:], notice: nil, attempt: ExperimentAttempt(values: form, errors: errors))
+    }
+
+    // MARK: Words and fields
+
+    /// "running since …", "starts …", "stopped …".
+    static func state(of experiment: Experiment, at now: Date) -> String {
+        if let stop = experiment.stop, stop <= now { return "stopped \(AdminTime.words(stop))" }
+        if let start = experiment.start, start > now {
+            return "scheduled: starts \(AdminTime.words(start))" + (experiment.stop.map { ", stops \(AdminTime.words($0))" } ?? "")
+        }
+        let since = experiment.start.map { " since \(AdminTime.words($0))" } ?? ""
+        return "running\(since)" + (experiment.stop.map { ", stops \(AdminTime.words($0))" } ?? "")
+    }
+
+    static func formValues(_ experiment: Experiment) -> [String: String] {
+        [
+            "key": experiment.key, "variants": experiment.variants.map { "\($0.name) \($0.weight)" }.joined(separator: "\n"),
+            "targetSegment": experiment.targetSegment ?? "", "start": experiment.start.map(localValue) ?? "",
+            "stop": experiment.stop.map(localValue) ?? "",
+        ]
+    }
+
+    /// A date and time picker (`datetime-local`, to the minute, read as UTC).
+    static func dateField(name: String, label: String, value: String, error: String?, id: String) -> String {
+        let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(id)-error\""
+        let message = error.map { "<span class=\"error\" id=\"\(id)-error\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <label for="\(id)">\(HTML.escape(label))</label><input type="datetime-local" step="60" id="\(id)" name="\(HTML.escape(name))" \
+            value="\(HTML.escape(value))"\(described)>\(message)
+            """
+    }
+
+    /// `2026-12-01T09:00`, as a `datetime-local` input holds it (UTC).
+    static func localValue(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// A picker's value as a UTC date; empty is `nil`; anything else unreadable is an error.
+    static func parseDate(_ text: String?, field: String, errors: inout [String: String]) -> Date? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        errors[field] = "“\(text.prefix(40))” is not a date and time (2026-12-01T09:00)"
+        return nil
+    }
+
+    /// The line (from 1) of the variants box a problem's path points into: `$.variants[2]…` is 3.
+    static func variantLine(_ path: String) -> Int? {
+        guard path.hasPrefix("$.variants["), let close = path.firstIndex(of: "]") else { return nil }
+        return Int(path[path.index(path.startIndex, offsetBy: "$.variants[".count)..<close]).map { $0 + 1 }
+    }
+
+    /// A figure to two decimals.
+    static func figure(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// The routes among `routes` whose live template or draft names experiment `key`.
+    func routes(naming key: String, among routes: [String]) async throws -> [String] {
+        var naming: [String] = []
+        for route in routes {
+            let live = try await layouts.published(route: route)?.template
+            let draft = try await layouts.draft(of: route)?.template
+            if [live, draft].contains(where: { $0?.instances.contains { $0.conditions.experiment?.key == key } == true }) { naming.append(route) }
+        }
+        return naming
+    }
+}
