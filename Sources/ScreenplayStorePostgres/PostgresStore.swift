@@ -137,13 +137,27 @@ public final class PostgresStore: SQLStore {
     }
 
     /// Holds a session advisory lock named `name` (on a connection of its own) while `body` runs.
+    ///
+    /// - The name is scoped to the store's schema: deployments sharing a database in schemas of
+    ///   their own do not wait for each other's migrations.
+    /// - The lock is asked for with `pg_try_advisory_lock` every 100 ms rather than waited for in
+    ///   one query: waiting for another replica's long migration is normal, and a query that does
+    ///   not answer for that long would look like a dead connection.
+    /// - The operation limit does not apply to the whole of `body` (a migration may take minutes);
+    ///   each of its own transactions has it.
     public func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let logger = self.logger
-        return try await lease { connection in
-            let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(hashtextextended($1, 0))", binds: Self.binds(name))
-            let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(name))
+        let scoped = (configuration.location.schema.map { $0 + ":" } ?? "") + name
+        return try await lease(watched: false) { connection in
+            let lock = PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken", binds: Self.binds(scoped))
+            let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(hashtextextended($1, 0))", binds: Self.binds(scoped))
             do {
-                _ = try await connection.query(lock, logger: logger)
+                while true {
+                    var taken = false
+                    for try await row in try await connection.query(lock, logger: logger) { taken = try row.decode(Bool.self) }
+                    if taken { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
             } catch {
                 throw Self.translated(error, committing: false)
             }
@@ -179,7 +193,7 @@ public final class PostgresStore: SQLStore {
     /// keeps failing to connect (until its own circuit breaker, a minute later), so the caller is
     /// answered at the deadline and the abandoned request, should it still get a connection,
     /// hands it back without running `body`.
-    func lease<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func lease<Result: Sendable>(watched: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let timeout = configuration.acquireTimeout
         let operationLimit = configuration.operationTimeout
         let client = self.client
@@ -200,6 +214,7 @@ public final class PostgresStore: SQLStore {
                         // A connection that stops answering (its server gone without a word) is
                         // closed after the operation limit, failing what waits on it.
                         let watchdog = Task {
+                            guard watched else { return }
                             try? await Task.sleep(for: operationLimit)
                             guard !Task.isCancelled else { return }
                             try? await connection.close()

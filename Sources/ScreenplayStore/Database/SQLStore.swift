@@ -36,8 +36,10 @@ extension SQLDatabase {
     /// same `key`, until it ends: on PostgreSQL, where writers run side by side, two publishes of
     /// one route or two writes of one user's data then take turns rather than both reading the
     /// same "newest" and colliding. SQLite writes one transaction at a time already: nothing to do.
+    /// The key is scoped to the session's schema, so deployments in schemas of their own never wait
+    /// for each other.
     public func serializeTransactions(on key: String) async throws {
         guard dialect.name == "postgresql" else { return }
-        try await raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
+        try await raw("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: key), 0))").run()
     }
 }
