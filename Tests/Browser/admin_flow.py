@@ -26,6 +26,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 PASSWORD = "correct horse battery staple"
@@ -135,6 +136,12 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
+    def open_card(self, widget):
+        """Opens a widget's card in the editor (its settings sit in a <details>), as a click on "Edit" does."""
+        details = self.browser.find_element(By.CSS_SELECTOR, f"#widget-{widget} details")
+        if details.get_attribute("open") is None:
+            details.find_element(By.TAG_NAME, "summary").click()
+
     def experiment(self, key):
         """The experiment as the JSON API lists it."""
         return next(e for e in self.server.api("GET", "/admin/api/experiments") if e["key"] == key)
@@ -149,8 +156,10 @@ class AdminInTheBrowser(unittest.TestCase):
         self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         self.assertEqual(problems, [])
 
-    def sign_in(self, password=PASSWORD):
+    def sign_in(self, password=PASSWORD, check=False):
         self.open("/admin/login")
+        if check:
+            self.check_accessible("sign-in")
         self.browser.find_element(By.ID, "name").send_keys("ada")
         self.browser.find_element(By.ID, "password").send_keys(password)
         self.submit("sign-in")
@@ -224,11 +233,12 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("expired", self.browser.find_element(By.ID, "login-error").text)
 
     def test_switch_publish_rollback_audit_and_sign_out(self):
-        self.sign_in()
+        self.sign_in(check=True)
         self.assertEqual(self.path(), "/admin")
         pages = self.browser.find_element(By.ID, "pages").text
         self.assertIn("shop", pages)
         self.assertIn("home-shop-teaser", self.browser.find_element(By.ID, "experiments").text)
+        self.check_accessible("pages")
         self.shot("02-pages")
 
         # The kill switch: off on the next request, for apps too.
@@ -237,6 +247,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.wait_replaced(page)
         self.assertIn("deal-price", self.browser.find_element(By.ID, "widgets").text)
         self.assertIn("deal-price", self.server.shop_ids())
+        self.check_accessible("page")
         self.submit("switch-deal-price")
         self.assertIn("Switched off", self.browser.find_element(By.ID, "notice").text)
         self.assertNotIn("deal-price", self.server.shop_ids())
@@ -373,6 +384,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("No draft yet", self.browser.find_element(By.ID, "source").text)
 
         # A parameter of the wrong type: refused, with the error beside the field, nothing saved.
+        self.open_card("deal-offer")
         work = self.browser.find_element(By.ID, "deal-offer-p-workID")
         original_work = work.get_attribute("value")
         work.clear()
@@ -409,6 +421,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("editor with an error summary")
 
         # An experiment nobody defined: the store's validation, beside the experiment field.
+        self.open_card("deal-price")
         experiment = self.browser.find_element(By.ID, "deal-price-c_experiment")
         experiment.send_keys("no-such-test=a")
         self.submit("save-deal-price")
@@ -418,6 +431,7 @@ class AdminInTheBrowser(unittest.TestCase):
         # Valid changes make the draft: the price tag only on Android, the promotion moved down, the
         # shipping banner removed, a widget added. Apps still see the live page.
         self.open("/admin/pages/shop/edit")
+        self.open_card("deal-price")
         platforms = self.browser.find_element(By.ID, "deal-price-c_platforms")
         platforms.send_keys("android")
         self.submit("save-deal-price")
@@ -565,6 +579,43 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.switch_to.window(preview)
             # No stream left open into the next test.
             self.browser.get("about:blank")
+
+    def test_the_editor_shows_cards_and_moves_with_the_keyboard_keeping_place_and_focus(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        # Compact cards: kind, a line of parameters, conditions as chips; settings closed until opened.
+        card = self.browser.find_element(By.ID, "widget-deal-offer")
+        self.assertIn("recordingOffer · catalog", card.text)
+        work = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]["sections"][1]["widgets"][0]["parameters"]["workID"]
+        self.assertEqual(card.find_element(By.CLASS_NAME, "summary").text, f"workID {work}")
+        self.assertEqual(card.find_element(By.CLASS_NAME, "chips").text, "everyone, always")
+        self.assertFalse(self.browser.find_element(By.ID, "deal-offer-p-workID").is_displayed())
+        shipping_chips = self.browser.find_element(By.CSS_SELECTOR, "#widget-free-shipping .chips").text
+        self.assertIn("experiment shop-free-shipping: banner", shipping_chips)
+        self.check_accessible("editor")
+        self.shot("14-editor-cards")
+        self.shot_phone_dark("14b-editor-cards-phone-dark")
+
+        # Move up by keyboard, three times: each time the page comes back at the card with the
+        # same button focused, so Enter again moves it again.
+        order = lambda: [w["id"] for s in self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]["sections"] for w in s["widgets"]]
+        self.browser.execute_script("document.getElementById('up-deal-buy').focus()")
+        for _ in range(3):
+            page = self.browser.find_element(By.TAG_NAME, "html")
+            self.browser.switch_to.active_element.send_keys(Keys.ENTER)
+            self.wait_replaced(page)
+            WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script("return document.readyState") == "complete")
+            self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "up-deal-buy")
+            self.assertTrue(self.browser.execute_script(
+                "const r = document.getElementById('widget-deal-buy').getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0;"))
+        ids = order()
+        self.assertEqual(ids.index("deal-buy"), ids.index("deal-offer") - 1, "moved above the offer, across from the price")
+
+        # Saving a card brings it back open, with its Save button focused.
+        self.open_card("deal-offer")
+        self.submit("save-deal-offer")
+        self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-offer details").get_attribute("open"))
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "save-deal-offer")
 
     def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
         self.sign_in()

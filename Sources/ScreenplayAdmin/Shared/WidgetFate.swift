@@ -94,11 +94,14 @@ enum WidgetFate {
 /// Times as the admin reads them: `2026-12-01 09:00 UTC` (the script shows them in the reader's
 /// own time zone, from the `<time>` element's `datetime`).
 enum AdminTime {
-    static func words(_ date: Date) -> String {
+    static func words(_ date: Date) -> String { utc("yyyy-MM-dd HH:mm 'UTC'").string(from: date) }
+
+    /// A formatter of `pattern` in UTC, in the fixed POSIX locale (the same text everywhere).
+    static func utc(_ pattern: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        formatter.dateFormat = pattern
+        return formatter
     }
 }

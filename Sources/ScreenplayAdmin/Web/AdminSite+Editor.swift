@@ -23,10 +23,14 @@ extension AdminSite {
     // MARK: Page
 
     func editor(
-        _ route: String, _ session: AdminDirectory.Session, notice: String?, attempt: EditAttempt? = nil
+        _ route: String, _ session: AdminDirectory.Session, notice: String?, attempt: EditAttempt? = nil, query: [String: String] = [:]
     ) async throws
         -> ScreenplayService.Response
     {
+        // Back where the last action was: that card open (after a save) and the button or field
+        // that did it focused (so "Move up" pressed again moves the same widget again).
+        let focus = query["focus"].map(Self.fieldID)
+        let openCard = query["open"]
         let (template, source) = try await editable(route)
         guard let template else {
             return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
@@ -91,17 +95,25 @@ extension AdminSite {
                 }
                 if attemptHere != nil, let error = errors[""] { summary.append(("widget-\(widget.id)", widget.id, error)) }
                 let general = errors[""].map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
+                let key = HTML.escape(widget.id)
+                let isOpen = !errors.isEmpty || openCard == widget.id
+                let last = sectionIndex == template.sections.count - 1 && index == section.widgets.count - 1
+                func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
+                // A card: what it is and does in one glance; its settings open in place.
                 body += """
-                    <fieldset id="widget-\(HTML.escape(widget.id))"><legend>\(HTML.escape(widget.id)) · \(HTML.escape(widget.kind)) · \
-                    \(HTML.escape(widget.vertical))\(widget.isEnabled ? "" : " · switched off")</legend>\(general)
+                    <article class="card\(widget.isEnabled ? "" : " off")" id="widget-\(key)" aria-labelledby="widget-\(key)-title">\
+                    <h3 id="widget-\(key)-title">\(key) <span class="kind">\(HTML.escape(widget.kind)) · \(HTML.escape(widget.vertical))\
+                    \(widget.isEnabled ? "" : " · switched off")</span></h3>\
+                    <p class="summary">\(HTML.escape(Self.parameterSummary(widget)))</p>\(Self.chips(widget.conditions))\(general)
+                    <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)\(fields)\
-                    <button type="submit" id="save-\(HTML.escape(widget.id))">Save</button></form>
-                    <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
-                    <button type="submit" id="up-\(HTML.escape(widget.id))" \(index == 0 && sectionIndex == 0 ? "disabled" : "")>Move up</button></form>
+                    <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form></details>
+                    <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
+                    <button type="submit" id="up-\(key)" aria-label="Move \(key) up" \(index == 0 && sectionIndex == 0 ? "disabled" : "")\(autofocus("up-" + widget.id))>Move up</button></form>
                     <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
-                    <button type="submit" id="down-\(HTML.escape(widget.id))">Move down</button></form>
-                    <form method="post" action="\(widgetAction)/remove">\(csrf)<button type="submit" id="remove-\(HTML.escape(widget.id))">Remove</button></form>
-                    </fieldset>
+                    <button type="submit" id="down-\(key)" aria-label="Move \(key) down" \(last ? "disabled" : "")\(autofocus("down-" + widget.id))>Move down</button></form>
+                    <form method="post" action="\(widgetAction)/remove">\(csrf)<button type="submit" id="remove-\(key)" aria-label="Remove \(key)">Remove</button></form></div>
+                    </article>
                     """
             }
         }
@@ -223,7 +235,9 @@ extension AdminSite {
                     route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
             }
             template.sections[section].widgets[index] = updated
-            return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back)
+            return try await save(
+                template, route: route, session: session, attemptID: widget.id, form: form, back: back,
+                returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
         case ["remove"]:
             template.sections[section].widgets.remove(at: index)
         case ["move"]:
@@ -241,12 +255,60 @@ extension AdminSite {
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
-        return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back)
+        // After a move, back at the widget with the same button focused; after a removal, at the page.
+        let returnTo =
+            rest.last == "move" ? Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false) : ""
+        return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
+    }
+
+    /// `&focus=…&open=…`: where a redirect after an action puts the editor back. The focused
+    /// control (`autofocus`) scrolls itself into view; a `#fragment` would do the scrolling but
+    /// stop the browser from applying `autofocus` at all.
+    static func returnTo(widget: String, focus: String, open: Bool) -> String {
+        "&focus=\(queryEscape(focus))" + (open ? "&open=\(queryEscape(widget))" : "")
+    }
+
+    /// The parameters in one line: `workID 26 · slot top`, or `no parameters`.
+    static func parameterSummary(_ widget: WidgetInstance) -> String {
+        let members = widget.parameters.objectValue ?? [:]
+        guard !members.isEmpty else { return "no parameters" }
+        return members.keys.sorted().map { key in
+            let value = members[key]!
+            let text = value.stringValue ?? value.integerValue.map(String.init) ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
+            return "\(key) \(text.prefix(60))"
+        }.joined(separator: " · ")
+    }
+
+    /// The conditions as chips, in words: `only android, web`, `app versions 4 and later`.
+    static func chips(_ conditions: WidgetConditions) -> String {
+        var chips: [String] = []
+        if let platforms = conditions.platforms { chips.append("only " + platforms.map(\.rawValue).sorted().joined(separator: ", ")) }
+        if let range = conditions.apiVersions {
+            switch (range.minimum, range.maximum) {
+            case (let low?, let high?): chips.append("app versions \(low.rawValue) to \(high.rawValue)")
+            case (let low?, nil): chips.append("app versions \(low.rawValue) and later")
+            case (nil, let high?): chips.append("app versions up to \(high.rawValue)")
+            case (nil, nil): break
+            }
+        }
+        if let locales = conditions.locales { chips.append("languages " + locales.joined(separator: ", ")) }
+        if let segments = conditions.segments { chips.append("segments " + segments.sorted().joined(separator: ", ")) }
+        if let experiment = conditions.experiment {
+            chips.append("experiment \(experiment.key): " + experiment.variants.sorted().joined(separator: ", "))
+        }
+        if let window = conditions.window {
+            chips.append(
+                [window.start.map { "from " + AdminTime.words($0) }, window.end.map { "until " + AdminTime.words($0) }].compactMap { $0 }
+                    .joined(separator: " "))
+        }
+        guard !chips.isEmpty else { return "<p class=\"chips\"><span class=\"chip\">everyone, always</span></p>" }
+        return "<p class=\"chips\">" + chips.map { "<span class=\"chip\">\(HTML.escape($0))</span>" }.joined() + "</p>"
     }
 
     /// Saves `template` as the draft, or shows the editor again with every error by field.
     private func save(
-        _ template: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String, form: [String: String], back: String
+        _ template: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String, form: [String: String], back: String,
+        returnTo: String = ""
     ) async throws -> ScreenplayService.Response {
         var problems: [TemplateProblem] = []
         do {
@@ -256,7 +318,7 @@ extension AdminSite {
             problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
             if !problems.isEmpty { throw LayoutError.invalid(problems) }
             try await layouts.saveDraft(template, by: session.admin)
-            return Self.redirect(to: back + "?done=saved")
+            return Self.redirect(to: back + "?done=saved" + returnTo)
         } catch {
             // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
             switch error as? LayoutError {

@@ -259,23 +259,13 @@ extension AdminSite {
     }
 
     /// `2026-12-01T09:00`, as a `datetime-local` input holds it (UTC).
-    static func localValue(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
-    }
+    static func localValue(_ date: Date) -> String { AdminTime.utc("yyyy-MM-dd'T'HH:mm").string(from: date) }
 
     /// A picker's value as a UTC date; empty is `nil`; anything else unreadable is an error.
     static func parseDate(_ text: String?, field: String, errors: inout [String: String]) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
         for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+            if let date = AdminTime.utc(format).date(from: text) { return date }
         }
         errors[field] = "“\(text.prefix(40))” is not a date and time (2026-12-01T09:00)"
         return nil

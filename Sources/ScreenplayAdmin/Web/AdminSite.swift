@@ -102,7 +102,8 @@ public struct AdminSite: Sendable {
                 return try await experimentPage(
                     rest[1] == "new" ? nil : rest[1], session, query: RequestFields.query(request.path ?? ""), notice: notice)
             case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
-            case 3 where rest[0] == "pages" && rest[2] == "edit": return try await editor(rest[1], session, notice: notice)
+            case 3 where rest[0] == "pages" && rest[2] == "edit":
+                return try await editor(rest[1], session, notice: notice, query: RequestFields.query(request.path ?? ""))
             case 3 where rest[0] == "pages" && rest[2] == "publish": return try await publishReview(rest[1], session)
             case 3 where rest[0] == "pages" && rest[2] == "rollback":
                 return try await rollbackReview(rest[1], query: RequestFields.query(request.path ?? ""), session)
@@ -431,6 +432,11 @@ public struct AdminSite: Sendable {
         a.button{display:inline-block;padding:.3rem .7rem;border:1px solid currentColor;border-radius:.3rem;text-decoration:none}
         form.confirm{display:grid;gap:.5rem;max-width:32rem;margin:1rem 0}.actions{display:flex;gap:1rem;align-items:center}
         td.detail{max-width:40rem;overflow-wrap:anywhere}form.pick{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}
+        article.card{border:1px solid #ccc;border-radius:.4rem;padding:.5rem .75rem;margin:.6rem 0}article.card.off{border-style:dashed}
+        article.card h3{margin:0;font-size:1.05rem}article.card .kind{font-weight:400;color:#555}article.card .summary{margin:.2rem 0}
+        .chips{display:flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}.chip{border:1px solid #888;border-radius:1rem;padding:0 .55rem;font-size:.9em}
+        details summary{cursor:pointer;margin:.3rem 0}
+        @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind{color:#b0b0b5}}
         form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
         @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error{grid-column:1}select{max-width:100%}}
         .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
