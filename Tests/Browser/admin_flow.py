@@ -79,7 +79,22 @@ class AdminInTheBrowser(unittest.TestCase):
         os.makedirs(cls.shots, exist_ok=True)
 
     @classmethod
+    def without_javascript(cls):
+        """A second Chromium with JavaScript off (made on first use), for the flows that must work without it."""
+        if getattr(cls, "plain", None) is None:
+            options = webdriver.ChromeOptions()
+            for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"):
+                options.add_argument(argument)
+            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+            cls.plain = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+            cls.plain.set_page_load_timeout(60)
+            cls.plain.implicitly_wait(10)
+        return cls.plain
+
+    @classmethod
     def tearDownClass(cls):
+        if getattr(cls, "plain", None) is not None:
+            cls.plain.quit()
         cls.browser.quit()
         cls.server.stop()
         print(f"screenshots: {cls.shots}", file=sys.stderr)
@@ -104,6 +119,12 @@ class AdminInTheBrowser(unittest.TestCase):
         page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.ID, element_id).click()
         self.wait_replaced(page)
+
+    def submit_in_place(self, element_id):
+        """Clicks a button the script answers in place (no page load) and waits for the new content."""
+        heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
+        self.browser.find_element(By.ID, element_id).click()
+        self.wait_replaced(heading)
 
     def wait_replaced(self, page):
         """Waits until `page` (the old document's html element) is gone."""
@@ -141,6 +162,13 @@ class AdminInTheBrowser(unittest.TestCase):
         details = self.browser.find_element(By.CSS_SELECTOR, f"#widget-{widget} details")
         if details.get_attribute("open") is None:
             details.find_element(By.TAG_NAME, "summary").click()
+
+    def draft_order(self, section=None):
+        """The draft's widget ids in page order (of one section when given); [] before there is a draft."""
+        draft = self.server.api("GET", "/admin/api/pages/shop").get("draft")
+        if not draft:
+            return []
+        return [w["id"] for s in draft["template"]["sections"] if section in (None, s["id"]) for w in s["widgets"]]
 
     def experiment(self, key):
         """The experiment as the JSON API lists it."""
@@ -389,7 +417,7 @@ class AdminInTheBrowser(unittest.TestCase):
         original_work = work.get_attribute("value")
         work.clear()
         work.send_keys("twelve")
-        self.submit("save-deal-offer")
+        self.submit_in_place("save-deal-offer")
         error = self.browser.find_element(By.ID, "deal-offer-p-workID-error")
         self.assertIn("not a whole number", error.text)
         self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("value"), "twelve", "what was typed stays")
@@ -401,7 +429,7 @@ class AdminInTheBrowser(unittest.TestCase):
         work = self.browser.find_element(By.ID, "deal-offer-p-workID")
         work.clear()
         work.send_keys("99999")
-        self.submit("save-deal-offer")
+        self.submit_in_place("save-deal-offer")
         error = self.browser.find_element(By.ID, "deal-offer-p-workID-error")
         self.assertIn("no work 99999", error.text)
         self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("value"), "99999", "what was typed stays")
@@ -424,7 +452,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open_card("deal-price")
         experiment = self.browser.find_element(By.ID, "deal-price-c_experiment")
         experiment.send_keys("no-such-test=a")
-        self.submit("save-deal-price")
+        self.submit_in_place("save-deal-price")
         self.assertTrue(self.browser.find_elements(By.ID, "deal-price-c_experiment-error"), "an unknown experiment is refused")
         self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
 
@@ -434,10 +462,10 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open_card("deal-price")
         platforms = self.browser.find_element(By.ID, "deal-price-c_platforms")
         platforms.send_keys("android")
-        self.submit("save-deal-price")
+        self.submit_in_place("save-deal-price")
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.submit("remove-free-shipping")
-        self.submit("down-spring-sale")
+        self.submit_in_place("down-spring-sale")
         # A widget naming a work that does not exist: refused, and the form keeps every choice.
         self.browser.find_element(By.ID, "add-id").send_keys("extra-tag")
         Select(self.browser.find_element(By.ID, "add-kind")).select_by_visible_text("priceTag")
@@ -581,6 +609,17 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.get("about:blank")
 
     def test_the_editor_shows_cards_and_moves_with_the_keyboard_keeping_place_and_focus(self):
+        # JavaScript off: every move is a form post and a page of its own, which comes back at the
+        # card with the same button focused.
+        scripted = self.browser
+        self.browser = self.without_javascript()
+        self.browser.delete_all_cookies()
+        try:
+            self.editor_cards_without_javascript()
+        finally:
+            self.browser = scripted
+
+    def editor_cards_without_javascript(self):
         self.sign_in()
         self.open("/admin/pages/shop/edit")
         # Compact cards: kind, a line of parameters, conditions as chips; settings closed until opened.
@@ -592,22 +631,19 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertFalse(self.browser.find_element(By.ID, "deal-offer-p-workID").is_displayed())
         shipping_chips = self.browser.find_element(By.CSS_SELECTOR, "#widget-free-shipping .chips").text
         self.assertIn("experiment shop-free-shipping: banner", shipping_chips)
-        self.check_accessible("editor")
         self.shot("14-editor-cards")
         self.shot_phone_dark("14b-editor-cards-phone-dark")
 
         # Move up by keyboard, three times: each time the page comes back at the card with the
         # same button focused, so Enter again moves it again.
-        order = lambda: [w["id"] for s in self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]["sections"] for w in s["widgets"]]
-        self.browser.execute_script("document.getElementById('up-deal-buy').focus()")
+        order = self.draft_order
+        button = self.browser.find_element(By.ID, "up-deal-buy")
         for _ in range(3):
             page = self.browser.find_element(By.TAG_NAME, "html")
-            self.browser.switch_to.active_element.send_keys(Keys.ENTER)
+            button.send_keys(Keys.ENTER)
             self.wait_replaced(page)
-            WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script("return document.readyState") == "complete")
-            self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "up-deal-buy")
-            self.assertTrue(self.browser.execute_script(
-                "const r = document.getElementById('widget-deal-buy').getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0;"))
+            button = self.browser.switch_to.active_element
+            self.assertEqual(button.get_attribute("id"), "up-deal-buy")
         ids = order()
         self.assertEqual(ids.index("deal-buy"), ids.index("deal-offer") - 1, "moved above the offer, across from the price")
 
@@ -615,7 +651,63 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open_card("deal-offer")
         self.submit("save-deal-offer")
         self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-offer details").get_attribute("open"))
-        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "save-deal-offer")
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("id"), "save-deal-offer")
+
+    def test_the_editor_with_javascript_drags_cards_and_moves_in_place(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.getElementById('widget-deal-buy').draggable === true"))
+        order = self.draft_order
+        self.browser.execute_script("window.stillHere = true; document.getElementById('widget-deal-offer').scrollIntoView({block: 'center'})")
+        scrolled = self.browser.execute_script("return scrollY")
+        self.assertGreater(scrolled, 100)
+
+        def drag(widget, onto, at_end=False):
+            """A drag of `widget`'s card dropped just above `onto`'s card (or below the last card of section `onto`)."""
+            self.browser.execute_script("""
+                const [widget, onto, atEnd] = arguments;
+                const card = document.getElementById('widget-' + widget);
+                const target = atEnd ? document.querySelector(`.cards[data-section="${onto}"]`) : document.getElementById('widget-' + onto);
+                const box = target.getBoundingClientRect();
+                const y = atEnd ? box.bottom - 2 : box.top + 2;
+                const data = new DataTransfer();
+                const fire = (element, type) => element.dispatchEvent(new DragEvent(type, {
+                  bubbles: true, cancelable: true, dataTransfer: data, clientX: box.left + 10, clientY: y }));
+                fire(card, 'dragstart');
+                fire(target, 'dragover');
+                fire(target, 'drop');
+                fire(card, 'dragend');""", widget, onto, at_end)
+
+        # Dropped above the offer: first in its section, no page load, the scroll and the focus kept.
+        drag("deal-buy", "deal-offer")
+        WebDriverWait(self.browser, 10).until(lambda _: order("deal")[:2] == ["deal-buy", "deal-offer"])
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script("return document.activeElement.id") == "widget-deal-buy")
+        self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
+        self.assertLess(abs(self.browser.execute_script("return scrollY") - scrolled), 80)
+        WebDriverWait(self.browser, 5).until(lambda _: "Moved deal-buy to deal, position 1" in self.browser.execute_script(
+            "return document.getElementById('sp-announcer').textContent"))
+        self.assertEqual(order("deal"), ["deal-buy", "deal-offer", "deal-price"])
+
+        # Across sections: the price tag dropped at the end of the promotions.
+        drag("deal-price", "promotions", at_end=True)
+        WebDriverWait(self.browser, 10).until(lambda _: order("promotions")[-1:] == ["deal-price"])
+        # In place once the answer is on the page: the moved card has the focus.
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script("return document.activeElement.id") == "widget-deal-price")
+
+        # The Move buttons save in place too: Enter on Move down, twice, on the same focused button.
+        self.browser.execute_script("document.getElementById('down-deal-buy').focus()")
+        for expected in (["deal-offer", "deal-buy"], ["deal-offer"]):
+            heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
+            self.browser.switch_to.active_element.send_keys(Keys.ENTER)
+            self.wait_replaced(heading)
+            self.assertEqual(order("deal"), expected)
+            self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "down-deal-buy")
+        self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
+        self.assertEqual(order("deal"), ["deal-offer"], "down twice: past the offer, then into the next section")
+        self.assertEqual(order("featured")[0], "deal-buy")
+        self.check_accessible("editor with the script")
+        self.shot("15-editor-dragged")
 
     def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
         self.sign_in()

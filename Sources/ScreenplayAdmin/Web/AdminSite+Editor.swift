@@ -70,6 +70,8 @@ extension AdminSite {
                 <form method="post" action="\(sectionAction)/remove">\(csrf)<button type="submit" id="section-remove-\(sectionKey)" \
                 \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></div>
                 """
+            body += "<div class=\"cards\" data-section=\"\(sectionKey)\" aria-label=\"Widgets of \(sectionKey)\">"
+            defer { body += "</div>" }
             for (index, widget) in section.widgets.enumerated() {
                 let attemptHere = attempt?.instanceID == widget.id ? attempt : nil
                 let errors = attemptHere?.errors ?? stored[widget.id] ?? [:]
@@ -101,7 +103,8 @@ extension AdminSite {
                 func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
                 // A card: what it is and does in one glance; its settings open in place.
                 body += """
-                    <article class="card\(widget.isEnabled ? "" : " off")" id="widget-\(key)" aria-labelledby="widget-\(key)-title">\
+                    <article class="card\(widget.isEnabled ? "" : " off")" id="widget-\(key)" aria-labelledby="widget-\(key)-title" tabindex="-1" \
+                    data-widget="\(key)" data-move="\(HTML.escape(widgetAction))/move"\(autofocus("widget-" + widget.id))>\
                     <h3 id="widget-\(key)-title">\(key) <span class="kind">\(HTML.escape(widget.kind)) · \(HTML.escape(widget.vertical))\
                     \(widget.isEnabled ? "" : " · switched off")</span></h3>\
                     <p class="summary">\(HTML.escape(Self.parameterSummary(widget)))</p>\(Self.chips(widget.conditions))\(general)
@@ -141,10 +144,13 @@ extension AdminSite {
             \(Self.field(name: "title", label: "Title (optional)", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["title"] ?? "" : "", error: nil, id: "new-section-title"))
             <button type="submit" id="add-section-button">Add the section at the end</button></form>
             """
+        // With the script, cards are dragged to a place and moves save without a reload; the
+        // announcer says what happened to screen readers.
         return Self.page(
             title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
-            body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil) + body,
-            status: attempt == nil ? .ok : .unprocessableContent)
+            body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil)
+                + "<div data-editor>\(body)</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
+            status: attempt == nil ? .ok : .unprocessableContent, script: WebSite.scriptPath)
     }
 
     /// The box at the top of a refused save: how many problems, each a link to its field (the
@@ -240,6 +246,16 @@ extension AdminSite {
                 returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
         case ["remove"]:
             template.sections[section].widgets.remove(at: index)
+        case ["move"] where form["section"] != nil:
+            // To a place: a section and a position in it, counted without the widget (what a drop
+            // onto the page says).
+            guard let target = template.sections.firstIndex(where: { $0.id == form["section"] }),
+                let position = form["index"].flatMap(Int.init)
+            else {
+                return Self.page(title: "Not done", body: "<p>The move named no section or position of this draft.</p>", status: .unprocessableContent)
+            }
+            template.sections[section].widgets.remove(at: index)
+            template.sections[target].widgets.insert(widget, at: min(max(0, position), template.sections[target].widgets.count))
         case ["move"]:
             // Within the section, or across into the neighbouring one at an end.
             let by = form["by"] == "-1" ? -1 : 1
@@ -256,8 +272,14 @@ extension AdminSite {
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
         // After a move, back at the widget with the same button focused; after a removal, at the page.
-        let returnTo =
-            rest.last == "move" ? Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false) : ""
+        let returnTo: String
+        if rest.last != "move" {
+            returnTo = ""
+        } else if form["section"] != nil {
+            returnTo = Self.returnTo(widget: widget.id, focus: "widget-" + widget.id, open: false)
+        } else {
+            returnTo = Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false)
+        }
         return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
     }
 

@@ -435,7 +435,9 @@ public struct AdminSite: Sendable {
         article.card{border:1px solid #ccc;border-radius:.4rem;padding:.5rem .75rem;margin:.6rem 0}article.card.off{border-style:dashed}
         article.card h3{margin:0;font-size:1.05rem}article.card .kind{font-weight:400;color:#555}article.card .summary{margin:.2rem 0}
         .chips{display:flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}.chip{border:1px solid #888;border-radius:1rem;padding:0 .55rem;font-size:.9em}
-        details summary{cursor:pointer;margin:.3rem 0}
+        details summary{cursor:pointer;margin:.3rem 0}article.card[draggable=true]{cursor:grab}article.card.dragging{opacity:.5}
+        article.card.drop-before{box-shadow:0 -4px 0 #0b57d0}.cards{min-height:1.5rem}.cards.drop-end{box-shadow:0 4px 0 #0b57d0}
+        .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
         @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind{color:#b0b0b5}}
         form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
         @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error{grid-column:1}select{max-width:100%}}

@@ -484,7 +484,111 @@ window.addEventListener("scroll", () => {
   saving = setTimeout(() => { if (!loading) saveScroll(); }, 200);
 }, { passive: true });
 
-if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+// ---- The admin's editor: drops and Move/Save posts answered in place (scroll and focus kept) ----
+const editorRoot = () => $("[data-editor]");
+
+async function editorPost(url, fields, focusID, said) {
+  const body = new URLSearchParams(fields);
+  if (!body.has("csrf")) body.set("csrf", $("[data-editor] input[name=csrf]")?.value || "");
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "text/html" } });
+  } catch {
+    announce("Not saved: the server could not be reached. Try again.");
+    return;
+  }
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const fresh = page.getElementById("main");
+  if (!fresh || !page.querySelector("[data-editor]")) {
+    location.assign(response.url);
+    return;
+  }
+  $("#main").replaceChildren(...imported(fresh));
+  doc.title = page.title;
+  // Only a saved change (redirected) has an address to keep.
+  if (response.redirected) history.replaceState(history.state, "", response.url);
+  prepareEditor();
+  const summary = $("#error-summary");
+  const target = summary && !response.ok ? summary : doc.getElementById(focusID);
+  target?.focus();
+  announce(response.ok ? said : $("h2", summary)?.textContent);
+}
+
+function prepareEditor() {
+  for (const card of $$("[data-editor] article.card")) card.draggable = true;
+}
+
+let dragged = null;
+
+// A drop's section list and position among the other cards.
+function dropPlace(event) {
+  const list = event.target.closest?.("[data-editor] .cards");
+  if (!list || !dragged) return null;
+  const cards = $$(":scope > article.card", list).filter((card) => card !== dragged);
+  let index = cards.findIndex((card) => {
+    const box = card.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2;
+  });
+  if (index < 0) index = cards.length;
+  return { list, index, before: cards[index] || null };
+}
+
+function clearDropMarks() {
+  $$(".drop-before, .drop-end").forEach((element) => element.classList.remove("drop-before", "drop-end"));
+}
+
+doc.addEventListener("dragstart", (event) => {
+  const card = event.target.closest?.("[data-editor] article.card");
+  if (!card) return;
+  dragged = card;
+  event.dataTransfer.effectAllowed = "move";
+  event.dataTransfer.setData("text/plain", card.dataset.widget);
+  card.classList.add("dragging");
+});
+
+doc.addEventListener("dragover", (event) => {
+  const place = dropPlace(event);
+  if (!place) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = "move";
+  clearDropMarks();
+  (place.before || place.list).classList.add(place.before ? "drop-before" : "drop-end");
+});
+
+doc.addEventListener("drop", (event) => {
+  const place = dropPlace(event);
+  if (!place) return;
+  event.preventDefault();
+  const card = dragged;
+  const section = place.list.dataset.section;
+  editorPost(card.dataset.move, { section, index: String(place.index) }, card.id,
+    `Moved ${card.dataset.widget} to ${section}, position ${place.index + 1}`);
+});
+
+doc.addEventListener("dragend", () => {
+  dragged?.classList.remove("dragging");
+  dragged = null;
+  clearDropMarks();
+});
+
+doc.addEventListener("submit", (event) => {
+  const form = event.target;
+  const card = form.closest("[data-editor] article.card");
+  if (event.defaultPrevented || !card || form.method !== "post") return;
+  const path = new URL(form.action).pathname;
+  const moving = path.endsWith("/move");
+  const [parent, last] = path.split("/").slice(-2);
+  if (!moving && !(parent === "widgets" && decodeURIComponent(last) === card.dataset.widget)) return;
+  event.preventDefault();
+  const fields = new FormData(form, event.submitter);
+  const said = moving ? `Moved ${card.dataset.widget} ${fields.get("by") === "-1" ? "up" : "down"}` : `Saved ${card.dataset.widget}`;
+  editorPost(form.action, fields, event.submitter?.id || card.id, said);
+});
+
+prepareEditor();
+
+// Only the site's own pages restore their scroll themselves.
+if (shell && "scrollRestoration" in history) history.scrollRestoration = "manual";
 history.replaceState({ scroll: scrollY, ...history.state }, "", withoutNotice(location.href));
 enhance(doc);
 listen();
