@@ -659,6 +659,10 @@ class AdminInTheBrowser(unittest.TestCase):
         WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
             "return document.getElementById('widget-deal-buy').draggable === true"))
         order = self.draft_order
+        height, width, fields = self.browser.execute_script(
+            "return [document.documentElement.scrollHeight, innerWidth,"
+            " [...document.querySelectorAll('input:not([type=hidden]), textarea, select')].filter(e => e.checkVisibility()).length]")
+        print(f"\n    the editor of the shop: {height} px tall at {width} px wide, {fields} fields visible", file=sys.stderr)
         self.browser.execute_script("window.stillHere = true; document.getElementById('widget-deal-offer').scrollIntoView({block: 'center'})")
         scrolled = self.browser.execute_script("return scrollY")
         self.assertGreater(scrolled, 100)
