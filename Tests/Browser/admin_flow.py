@@ -354,8 +354,19 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("compare")
         self.shot("05c-compare")
 
-        # The audit log says who did what, and what it changed.
+        # The audit log says who did what, and what it changed, at times in the reader's zone (UTC
+        # in the markup, and without the script).
+        self.browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
         self.open("/admin/audit")
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.querySelector('#audit time').hasAttribute('title')"))
+        time = self.browser.find_element(By.CSS_SELECTOR, "#audit time")
+        self.assertIn("(Asia/Tokyo)", time.text)
+        self.assertTrue(time.get_attribute("title").endswith(" UTC"))
+        stamp = time.get_attribute("datetime")  # 2026-11-24T23:57:30Z
+        tokyo = (int(stamp[11:13]) + 9) % 24
+        self.assertRegex(time.text, rf"\b({tokyo}|{tokyo % 12 or 12}):{stamp[14:16]}\b", "nine hours ahead of UTC")
+        self.browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         audit = self.browser.find_element(By.ID, "audit").text
         for action in ("rollback", "publish", "disable widget", "save draft"):
             self.assertIn(action, audit)

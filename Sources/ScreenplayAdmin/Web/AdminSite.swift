@@ -460,6 +460,9 @@ public struct AdminSite: Sendable {
                 """
             } ?? ""
         let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\">\(HTML.escape(String($0.prefix(200))))</p>" } ?? ""
+        // Signed-in pages carry the site's script (times in the reader's zone, the editor in place);
+        // everything works without it.
+        let script = script ?? (session == nil ? nil : WebSite.scriptPath)
         let scriptTag = script.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

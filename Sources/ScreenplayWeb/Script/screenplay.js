@@ -494,7 +494,7 @@ async function editorPost(url, fields, focusID, said) {
   try {
     response = await fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "text/html" } });
   } catch {
-    announce("Not saved: the server could not be reached. Try again.");
+    announce("Not saved: no connection.");
     return;
   }
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -505,7 +505,6 @@ async function editorPost(url, fields, focusID, said) {
   }
   $("#main").replaceChildren(...imported(fresh));
   doc.title = page.title;
-  // Only a saved change (redirected) has an address to keep.
   if (response.redirected) history.replaceState(history.state, "", response.url);
   prepareEditor();
   const summary = $("#error-summary");
@@ -516,11 +515,23 @@ async function editorPost(url, fields, focusID, said) {
 
 function prepareEditor() {
   for (const card of $$("[data-editor] article.card")) card.draggable = true;
+  localTimes();
+}
+
+// UTC times in the reader's zone.
+function localTimes() {
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const time of $$("time[datetime]:not([title])")) {
+    const when = new Date(time.dateTime);
+    if (isNaN(when)) continue;
+    time.title = time.textContent;
+    time.textContent = `${format.format(when)} (${zone})`;
+  }
 }
 
 let dragged = null;
 
-// A drop's section list and position among the other cards.
 function dropPlace(event) {
   const list = event.target.closest?.("[data-editor] .cards");
   if (!list || !dragged) return null;
