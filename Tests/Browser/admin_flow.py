@@ -721,6 +721,12 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
         self.assertEqual(order("deal"), ["deal-offer"], "down twice: past the offer, then into the next section")
         self.assertEqual(order("featured")[0], "deal-buy")
+
+        # Undo takes back the last move only, and then has nothing more to take back.
+        self.submit("undo")
+        self.assertIn("undone", self.browser.find_element(By.ID, "notice").text)
+        self.assertEqual(order("deal"), ["deal-offer", "deal-buy"])
+        self.assertFalse(self.browser.find_elements(By.ID, "undo"))
         self.check_accessible("editor with the script")
         self.shot("15-editor-dragged")
 

@@ -51,6 +51,11 @@ extension AdminSite {
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
         var body = "<p id=\"source\">\(HTML.escape(source))</p>"
+        if try await layouts.draft(of: route)?.canUndo == true {
+            body += """
+                <form method="post" action="\(action)/undo">\(csrf)<button type="submit" id="undo"\(focus == "undo" ? " autofocus" : "")>Undo the last change</button></form>
+                """
+        }
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         let catalog = pages?.composer.catalog
@@ -204,6 +209,10 @@ extension AdminSite {
         let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
         if rest.first == "sections" {
             return try await editSection(template, Array(rest.dropFirst()), route: route, form: form, session: session, back: back)
+        }
+        if rest == ["undo"] {
+            let undone = try await layouts.undoDraft(of: route, by: session.admin)
+            return Self.redirect(to: back + (undone ? "?done=undone&focus=undo" : ""))
         }
         if rest == ["add"] {
             let id = form["id"] ?? ""
@@ -379,6 +388,10 @@ extension AdminSite {
         back: String
     ) async throws -> ScreenplayService.Response {
         var template = template
+        if rest == ["undo"] {
+            let undone = try await layouts.undoDraft(of: route, by: session.admin)
+            return Self.redirect(to: back + (undone ? "?done=undone&focus=undo" : ""))
+        }
         if rest == ["add"] {
             let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)

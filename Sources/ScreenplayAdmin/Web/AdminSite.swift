@@ -406,6 +406,7 @@ public struct AdminSite: Sendable {
         "switchedOn": "Switched on, from the next request.",
         "switchedOff": "Switched off, from the next request.",
         "saved": "Saved to the draft. Publish it from the page when it is ready.",
+        "undone": "The last change was undone.",
         "experimentSaved": "Experiment saved: every page uses it from the next request.",
         "experimentStarted": "Started: users are bucketed into its variants from the next request.",
         "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",

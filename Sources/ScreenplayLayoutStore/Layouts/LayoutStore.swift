@@ -63,7 +63,11 @@ public struct LayoutStore: Sendable {
                 .column("revision", type: .bigint)
                 .column("detail", type: .text, .notNull)
                 .run()
-        }
+        },
+        // The draft as it was before its last save: what "undo" restores ('' for "no draft").
+        Migration(id: "screenplay-0006-draft-undo") { database in
+            try await database.alter(table: "screenplay_page_drafts").column("previous", type: .text).run()
+        },
     ]
 
     let store: any SQLStore
@@ -181,6 +185,8 @@ public struct LayoutStore: Sendable {
                 let live = try await Self.newestNumber(route: template.route, on: database) ?? 0
                 let existing = try await database.select().columns("based_on", "template").from("screenplay_page_drafts")
                     .where("route", .equal, template.route).first()
+                // What undo goes back to: the draft this save replaces, or none ('').
+                let undo = try existing?.decode(column: "template", as: String.self) ?? ""
                 let basedOn = try existing?.decode(column: "based_on", as: Int.self) ?? live
                 // What this save changed: against the draft it replaces, or the live page.
                 let previous: PageTemplate? =
@@ -193,16 +199,51 @@ public struct LayoutStore: Sendable {
                 let now = ISO8601.now()
                 try await database.delete(from: "screenplay_page_drafts").where("route", .equal, template.route).run()
                 try await database.insert(into: "screenplay_page_drafts")
-                    .columns("route", "template", "based_on", "updated_by", "updated_at")
-                    .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now))
+                    .columns("route", "template", "based_on", "updated_by", "updated_at", "previous")
+                    .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now), SQLBind(undo))
                     .run()
                 try await Self.audit(actor: actor, action: "save draft", subject: template.route, revision: nil, detail: changes, on: database)
                 try await self.bus?.announce(.draftChanged(route: template.route), in: database)
-                return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now)
+                return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now, canUndo: true)
             }
         }
         await bus?.announceCommitted(.draftChanged(route: template.route))
         return saved
+    }
+
+    /// Takes back the last save of `route`'s draft: the draft as it was before it, or no draft
+    /// when that save started it. One step: the undone save cannot be redone, and a second undo
+    /// has nothing to take back. Returns whether there was a save to undo.
+    @discardableResult
+    public func undoDraft(of route: String, by actor: String) async throws -> Bool {
+        let undone = try await store.transaction { database in
+            try await database.serializeTransactions(on: Self.lockKey(route))
+            guard
+                let row = try await database.select().columns("template", "previous").from("screenplay_page_drafts")
+                    .where("route", .equal, route).first(),
+                try !row.decodeNil(column: "previous")
+            else { return false }
+            let current = try Self.decodeTemplate(row.decode(column: "template", as: String.self))
+            let previous = try row.decode(column: "previous", as: String.self)
+            let restored: PageTemplate?
+            if previous.isEmpty {
+                restored = try await Self.newest(route: route, on: database)?.template
+                try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
+            } else {
+                restored = try Self.decodeTemplate(previous)
+                try await database.update("screenplay_page_drafts").set("template", to: previous).set("previous", to: SQLLiteral.null)
+                    .set("updated_by", to: actor).set("updated_at", to: ISO8601.now())
+                    .where("route", .equal, route).run()
+            }
+            let changes = restored.map { TemplateDiff(from: current, to: $0).summary() } ?? "back to no page"
+            try await Self.audit(
+                actor: actor, action: "undo draft", subject: route, revision: nil,
+                detail: previous.isEmpty ? "draft discarded — \(changes)" : changes, on: database)
+            try await self.bus?.announce(.draftChanged(route: route), in: database)
+            return true
+        }
+        if undone { await bus?.announceCommitted(.draftChanged(route: route)) }
+        return undone
     }
 
     /// Throws the draft of `route` away (the live revision is untouched). Returns whether there was one.
@@ -558,12 +599,15 @@ public struct Draft: Sendable, Hashable {
     public var updatedBy: String
     /// When (ISO 8601, UTC).
     public var updatedAt: String
+    /// Whether its last save can be taken back (``LayoutStore/undoDraft(of:by:)``).
+    public var canUndo: Bool
 
-    init(template: PageTemplate, basedOn: Int, updatedBy: String, updatedAt: String) {
+    init(template: PageTemplate, basedOn: Int, updatedBy: String, updatedAt: String, canUndo: Bool = false) {
         self.template = template
         self.basedOn = basedOn
         self.updatedBy = updatedBy
         self.updatedAt = updatedAt
+        self.canUndo = canUndo
     }
 
     init(row: any SQLRow) throws {
@@ -571,6 +615,7 @@ public struct Draft: Sendable, Hashable {
         basedOn = try row.decode(column: "based_on", as: Int.self)
         updatedBy = try row.decode(column: "updated_by", as: String.self)
         updatedAt = try row.decode(column: "updated_at", as: String.self)
+        canUndo = (try? row.decodeNil(column: "previous")) == false
     }
 }
 
