@@ -446,14 +446,15 @@ extension AdminSite {
         ("c.maxVersion", "Highest API version (number)"),
     ]
 
-    static func field(name: String, label: String, value: String, error: String?, id: String) -> String {
+    /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
+    static func field(name: String, label: String, value: String, error: String?, id: String, extra: String = "") -> String {
         let safeID = fieldID(id)
         let errorID = "\(safeID)-error"
         let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\""
         let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
         return """
-            <label for="\(safeID)">\(HTML.escape(label))</label><input id="\(safeID)" name="\(HTML.escape(name))" \
-            value="\(HTML.escape(value))"\(described)>\(message)
+            <label for="\(safeID)">\(HTML.escape(label))</label><input\(extra.isEmpty ? "" : " " + extra) id="\(safeID)" \
+            name="\(HTML.escape(name))" value="\(HTML.escape(value))"\(described)>\(message)
             """
     }
 

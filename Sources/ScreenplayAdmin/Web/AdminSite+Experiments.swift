@@ -91,7 +91,7 @@ extension AdminSite {
             """
         if let existing {
             body += try await results(of: existing, query: query)
-            let users = try await routes(naming: existing.key, among: layouts.pages().map(\.route))
+            let users = try await experiments.routes(naming: existing.key)
             body += "<h2>Delete</h2>"
             if users.isEmpty {
                 body += """
@@ -250,12 +250,7 @@ extension AdminSite {
 
     /// A date and time picker (`datetime-local`, to the minute, read as UTC).
     static func dateField(name: String, label: String, value: String, error: String?, id: String) -> String {
-        let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(id)-error\""
-        let message = error.map { "<span class=\"error\" id=\"\(id)-error\">\(HTML.escape($0))</span>" } ?? ""
-        return """
-            <label for="\(id)">\(HTML.escape(label))</label><input type="datetime-local" step="60" id="\(id)" name="\(HTML.escape(name))" \
-            value="\(HTML.escape(value))"\(described)>\(message)
-            """
+        field(name: name, label: label, value: value, error: error, id: id, extra: "type=\"datetime-local\" step=\"60\"")
     }
 
     /// `2026-12-01T09:00`, as a `datetime-local` input holds it (UTC).
@@ -279,15 +274,4 @@ extension AdminSite {
 
     /// A figure to two decimals.
     static func figure(_ value: Double) -> String { String(format: "%.2f", value) }
-
-    /// The routes among `routes` whose live template or draft names experiment `key`.
-    func routes(naming key: String, among routes: [String]) async throws -> [String] {
-        var naming: [String] = []
-        for route in routes {
-            let live = try await layouts.published(route: route)?.template
-            let draft = try await layouts.draft(of: route)?.template
-            if [live, draft].contains(where: { $0?.instances.contains { $0.conditions.experiment?.key == key } == true }) { naming.append(route) }
-        }
-        return naming
-    }
 }

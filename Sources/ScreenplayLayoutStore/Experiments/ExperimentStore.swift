@@ -127,6 +127,12 @@ public final class ExperimentStore: ExposureRecorder {
         }
     }
 
+    /// The routes whose live template or draft names experiment `key` in a condition, sorted:
+    /// what stands in the way of deleting it.
+    public func routes(naming key: String) async throws -> [String] {
+        try await store.read { database in try await Self.routes(naming: key, on: database) }
+    }
+
     /// The routes whose live template or draft names experiment `key` in a condition, sorted.
     static func routes(naming key: String, on database: any SQLDatabase) async throws -> [String] {
         let drafts = try await database.select().columns("route", "template").from("screenplay_page_drafts").all()
