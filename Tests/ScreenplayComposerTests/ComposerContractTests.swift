@@ -110,6 +110,29 @@ struct ComposerContractTests {
         #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
     }
 
+    @Test("an example is checked against its contract when declared: its parameters and its component, by path")
+    func examples() throws {
+        func declare(_ example: WidgetExample) throws(WidgetContractError) -> WidgetContract {
+            try WidgetContract(
+                type: "offer", summary: "", versioning: .original, fields: [.required("title", .string), .optional("link", .url)],
+                parameters: [.required("workID", .integer)], fallback: { _ in [] }, example: example)
+        }
+        // Without `type`, the component is taken as the contract's kind.
+        let contract = try declare(WidgetExample(vertical: "catalog", parameters: ["workID": 1], component: ["title": "Tea"]))
+        #expect(contract.exampleComponent == ["type": "offer", "title": "Tea"])
+        #expect(contract.example?.vertical == "catalog")
+        for (example, expected) in [
+            (WidgetExample(vertical: "c", parameters: ["workID": "one"], component: ["title": "Tea"]), "parameters.workID"),
+            (WidgetExample(vertical: "c", parameters: [:], component: ["title": "Tea"]), "parameters.workID: missing"),
+            (WidgetExample(vertical: "c", parameters: ["workID": 1], component: [:]), "component.title: missing"),
+            (WidgetExample(vertical: "c", parameters: ["workID": 1], component: ["title": "Tea", "link": "javascript:x"]), "component.link"),
+            (WidgetExample(vertical: "c", parameters: ["workID": 1], component: ["title": "Tea", "type": "other"]), "component.type"),
+        ] {
+            let error = #expect(throws: WidgetContractError.self) { try declare(example) }
+            #expect(error?.message.contains(expected) == true, "\(String(describing: error)) should name \(expected)")
+        }
+    }
+
     @Test("a catalog refuses two contracts of one kind, and lists each as a custom kind")
     func catalog() throws {
         #expect(throws: WidgetContractError.self) { try WidgetCatalog([Widgets.banner, Widgets.banner]) }

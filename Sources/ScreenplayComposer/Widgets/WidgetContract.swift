@@ -43,6 +43,13 @@ public struct WidgetContract: Sendable {
     /// request shape. `.perUser` by default: a provider that personalizes can never leak one
     /// user's data to another because its contract forgot to say so.
     public let sharing: ScreenplayRoutes.Sharing
+    /// A sample instance and answer: what the layout admin's palette renders for the kind and
+    /// what a widget added from it starts with. Checked against the contract when declared, so
+    /// the palette never shows an example the kind would refuse.
+    public let example: WidgetExample?
+
+    /// The example's component with its `type`: what the palette renders.
+    public var exampleComponent: JSONValue? { example?.component(ofKind: type) }
 
     /// The member names every component may carry besides its fields: the kind's `type` and the v4
     /// attributes. A contract cannot declare fields with these names.
@@ -55,7 +62,8 @@ public struct WidgetContract: Sendable {
     public init(
         type: String, summary: String, versioning: KindVersioning, fields: [WidgetField], parameters: [WidgetField] = [],
         references: [WidgetReference] = [], linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
-        unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }, sharing: ScreenplayRoutes.Sharing = .perUser
+        unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }, sharing: ScreenplayRoutes.Sharing = .perUser,
+        example: WidgetExample? = nil
     ) throws(WidgetContractError) {
         guard !Component.knownKinds.map(\.rawValue).contains(type) else {
             throw WidgetContractError("'\(type)' is a built-in component kind; a widget kind needs a name of its own")
@@ -79,6 +87,7 @@ public struct WidgetContract: Sendable {
             throw WidgetContractError("'\(type)' checks the parameter '\(reference.parameter)', which it does not declare")
         }
         self.references = references
+        self.example = example
         self.type = type
         self.summary = summary
         self.versioning = versioning
@@ -88,6 +97,12 @@ public struct WidgetContract: Sendable {
         self.fallback = fallback
         self.unavailable = unavailable
         self.sharing = sharing
+        if let example {
+            let problems =
+                validateParameters(example.parameters).map { "parameters\($0.path.dropFirst())" + ": " + $0.message }
+                + validate(example.component(ofKind: type)).map { "component\($0.path.dropFirst())" + ": " + $0.message }
+            if let first = problems.first { throw WidgetContractError("'\(type)' has an example its contract refuses: \(first)") }
+        }
     }
 
     /// The kind as the downgrade knows it: registered under ``type``, sent only to clients that
@@ -155,6 +170,33 @@ public struct WidgetContract: Sendable {
                 WidgetProblem(.unknownField, path: JSONPath.render([AnyCodingKey(name)]), "'\(name.prefix(40))' is not in the contract"))
         }
         return problems
+    }
+}
+
+/// A sample of a widget kind, declared with its contract (``WidgetContract/example``): the vertical
+/// that answers the kind, the parameters a new instance starts with, and a component the vertical
+/// could answer. The layout admin's palette renders the component as web clients and older apps
+/// see it (through the kind's fallback), so a product person sees what they are adding.
+public struct WidgetExample: Sendable, Hashable {
+    /// The vertical whose provider answers the kind: a widget added from the palette asks it.
+    public let vertical: String
+    /// The parameters a new instance starts with; valid against ``WidgetContract/parameters``.
+    public let parameters: JSONValue
+    /// A component the vertical could answer, `type` included; valid against the kind's fields.
+    public let component: JSONValue
+
+    /// An example; `component` may leave out `type`, which the contract's is.
+    public init(vertical: String, parameters: JSONValue = [:], component: JSONValue) {
+        self.vertical = vertical
+        self.parameters = parameters
+        self.component = component
+    }
+
+    /// The component with `type` set to `kind` when it has none.
+    func component(ofKind kind: String) -> JSONValue {
+        guard case .object(var members) = component, members["type"] == nil else { return component }
+        members["type"] = .string(kind)
+        return .object(members)
     }
 }
 

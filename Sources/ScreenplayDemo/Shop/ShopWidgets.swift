@@ -35,7 +35,13 @@ enum ShopWidgets {
                             action: .navigate(.init(url: link))))
                 ]
             },
-            sharing: .everyone)
+            sharing: .everyone,
+            example: WidgetExample(
+                vertical: "catalog", parameters: ["workID": 1],
+                component: [
+                    "title": "Cello Suite No. 1", "composer": "Johann Sebastian Bach", "detail": "BWV 1007 · 1720",
+                    "image": "/images/composer/bach-low.svg", "link": "screens/work/1",
+                ]))
     }
 
     /// A price with a label (pricing vertical).
@@ -53,7 +59,9 @@ enum ShopWidgets {
                 guard let label = json["label"]?.stringValue, let price = json["price"]?.stringValue else { return [] }
                 return [.text(.init("\(label): \(price)", weight: .semibold))]
             },
-            sharing: .everyone)
+            sharing: .everyone,
+            example: WidgetExample(
+                vertical: "pricing", parameters: ["workID": 1], component: ["label": "Cello Suite No. 1, today", "price": "€9.99"]))
     }
 
     /// A buy button showing the price (pricing vertical).
@@ -69,7 +77,10 @@ enum ShopWidgets {
                 else { return [] }
                 return [.button(.init(title: "\(title) · \(price)", action: .navigate(.init(url: link))))]
             },
-            sharing: .everyone)
+            sharing: .everyone,
+            example: WidgetExample(
+                vertical: "pricing", parameters: ["workID": 1],
+                component: ["title": "Buy the recording", "price": "€9.99", "link": "screens/work/1"]))
     }
 
     /// A promotion across the page (promotions vertical, a separate service).
@@ -85,7 +96,10 @@ enum ShopWidgets {
                 if let detail = json["detail"]?.stringValue { lines.append(.text(.init(detail, color: .token(.secondaryText)))) }
                 return [.verticalStack(.init(alignment: .leading, spacing: 4, children: lines))]
             },
-            sharing: .everyone)
+            sharing: .everyone,
+            example: WidgetExample(
+                vertical: "promotions", parameters: ["slot": "top"],
+                component: ["headline": "Spring sale: 20% off every recording", "detail": "Until Sunday, while stocks last."]))
     }
 
     /// Every kind, as the composer knows them.
