@@ -477,7 +477,9 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.submit("remove-free-shipping")
         self.submit_in_place("down-spring-sale")
-        # A widget naming a work that does not exist: refused, and the form keeps every choice.
+        # A widget naming a work that does not exist: refused, and the form keeps every choice
+        # (the form with every setting, folded under the palette's quick adds).
+        self.browser.find_element(By.CSS_SELECTOR, "#add-details summary").click()
         self.browser.find_element(By.ID, "add-id").send_keys("extra-tag")
         Select(self.browser.find_element(By.ID, "add-kind")).select_by_visible_text("priceTag")
         Select(self.browser.find_element(By.ID, "add-vertical")).select_by_visible_text("pricing")
@@ -729,6 +731,108 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertFalse(self.browser.find_elements(By.ID, "undo"))
         self.check_accessible("editor with the script")
         self.shot("15-editor-dragged")
+
+    def palette_shown(self):
+        """The kinds the palette shows (not filtered out), in order."""
+        return [item.get_attribute("data-kind") for item in self.browser.find_elements(By.CSS_SELECTOR, ".palette-item") if item.is_displayed()]
+
+    def test_the_palette_filters_as_you_type_and_adds_by_drag_and_by_enter(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.getElementById('palette-priceTag').draggable === true"))
+        order = self.draft_order
+        everything = self.palette_shown()
+        # The browser flows run the demo without its promotions service: that kind is not offered.
+        self.assertEqual(everything, ["cartButton", "priceTag", "recordingOffer"])
+        # Each kind shows its example as the web renders it.
+        self.assertIn("Cello Suite No. 1", self.browser.find_element(By.CSS_SELECTOR, "#palette-recordingOffer .example").text)
+
+        # The filter narrows as you type, every word counting, and says how many match.
+        search = self.browser.find_element(By.ID, "palette-filter")
+        search.send_keys("price")
+        self.assertEqual(self.palette_shown(), ["cartButton", "priceTag"])
+        search.send_keys(" BUTTON")
+        self.assertEqual(self.palette_shown(), ["cartButton"])
+        self.assertEqual(self.browser.find_element(By.ID, "palette-count").text, "1 of 3 kinds match “price BUTTON”")
+        search.send_keys(Keys.ENTER)  # Enter in the filter stays on the page
+        self.assertTrue(self.browser.execute_script("window.stillHere = true; return true"))
+        search.clear()
+        search.send_keys("promo")
+        self.assertEqual(self.palette_shown(), [])
+        self.assertEqual(self.browser.find_element(By.ID, "palette-count").text, "0 of 3 kinds match “promo”")
+        search.clear()
+        search.send_keys(" ")
+        self.assertEqual(self.palette_shown(), everything)
+
+        # Dragged onto the page above the deal's offer: added there with the example's parameters,
+        # its card open and its first field focused; no page load.
+        self.browser.execute_script("""
+            const item = document.getElementById('palette-priceTag');
+            const target = document.getElementById('widget-deal-offer');
+            const box = target.getBoundingClientRect();
+            const data = new DataTransfer();
+            const fire = (element, type) => element.dispatchEvent(new DragEvent(type, {
+              bubbles: true, cancelable: true, dataTransfer: data, clientX: box.left + 10, clientY: box.top + 2 }));
+            fire(item, 'dragstart'); fire(target, 'dragover'); fire(target, 'drop'); fire(item, 'dragend');""")
+        WebDriverWait(self.browser, 10).until(lambda _: order("deal")[:1] == ["priceTag-1"])
+        WebDriverWait(self.browser, 10).until(
+            lambda _: self.browser.execute_script("return document.activeElement.id") == "priceTag-1-p-workID")
+        self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("value"), "1", "the example's work")
+        WebDriverWait(self.browser, 5).until(lambda _: "Added a priceTag to deal, position 1" in self.browser.execute_script(
+            "return document.getElementById('sp-announcer').textContent"))
+        # The new card says what to do next: type the work, Enter saves it in place.
+        work = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]["sections"][1]["widgets"][0]["parameters"]["workID"]
+        field = self.browser.switch_to.active_element
+        field.clear()
+        field.send_keys(str(work))
+        heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
+        field.send_keys(Keys.ENTER)
+        self.wait_replaced(heading)
+        draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]
+        self.assertEqual(draft["sections"][1]["widgets"][0]["parameters"], {"workID": work})
+
+        # By keyboard: choose the section, Enter on Add; the filter typed before is kept.
+        search = self.browser.find_element(By.ID, "palette-filter")
+        search.send_keys("button")
+        Select(self.browser.find_element(By.ID, "palette-section-cartButton")).select_by_visible_text("featured")
+        heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
+        self.browser.find_element(By.ID, "palette-add-cartButton").send_keys(Keys.ENTER)
+        self.wait_replaced(heading)
+        self.assertEqual(order("featured")[-1], "cartButton-1")
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "cartButton-1-p-workID")
+        self.assertEqual(self.palette_shown(), ["cartButton"], "the filter survives the add")
+        self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
+        self.check_accessible("editor with the palette")
+        self.shot("15b-editor-palette")
+        self.browser.execute_script("document.getElementById('palette').scrollIntoView()")
+        self.shot_phone_dark("15c-editor-palette-phone-dark")
+
+    def test_the_palette_without_javascript_filters_by_a_form_and_adds_by_enter(self):
+        scripted = self.browser
+        self.browser = self.without_javascript()
+        self.browser.delete_all_cookies()
+        try:
+            self.sign_in()
+            self.open("/admin/pages/shop/edit")
+            search = self.browser.find_element(By.ID, "palette-filter")
+            search.send_keys("offer")
+            page = self.browser.find_element(By.TAG_NAME, "html")
+            search.send_keys(Keys.ENTER)
+            self.wait_replaced(page)
+            self.assertIn("filter=offer", self.browser.current_url)
+            self.assertEqual(self.palette_shown(), ["recordingOffer"])
+            self.assertEqual(self.browser.find_element(By.ID, "palette-count").text, "1 of 3 kinds match “offer”")
+            Select(self.browser.find_element(By.ID, "palette-section-recordingOffer")).select_by_visible_text("deal")
+            page = self.browser.find_element(By.TAG_NAME, "html")
+            self.browser.find_element(By.ID, "palette-add-recordingOffer").send_keys(Keys.ENTER)
+            self.wait_replaced(page)
+            self.assertEqual(self.draft_order("deal")[-1], "recordingOffer-1")
+            self.assertEqual(self.browser.switch_to.active_element.get_attribute("id"), "recordingOffer-1-p-workID")
+            self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-recordingOffer-1 details").get_attribute("open"))
+        finally:
+            self.browser = scripted
 
     def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
         self.sign_in()

@@ -59,21 +59,24 @@ extension AdminSite {
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         let catalog = pages?.composer.catalog
+        func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
         for (sectionIndex, section) in template.sections.enumerated() {
             body += "<h2>Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
             let sectionAction = "\(action)/sections/\(Self.pathEscape(section.id))"
             let sectionKey = HTML.escape(section.id)
+            // The section's own tools, folded: what a person does most is move and edit widgets.
             body += """
-                <div class="section-tools" id="section-\(sectionKey)">\
+                <details class="section-tools" id="section-\(sectionKey)"\(openCard == "section:" + section.id ? " open" : "")>\
+                <summary>Section \(sectionKey): title, order, removal</summary>\
                 <form method="post" action="\(sectionAction)" class="edit">\(csrf)\
-                \(Self.field(name: "title", label: "Section title (empty: none)", value: section.title ?? "", error: nil, id: "section-\(section.id)-title"))\
-                <button type="submit" id="section-save-\(sectionKey)">Save title</button></form>\
+                \(Self.field(name: "title", label: "Section title (empty: none)", value: section.title ?? "", error: nil, id: "section-\(section.id)-title", extra: focus == Self.fieldID("section-\(section.id)-title") ? "autofocus" : ""))\
+                <button type="submit" id="section-save-\(sectionKey)"\(autofocus("section-save-" + section.id))>Save title</button></form>\
                 <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
-                <button type="submit" id="section-up-\(sectionKey)" \(sectionIndex == 0 ? "disabled" : "")>Move section up</button></form>\
+                <button type="submit" id="section-up-\(sectionKey)" \(sectionIndex == 0 ? "disabled" : "")\(autofocus("section-up-" + section.id))>Move section up</button></form>\
                 <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
-                <button type="submit" id="section-down-\(sectionKey)" \(sectionIndex == template.sections.count - 1 ? "disabled" : "")>Move section down</button></form>\
+                <button type="submit" id="section-down-\(sectionKey)" \(sectionIndex == template.sections.count - 1 ? "disabled" : "")\(autofocus("section-down-" + section.id))>Move section down</button></form>\
                 <form method="post" action="\(sectionAction)/remove">\(csrf)<button type="submit" id="section-remove-\(sectionKey)" \
-                \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></div>
+                \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></details>
                 """
             body += "<div class=\"cards\" data-section=\"\(sectionKey)\" aria-label=\"Widgets of \(sectionKey)\">"
             defer { body += "</div>" }
@@ -88,14 +91,18 @@ extension AdminSite {
                     let id = "\(widget.id)-p-\(field.name)"
                     fields += Self.field(
                         name: "p.\(field.name)", label: "\(field.name) (\(field.type)\(field.isRequired ? ", required" : ""))",
-                        value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: id)
+                        value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: id,
+                        extra: focus == Self.fieldID(id) ? "autofocus" : "")
                     if attemptHere != nil, let error = errors["p.\(field.name)"] {
                         summary.append((Self.fieldID(id), "\(widget.id): \(field.name)", error))
                     }
                 }
                 for (name, label) in Self.conditionInputs {
                     let id = "\(widget.id)-\(name)"
-                    fields += Self.field(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                    fields +=
+                        Self.dateInputs.contains(name)
+                        ? Self.dateField(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                        : Self.field(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
                     if attemptHere != nil, let error = errors[name] {
                         summary.append((Self.fieldID(id), "\(widget.id): \(label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))", error))
                     }
@@ -105,7 +112,6 @@ extension AdminSite {
                 let key = HTML.escape(widget.id)
                 let isOpen = !errors.isEmpty || openCard == widget.id
                 let last = sectionIndex == template.sections.count - 1 && index == section.widgets.count - 1
-                func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
                 // A card: what it is and does in one glance; its settings open in place.
                 body += """
                     <article class="card\(widget.isEnabled ? "" : " off")" id="widget-\(key)" aria-labelledby="widget-\(key)-title" tabindex="-1" \
@@ -136,14 +142,17 @@ extension AdminSite {
         let addErrors = attempt?.instanceID == "" ? attempt?.errors ?? [:] : [:]
         if let error = addErrors["id"] { summary.append(("add-id", "new widget: id", error)) }
         if let error = addErrors["parameters"] { summary.append(("add-parameters", "new widget: parameters", error)) }
+        // Every setting at once (an id of one's choosing, parameters as JSON): for whoever needs
+        // more than the palette's example; open again after a refused add.
         body += """
-            <h2>Add a widget</h2><form method="post" action="\(action)/add" class="edit" id="add">\(csrf)
+            <details id="add-details"\(attempt?.instanceID == "" ? " open" : "")><summary>Add a widget with every setting</summary>
+            <form method="post" action="\(action)/add" class="edit" id="add">\(csrf)
             \(Self.field(name: "id", label: "Widget id", value: attempt?.instanceID == "" ? attempt?.values["id"] ?? "" : "", error: addErrors["id"], id: "add-id"))
             <label for="add-kind">Kind</label><select id="add-kind" name="kind">\(kinds)</select>
             <label for="add-vertical">Vertical</label><select id="add-vertical" name="vertical">\(verticals)</select>
             <label for="add-section">Section</label><select id="add-section" name="section">\(sections)</select>
             \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
-            <button type="submit" id="add-widget">Add</button></form>
+            <button type="submit" id="add-widget">Add</button></form></details>
             <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)
             \(Self.field(name: "section-id", label: "Section id", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["section-id"] ?? "" : "", error: nil, id: "new-section-id"))
             \(Self.field(name: "title", label: "Title (optional)", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["title"] ?? "" : "", error: nil, id: "new-section-title"))
@@ -154,8 +163,11 @@ extension AdminSite {
         return Self.page(
             title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
             body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil)
-                + "<div data-editor>\(body)</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
-            status: attempt == nil ? .ok : .unprocessableContent, script: WebSite.scriptPath)
+                + "<div data-editor class=\"editor\"><div class=\"draft\">\(body)</div>"
+                + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "")
+                + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
+            status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.paletteStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
+            script: WebSite.scriptPath)
     }
 
     /// The box at the top of a refused save: how many problems, each a link to its field (the
@@ -215,6 +227,15 @@ extension AdminSite {
             return Self.redirect(to: back + (undone ? "?done=undone&focus=undo" : ""))
         }
         if rest == ["add"] {
+            // From the palette: an id of its own, the example's vertical and parameters, and the
+            // place it was dropped (or the end of the chosen section).
+            var form = form
+            let fromPalette = form["from"] == "palette"
+            let example = pages?.composer.catalog[form["kind"] ?? ""]?.example
+            if fromPalette {
+                if (form["id"] ?? "").isEmpty { form["id"] = Self.newWidgetID(kind: form["kind"] ?? "", in: template) }
+                if (form["vertical"] ?? "").isEmpty { form["vertical"] = example?.vertical }
+            }
             let id = form["id"] ?? ""
             guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
                 return try await editor(
@@ -231,10 +252,19 @@ extension AdminSite {
                             instanceID: "", values: form, errors: ["parameters": "write a JSON object, like {\"workID\": 12}"]))
                 }
                 parameters = parsed
+            } else if fromPalette, let example {
+                parameters = example.parameters
             }
-            template.sections[sectionIndex].widgets.append(
-                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters))
-            return try await save(template, route: route, session: session, attemptID: "", form: form, back: back)
+            let widgets = template.sections[sectionIndex].widgets
+            let place = form["index"].flatMap(Int.init).map { min(max(0, $0), widgets.count) } ?? widgets.count
+            template.sections[sectionIndex].widgets.insert(
+                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), at: place)
+            // The new card open, the focus in its first parameter (or on the card): what comes
+            // after adding is saying what it shows.
+            let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
+            return try await save(
+                template, route: route, session: session, attemptID: "", form: form, back: back,
+                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true))
         }
         guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
             return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)
@@ -396,7 +426,9 @@ extension AdminSite {
             let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
             template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
-            return try await save(template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
+            return try await save(
+                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
         }
         guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
             return Self.page(title: "Not found", body: "<p>No such section in the draft.</p>", status: .notFound)
@@ -405,10 +437,18 @@ extension AdminSite {
         case []:
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
             template.sections[index].title = title.isEmpty ? nil : title
+            return try await save(
+                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
         case ["move"]:
             let target = index + (form["by"] == "-1" ? -1 : 1)
             guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
             template.sections.swapAt(index, target)
+            // Back at the same button, its section's tools open: Enter again moves it again.
+            let button = (form["by"] == "-1" ? "section-up-" : "section-down-") + id
+            return try await save(
+                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
         case ["remove"]:
             guard template.sections[index].widgets.isEmpty else {
                 return try await editor(
@@ -440,11 +480,14 @@ extension AdminSite {
         ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
         ("c.segments", "Segments (comma-separated; empty: everyone)"),
         ("c.experiment", "Experiment (key=variant|variant; empty: none)"),
-        ("c.from", "Shown from (ISO 8601, e.g. 2026-12-01T00:00:00Z)"),
-        ("c.until", "Shown until (ISO 8601)"),
+        ("c.from", "Shown from (UTC; empty: at once)"),
+        ("c.until", "Shown until (UTC; empty: no end)"),
         ("c.minVersion", "Lowest API version (number)"),
         ("c.maxVersion", "Highest API version (number)"),
     ]
+
+    /// The condition inputs that are date and time pickers.
+    static let dateInputs: Set<String> = ["c.from", "c.until"]
 
     /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
     static func field(name: String, label: String, value: String, error: String?, id: String, extra: String = "") -> String {
@@ -469,8 +512,8 @@ extension AdminSite {
         values["c.locales"] = conditions.locales?.joined(separator: ", ") ?? ""
         values["c.segments"] = conditions.segments.map { $0.sorted().joined(separator: ", ") } ?? ""
         values["c.experiment"] = conditions.experiment.map { "\($0.key)=\($0.variants.sorted().joined(separator: "|"))" } ?? ""
-        values["c.from"] = conditions.window?.start.map { $0.formatted(.iso8601) } ?? ""
-        values["c.until"] = conditions.window?.end.map { $0.formatted(.iso8601) } ?? ""
+        values["c.from"] = conditions.window?.start.map(localValue) ?? ""
+        values["c.until"] = conditions.window?.end.map(localValue) ?? ""
         values["c.minVersion"] = conditions.apiVersions?.minimum.map { String($0.rawValue) } ?? ""
         values["c.maxVersion"] = conditions.apiVersions?.maximum.map { String($0.rawValue) } ?? ""
         return values
@@ -522,11 +565,9 @@ extension AdminSite {
         func date(_ name: String) -> Date? {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { return nil }
-            guard let value = try? Date(text, strategy: .iso8601) else {
-                errors[name] = "'\(text)' is not an ISO 8601 time like 2026-12-01T00:00:00Z"
-                return nil
-            }
-            return value
+            // The picker's value (UTC), or ISO 8601 with its zone, as a script might send it.
+            if let value = try? Date(text, strategy: .iso8601) { return value }
+            return parseDate(text, field: name, errors: &errors)
         }
         func version(_ name: String) -> APIVersion? {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)

@@ -503,20 +503,36 @@ async function editorPost(url, fields, focusID, said) {
     location.assign(response.url);
     return;
   }
+  const filter = $("#palette-filter")?.value;
   $("#main").replaceChildren(...imported(fresh));
   doc.title = page.title;
   if (response.redirected) history.replaceState(history.state, "", response.url);
+  if (filter) $("#palette-filter").value = filter;
   prepareEditor();
   const summary = $("#error-summary");
-  const target = summary && !response.ok ? summary : doc.getElementById(focusID);
+  // Without a target of its own, where the server's answer puts the focus (a new widget's field).
+  const target = summary && !response.ok ? summary : focusID ? doc.getElementById(focusID) : $("#main [autofocus]");
   target?.focus();
   announce(response.ok ? said : $("h2", summary)?.textContent);
 }
 
 function prepareEditor() {
-  for (const card of $$("[data-editor] article.card")) card.draggable = true;
+  for (const card of $$("[data-editor] article.card, .palette-item")) card.draggable = true;
+  filterPalette();
   localTimes();
 }
+
+// The palette's filter as you type: every word somewhere in a kind's text (what the server's GET does).
+function filterPalette() {
+  const input = $("#palette-filter");
+  if (!input) return;
+  const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const items = $$(".palette-item");
+  let shown = 0;
+  for (const item of items) shown += !(item.hidden = !words.every((word) => item.dataset.search.includes(word)));
+  $("#palette-count").textContent = words.length ? `${shown} of ${items.length} kinds match “${input.value.trim()}”` : `${items.length} kinds`;
+}
+doc.addEventListener("input", (event) => { if (event.target.id === "palette-filter") filterPalette(); });
 
 // UTC times in the reader's zone.
 function localTimes() {
@@ -549,11 +565,11 @@ function clearDropMarks() {
 }
 
 doc.addEventListener("dragstart", (event) => {
-  const card = event.target.closest?.("[data-editor] article.card");
+  const card = event.target.closest?.("[data-editor] article.card, .palette-item");
   if (!card) return;
   dragged = card;
-  event.dataTransfer.effectAllowed = "move";
-  event.dataTransfer.setData("text/plain", card.dataset.widget);
+  event.dataTransfer.effectAllowed = card.dataset.kind ? "copy" : "move";
+  event.dataTransfer.setData("text/plain", card.dataset.widget || card.dataset.kind);
   card.classList.add("dragging");
 });
 
@@ -561,7 +577,7 @@ doc.addEventListener("dragover", (event) => {
   const place = dropPlace(event);
   if (!place) return;
   event.preventDefault();
-  event.dataTransfer.dropEffect = "move";
+  event.dataTransfer.dropEffect = dragged.dataset.kind ? "copy" : "move";
   clearDropMarks();
   (place.before || place.list).classList.add(place.before ? "drop-before" : "drop-end");
 });
@@ -572,8 +588,14 @@ doc.addEventListener("drop", (event) => {
   event.preventDefault();
   const card = dragged;
   const section = place.list.dataset.section;
-  editorPost(card.dataset.move, { section, index: String(place.index) }, card.id,
-    `Moved ${card.dataset.widget} to ${section}, position ${place.index + 1}`);
+  const at = `${section}, position ${place.index + 1}`;
+  if (card.dataset.kind) {
+    // A kind from the palette: its Add form, to the place it was dropped.
+    const fields = new FormData($("form", card));
+    fields.set("section", section);
+    fields.set("index", String(place.index));
+    editorPost($("form", card).action, fields, null, `Added a ${card.dataset.kind} to ${at}`);
+  } else editorPost(card.dataset.move, { section, index: String(place.index) }, card.id, `Moved ${card.dataset.widget} to ${at}`);
 });
 
 doc.addEventListener("dragend", () => {
@@ -584,6 +606,15 @@ doc.addEventListener("dragend", () => {
 
 doc.addEventListener("submit", (event) => {
   const form = event.target;
+  if (form.id === "palette-filter-form") {
+    event.preventDefault();
+    return filterPalette();
+  }
+  const kind = form.closest(".palette-item")?.dataset.kind;
+  if (kind && !event.defaultPrevented) {
+    event.preventDefault();
+    return editorPost(form.action, new FormData(form), null, `Added a ${kind} to ${form.elements.section.value}`);
+  }
   const card = form.closest("[data-editor] article.card");
   if (event.defaultPrevented || !card || form.method !== "post") return;
   const path = new URL(form.action).pathname;

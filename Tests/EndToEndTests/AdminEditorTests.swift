@@ -1,0 +1,148 @@
+import Foundation
+import HTTPTypes
+@testable import ScreenplayAdmin
+import ScreenplayComposer
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayLayoutStore
+import Testing
+
+/// The draft editor over HTTP, as a browser without the script uses it: the widget palette (the
+/// kinds the page can hold with their examples, the filter, adding a kind with an id of its own,
+/// the example's parameters, at the place it was dropped, the new card opened with its first
+/// field focused) and the schedule pickers.
+@Suite("Admin editor over HTTP")
+struct AdminEditorTests {
+    @Test("the palette lists each kind with a rendered example, filters by every word, and adds a kind where it was dropped")
+    func paletteListsFiltersAndAdds() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(editor.status == .ok)
+            for kind in ["recordingOffer", "priceTag", "cartButton"] {
+                #expect(editor.text.contains("id=\"palette-\(kind)\" data-kind=\"\(kind)\""), "\(kind) in the palette")
+                #expect(editor.text.contains("id=\"palette-add-\(kind)\""))
+            }
+            // This server runs without the promotions service: its kind is not offered.
+            #expect(!editor.text.contains("palette-promoBanner"))
+            #expect(editor.text.contains("<p id=\"palette-count\" role=\"status\">3 kinds</p>"))
+            // The examples, rendered as the web shows them (through each kind's fallback).
+            let palette = try #require(editor.text.range(of: "<aside class=\"palette\"").map { String(editor.text[$0.lowerBound...]) })
+            #expect(palette.contains("Cello Suite No. 1, today: €9.99"), "the price tag's fallback text")
+            #expect(palette.contains("<span class=\"title\">Cello Suite No. 1</span>"), "the offer's list row")
+            #expect(palette.contains("Buy the recording · €9.99"))
+
+            // The filter without the script: every word somewhere in a kind's text, any case.
+            let filtered = try await raw(.get, root, "/admin/pages/shop/edit?filter=PRICE%20work", headers: cookie)
+            #expect(filtered.text.contains("2 of 3 kinds match “PRICE work”"))
+            for (kind, shown) in [("priceTag", true), ("cartButton", true), ("recordingOffer", false)] {
+                let item = try #require(filtered.text.firstMatch(of: try Regex("<li class=\"palette-item\" id=\"palette-\(kind)\"[^>]*>")))
+                #expect(item.output[0].substring!.contains(" hidden") != shown, "\(kind) shown: \(shown)")
+            }
+            #expect(try await raw(.get, root, "/admin/pages/shop/edit?filter=zzz", headers: cookie).text.contains("0 of 3 kinds match"))
+
+            // Dropped first in "deal": a new id, the example's vertical and parameters, at index 0;
+            // back at the new card, open, its first parameter focused.
+            let added = try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "priceTag", "section": "deal", "index": "0"])
+            #expect(added.status == .seeOther, "\(added.status) \(added.text.prefix(400))")
+            let location = try #require(added.headers[.location])
+            #expect(location.contains("open=priceTag-1") && location.contains("focus=priceTag-1-p-workID"), "\(location)")
+            var draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            let deal = try #require(draft.sections.first { $0.id == "deal" })
+            #expect(deal.widgets.first?.id == "priceTag-1")
+            #expect(deal.widgets.first?.vertical == "pricing")
+            #expect(deal.widgets.first?.parameters == ["workID": 1])
+            let reopened = try await raw(.get, root, location, headers: cookie)
+            #expect(reopened.text.contains("id=\"priceTag-1-p-workID\" name=\"p.workID\" value=\"1\""))
+            #expect(reopened.text.contains("<details open><summary>Edit priceTag-1</summary>"))
+            #expect(reopened.text.contains("autofocus id=\"priceTag-1-p-workID\""))
+
+            // Pressing Add (no place): the next free id, at the end; a position past the end or
+            // before the start is clamped.
+            #expect(try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "priceTag", "section": "deal"]).status == .seeOther)
+            #expect(try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "recordingOffer", "section": "deal", "index": "-7"]).status == .seeOther)
+            #expect(try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "cartButton", "section": "deal", "index": "999"]).status == .seeOther)
+            draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            let ids = try #require(draft.sections.first { $0.id == "deal" }).widgets.map(\.id)
+            #expect(ids.first == "recordingOffer-1")
+            #expect(Array(ids.suffix(2)) == ["priceTag-2", "cartButton-1"], "\(ids)")
+
+            // A kind the catalog does not know, or a section the page does not have: refused in
+            // words, nothing saved.
+            let unknown = try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "nope", "section": "deal"])
+            #expect(unknown.status == .unprocessableContent)
+            #expect(unknown.text.contains("error-summary") && unknown.text.contains("nope"), "\(unknown.text.prefix(300))")
+            let nowhere = try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "priceTag", "section": "attic"])
+            #expect(nowhere.status == .unprocessableContent)
+            #expect(nowhere.text.contains("choose a section"))
+            #expect(try #require(try await demo.layouts.draft(of: "shop")).template == draft)
+        }
+    }
+
+    @Test("a widget's schedule is picked to the minute in UTC; what a picker or a script sends is read, anything else refused beside the field")
+    func schedulePickers() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(editor.text.contains("type=\"datetime-local\" step=\"60\" id=\"deal-price-c_from\""))
+            let fields = ["p.workID": "", "c.from": "2026-12-01T09:30", "c.until": "2026-12-08T00:00:00Z"]
+            let work = try #require(try await demo.layouts.published(route: "shop")).template.instances.first { $0.id == "deal-price" }?
+                .parameters["workID"]?.integerValue
+            var form = fields
+            form["p.workID"] = String(work ?? 0)
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price", form).status == .seeOther)
+            let window = try #require(try await demo.layouts.draft(of: "shop")?.template.instances.first { $0.id == "deal-price" }?.conditions.window)
+            #expect(window.start == Date(timeIntervalSince1970: 1_796_117_400))  // 2026-12-01 09:30 UTC
+            #expect(window.end == Date(timeIntervalSince1970: 1_796_688_000))  // 2026-12-08 00:00 UTC
+            // Shown again as the picker holds it.
+            let again = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(again.text.contains("id=\"deal-price-c_from\" name=\"c.from\" value=\"2026-12-01T09:30\""))
+            #expect(again.text.contains("<span class=\"chip\">from 2026-12-01 09:30 UTC until 2026-12-08 00:00 UTC</span>"))
+            form["c.from"] = "next tuesday"
+            let refused = try await post("/admin/pages/shop/edit/widgets/deal-price", form)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("“next tuesday” is not a date and time"))
+            #expect(refused.text.contains("value=\"next tuesday\""), "what was typed stays")
+        }
+    }
+
+    /// The demo on a loopback port with an admin signed in: its root, the demo, the session
+    /// cookie, and a form post carrying the session's CSRF token.
+    static func signedIn(
+        _ body: (URL, DemoApp, HTTPFields, (String, [String: String]) async throws -> RawResponse) async throws -> Void
+    ) async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
+            let session = try await demo.admins.startSession(for: "ada")
+            let cookie: HTTPFields = [.cookie: "\(AdminSite.sessionCookie)=\(session.id)"]
+            try await body(root, demo, cookie) { path, fields in
+                let form = (fields.merging(["csrf": session.csrf]) { given, _ in given }).map { key, value in
+                    "\(AdminSite.queryEscape(key))=\(AdminSite.queryEscape(value))"
+                }.joined(separator: "&")
+                var headers = cookie
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                return try await raw(.post, root, path, headers: headers, body: Array(form.utf8))
+            }
+        }
+    }
+
+    @Test("only kinds whose vertical this server has are offered; a filter word must appear somewhere in the kind's text")
+    func entriesAndMatching() throws {
+        let contract = try WidgetContract(
+            type: "offer", summary: "A recording on offer.", versioning: .original, fields: [.required("title", .string)],
+            parameters: [.required("workID", .integer, summary: "The work.")], fallback: { _ in [] },
+            example: WidgetExample(vertical: "catalog", parameters: ["workID": 1], component: ["title": "Tea"]))
+        let entry = AdminSite.PaletteEntry(contract: contract, vertical: "catalog")
+        #expect(entry.matches(""))
+        #expect(entry.matches("Offer"))
+        #expect(entry.matches("work  recording"))
+        #expect(entry.matches("catalog"))
+        #expect(!entry.matches("offer price"))
+        #expect(AdminSite.newWidgetID(kind: "offer", in: PageTemplate(route: "r", title: "R", revision: 0, sections: [])) == "offer-1")
+        let taken = PageTemplate(
+            route: "r", title: "R", revision: 0,
+            sections: [.init(id: "s", widgets: [WidgetInstance(id: "offer-1", kind: "offer", vertical: "catalog", parameters: [:])])])
+        #expect(AdminSite.newWidgetID(kind: "offer", in: taken) == "offer-2")
+    }
+}
