@@ -146,11 +146,13 @@ class AdminInTheBrowser(unittest.TestCase):
     def shot(self, name):
         self.browser.save_screenshot(os.path.join(self.shots, name + ".png"))
 
-    def shot_phone_dark(self, name):
-        """The page as a phone in dark mode sees it (390 px wide), then back to the desktop in light."""
+    def shot_phone_dark(self, name, scroll_to=None):
+        """The page as a phone in dark mode sees it (390 px wide; scrolled to the element `scroll_to`), then back to the desktop in light."""
         self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         self.browser.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        if scroll_to:
+            self.browser.execute_script("document.getElementById(arguments[0]).scrollIntoView()", scroll_to)
         try:
             self.shot(name)
         finally:
@@ -806,8 +808,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
         self.check_accessible("editor with the palette")
         self.shot("15b-editor-palette")
-        self.browser.execute_script("document.getElementById('palette').scrollIntoView()")
-        self.shot_phone_dark("15c-editor-palette-phone-dark")
+        self.shot_phone_dark("15c-editor-palette-phone-dark", scroll_to="palette")
 
     def test_the_palette_without_javascript_filters_by_a_form_and_adds_by_enter(self):
         scripted = self.browser
@@ -833,6 +834,21 @@ class AdminInTheBrowser(unittest.TestCase):
             self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-recordingOffer-1 details").get_attribute("open"))
         finally:
             self.browser = scripted
+
+    def test_the_preview_pins_a_providers_answer_while_editing(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/preview?platform=web")
+        self.submit("pin-live-deal-price")
+        self.assertIn("Pinned", self.browser.find_element(By.ID, "notice").text)
+        row = self.browser.find_element(By.ID, "unpin-live-deal-price").find_element(By.XPATH, "./ancestor::tr")
+        self.assertIn("Pinned answer", row.text)
+        self.assertEqual(Select(self.browser.find_element(By.ID, "platform")).first_selected_option.text, "web", "the same preview")
+        self.check_accessible("preview with a pin")
+        self.shot("16-preview-pinned")
+        self.shot_phone_dark("16b-preview-pinned-phone-dark")
+        self.submit("unpin-all")
+        self.assertFalse(self.browser.find_elements(By.ID, "unpin-all"))
+        self.assertTrue(self.browser.find_elements(By.ID, "pin-live-deal-price"))
 
     def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
         self.sign_in()

@@ -105,6 +105,38 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("the preview pins a widget's last answer and unpins it, coming back to the same preview each time")
+    func previewPins() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let preview = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios&version=4", headers: cookie)
+            #expect(preview.status == .ok)
+            #expect(preview.text.contains("id=\"pin-live-deal-price\""))
+            #expect(!preview.text.contains("id=\"unpin-all\""))
+
+            let pinned = try await post("/admin/pages/shop/preview/pins", ["widget": "deal-price", "pin": "yes", "query": "?platform=ios&version=4"])
+            #expect(pinned.status == .seeOther)
+            let location = try #require(pinned.headers[.location])
+            #expect(location == "/admin/pages/shop/preview?done=pinned&platform=ios&version=4")
+            let shown = try await raw(.get, root, location, headers: cookie)
+            #expect(shown.text.contains("id=\"notice\">Pinned: that widget shows this answer"))
+            #expect(shown.text.contains("<strong>Pinned answer</strong> (from <time datetime="))
+            #expect(shown.text.contains("id=\"unpin-live-deal-price\"") && shown.text.contains("id=\"unpin-all\""))
+            #expect(shown.text.contains("1 pinned answer: deal-price;"))
+            #expect(shown.text.contains("<option selected>ios</option>"), "the same preview: iOS")
+            #expect(!shown.text.contains("done=pinned\" data-etag") && !shown.text.contains("done=pinned&amp;"), "the stream follows the preview, not the notice")
+
+            // A widget that never answered has nothing to pin.
+            let nothing = try await post("/admin/pages/shop/preview/pins", ["widget": "no-such-widget", "pin": "yes", "query": ""])
+            #expect(nothing.status == .unprocessableContent)
+            #expect(nothing.text.contains("has no answer to pin yet"))
+
+            #expect(try await post("/admin/pages/shop/preview/pins", ["pin": "none", "query": "?platform=ios"]).status == .seeOther)
+            let unpinned = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios", headers: cookie)
+            #expect(!unpinned.text.contains("id=\"unpin-all\"") && !unpinned.text.contains("Pinned answer"))
+            #expect(unpinned.text.contains("id=\"pin-live-deal-price\""))
+        }
+    }
+
     /// The demo on a loopback port with an admin signed in: its root, the demo, the session
     /// cookie, and a form post carrying the session's CSRF token.
     static func signedIn(

@@ -54,7 +54,12 @@ extension AdminSite {
     }
 
     /// Composes the preview of `route`, or explains why there is none.
-    func composePreview(_ route: String, query: [String: String]) async throws -> Result<(PreviewSettings, PreviewColumns), PreviewRefusal> {
+    ///
+    /// With a `session`, widgets its admin pinned are answered with their pinned answers, and
+    /// every answer is remembered for a later pin (``PreviewPins``).
+    func composePreview(
+        _ route: String, query: [String: String], session: String? = nil
+    ) async throws -> Result<(PreviewSettings, PreviewColumns), PreviewRefusal> {
         guard let pages else { return .failure(.noComposer) }
         let live = try await layouts.published(route: route)
         let draft = try await layouts.draft(of: route)
@@ -68,8 +73,11 @@ extension AdminSite {
             clientKinds: [], locale: settings.locale, segments: settings.segments, now: Date(), experiments: catalog,
             variantOverrides: settings.overrides)
         // Previews never count as exposures: compose with the same catalog and providers, no recorder.
-        let composer = Composer(
-            catalog: pages.composer.catalog, providers: pages.composer.providers, configuration: pages.composer.configuration)
+        var providers = pages.composer.providers
+        if let session {
+            providers = providers.mapValues { PinningProvider(base: $0, pins: pins, session: session, route: route) }
+        }
+        let composer = Composer(catalog: pages.composer.catalog, providers: providers, configuration: pages.composer.configuration)
         var columns = PreviewColumns()
         if let template = draft?.template { columns.draft = (template, await composer.compose(template: template, context: context)) }
         if let template = live?.template { columns.live = (template, await composer.compose(template: template, context: context)) }
@@ -94,10 +102,34 @@ extension AdminSite {
     }
 
     func preview(_ route: String, _ session: AdminDirectory.Session, query: [String: String]) async throws -> ScreenplayService.Response {
+        // What was just done (a pin) is said once, and is no part of the preview's settings.
+        var query = query
+        let notice = query.removeValue(forKey: "done").flatMap { Self.notices[$0] }
         let (settings, composed): (PreviewSettings, PreviewColumns)
-        switch try await composePreview(route, query: query) {
+        switch try await composePreview(route, query: query, session: session.id) {
         case .success(let result): (settings, composed) = result
         case .failure(let refusal): return refusal.response
+        }
+        let pinned = await pins.pins(session: session.id, route: route)
+        let answered = await pins.lastAnswers(session: session.id, route: route)
+        let pinAction = "\(prefix)/pages/\(Self.pathEscape(route))/preview/pins"
+        let csrf = "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
+        let backQuery = "<input type=\"hidden\" name=\"query\" value=\"\(HTML.escape(Self.queryString(query)))\">"
+        /// Pin or unpin, for one widget's row; nothing for a widget that never answered.
+        func pinControl(_ widget: WidgetReport, instance: WidgetInstance?, column: String) -> String {
+            let key = HTML.escape(Self.fieldID(widget.instanceID))
+            let name = HTML.escape(widget.instanceID)
+            if let pin = pinned[widget.instanceID], pin.kind == instance?.kind, pin.parameters == instance?.parameters {
+                return """
+                    <form method="post" action="\(pinAction)">\(csrf)\(backQuery)<input type="hidden" name="widget" value="\(name)">\
+                    <input type="hidden" name="pin" value="no"><button type="submit" id="unpin-\(column)-\(key)" aria-label="Unpin \(name)">Unpin</button></form>
+                    """
+            }
+            guard answered[widget.instanceID] != nil else { return "" }
+            return """
+                <form method="post" action="\(pinAction)">\(csrf)\(backQuery)<input type="hidden" name="widget" value="\(name)">\
+                <input type="hidden" name="pin" value="yes"><button type="submit" id="pin-\(column)-\(key)" aria-label="Pin the last answer of \(name)">Pin</button></form>
+                """
         }
         // What the draft changes against the live page: listed above the columns, outlined in
         // the draft (added, moved, changed) and in the live page (removed), and named in each
@@ -132,21 +164,25 @@ extension AdminSite {
                     context: "\(settings.platform) at API version \(settings.version)")
                 let failed = WidgetFate.isProviderFailure(widget.outcome)
                 let change = changeOf[name.lowercased() + ":" + widget.instanceID].map { "<span class=\"mark mark-\($0)\">\($0)</span>" } ?? ""
+                let instance = instances[widget.instanceID]
+                let pin = pinned[widget.instanceID].flatMap { $0.kind == instance?.kind && $0.parameters == instance?.parameters ? $0 : nil }
+                let pinWords = pin.map { "<strong>Pinned answer</strong> (from <time datetime=\"\($0.at.formatted(.iso8601))\">\(AdminTime.words($0.at))</time>): " } ?? ""
                 rows += """
-                    <tr\(failed ? " class=\"failed\"" : "")><td>\(HTML.escape(widget.instanceID))</td><td>\(change)</td><td>\(latency)</td><td>\(widget.bytes)</td>\
-                    <td>\(failed ? "<strong>Provider failure:</strong> " : "")\(HTML.escape(fate))</td></tr>
+                    <tr\(failed ? " class=\"failed\"" : "")><td>\(HTML.escape(widget.instanceID))</td><td>\(change)</td><td>\(pin == nil ? latency : "–")</td><td>\(widget.bytes)</td>\
+                    <td>\(failed ? "<strong>Provider failure:</strong> " : "")\(pinWords)\(HTML.escape(fate))</td>\
+                    <td>\(pinControl(widget, instance: instance, column: name.lowercased()))</td></tr>
                     """
             }
             let anyFailed = page.widgets.contains { WidgetFate.isProviderFailure($0.outcome) }
             let retry =
                 anyFailed
-                ? "<p class=\"warning\" id=\"\(name.lowercased())-failures\">A provider failed for this column: what it shows is not what the layout decides. <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(settings.query))\" id=\"retry-\(name.lowercased())\">Retry</a></p>"
+                ? "<p class=\"warning\" id=\"\(name.lowercased())-failures\">A provider failed for this column: what it shows is not what the layout decides. <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(settings.query))\" id=\"retry-\(name.lowercased())\">Retry</a>; once it answers, Pin keeps that answer while you edit.</p>"
                 : ""
             columns += """
                 <section class="column" id="preview-\(name.lowercased())"><h2>\(name == "Live" ? "Live (revision \(template.revision))" : "Draft")</h2>
                 \(retry)<div class="rendered">\(rendered)</div>
                 <table><caption>\(page.bytes.count) bytes in \(Self.milliseconds(page.duration))\(page.isOverBudget ? ", over budget" : "")</caption>
-                <thead><tr><th>Widget</th><th>Change</th><th>Latency</th><th>Bytes</th><th>What happened</th></tr></thead><tbody>\(rows)</tbody></table></section>
+                <thead><tr><th>Widget</th><th>Change</th><th>Latency</th><th>Bytes</th><th>What happened</th><th>Its answer</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
         }
         let changes = diff.map { Self.changeList($0, id: "preview-changes", caption: "The draft against the live page") } ?? ""
@@ -177,7 +213,11 @@ extension AdminSite {
             \(changes)
             <p class="legend">Outlined: <span class="mark mark-added">added</span> <span class="mark mark-moved">moved</span> \
             <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page.</p>
-            <div class="columns">\(columns)</div>
+            \(pinned.isEmpty ? "" : """
+                <form method="post" action="\(pinAction)" id="pins">\(csrf)\(backQuery)<input type="hidden" name="pin" value="none">\
+                <p>\(pinned.count) pinned answer\(pinned.count == 1 ? "" : "s"): \(HTML.escape(pinned.keys.sorted().joined(separator: ", "))); \
+                those widgets do not ask their providers while you edit. <button type="submit" id="unpin-all">Unpin all</button></p></form>
+                """)<div class="columns">\(columns)</div>
             """
         // Live when the server announces changes: the stream names this same preview.
         let live =
@@ -186,7 +226,7 @@ extension AdminSite {
             : " data-live=\"\(HTML.escape(previewEventsPath(route) + Self.queryString(settings.query)))\" data-etag=\"\(HTML.escape(composed.etag))\""
         // The screens in the site's own look, confined to the preview boxes.
         return Self.page(
-            title: "Preview of \(route)", session: session, prefix: prefix, notice: nil, body: body,
+            title: "Preview of \(route)", session: session, prefix: prefix, notice: notice, body: body,
             extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle, mainAttributes: live, script: events == nil ? nil : WebSite.scriptPath)
     }
 
@@ -204,6 +244,29 @@ extension AdminSite {
     /// them, but the marks must not depend on that).
     static func cssString(_ id: String) -> String {
         id.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    /// Pins a widget's last answer (`pin=yes`), unpins it (`no`) or every pin of the page
+    /// (`none`), then shows the preview again as it was (`query`).
+    func actOnPins(_ route: String, form: [String: String], session: AdminDirectory.Session) async -> ScreenplayService.Response {
+        let widget = form["widget"] ?? ""
+        var done = "unpinned"
+        switch form["pin"] {
+        case "yes":
+            guard await pins.pin(.init(session: session.id, route: route, widget: widget)) else {
+                return Self.page(
+                    title: "Not pinned", session: session, prefix: prefix,
+                    body: "<p>'\(HTML.escape(widget))' has no answer to pin yet: its provider has not answered this preview.</p>",
+                    status: .unprocessableContent)
+            }
+            done = "pinned"
+        case "no": await pins.unpin(session: session.id, route: route, widget: widget)
+        default: await pins.unpin(session: session.id, route: route, widget: nil)
+        }
+        // Back to the same preview: the query is the preview's own, read again as a query.
+        var query = RequestFields.query(form["query"] ?? "")
+        query["done"] = done
+        return Self.redirect(to: "\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(query))")
     }
 
     /// The path of the stream that follows previews of `route` (a path of its own, outside
@@ -232,7 +295,7 @@ extension AdminSite {
                 etag: { _, _ throws(ScreenplayError) in
                     // A session that ended hears nothing more.
                     guard (try? await site.admins.session(id: id)) != nil else { throw .internalError("the admin session ended") }
-                    switch try? await site.composePreview(route, query: query) {
+                    switch try? await site.composePreview(route, query: query, session: id) {
                     case .success(let (_, columns)): return columns.etag
                     case .failure(.noPage): throw .notFound("no page '\(route)'", path: route)
                     default: throw .internalError("the preview did not compose")

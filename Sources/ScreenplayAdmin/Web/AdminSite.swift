@@ -35,6 +35,8 @@ public struct AdminSite: Sendable {
     public let prefix: String
     /// Where sign-ins (refused, throttled, accepted) are logged.
     let logger: Logger
+    /// Provider answers pinned in previews (this process's memory, per session).
+    let pins = PreviewPins()
 
     /// The session cookie's name.
     public static let sessionCookie = "screenplay_admin_session"
@@ -228,6 +230,7 @@ public struct AdminSite: Sendable {
         }
         let route = rest[1]
         if rest[2] == "edit" { return try await edit(route, Array(rest.dropFirst(3)), form: form, session: session) }
+        if Array(rest.dropFirst(2)) == ["preview", "pins"] { return await actOnPins(route, form: form, session: session) }
         let back = "\(prefix)/pages/\(Self.pathEscape(route))"
         switch Array(rest.dropFirst(2)) {
         case ["publish"]:
@@ -407,6 +410,8 @@ public struct AdminSite: Sendable {
         "switchedOff": "Switched off, from the next request.",
         "saved": "Saved to the draft. Publish it from the page when it is ready.",
         "undone": "The last change was undone.",
+        "pinned": "Pinned: that widget shows this answer in your preview until you unpin it or sign out.",
+        "unpinned": "Unpinned: the provider is asked again.",
         "experimentSaved": "Experiment saved: every page uses it from the next request.",
         "experimentStarted": "Started: users are bucketed into its variants from the next request.",
         "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",
