@@ -734,6 +734,34 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("editor with the script")
         self.shot("15-editor-dragged")
 
+    def move_to_by_keyboard(self, scripted):
+        """Opens deal-buy's card, picks "featured: first" in its Move to menu with the keyboard, presses Enter on Move."""
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        self.open_card("deal-buy")
+        menu = self.browser.find_element(By.ID, "moveto-deal-buy")
+        Select(menu).select_by_visible_text("featured: first")
+        old = self.browser.find_element(By.CSS_SELECTOR, "#main > h1" if scripted else "html")
+        self.browser.find_element(By.ID, "moveto-deal-buy-button").send_keys(Keys.ENTER)
+        self.wait_replaced(old)
+        self.assertEqual(self.draft_order("featured")[0], "deal-buy")
+        focused = self.browser.switch_to.active_element.get_attribute("id")
+        self.assertIn(focused, ("moveto-deal-buy", "moveto-deal-buy-button"))
+        self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-buy details").get_attribute("open"))
+
+    def test_move_to_puts_a_widget_anywhere_by_keyboard_with_and_without_javascript(self):
+        self.move_to_by_keyboard(scripted=True)
+        WebDriverWait(self.browser, 5).until(lambda _: "Moved deal-buy to featured: first" in self.browser.execute_script(
+            "return document.getElementById('sp-announcer').textContent"))
+        scripted = self.browser
+        self.browser = self.without_javascript()
+        self.browser.delete_all_cookies()
+        try:
+            self.server.api("DELETE", "/admin/api/pages/shop/draft")
+            self.move_to_by_keyboard(scripted=False)
+        finally:
+            self.browser = scripted
+
     def palette_shown(self):
         """The kinds the palette shows (not filtered out), in order."""
         return [item.get_attribute("data-kind") for item in self.browser.find_elements(By.CSS_SELECTOR, ".palette-item") if item.is_displayed()]
@@ -849,6 +877,35 @@ class AdminInTheBrowser(unittest.TestCase):
         self.submit("unpin-all")
         self.assertFalse(self.browser.find_elements(By.ID, "unpin-all"))
         self.assertTrue(self.browser.find_elements(By.ID, "pin-live-deal-price"))
+
+    def test_the_pages_no_other_flow_checks_are_accessible_too(self):
+        """axe on the admin pages the flows above do not reach: new experiment, not-found pages and refusals."""
+        self.sign_in()
+        for path, what in (
+            ("/admin/experiments/new", "new experiment"),
+            ("/admin/nowhere", "not found"),
+            ("/admin/pages/no-such-page/edit", "editor of a page that does not exist"),
+            ("/admin/pages/no-such-page/preview", "preview of a page that does not exist"),
+            ("/admin/pages/shop/compare?from=1&to=999", "compare with a revision that does not exist"),
+            ("/admin/pages/shop/edit?filter=nothing-matches-this", "editor with a palette filtered to nothing"),
+        ):
+            self.open(path)
+            self.assertTrue(self.browser.find_element(By.TAG_NAME, "h1").text, path)
+            self.check_accessible(what)
+        self.open("/admin/pages/shop/preview")
+        self.browser.execute_script("""
+            const form = document.createElement('form');
+            form.method = 'post';
+            form.action = location.pathname + '/pins';
+            for (const [name, value] of [['csrf', document.querySelector('input[name=csrf]').value], ['widget', 'never-answered'], ['pin', 'yes']]) {
+              const input = document.createElement('input');
+              input.type = 'hidden'; input.name = name; input.value = value;
+              form.append(input);
+            }
+            document.body.append(form);
+            form.submit();""")
+        WebDriverWait(self.browser, 10).until(lambda _: "Not pinned" in self.browser.title)
+        self.check_accessible("a pin refused")
 
     def test_experiments_created_scheduled_started_stopped_measured_and_deleted(self):
         self.sign_in()

@@ -105,6 +105,32 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("a card's Move to menu lists every place and moves the widget there in one step; a place that does not exist is refused")
+    func moveTo() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            let menu = try #require(editor.text.firstMatch(of: /<select id="moveto-deal-buy" name="place">(.*?)<\/select>/)).output.1
+            #expect(menu.contains("<option value=\"0@promotions\">promotions: first</option>"))
+            #expect(menu.contains("<option value=\"2@deal\" selected>deal: after deal-price</option>"), "its own place chosen")
+            #expect(!menu.contains("after deal-buy"), "positions are counted without the widget")
+
+            let moved = try await post("/admin/pages/shop/edit/widgets/deal-buy/move", ["place": "1@promotions"])
+            #expect(moved.status == .seeOther)
+            let location = try #require(moved.headers[.location])
+            #expect(location.contains("focus=moveto-deal-buy") && location.contains("open=deal-buy"))
+            let draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            #expect(draft.sections[0].widgets.map(\.id) == ["spring-sale", "deal-buy", "free-shipping"])
+            let back = try await raw(.get, root, location, headers: cookie)
+            #expect(back.text.contains("<select id=\"moveto-deal-buy\" name=\"place\" autofocus>"))
+
+            for place in ["x@deal", "1@nowhere", "1", "@"] {
+                let refused = try await post("/admin/pages/shop/edit/widgets/deal-buy/move", ["place": place])
+                #expect(refused.status == .unprocessableContent, "\(place)")
+            }
+            #expect(try #require(try await demo.layouts.draft(of: "shop")).template == draft)
+        }
+    }
+
     @Test("the preview pins a widget's last answer and unpins it, coming back to the same preview each time")
     func previewPins() async throws {
         try await Self.signedIn { root, demo, cookie, post in

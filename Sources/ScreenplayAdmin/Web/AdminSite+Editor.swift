@@ -121,7 +121,8 @@ extension AdminSite {
                     <p class="summary">\(HTML.escape(Self.parameterSummary(widget)))</p>\(Self.chips(widget.conditions))\(general)
                     <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)\(fields)\
-                    <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form></details>
+                    <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\
+                    \(Self.moveTo(widget.id, in: template, action: widgetAction + "/move", csrf: csrf, focused: focus == Self.fieldID("moveto-" + widget.id)))</details>
                     <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
                     <button type="submit" id="up-\(key)" aria-label="Move \(key) up" \(index == 0 && sectionIndex == 0 ? "disabled" : "")\(autofocus("up-" + widget.id))>Move up</button></form>
                     <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
@@ -166,7 +167,7 @@ extension AdminSite {
                 + "<div data-editor class=\"editor\"><div class=\"draft\">\(body)</div>"
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "")
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
-            status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.paletteStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
+            status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
             script: WebSite.scriptPath)
     }
 
@@ -285,11 +286,13 @@ extension AdminSite {
                 returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
         case ["remove"]:
             template.sections[section].widgets.remove(at: index)
-        case ["move"] where form["section"] != nil:
+        case ["move"] where form["section"] != nil || form["place"] != nil:
             // To a place: a section and a position in it, counted without the widget (what a drop
-            // onto the page says).
-            guard let target = template.sections.firstIndex(where: { $0.id == form["section"] }),
-                let position = form["index"].flatMap(Int.init)
+            // onto the page says, or the "Move to" menu's `position@section`).
+            let place = form["place"].map { $0.split(separator: "@", maxSplits: 1).map(String.init) }
+            let (sectionID, indexText) = place.map { ($0.count == 2 ? $0[1] : nil, $0.first) } ?? (form["section"], form["index"])
+            guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
+                let position = indexText.flatMap(Int.init)
             else {
                 return Self.page(title: "Not done", body: "<p>The move named no section or position of this draft.</p>", status: .unprocessableContent)
             }
@@ -314,6 +317,8 @@ extension AdminSite {
         let returnTo: String
         if rest.last != "move" {
             returnTo = ""
+        } else if form["place"] != nil {
+            returnTo = Self.returnTo(widget: widget.id, focus: "moveto-" + widget.id, open: true)
         } else if form["section"] != nil {
             returnTo = Self.returnTo(widget: widget.id, focus: "widget-" + widget.id, open: false)
         } else {
@@ -327,6 +332,27 @@ extension AdminSite {
     /// stop the browser from applying `autofocus` at all.
     static func returnTo(widget: String, focus: String, open: Bool) -> String {
         "&focus=\(queryEscape(focus))" + (open ? "&open=\(queryEscape(widget))" : "")
+    }
+
+    /// "Move to": every place the widget can go, as a menu (the keyboard's way to put a widget
+    /// anywhere in one step, as a drag does): `deal: first`, `deal: after deal-offer`, … Positions
+    /// are counted without the widget, `position@section`; its own place is chosen.
+    static func moveTo(_ id: String, in template: PageTemplate, action: String, csrf: String, focused: Bool) -> String {
+        var options = ""
+        for section in template.sections {
+            let others = section.widgets.filter { $0.id != id }
+            let current = section.widgets.firstIndex { $0.id == id }
+            for position in 0...others.count {
+                let label = position == 0 ? "\(section.id): first" : "\(section.id): after \(others[position - 1].id)"
+                options += "<option value=\"\(position)@\(HTML.escape(section.id))\"\(current == position ? " selected" : "")>\(HTML.escape(label))</option>"
+            }
+        }
+        let key = HTML.escape(fieldID("moveto-" + id))
+        return """
+            <form method="post" action="\(action)" class="move-to">\(csrf)<label for="\(key)">Move to</label>\
+            <select id="\(key)" name="place"\(focused ? " autofocus" : "")>\(options)</select>\
+            <button type="submit" id="\(key)-button" aria-label="Move \(HTML.escape(id)) to the chosen place">Move</button></form>
+            """
     }
 
     /// The parameters in one line: `workID 26 · slot top`, or `no parameters`.

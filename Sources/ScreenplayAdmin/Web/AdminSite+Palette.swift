@@ -105,8 +105,10 @@ extension AdminSite {
         return "\(kind)-\(number)"
     }
 
-    /// The palette's look: a column beside the cards on wide screens, below them on narrow ones.
-    static let paletteStyle = """
+    /// The editor's own look: the palette a column beside the cards on wide screens, below them
+    /// on narrow ones; a card's "Move to" menu on one line.
+    static let editorStyle = """
+        form.move-to{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}form.move-to select{max-width:100%}
         .editor{display:grid;grid-template-columns:minmax(0,1fr) 20rem;gap:1.5rem;align-items:start}
         .palette{position:sticky;top:.5rem;max-height:calc(100vh - 1rem);overflow:auto;border-left:1px solid #ccc;padding-left:1rem}
         .palette-list{list-style:none;padding:0;margin:0}.palette-item{border:1px solid #ccc;border-radius:.4rem;padding:.5rem;margin:.5rem 0}

@@ -623,7 +623,9 @@ doc.addEventListener("submit", (event) => {
   if (!moving && !(parent === "widgets" && decodeURIComponent(last) === card.dataset.widget)) return;
   event.preventDefault();
   const fields = new FormData(form, event.submitter);
-  const said = moving ? `Moved ${card.dataset.widget} ${fields.get("by") === "-1" ? "up" : "down"}` : `Saved ${card.dataset.widget}`;
+  const by = fields.get("by"), place = fields.get("place");
+  const said = !moving ? `Saved ${card.dataset.widget}` : place ? `Moved ${card.dataset.widget} to ${form.elements.place.selectedOptions[0].text}`
+    : `Moved ${card.dataset.widget} ${by === "-1" ? "up" : "down"}`;
   editorPost(form.action, fields, event.submitter?.id || card.id, said);
 });
 
