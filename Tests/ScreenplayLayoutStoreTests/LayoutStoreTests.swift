@@ -90,8 +90,13 @@ struct LayoutStoreTests {
             #expect(audit.detail.contains("Removed c (banner) from main"), "\(audit.detail)")
             #expect(try await layouts.undoDraft(of: "shop", by: "bob") == false, "one step")
 
-            // The save that started the draft, undone: no draft again, the live page untouched.
+            // Discarding says what was thrown away, against the live page.
             try await layouts.discardDraft(of: "shop", by: "ada")
+            let discarded = try #require(try await layouts.auditLog(subject: "shop").first)
+            #expect(discarded.action == "discard draft")
+            #expect(discarded.detail == "threw away: Added b (banner) to main, position 2", "\(discarded.detail)")
+
+            // The save that started the draft, undone: no draft again, the live page untouched.
             try await layouts.saveDraft(template(title: "New", widgets: ["z"]), by: "ada")
             #expect(try await layouts.undoDraft(of: "shop", by: "ada"))
             #expect(try await layouts.draft(of: "shop") == nil)

@@ -251,10 +251,16 @@ public struct LayoutStore: Sendable {
     public func discardDraft(of route: String, by actor: String) async throws -> Bool {
         let discarded = try await store.transaction { database in
             try await database.serializeTransactions(on: Self.lockKey(route))
-            guard try await database.select().column("route").from("screenplay_page_drafts").where("route", .equal, route).first() != nil
+            guard
+                let draft = try await database.select().column("template").from("screenplay_page_drafts").where("route", .equal, route)
+                    .first()?.decode(column: "template", as: String.self)
             else { return false }
             try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
-            try await Self.audit(actor: actor, action: "discard draft", subject: route, revision: nil, detail: "", on: database)
+            // What was thrown away, against the live page it would have replaced.
+            let live = try await Self.newest(route: route, on: database)?.template
+            let thrown = (try? Self.decodeTemplate(draft)).map { TemplateDiff(from: live, to: $0).summary() } ?? "a draft that could not be read"
+            try await Self.audit(
+                actor: actor, action: "discard draft", subject: route, revision: nil, detail: "threw away: \(thrown)", on: database)
             try await self.bus?.announce(.draftChanged(route: route), in: database)
             return true
         }
