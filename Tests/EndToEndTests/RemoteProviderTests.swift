@@ -17,10 +17,25 @@ import Testing
 struct RemoteProviderTests {
     static let envelope = #"{"widgets": {"b1": {"type":"banner",  "headline":"Sale"}}, "entities": {"product/1": {"price": "€1"}}}"#
 
-    /// A provider service: `/ok`, `/fail` (500), `/huge` (2 MiB), `/slow` (3 s), `/garbage`, and
-    /// `/echo` (answers with the call it received, as a banner's headline).
-    static func withProviderServer<Result: Sendable>(_ body: (String) async throws -> Result) async throws -> Result {
+    /// A provider service: `/ok`, `/fail` (500), `/huge` (2 MiB), `/slow` (3 s), `/garbage`,
+    /// `/echo` (answers with the call it received, as a banner's headline), and for reference
+    /// questions `/references` (knows promotions `spring-sale` and `summer-sale`, records each
+    /// question in `asked`) and `/references-stranger` (answers about a value nobody asked about).
+    static func withProviderServer<Result: Sendable>(
+        asked: AskedQuestions = AskedQuestions(), _ body: (String) async throws -> Result
+    ) async throws -> Result {
         let router = Router()
+        router.post("references") { request, _ in
+            let call = try await request.body.collect(upTo: 1 << 16)
+            let question = try JSONDecoder().decode(WidgetReferenceCall.self, from: Data(call.readableBytesView))
+            asked.record(question)
+            let known: Set<JSONValue> = ["spring-sale", "summer-sale"]
+            let answer: JSONValue = ["missing": .array(question.values.filter { !known.contains($0) }), "note": "members besides 'missing' are ignored"]
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(answer))))
+        }
+        router.post("references-stranger") { _, _ in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"missing": ["spring-sale", "elsewhere"]}"#)))
+        }
         router.post("ok") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: envelope))) }
         router.post("fail") { _, _ in Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "db down"))) }
         router.post("huge") { _, _ in

@@ -22,6 +22,8 @@ struct WidgetReferenceTests {
     struct Works: WidgetProvider, WidgetReferenceChecking {
         let asked: Shared<[[JSONValue]]>
         var failure: (any Error)?
+        /// `false`: configured not to check, as a remote provider without a references URL.
+        var checksReferences = true
 
         func fragments(for request: WidgetRequest) async throws -> WidgetResponse { WidgetResponse(fragments: [:]) }
 
@@ -65,7 +67,7 @@ struct WidgetReferenceTests {
         #expect(problems.first?.message.contains("catalog database unreachable") == true)
     }
 
-    @Test("a provider that checks nothing, an unknown kind or vertical, and a missing parameter are not asked about")
+    @Test("a provider that checks nothing or says it does not, an unknown kind or vertical, and a missing parameter are not asked about")
     func notAsked() async {
         let asked = Shared<[[JSONValue]]>([])
         let template = Self.template([
@@ -73,10 +75,12 @@ struct WidgetReferenceTests {
             WidgetInstance(id: "b", kind: "unknown", vertical: "catalog", parameters: ["workID": 99999]),
             WidgetInstance(id: "c", kind: "offer", vertical: "nobody", parameters: ["workID": 99999]),
             WidgetInstance(id: "d", kind: "offer", vertical: "catalog", parameters: [:]),
+            WidgetInstance(id: "e", kind: "offer", vertical: "unchecked", parameters: ["workID": 99999]),
         ])
         let trusting = ScriptedProvider { _ in nil }
         let problems = await template.referenceProblems(
-            catalog: Self.catalog, providers: ["catalog": Works(asked: asked), "trusting": trusting])
+            catalog: Self.catalog,
+            providers: ["catalog": Works(asked: asked), "trusting": trusting, "unchecked": Works(asked: asked, checksReferences: false)])
         #expect(problems.isEmpty)
         #expect(asked.value.isEmpty)
     }

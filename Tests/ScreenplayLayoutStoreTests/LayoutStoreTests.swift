@@ -338,7 +338,39 @@ struct ExperimentStoreTests {
             #expect(try await experiments.delete("home-banner", by: "bob") == false)
             let audit = try await layouts.auditLog(subject: "experiment:home-banner")
             #expect(audit.map(\.action) == ["delete experiment", "change experiment", "create experiment"])
+            // Each row says what happened in words, then keeps the JSON.
+            #expect(
+                audit[2].detail.hasPrefix(
+                    "created: variants control 1, treatment 3; segment beta; runs from 2026-09-21 14:13:20 UTC until 2026-09-22 14:13:20 UTC — {"))
+            #expect(audit[1].detail.hasPrefix("weight treatment 3 → 1 — was {"), "\(audit[1].detail)")
             #expect(audit[1].detail.contains(#""weight":3"#), "a change records what it replaced")
+            #expect(audit[0].detail.hasPrefix("deleted: it had variants control 1, treatment 1; segment beta; ran from 2026-09-21 14:13:20 UTC"))
+            #expect(audit[0].detail.contains(#"— was {"key":"home-banner""#), "a deletion records what it removed")
+        }
+    }
+
+    @Test("a change's audit row summarises it before the JSON it replaced; saving the same definition again says no change",
+          arguments: StoreBackend.allCases)
+    func changeSummaryInAudit(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, layouts in
+            let old = Experiment(key: "teaser", variants: [.init("control", weight: 2), .init("banner", weight: 1)])
+            try await experiments.save(old, by: "ada")
+            let december = Date(timeIntervalSince1970: 1_796_083_200)
+            // A fraction of a second is not stored, so it is not a change either.
+            let new = Experiment(
+                key: "teaser", variants: [.init("control", weight: 1), .init("banner", weight: 3)], targetSegment: "beta-testers",
+                start: december.addingTimeInterval(0.25), stop: december.addingTimeInterval(7 * 86_400))
+            try await experiments.save(new, by: "bob")
+            try await experiments.save(new, by: "bob")
+            let audit = try await layouts.auditLog(subject: "experiment:teaser")
+            #expect(audit.map(\.action) == ["change experiment", "change experiment", "create experiment"])
+            #expect(audit.map(\.actor) == ["bob", "bob", "ada"])
+            let previous = #"{"key":"teaser","variants":[{"name":"control","weight":2},{"name":"banner","weight":1}]}"#
+            #expect(
+                audit[1].detail
+                    == "weights control 2 → 1, banner 1 → 3; segment none → beta-testers; starts at once → 2026-12-01 00:00 UTC; "
+                    + "stops never → 2026-12-08 00:00 UTC — was \(previous)")
+            #expect(audit[0].detail.hasPrefix("no change — was {"))
         }
     }
 

@@ -108,34 +108,61 @@ public protocol WidgetHTTPTransport: Sendable {
 ///
 /// Anything but a 200 with a readable envelope throws ``RemoteProviderError``, which costs the
 /// call's widgets only (the composer logs it with each instance id).
+///
+/// The team can also own the checks of what its widgets' parameters name (the promotion, the
+/// store a banner points at): given a ``referencesURL``, the provider adopts
+/// ``WidgetReferenceChecking`` over HTTP (a ``WidgetReferenceCall`` POSTed there, answered with
+/// `{"missing": […]}`), and the layout admin refuses a template naming what the service does not
+/// know. Without one it checks nothing (``checksReferences`` is `false`), so its widgets'
+/// references are taken on trust, as for any provider that does not check.
 public struct RemoteWidgetProvider: WidgetProvider {
     /// Where calls go.
     public let url: String
     let transport: any WidgetHTTPTransport
-    /// The largest answer read; a larger one fails the call.
+    /// The largest answer read, to either call; a larger one fails the call.
     public let maximumResponseBytes: Int
+    /// Where reference questions go (see ``WidgetReferenceCall``); `nil` when the service checks
+    /// no references and is never asked.
+    public let referencesURL: String?
+    /// How long a reference question may take. A person saving a template waits for it; past
+    /// it, the template is saved with a warning that the references could not be checked.
+    public let referencesTimeout: Duration
 
-    /// A provider at `url`, reached through `transport`.
-    public init(url: String, transport: any WidgetHTTPTransport, maximumResponseBytes: Int = 1 << 20) {
+    /// A provider at `url`, reached through `transport`; with `referencesURL`, one that also
+    /// answers which of the things its widgets name exist, within `referencesTimeout`.
+    public init(
+        url: String, transport: any WidgetHTTPTransport, maximumResponseBytes: Int = 1 << 20, referencesURL: String? = nil,
+        referencesTimeout: Duration = .seconds(2)
+    ) {
         self.url = url
         self.transport = transport
         self.maximumResponseBytes = maximumResponseBytes
+        self.referencesURL = referencesURL
+        self.referencesTimeout = referencesTimeout
     }
 
     /// POSTs the call and reads the envelope.
     public func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = Array(try encoder.encode(WidgetCall(request)))
-        let answer = try await transport.post(url: url, body: body, deadline: request.deadline, maximumBytes: maximumResponseBytes)
-        guard answer.status == 200 else {
-            throw RemoteProviderError.status(answer.status, excerpt: String(decoding: answer.body.prefix(200), as: UTF8.self))
-        }
+        let body = try await post(WidgetCall(request), to: url, deadline: request.deadline)
         do {
-            return try WidgetResponse(envelope: answer.body)
+            return try WidgetResponse(envelope: body)
         } catch {
             throw RemoteProviderError.unreadable(error)
         }
+    }
+
+    /// POSTs `message` as JSON (sorted keys, so equal calls are equal bytes) to `target` and
+    /// returns the body of a 200 answer of at most ``maximumResponseBytes``: how every call
+    /// reaches the service, so both calls fail in the same words.
+    func post(_ message: some Encodable, to target: String, deadline: ContinuousClock.Instant) async throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = Array(try encoder.encode(message))
+        let answer = try await transport.post(url: target, body: body, deadline: deadline, maximumBytes: maximumResponseBytes)
+        guard answer.status == 200 else {
+            throw RemoteProviderError.status(answer.status, excerpt: String(decoding: answer.body.prefix(200), as: UTF8.self))
+        }
+        return answer.body
     }
 }
 
@@ -145,6 +172,9 @@ public enum RemoteProviderError: Error, Sendable, CustomStringConvertible {
     case status(Int, excerpt: String)
     /// Its body is not an envelope.
     case unreadable(WidgetEnvelopeError)
+    /// Its answer to a reference question is not `{"missing": […]}` of values it was asked
+    /// about (see ``WidgetReferenceCall``).
+    case unreadableReferences(WidgetEnvelopeError)
     /// Its body is larger than the limit.
     case tooLarge(limit: Int)
     /// It did not answer before the deadline.
@@ -157,6 +187,7 @@ public enum RemoteProviderError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .status(let code, let excerpt): "the provider answered \(code): \(excerpt)"
         case .unreadable(let error): "the provider's answer is not a widget envelope: \(error)"
+        case .unreadableReferences(let error): "the provider's answer about references cannot be used: \(error)"
         case .tooLarge(let limit): "the provider's answer is larger than \(limit) bytes"
         case .timedOut: "the provider did not answer in time"
         case .badURL(let url): "cannot call '\(url)'"

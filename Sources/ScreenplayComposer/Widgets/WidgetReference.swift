@@ -21,16 +21,30 @@ public struct WidgetReference: Sendable, Hashable {
 /// provider beside ``WidgetProvider``; a provider that does not adopt it is not asked, and what
 /// its widgets name is taken on trust.
 public protocol WidgetReferenceChecking: Sendable {
+    /// Whether this provider checks references at all; `false` makes it one that does not adopt
+    /// the protocol: never asked, its widgets' references taken on trust. For a type that checks
+    /// only when configured to (``RemoteWidgetProvider`` without a references URL), since
+    /// conformance cannot depend on configuration and answering "nothing is missing" would claim
+    /// a check that never happened. `true` unless the adopter says otherwise.
+    var checksReferences: Bool { get }
+
     /// Of `values` (parameter values naming `names`, as the template holds them), the ones that
     /// name nothing this vertical knows. Called when a template is saved, once per vertical and
     /// kind of thing, with every value the template uses.
     func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue>
 }
 
+extension WidgetReferenceChecking {
+    /// A provider that adopts the protocol checks, unless it says otherwise.
+    public var checksReferences: Bool { true }
+}
+
 extension PageTemplate {
     /// Every parameter of this template that names something its vertical does not know, as an
     /// error at the parameter's JSON path; a vertical whose lookup failed gives one warning per
-    /// parameter it could not check (saving is not blocked by another team's outage).
+    /// parameter it could not check (saving is not blocked by another team's outage). Providers
+    /// that do not adopt ``WidgetReferenceChecking``, or say they do not check
+    /// (``WidgetReferenceChecking/checksReferences``), are not asked.
     ///
     /// Kinds the catalog does not know and verticals without a provider are left to
     /// ``validate(catalog:verticals:experiments:)``, which reports them.
@@ -43,10 +57,14 @@ extension PageTemplate {
             let vertical: String
             let names: String
         }
+        func checker(of vertical: String) -> (any WidgetReferenceChecking)? {
+            guard let checker = providers[vertical] as? any WidgetReferenceChecking, checker.checksReferences else { return nil }
+            return checker
+        }
         var uses: [Question: [Use]] = [:]
         for (sectionIndex, section) in sections.enumerated() {
             for (index, instance) in section.widgets.enumerated() {
-                guard let contract = catalog[instance.kind], providers[instance.vertical] is any WidgetReferenceChecking else { continue }
+                guard let contract = catalog[instance.kind], checker(of: instance.vertical) != nil else { continue }
                 for reference in contract.references {
                     guard let value = instance.parameters[reference.parameter], value != .null else { continue }
                     let path = "$.sections[\(sectionIndex)].widgets[\(index)].parameters.\(reference.parameter)"
@@ -56,7 +74,7 @@ extension PageTemplate {
         }
         var problems: [TemplateProblem] = []
         for (question, found) in uses {
-            guard let checker = providers[question.vertical] as? any WidgetReferenceChecking else { continue }
+            guard let checker = checker(of: question.vertical) else { continue }
             do {
                 let missing = try await checker.missingReferences(question.names, among: Set(found.map(\.value)))
                 for use in found where missing.contains(use.value) {

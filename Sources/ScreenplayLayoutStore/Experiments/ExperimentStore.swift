@@ -73,7 +73,9 @@ public final class ExperimentStore: ExposureRecorder {
 
     /// Creates or replaces an experiment; refused (with each problem's JSON path) when it has
     /// problems. Changing the variants of a running experiment moves users between them, which is
-    /// why every save is in the audit log with the definition it replaced.
+    /// why every save is in the audit log: what changed in words (``ExperimentChange``), then the
+    /// definition it replaced as JSON (`weights control 2 → 1 — was {…}`), or for a new one the
+    /// definition saved.
     public func save(_ experiment: Experiment, by actor: String) async throws(LayoutError) {
         let problems = experiment.problems
         guard problems.isEmpty else { throw .invalid(problems) }
@@ -91,10 +93,11 @@ public final class ExperimentStore: ExposureRecorder {
                 try await database.delete(from: "screenplay_experiments").where("key", .equal, experiment.key).run()
                 try await database.insert(into: "screenplay_experiments").columns("key", "definition", "updated_by", "updated_at")
                     .values(SQLBind(experiment.key), SQLBind(json), SQLBind(actor), SQLBind(ISO8601.now())).run()
+                let change = Self.summary(replacing: previous, with: json)
                 try await LayoutStore.audit(
                     actor: actor, action: previous == nil ? "create experiment" : "change experiment",
                     subject: "experiment:\(experiment.key)",
-                    revision: nil, detail: previous.map { "was \($0)" } ?? json, on: database)
+                    revision: nil, detail: previous.map { "\(change) — was \($0)" } ?? "\(change) — \(json)", on: database)
                 try await self.bus?.announce(.experimentsChanged, in: database)
             }
         } catch {
@@ -104,6 +107,7 @@ public final class ExperimentStore: ExposureRecorder {
     }
 
     /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
+    /// The audit row says what it was, in words and as JSON (`deleted: it had variants … — was {…}`).
     ///
     /// - Throws: ``LayoutError/experimentInUse(key:routes:)`` when a live page or a draft still
     ///   names it in a condition (checked in the same transaction as the delete).
@@ -119,9 +123,10 @@ public final class ExperimentStore: ExposureRecorder {
             let users = try await Self.routes(naming: key, on: database)
             guard users.isEmpty else { throw LayoutError.experimentInUse(key: key, routes: users) }
             try await database.delete(from: "screenplay_experiments").where("key", .equal, key).run()
+            let change = Self.summary(replacing: previous, with: nil)
             try await LayoutStore.audit(
-                actor: actor, action: "delete experiment", subject: "experiment:\(key)", revision: nil, detail: "was \(previous)",
-                on: database)
+                actor: actor, action: "delete experiment", subject: "experiment:\(key)", revision: nil,
+                detail: "\(change) — was \(previous)", on: database)
             try await self.bus?.announce(.experimentsChanged, in: database)
             return true
         }
@@ -193,6 +198,19 @@ public final class ExperimentStore: ExposureRecorder {
         let userID: String
         let experiment: String
         let variant: String
+    }
+
+    /// What an audit row says first: the change between two stored definitions (JSON), both
+    /// read back as stored so what the JSON cannot hold (a fraction of a second) is not a change.
+    /// A stored definition that cannot be read does not stop its replacement or removal: the row
+    /// says so, and keeps its JSON after the summary like any other.
+    static func summary(replacing previous: String?, with new: String?) -> String {
+        let before = previous.flatMap { try? decode($0) }
+        let after = new.flatMap { try? decode($0) }
+        if previous != nil && before == nil {
+            return new == nil ? "deleted: its definition cannot be read" : "replaced a definition that cannot be read"
+        }
+        return ExperimentChange(from: before, to: after).summary()
     }
 
     static func encode(_ experiment: Experiment) throws -> String {

@@ -1,0 +1,108 @@
+import Foundation
+public import ScreenplayContract
+
+/// The question a ``RemoteWidgetProvider`` with a references URL asks its service when a
+/// template is saved: which of these values, each naming a `names`, name nothing it knows. This
+/// is how a vertical served over HTTP owns the checks of what its widgets' parameters name, as an
+/// in-process provider does by adopting ``WidgetReferenceChecking``.
+///
+/// POSTed as JSON to ``RemoteWidgetProvider/referencesURL``:
+///
+/// ```json
+/// {"names": "promotion", "values": ["spring-sale", "summer-sale"], "timeoutMilliseconds": 2000}
+/// ```
+///
+/// The service answers 200 with those it does not know, any of the values asked, in any order
+/// (other members are ignored, so it can add diagnostics):
+///
+/// ```json
+/// {"missing": ["summer-sale"]}
+/// ```
+///
+/// `names` is the contract's word for what is named (``WidgetReference/names``); `values` are
+/// the parameter values as the template holds them (any JSON, each once, in a stable order);
+/// `timeoutMilliseconds` is how long the provider waits (a service that cannot answer in time
+/// should not start). Anything else fails the question with a ``RemoteProviderError``: another
+/// status, more than ``RemoteWidgetProvider/maximumResponseBytes``, no answer in time, a body
+/// that is not such an object (with the JSON path or the line and column), or a value that was
+/// not asked about (a service answering another question). The layout admin then saves the
+/// template with a warning naming the vertical: another team's outage does not block a save.
+public struct WidgetReferenceCall: Codable, Sendable, Hashable {
+    /// What the values name: `work`, `promotion`.
+    public var names: String
+    /// The values to look up, each once.
+    public var values: [JSONValue]
+    /// How long the provider waits for the answer.
+    public var timeoutMilliseconds: Int
+
+    /// Creates a question.
+    public init(names: String, values: [JSONValue], timeoutMilliseconds: Int) {
+        self.names = names
+        self.values = values
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+}
+
+extension RemoteWidgetProvider: WidgetReferenceChecking {
+    /// Only a provider given a ``referencesURL`` checks: one without is never asked, and what its
+    /// widgets name is taken on trust, as before the service offered checks.
+    public var checksReferences: Bool { referencesURL != nil }
+
+    /// Asks the service which of `values` name no `names` it knows (a ``WidgetReferenceCall`` to
+    /// ``referencesURL``), giving up after ``referencesTimeout``. Without a references URL nothing
+    /// is asked and nothing is reported missing; ``PageTemplate/referenceProblems(catalog:providers:)``
+    /// does not call it then (``checksReferences`` is `false`).
+    ///
+    /// - Throws: ``RemoteProviderError``: ``RemoteProviderError/status(_:excerpt:)``,
+    ///   ``RemoteProviderError/tooLarge(limit:)``, ``RemoteProviderError/timedOut``,
+    ///   ``RemoteProviderError/unreadableReferences(_:)`` for an answer that is not
+    ///   `{"missing": […]}` of values asked about, or the transport's error.
+    public func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
+        guard let referencesURL, !values.isEmpty else { return [] }
+        let asked = try Self.byText(values)
+        let call = WidgetReferenceCall(
+            names: names, values: asked.keys.sorted().compactMap { asked[$0] },
+            timeoutMilliseconds: max(0, Int(referencesTimeout.wholeMilliseconds)))
+        let body = try await post(call, to: referencesURL, deadline: .now + referencesTimeout)
+        do {
+            return try Self.missing(in: body, asked: asked)
+        } catch {
+            throw RemoteProviderError.unreadableReferences(error)
+        }
+    }
+
+    /// The values asked, by their JSON text (sorted keys): an answered value is matched by its
+    /// text, so `3` matches a `3` the template holds however it was decoded.
+    static func byText(_ values: Set<JSONValue>) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for value in values { result[try text(of: value)] = value }
+        return result
+    }
+
+    static func text(of value: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The values of `asked` that the answer `body` lists under `missing`.
+    static func missing(in body: [UInt8], asked: [String: JSONValue]) throws(WidgetEnvelopeError) -> Set<JSONValue> {
+        guard String(validating: body, as: UTF8.self) != nil else { throw WidgetEnvelopeError(path: "$", "the body is not valid UTF-8") }
+        if let failure = JSONSyntax.firstError(in: Data(body)) { throw WidgetEnvelopeError(path: "$", "malformed JSON at \(failure)") }
+        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+            throw WidgetEnvelopeError(path: "$", #"the body must be a JSON object: {"missing": […]}"#)
+        }
+        guard let listed = members["missing"] else { throw WidgetEnvelopeError(path: "$.missing", "missing required member 'missing'") }
+        guard case .array(let answered) = listed else {
+            throw WidgetEnvelopeError(path: "$.missing", "'missing' must be an array of the values asked about")
+        }
+        var missing: Set<JSONValue> = []
+        for (index, value) in answered.enumerated() {
+            guard let text = try? text(of: value), let original = asked[text] else {
+                throw WidgetEnvelopeError(path: "$.missing[\(index)]", "\(PageTemplate.describe(value)) was not asked about")
+            }
+            missing.insert(original)
+        }
+        return missing
+    }
+}
