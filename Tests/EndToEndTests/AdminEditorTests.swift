@@ -163,6 +163,18 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("the audit log says what an experiment change did in words, with the definition it replaced folded away")
+    func experimentAuditInWords() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let saved = try await post(
+                "/admin/experiments/shop-free-shipping", ["variants": "control 1\nbanner 3", "targetSegment": "", "start": "", "stop": ""])
+            #expect(saved.status == .seeOther, "\(saved.status) \(saved.text.prefix(300))")
+            let audit = try await raw(.get, root, "/admin/audit", headers: cookie)
+            let row = try #require(audit.text.firstMatch(of: /<td>change experiment<\/td>.*?<\/tr>/)).output
+            #expect(row.contains("weights control 2 → 1, banner 1 → 3<details><summary>The definition before</summary><code>{"), "\(row)")
+        }
+    }
+
     /// The demo on a loopback port with an admin signed in: its root, the demo, the session
     /// cookie, and a form post carrying the session's CSRF token.
     static func signedIn(

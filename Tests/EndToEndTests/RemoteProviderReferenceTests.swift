@@ -106,7 +106,7 @@ extension RemoteProviderTests {
                 let late = await warnings("/slow", timeout: .milliseconds(200))
                 let timedOut = late.filter { $0.isWarning && $0.message.contains("did not answer in time") }
                 #expect(late.count == 2 && timedOut.count == 2, "\(late)")
-                #expect(ContinuousClock.now - started < .seconds(2), "gave up at the deadline, not when the service answered")
+                #expect(ContinuousClock.now - started < .milliseconds(2_800), "gave up at the deadline, before the service answered (3 s)")
             }
         }
 

@@ -115,7 +115,7 @@ struct RemoteProviderTests {
             #expect(await failure("/garbage").contains("not a widget envelope"))
             let started = ContinuousClock.now
             #expect(await failure("/slow", timeout: .milliseconds(200)).contains("did not answer in time"))
-            #expect(ContinuousClock.now - started < .seconds(2), "gave up at the deadline, not when the server answered")
+            #expect(ContinuousClock.now - started < .milliseconds(2_800), "gave up at the deadline, before the server answered (3 s)")
             #expect(await failure("/missing").contains("answered 404"))
         }
         // Nothing listening.

@@ -388,7 +388,7 @@ public struct AdminSite: Sendable {
         for entry in try await layouts.auditLog(limit: 200) {
             rows += """
                 <tr><td>\(Self.time(entry.at))</td><td>\(HTML.escape(entry.actor))</td><td>\(HTML.escape(entry.action))</td>\
-                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td class="detail">\(HTML.escape(String(entry.detail.prefix(1_000))))</td></tr>
+                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td class="detail">\(Self.auditDetail(entry.detail))</td></tr>
                 """
         }
         return Self.page(
@@ -397,6 +397,16 @@ public struct AdminSite: Sendable {
                 <table id="audit"><thead><tr><th>At</th><th>Who</th><th>What</th><th>Subject</th><th>Revision</th><th>Detail</th></tr></thead>
                 <tbody>\(rows)</tbody></table>
                 """)
+    }
+
+    /// An audit row's detail: the summary in words, and a definition it keeps (an experiment's
+    /// JSON, after ` — `) folded away for whoever needs it.
+    static func auditDetail(_ detail: String) -> String {
+        guard let mark = detail.range(of: " — was {") ?? detail.range(of: " — {") else { return HTML.escape(String(detail.prefix(1_000))) }
+        let kept = detail[mark.lowerBound...].dropFirst(3)
+        return HTML.escape(String(detail[..<mark.lowerBound].prefix(1_000)))
+            + "<details><summary>\(kept.hasPrefix("was") ? "The definition before" : "The definition")</summary>"
+            + "<code>\(HTML.escape(String(kept.drop { $0 != "{" }.prefix(4_000))))</code></details>"
     }
 
     // MARK: HTML and HTTP

@@ -4,7 +4,7 @@ public import ScreenplayContract
 /// request's context, it answers each instance's component JSON, plus any entities those
 /// components bind to.
 ///
-/// In-process providers are Swift types; a remote provider (a later `RemoteWidgetProvider`) calls
+/// In-process providers are Swift types; a remote provider (``RemoteWidgetProvider``) calls
 /// another team's HTTP endpoint and hands the response's bytes on as they are. Both meet the same
 /// rules, enforced by the ``Composer`` rather than trusted:
 /// - answer within the deadline (``WidgetRequest/deadline``); a late answer is dropped, and a

@@ -12,7 +12,7 @@ extension WidgetResponse {
     /// Each member of `widgets` becomes a ``WidgetFragment/bytes(_:)`` slice of the body, byte for
     /// byte, so what the composer splices is exactly what the provider sent; `entities` (optional)
     /// is decoded, since entities from several providers are merged. Other members are ignored, so
-    /// providers can add diagnostics. This is the wire format a later `RemoteWidgetProvider` reads;
+    /// providers can add diagnostics. This is the wire format ``RemoteWidgetProvider`` reads;
     /// in-process providers never need it.
     ///
     /// - Throws: ``WidgetEnvelopeError`` for a body that is not UTF-8 JSON (with line and column),
