@@ -67,7 +67,7 @@ extension AdminSite {
             // The section's own tools, folded: what a person does most is move and edit widgets.
             body += """
                 <details class="section-tools" id="section-\(sectionKey)"\(openCard == "section:" + section.id ? " open" : "")>\
-                <summary>Section \(sectionKey): title, order, removal</summary>\
+                <summary>Title, order, removal<span class="visually-hidden"> of section \(sectionKey)</span></summary>\
                 <form method="post" action="\(sectionAction)" class="edit">\(csrf)\
                 \(Self.field(name: "title", label: "Section title (empty: none)", value: section.title ?? "", error: nil, id: "section-\(section.id)-title", extra: focus == Self.fieldID("section-\(section.id)-title") ? "autofocus" : ""))\
                 <button type="submit" id="section-save-\(sectionKey)"\(autofocus("section-save-" + section.id))>Save title</button></form>\
