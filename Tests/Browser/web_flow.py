@@ -481,6 +481,31 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(copied, page.server.root + "/screens/work/1")
         self.assertEqual(page.path(), "/screens/work/1", "no reload, no jump")
 
+    def test_an_offer_on_the_shop_opens_its_work_and_back_returns_to_the_shop(self):
+        page = self.page
+        page.open("/screens/shop")
+        # The offer is a button (its tap is a command the server counts), named by what it shows,
+        # with the site's focus ring.
+        offer = page.find("#section-featured .row form button.row-button")
+        title = offer.find_element(By.CSS_SELECTOR, ".title").text
+        self.assertTrue(title)
+        page.js("arguments[0].focus()", offer)
+        self.assertEqual(page.js("return document.activeElement"), offer)
+        self.assertEqual(page.js("return getComputedStyle(arguments[0]).outlineStyle", offer), "solid")
+        offer.click()
+        page.wait(lambda: page.path().startswith("/screens/work/"))
+        page.settled()
+        self.assertEqual(page.js("return document.querySelector('#main .hero h1').textContent"), title)
+        # The buy button opens the work too.
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/shop")
+        page.settled()
+        self.assertTrue(page.is_site_page())
+        page.find("#section-deal form.inline button.action").click()
+        page.wait(lambda: page.path().startswith("/screens/work/"))
+        page.settled()
+        self.assertTrue(page.js("return !!document.querySelector('#main .hero h1')"))
+
     def test_every_screen_passes_axe_in_light_and_dark_and_is_looked_at(self):
         page = self.page
         playlist = page.new_playlist(LONGEST_NAME)
@@ -613,6 +638,15 @@ class WithoutJavaScript(unittest.TestCase):
         self.assertIn("Added to “Mornings”", page.find(".notice").text)
         self.browser.back()
         page.wait(lambda: page.path().startswith("/web/results/"))
+        self.assertTrue(page.is_site_page())
+        # An offer on the shop is a form: it lands on the work; Back is the shop, never a resubmission.
+        page.open("/screens/shop")
+        title = page.find("#section-featured .row button.row-button .title").text
+        page.find("#section-featured .row button.row-button").click()
+        page.wait(lambda: page.path().startswith("/screens/work/"))
+        self.assertEqual(page.find("#main .hero h1").text, title)
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/shop")
         self.assertTrue(page.is_site_page())
         # Play is a link to the stream; the carousel still scrolls (by keyboard, its buttons hidden).
         page.open("/screens/work/1")

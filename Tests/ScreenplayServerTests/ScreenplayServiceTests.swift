@@ -581,3 +581,67 @@ struct RateLimitTests {
         #expect(limiter.spend("k", now: start + .milliseconds(600)) == nil)
     }
 }
+
+@Suite("Commands a reader may send without becoming a user")
+struct AnonymousCommandTests {
+    /// `open` runs anonymously for clients without a token and says who ran it; `ping` creates
+    /// identities, as every command did before.
+    static func service(identities: CountingIdentities = CountingIdentities()) -> ScreenplayService {
+        var routes = ScreenplayRoutes()
+        routes.command("open", identity: .optional) { request in
+            .navigate(.init(url: request.user.isAnonymous ? "screens/anonymous" : "screens/user/\(request.user.id)"))
+        }
+        routes.command("ping") { _ in .done(.init(message: "pong")) }
+        return ScreenplayService(
+            routes: routes, identity: identities,
+            configuration: .init(commandRate: (perSecond: 0.5, burst: 3), identityCreationPerAddress: (perSecond: 0.5, burst: 2)))
+    }
+
+    static func post(
+        _ service: ScreenplayService, _ command: String, token: String? = nil, address: String? = "10.0.0.1", key: String? = nil
+    ) async -> ScreenplayService.Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer " + token }
+        if let key { headers[ScreenplayService.idempotencyKeyHeader] = key }
+        return await service.respond(
+            to: request(.post, "/api/v4/commands/" + command, headers: headers), body: Array("{}".utf8), clientAddress: address)
+    }
+
+    static func destination(_ response: ScreenplayService.Response) throws -> String? {
+        let result = try ScreenplayDecoder(mode: .strict).decode(CommandResult.self, from: Data(response.body)).value
+        guard case .navigate(let navigate) = result.outcome else { return nil }
+        return navigate.url
+    }
+
+    @Test("without a token it runs as the anonymous user: no identity is made and no token handed out; with one, as that user")
+    func anonymous() async throws {
+        let service = Self.service()
+        let anonymous = await Self.post(service, "open", key: "k-1")
+        #expect(anonymous.head.status == .ok)
+        #expect(try Self.destination(anonymous) == "screens/anonymous")
+        #expect(anonymous.head.headerFields[ScreenplayService.tokenHeader] == nil)
+        let user = await Self.post(service, "open", token: "token-42", key: "k-1")
+        #expect(try Self.destination(user) == "screens/user/42")
+        // A command that keeps something still makes the first identity: number 1, so none was made before.
+        let created = await Self.post(service, "ping")
+        #expect(created.head.headerFields[ScreenplayService.tokenHeader] == "token-1")
+        #expect(service.commandIdentity(path: "open") == .optional)
+        #expect(service.commandIdentity(path: "ping") == .created)
+        #expect(service.commandIdentity(path: "nowhere") == nil)
+    }
+
+    @Test("its budget is the address's commands, not the new identities'; another address is not affected")
+    func budget() async throws {
+        let service = Self.service()
+        for _ in 0..<3 { #expect(await Self.post(service, "open").head.status == .ok) }
+        let limited = await Self.post(service, "open")
+        #expect(limited.head.status == .tooManyRequests)
+        #expect(try decodeError(limited).error.message.contains("commands from this address"))
+        #expect(await Self.post(service, "open", address: "10.0.0.2").head.status == .ok)
+        // The address may still become a user: that budget was not spent.
+        #expect(await Self.post(service, "ping").head.status == .ok)
+        // Without an address, such clients share one budget.
+        for _ in 0..<3 { #expect(await Self.post(service, "open", address: nil).head.status == .ok) }
+        #expect(try decodeError(await Self.post(service, "open", address: nil)).error.message.contains("commands without a token"))
+    }
+}

@@ -44,6 +44,10 @@ struct WebSiteTests {
             .prompt(
                 .init(title: "Name?", field: .init(name: "name", maxLength: 20), submitTitle: "Save", submit: .init(url: "commands/save")))
         }
+        routes.command("open", identity: .optional) { request in
+            guard request.payload["to"]?.stringValue != "nowhere" else { throw ScreenplayError.notFound("nothing there", path: "$.to") }
+            return .navigate(.init(url: request.user.isAnonymous ? "screens/anonymous" : "screens/user/\(request.user.id)"))
+        }
         return WebSite(service: ScreenplayService(routes: routes, identity: Identities()))
     }
 
@@ -296,6 +300,28 @@ struct WebSiteTests {
         #expect(!cookies.contains { $0.hasPrefix("screenplay_token=") })
         // Every command changes a cookie, so pages the browser kept from before are fetched again.
         #expect(cookies.contains { $0.hasPrefix("screenplay_change=") })
+    }
+
+    @Test("a command a reader may send without becoming a user leaves a browser without a session as it was, refused or not")
+    func anonymousCommand() async throws {
+        let site = Self.site()
+        let sameSite: HTTPFields = [HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+        let (request, body) = Self.post("url=commands/open&payload=%7B%7D&back=/", headers: sameSite)
+        let answer = try #require(await site.respond(to: request, body: body))
+        #expect(answer.head.status == .seeOther)
+        #expect(answer.head.headerFields[.location] == "/screens/anonymous")
+        #expect(!answer.head.headerFields[values: .setCookie].contains { $0.hasPrefix("screenplay_token=") })
+        let (signedIn, signedInBody) = Self.post("url=commands/open&payload=%7B%7D&back=/")
+        #expect(try #require(await site.respond(to: signedIn, body: signedInBody)).head.headerFields[.location] == "/screens/user/7")
+        // Refused: back where the form was, with the reason as a banner the same browser can read.
+        let (refused, refusedBody) = Self.post("url=commands/open&payload=%7B%22to%22:%22nowhere%22%7D&back=/", headers: sameSite)
+        let refusal = try #require(await site.respond(to: refused, body: refusedBody))
+        #expect(!refusal.head.headerFields[values: .setCookie].contains { $0.hasPrefix("screenplay_token=") })
+        let location = try #require(refusal.head.headerFields[.location])
+        #expect(location.hasPrefix("/?notice="))
+        let page = try #require(
+            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: location), body: []))
+        #expect(String(decoding: page.body, as: UTF8.self).contains("nothing there"))
     }
 
     @Test("HEAD answers like GET without a body; the host comparison ignores case; a notice goes before the fragment")

@@ -37,6 +37,8 @@ public struct DemoApp: Sendable {
     /// The admin's pages (`/admin`).
     public let adminSite: AdminSite
     let catalog: CatalogRepository
+    /// Offers opened on the shop.
+    let shopClicks: ShopClicks
     let logger: Logger
     /// What the caches may keep.
     let cacheBudget: CacheBudget
@@ -141,7 +143,7 @@ public struct DemoApp: Sendable {
         do {
             let applied = try await Migrator(
                 CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations + AdminDirectory.migrations
-                    + SQLIdempotencyStore.migrations
+                    + SQLIdempotencyStore.migrations + ShopClicks.migrations
             ).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
@@ -201,6 +203,9 @@ public struct DemoApp: Sendable {
         Self.registerScreens(
             in: &routes, catalog: catalog, users: users, search: search, teaser: HomeTeaser(templates: templates, recorder: experiments))
         PlaylistCommands(catalog: catalog).register(in: &routes, hooks: testHooks)
+        let shopClicks = ShopClicks(store: store, catalog: catalog)
+        self.shopClicks = shopClicks
+        shopClicks.register(in: &routes, hooks: testHooks)
         search.register(in: &routes, hooks: testHooks)
         routes.componentKind(TicketOffer.kind)
         // v1 still works, and says it is on its way out.

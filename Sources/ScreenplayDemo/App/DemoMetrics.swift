@@ -21,6 +21,24 @@ enum DemoMetrics {
         }
     }
 
+    /// Offers each exposed user opened on the shop at or after their first exposure (0 for most):
+    /// the clicks ``ShopClicks`` records, from the recording offers and buy buttons alike.
+    static let shopClicks = ExperimentMetric(id: "shop-clicks", name: "Shop clicks per exposed user, after exposure") {
+        experiment, database in
+        try await database.raw(
+            """
+            SELECT e.user_id AS user_id, e.variant AS variant, COUNT(c.id) AS n FROM screenplay_exposures e
+            LEFT JOIN shop_clicks c ON CAST(c.user_id AS TEXT) = e.user_id AND c.at >= e.at
+            WHERE e.experiment = \(bind: experiment) GROUP BY e.user_id, e.variant
+            """
+        ).all().map { row in
+            (
+                user: try row.decode(column: "user_id", as: String.self), variant: try row.decode(column: "variant", as: String.self),
+                value: Double(try row.decode(column: "n", as: Int.self))
+            )
+        }
+    }
+
     /// Every metric, the first shown by default.
-    static let all = [playlistCreations]
+    static let all = [playlistCreations, shopClicks]
 }

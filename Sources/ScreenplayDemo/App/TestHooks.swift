@@ -37,8 +37,10 @@ extension DemoApp {
 
 extension ScreenplayRoutes {
     /// Registers a command through the demo's test hooks.
-    mutating func command(_ pattern: String, hooks: DemoApp.TestHooks, perform: @escaping CommandFunction) {
-        command(pattern, perform: hooks.around(pattern, perform))
+    mutating func command(
+        _ pattern: String, identity: CommandIdentity = .created, hooks: DemoApp.TestHooks, perform: @escaping CommandFunction
+    ) {
+        command(pattern, identity: identity, perform: hooks.around(pattern, perform))
     }
 }
 

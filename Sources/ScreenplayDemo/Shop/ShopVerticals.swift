@@ -19,6 +19,7 @@ struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
             var json: [String: JSONValue] = [
                 "type": "recordingOffer", "title": .string(work.title), "composer": .string(work.composerName),
                 "detail": .string(DemoLinks.workDetails(work).joined(separator: " · ")), "link": .string(DemoLinks.work(work.id)),
+                "open": ShopClicks.openCommand(workID: work.id, widget: ShopWidgets.recordingOffer.type),
             ]
             json["image"] = .string(DemoLinks.thumbnail(kind: "composer", slug: work.composerSlug, alt: work.composerName).url)
             fragments[instance.id] = .json(.object(json))
@@ -54,6 +55,7 @@ struct PricingVertical: WidgetProvider, WidgetReferenceChecking {
                 fragments[instance.id] = .json(
                     [
                         "type": "cartButton", "title": "Buy the recording", "link": .string(DemoLinks.work(work.id)),
+                        "open": ShopClicks.openCommand(workID: work.id, widget: ShopWidgets.cartButton.type),
                         "bind": ShopWidgets.priceBinding(work.id),
                     ])
             default:

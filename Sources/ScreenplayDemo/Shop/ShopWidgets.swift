@@ -20,6 +20,7 @@ enum ShopWidgets {
                 .optional("detail", .string, summary: "Catalogue number and year."),
                 .optional("image", .url, summary: "The cover."),
                 .required("link", .url, summary: "The work's screen."),
+                openField,
             ],
             parameters: [.required("workID", .integer, summary: "The work on offer.")],
             references: [WidgetReference(parameter: "workID", names: "work")],
@@ -32,7 +33,7 @@ enum ShopWidgets {
                             subtitle: [json["composer"]?.stringValue, json["detail"]?.stringValue].compactMap { $0 }.joined(
                                 separator: " · "),
                             image: json["image"]?.stringValue.map { RemoteImage(url: $0, size: .init(width: 96, height: 96), alt: nil) },
-                            action: .navigate(.init(url: link))))
+                            action: openAction(json, link: link)))
                 ]
             },
             sharing: .everyone,
@@ -69,13 +70,13 @@ enum ShopWidgets {
         try WidgetContract(
             type: "cartButton", summary: "Buy a recording, with its price on the button.",
             versioning: KindVersioning(introduced: .v2, fallback: "a button with the title and the price, opening the work"),
-            fields: [.required("title", .string), WidgetField.required("price", .string).bindable(), .required("link", .url)],
+            fields: [.required("title", .string), WidgetField.required("price", .string).bindable(), .required("link", .url), openField],
             parameters: [.required("workID", .integer, summary: "The work whose price it shows.")],
             references: [WidgetReference(parameter: "workID", names: "work")],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let price = json["price"]?.stringValue, let link = json["link"]?.stringValue
                 else { return [] }
-                return [.button(.init(title: "\(title) · \(price)", action: .navigate(.init(url: link))))]
+                return [.button(.init(title: "\(title) · \(price)", action: openAction(json, link: link)))]
             },
             sharing: .everyone,
             example: WidgetExample(
@@ -100,6 +101,26 @@ enum ShopWidgets {
             example: WidgetExample(
                 vertical: "promotions", parameters: ["slot": "top"],
                 component: ["headline": "Spring sale: 20% off every recording", "detail": "Until Sunday, while stocks last."]))
+    }
+
+    /// The offers' `open` field (v5): the command that opens the work and counts the click
+    /// (``ShopClicks``). An app that renders the kind sends it on a tap and goes where the answer
+    /// navigates; an app built before the field follows `link`.
+    static let openField = WidgetField.optional(
+        "open", .object, introduced: .v5,
+        summary: "The command a tap sends (`url`, a `commands/` link, and `payload`), answered with a navigation to the work; "
+            + "apps that do not read it follow `link`.")
+
+    /// What a tap on an offer does where the kind's fallback is shown: the widget's `open`
+    /// command when it carries a usable one (a `commands/` URL the link policy accepts, an object
+    /// payload or none), else a navigation to `link`.
+    static func openAction(_ json: JSONValue, link: String) -> Action {
+        guard let open = json["open"], let url = open["url"]?.stringValue, url.hasPrefix("commands/"),
+            (try? LinkPolicy.endpoint.check(url)) != nil
+        else { return .navigate(.init(url: link)) }
+        let payload = open["payload"]
+        guard payload == nil || payload?.objectValue != nil else { return .navigate(.init(url: link)) }
+        return .command(.init(url: url, payload: payload))
     }
 
     /// Every kind, as the composer knows them.

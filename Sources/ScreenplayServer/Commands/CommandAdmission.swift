@@ -8,7 +8,10 @@ import ScreenplayContract
 ///   from this site: a browser sends cookies with cross-site form posts.
 /// - Each sender spends from a budget: commands per token; for a client without a token (whose
 ///   first command creates an identity), new identities per client address (when known) and for
-///   the whole process. Past it: a 429 with `Retry-After`.
+///   the whole process; for a client without a token sending a command that creates none
+///   (``ScreenplayRoutes/CommandIdentity/optional``), commands per client address (or, when the
+///   host does not say it, one budget shared by every such client). Past it: a 429 with
+///   `Retry-After`.
 struct CommandAdmission: Sendable {
     let commands: RateLimiter
     let identities: RateLimiter
@@ -25,12 +28,17 @@ struct CommandAdmission: Sendable {
     }
 
     /// Spends one command from the sender's budget, or throws the 429 that says how long to wait.
-    func admit(from headers: HTTPFields, clientAddress: String?) throws(ScreenplayError) {
+    /// `createsIdentity`: whether the command makes an identity for a client without a token.
+    func admit(from headers: HTTPFields, clientAddress: String?, createsIdentity: Bool = true) throws(ScreenplayError) {
         let wait: Duration?
         let what: String
         if let token = ScreenplayService.token(in: headers) {
             wait = commands.spend(ETag.strong(for: Array(token.utf8)))
             what = "commands from this client"
+        } else if !createsIdentity {
+            // Keys of their own: a token's key is a digest of the token, never one of these.
+            wait = commands.spend(clientAddress.map { "address " + $0 } ?? "anonymous clients")
+            what = clientAddress == nil ? "commands without a token" : "commands from this address"
         } else if let clientAddress, let addressWait = identitiesPerAddress.spend(clientAddress) {
             wait = addressWait
             what = "new identities from this address"

@@ -7,8 +7,9 @@ import ScreenplayContract
 /// Over HTTP (``respond(to:at:body:clientAddress:)``): the body's size, the cross-site check and
 /// the sender's budget (``CommandAdmission``) first; then, with an `Idempotency-Key`, the ledger
 /// (CommandPipeline+Idempotency.swift); then the payload is parsed, the identity resolved (a
-/// client's first command creates it), the handler run, and its result downgraded for the
-/// client's version and encoded. In process (``perform(command:payload:apiVersion:user:)``), the
+/// client's first command creates it, unless the command runs anonymously for clients without a
+/// token: ``ScreenplayRoutes/CommandIdentity/optional``), the handler run, and its result
+/// downgraded for the client's version and encoded. In process (``perform(command:payload:apiVersion:user:)``), the
 /// handler and the checks of its result only, for hosts such as the web pages.
 struct CommandPipeline: Sendable {
     let routes: ScreenplayRoutes
@@ -27,7 +28,9 @@ struct CommandPipeline: Sendable {
     {
         guard body.count <= maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: maximumBodySize) }
         if let refusal = CommandAdmission.crossSiteRefusal(request) { throw refusal }
-        try admission.admit(from: request.headerFields, clientAddress: clientAddress)
+        // An unknown command is charged as one that creates an identity: its 404 comes later.
+        let identity = routes.commandRoute(for: endpoint.segments)?.0.identity ?? .created
+        try admission.admit(from: request.headerFields, clientAddress: clientAddress, createsIdentity: identity == .created)
         var response = try await idempotently(request, at: endpoint, body: body)
         versions.addDeprecation(to: &response.head, version: endpoint.version)
         return response
@@ -61,8 +64,9 @@ struct CommandPipeline: Sendable {
     func performOnce(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws -> ScreenplayService.Response {
         let payload = try CommandPayload.parse(body, contentType: request.headerFields[.contentType])
         let path = endpoint.path
-        guard routes.commandRoute(for: endpoint.segments) != nil else { throw Self.noCommand(path) }
-        let resolved = try await identity.resolve(token: ScreenplayService.token(in: request.headerFields), creating: true)
+        guard let (route, _) = routes.commandRoute(for: endpoint.segments) else { throw Self.noCommand(path) }
+        let resolved = try await identity.resolve(
+            token: ScreenplayService.token(in: request.headerFields), creating: route.identity == .created)
         try CommandPayload.checkStorage(in: payload)
         // From here on the handler runs: a failure is an answer a retry must get, not a reason to
         // run the command again.

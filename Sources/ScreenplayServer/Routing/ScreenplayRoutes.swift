@@ -56,7 +56,21 @@ public struct ScreenplayRoutes: Sendable {
 
     struct CommandRoute: Sendable {
         let pattern: RoutePattern
+        let identity: CommandIdentity
         let perform: CommandFunction
+    }
+
+    /// Who a command runs as when the client sends no token.
+    public enum CommandIdentity: Sendable, Hashable {
+        /// A new identity, made for the client (the default): the answer carries its token, and
+        /// the client's budget is that of new identities. For commands that keep something of the
+        /// user's own (a favorite, a playlist).
+        case created
+        /// ``UserIdentity/anonymous``: nothing is made and no token handed out, and the sender's
+        /// budget is its address's. For commands a reader may send without becoming a user
+        /// (opening an offer), whose handler serves the anonymous user too. A client with a token
+        /// runs them as itself, as any command.
+        case optional
     }
 
     private(set) var screens: [ScreenRoute] = []
@@ -100,8 +114,10 @@ public struct ScreenplayRoutes: Sendable {
     }
 
     /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).
-    public mutating func command(_ pattern: String, perform: @escaping CommandFunction) {
-        commands.append(CommandRoute(pattern: RoutePattern(pattern), perform: perform))
+    /// `identity` says who it runs as for a client without a token: a new identity (the
+    /// default), or the anonymous user (``CommandIdentity/optional``).
+    public mutating func command(_ pattern: String, identity: CommandIdentity = .created, perform: @escaping CommandFunction) {
+        commands.append(CommandRoute(pattern: RoutePattern(pattern), identity: identity, perform: perform))
     }
 
     func screenRoute(for segments: [String]) -> (ScreenRoute, [String: String])? {

@@ -45,9 +45,16 @@ extension ScreenplayService {
 
     /// Spends one command from the sender's budget (by token), or, for a client without a token
     /// (whose command creates an identity), one from the identity-creation budgets (see
-    /// ``Configuration/commandRate``). Hosts that run commands in process (the web pages) call it
-    /// with the request's headers.
-    public func admitCommand(from headers: HTTPFields, clientAddress: String? = nil) throws(ScreenplayError) {
-        try commands.admission.admit(from: headers, clientAddress: clientAddress)
+    /// ``Configuration/commandRate``); with `createsIdentity` false (a command that runs
+    /// anonymously for such a client), one from its address's command budget. Hosts that run
+    /// commands in process (the web pages) call it with the request's headers.
+    public func admitCommand(from headers: HTTPFields, clientAddress: String? = nil, createsIdentity: Bool = true) throws(ScreenplayError) {
+        try commands.admission.admit(from: headers, clientAddress: clientAddress, createsIdentity: createsIdentity)
+    }
+
+    /// Who the command at `path` under `commands/` runs as for a client without a token (see
+    /// ``ScreenplayRoutes/CommandIdentity``); `nil` when no command is there.
+    public func commandIdentity(path: String) -> ScreenplayRoutes.CommandIdentity? {
+        commands.routes.commandRoute(for: RequestTarget.segments(of: path))?.0.identity
     }
 }

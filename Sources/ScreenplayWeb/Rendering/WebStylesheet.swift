@@ -104,6 +104,7 @@ enum WebStylesheet {
         .action[aria-busy=true]{opacity:.7}
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
         .row-button{all:unset;display:flex;gap:12px;align-items:center;flex:1;cursor:pointer}
+        .row-button:focus-visible{outline:3px solid var(--sp-accent);outline-offset:2px}
         details.share{display:inline-block;position:relative;margin:0 8px 0 0}
         details.share>summary[data-copied]::after{content:" · " attr(data-copied)}
         details.share>summary{list-style:none}details.share>summary::-webkit-details-marker{display:none}

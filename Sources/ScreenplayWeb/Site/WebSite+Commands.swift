@@ -14,12 +14,20 @@ extension WebSite {
     /// its budget (429), a stale session (401), a body over the limit (413).
     func command(request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
         if let refusal = crossSiteRefusal(request) { return refusal }
+        let limit = service.configuration.maximumBodySize
+        let fields = body.count <= limit ? WebForm.fields(of: body) : [:]
+        // A command a reader may send without becoming a user (opening an offer) leaves a browser
+        // without a session as it was: no identity, no cookie. Any other makes one (an unknown or
+        // malformed command too: it is refused below, as before).
+        let commandURL = fields["url"] ?? ""
+        let commandPath = commandURL.hasPrefix("commands/") ? String(commandURL.dropFirst("commands/".count)) : nil
+        let createsIdentity = commandPath.flatMap(service.commandIdentity(path:)) != .optional
         // A cookie that is not a usable token counts as none, for the limits too: junk cookies
         // must not each get a fresh command budget while the post mints an identity.
         var admitted = request.headerFields
         if Self.sessionToken(admitted) == nil { admitted[.cookie] = nil }
         do {
-            try service.admitCommand(from: admitted, clientAddress: clientAddress)
+            try service.admitCommand(from: admitted, clientAddress: clientAddress, createsIdentity: createsIdentity)
         } catch {
             var refused = html(
                 renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
@@ -30,7 +38,7 @@ extension WebSite {
         // naming nobody (revoked, or from a reset server) is refused, never silently replaced.
         let resolved: ResolvedIdentity
         do {
-            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: true)
+            resolved = try await service.resolveIdentity(token: Self.sessionToken(request.headerFields), creating: createsIdentity)
         } catch let error as ScreenplayError where Self.tokenRefusals.contains(error.code) {
             return html(
                 renderer.errorPage(
@@ -44,15 +52,14 @@ extension WebSite {
                 status: .serviceUnavailable, cookie: nil)
         }
         let cookie = resolved.issuedToken.map(Self.sessionCookie)
-        // Whose kept results these are: the cookie's token, or the one this post hands out.
+        // Whose kept results these are: the cookie's token, or the one this post hands out (none
+        // for a command run anonymously: its notices are anyone's without a session).
         let token = Self.sessionToken(request.headerFields) ?? resolved.issuedToken
-        let limit = service.configuration.maximumBodySize
         guard body.count <= limit else {
             return html(
                 renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: limit).message, back: "/"),
                 status: .contentTooLarge, cookie: nil)
         }
-        let fields = WebForm.fields(of: body)
         let origin = FormOrigin(back: WebForm.safeBackPath(fields["back"] ?? "/"), dialog: fields["dialog"], value: fields["value"])
         // An answered prompt or choice posted again (an old page, a replayed form) runs nothing.
         if let dialog = origin.dialog, results.entry(dialog, token: token)?.isAnswered == true {
