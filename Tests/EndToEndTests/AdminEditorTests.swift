@@ -3,7 +3,7 @@ import HTTPTypes
 @testable import ScreenplayAdmin
 import ScreenplayComposer
 import ScreenplayContract
-import ScreenplayDemo
+@testable import ScreenplayDemo
 import ScreenplayLayoutStore
 import Testing
 
@@ -128,6 +128,26 @@ struct AdminEditorTests {
                 #expect(refused.status == .unprocessableContent, "\(place)")
             }
             #expect(try #require(try await demo.layouts.draft(of: "shop")).template == draft)
+        }
+    }
+
+    @Test("a recording that does not exist is refused beside its field; one of the work saves and names its performers in the offer")
+    func missingRecording() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let work = try #require(live.instances.first { $0.id == "deal-offer" }?.parameters["workID"]?.integerValue)
+            var form = ["p.workID": String(work), "p.recordingID": "99999"]
+            let refused = try await post("/admin/pages/shop/edit/widgets/deal-offer", form)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("<a href=\"#deal-offer-p-recordingID\">deal-offer: recordingID: no recording 99999"), "\(refused.text.prefix(600))")
+            #expect(refused.text.contains("id=\"deal-offer-p-recordingID-error\">no recording 99999"))
+            #expect(try await demo.layouts.draft(of: "shop") == nil, "nothing saved")
+
+            let (recording, _) = try #require(try await demo.catalog.recordings(workID: Int64(work)).first)
+            form["p.recordingID"] = String(recording.id)
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-offer", form).status == .seeOther)
+            let preview = try await raw(.get, root, "/admin/pages/shop/preview?platform=web", headers: cookie)
+            #expect(preview.text.contains("\(recording.performers) (\(recording.year)) · "), "the draft's offer names the recording")
         }
     }
 

@@ -119,6 +119,18 @@ struct CatalogRepository: Sendable {
         return ids.subtracting(known)
     }
 
+    /// Of `ids`, those that are no recording's id: one query for all of them.
+    func missingRecordings(among ids: Set<Int64>) async throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        let known = try await store.read { database in
+            Set(
+                try await database.select().column("id").from("recordings").where("id", .in, Array(ids)).all().map {
+                    try $0.decode(column: "id", as: Int64.self)
+                })
+        }
+        return ids.subtracting(known)
+    }
+
     func recordings(workID: Int64) async throws -> [(RecordingRecord, [TrackRecord])] {
         try await store.read { database in
             let recordings = try await database.select().column("*").from("recordings").where("work_id", .equal, workID)

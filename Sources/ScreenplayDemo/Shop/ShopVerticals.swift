@@ -3,12 +3,14 @@ import ScreenplayContract
 import ScreenplayServer
 
 /// The catalog vertical, in process: a recording offer per instance, from the demo's catalog.
-/// It owns the works, so it answers whether the works a template names exist.
+/// It owns the works and their recordings, so it answers whether those a template names exist.
 struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
     let catalog: CatalogRepository
 
     func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
-        try await CatalogRepository.missingWorks(among: values, in: catalog)
+        names == "recording"
+            ? try await CatalogRepository.missing(among: values) { try await catalog.missingRecordings(among: $0) }
+            : try await CatalogRepository.missingWorks(among: values, in: catalog)
     }
 
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
@@ -16,9 +18,16 @@ struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
         for instance in request.instances where instance.kind == ShopWidgets.recordingOffer.type {
             // An unknown work is left unanswered: the composer omits that widget and logs it.
             guard let id = instance.parameters["workID"]?.integerValue, let work = try await catalog.work(id: Int64(id)) else { continue }
+            // A chosen recording of the work names its performers; one of another work is not
+            // this work's offer, so the widget is left unanswered.
+            var detail = DemoLinks.workDetails(work)
+            if let recordingID = instance.parameters["recordingID"]?.integerValue {
+                guard let recording = try await catalog.recording(id: Int64(recordingID)), recording.workId == work.id else { continue }
+                detail = ["\(recording.performers) (\(recording.year))"] + detail
+            }
             var json: [String: JSONValue] = [
                 "type": "recordingOffer", "title": .string(work.title), "composer": .string(work.composerName),
-                "detail": .string(DemoLinks.workDetails(work).joined(separator: " · ")), "link": .string(DemoLinks.work(work.id)),
+                "detail": .string(detail.joined(separator: " · ")), "link": .string(DemoLinks.work(work.id)),
                 "open": ShopClicks.openCommand(workID: work.id, widget: ShopWidgets.recordingOffer.type),
             ]
             json["image"] = .string(DemoLinks.thumbnail(kind: "composer", slug: work.composerSlug, alt: work.composerName).url)
@@ -69,8 +78,13 @@ struct PricingVertical: WidgetProvider, WidgetReferenceChecking {
 extension CatalogRepository {
     /// Of `values` (parameters naming works), those that name none: not an integer, or no such work.
     static func missingWorks(among values: Set<JSONValue>, in catalog: CatalogRepository) async throws -> Set<JSONValue> {
-        let ids = Set(values.compactMap { $0.integerValue.map(Int64.init) })
-        let missing = try await catalog.missingWorks(among: ids)
+        try await missing(among: values) { try await catalog.missingWorks(among: $0) }
+    }
+
+    /// Of `values` (parameters naming rows by id), those that name none: not an integer, or an id
+    /// `lookup` says is missing.
+    static func missing(among values: Set<JSONValue>, lookup: (Set<Int64>) async throws -> Set<Int64>) async throws -> Set<JSONValue> {
+        let missing = try await lookup(Set(values.compactMap { $0.integerValue.map(Int64.init) }))
         return values.filter { value in value.integerValue.map { missing.contains(Int64($0)) } ?? true }
     }
 }

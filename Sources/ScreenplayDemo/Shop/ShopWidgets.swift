@@ -22,8 +22,11 @@ enum ShopWidgets {
                 .required("link", .url, summary: "The work's screen."),
                 openField,
             ],
-            parameters: [.required("workID", .integer, summary: "The work on offer.")],
-            references: [WidgetReference(parameter: "workID", names: "work")],
+            parameters: [
+                .required("workID", .integer, summary: "The work on offer."),
+                .optional("recordingID", .integer, summary: "One recording of the work to offer, named by its performers; empty: the work."),
+            ],
+            references: [WidgetReference(parameter: "workID", names: "work"), WidgetReference(parameter: "recordingID", names: "recording")],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let link = json["link"]?.stringValue else { return [] }
                 return [
