@@ -56,6 +56,9 @@ struct AdminEditorTests {
             #expect(reopened.text.contains("id=\"priceTag-1-p-workID\" name=\"p.workID\" value=\"1\""))
             #expect(reopened.text.contains("<details open><summary>Edit priceTag-1</summary>"))
             #expect(reopened.text.contains("autofocus id=\"priceTag-1-p-workID\""))
+            // The section it went to stays chosen in the palette's menus.
+            #expect(location.contains("to=deal"))
+            #expect(reopened.text.contains("name=\"section\"><option>promotions</option><option selected>deal</option>"))
 
             // Pressing Add (no place): the next free id, at the end; a position past the end or
             // before the start is clamped.

@@ -165,7 +165,7 @@ extension AdminSite {
             title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
             body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil)
                 + "<div data-editor class=\"editor\"><div class=\"draft\">\(body)</div>"
-                + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "")
+                + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
             status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
             script: WebSite.scriptPath)
@@ -265,7 +265,8 @@ extension AdminSite {
             let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
             return try await save(
                 template, route: route, session: session, attemptID: "", form: form, back: back,
-                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true))
+                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true)
+                    + "&to=\(Self.queryEscape(template.sections[sectionIndex].id))")
         }
         guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
             return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)

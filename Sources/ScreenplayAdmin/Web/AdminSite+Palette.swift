@@ -43,11 +43,12 @@ extension AdminSite {
     }
 
     /// The palette's HTML, beside the cards: `action` is the editor's path, `filter` the query's.
-    func palette(action: String, csrf: String, template: PageTemplate, filter: String) -> String {
+    func palette(action: String, csrf: String, template: PageTemplate, filter: String, section chosen: String? = nil) -> String {
         let entries = paletteEntries()
         let shown = entries.filter { $0.matches(filter) }
         let renderer = HTMLRenderer()
-        let sectionOptions = template.sections.map { "<option>\(HTML.escape($0.id))</option>" }.joined()
+        // The section the last add went to stays chosen: adding several widgets to one section is common.
+        let sectionOptions = template.sections.map { "<option\($0.id == chosen ? " selected" : "")>\(HTML.escape($0.id))</option>" }.joined()
         let verticalOptions = (pages?.composer.providers.keys.sorted() ?? []).map { "<option>\(HTML.escape($0))</option>" }.joined()
         var items = ""
         for entry in entries {
