@@ -37,8 +37,12 @@ extension RouterMethods {
     /// body is collected up to `maximumBodySize`; more is the service's JSON 413. The responder
     /// also gets the peer's IP address when the context records it (sign-in limits use it).
     @discardableResult
+    ///
+    /// `refused` answers a body that is too large or too slow (by default the API's JSON error;
+    /// an HTML host gives a page of its own).
     public func addScreenplayResponder(
         _ path: String, methods: [HTTPRequest.Method], maximumBodySize: Int,
+        refused: @escaping @Sendable (ScreenplayError) -> ScreenplayService.Response = { ScreenplayService.errorResponse($0) },
         respond: @escaping @Sendable (HTTPRequest, [UInt8], String?) async -> ScreenplayService.Response
     ) -> Self {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
@@ -46,7 +50,7 @@ extension RouterMethods {
             if !ScreenplayResponder.ignoresBody(request.method) {
                 switch try await ScreenplayResponder.collect(request, limit: maximumBodySize) {
                 case .body(let bytes): body = bytes
-                case .refused(let error): return ScreenplayResponder.response(ScreenplayService.errorResponse(error))
+                case .refused(let error): return ScreenplayResponder.response(refused(error))
                 }
             }
             return ScreenplayResponder.response(await respond(request.head, body, Self.clientAddress(of: context)))

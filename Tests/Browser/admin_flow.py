@@ -838,6 +838,21 @@ class AdminInTheBrowser(unittest.TestCase):
         self.shot("15b-editor-palette")
         self.shot_phone_dark("15c-editor-palette-phone-dark", scroll_to="palette")
 
+    def test_a_form_too_large_is_refused_in_place_keeping_what_was_typed(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.getElementById('widget-deal-offer').draggable === true"))
+        self.open_card("deal-offer")
+        self.browser.execute_script(
+            "window.stillHere = true; document.getElementById('deal-offer-c_segments').value = 'x'.repeat(20000)")
+        self.browser.find_element(By.ID, "save-deal-offer").click()
+        summary = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_element(By.ID, "error-summary"))
+        self.assertIn("more than 16 KB", summary.text)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "no page load")
+        self.assertEqual(len(self.browser.find_element(By.ID, "deal-offer-c_segments").get_attribute("value")), 20000, "the typing is kept")
+
     def test_the_palette_without_javascript_filters_by_a_form_and_adds_by_enter(self):
         scripted = self.browser
         self.browser = self.without_javascript()
@@ -872,6 +887,14 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("Pinned answer", row.text)
         self.assertEqual(Select(self.browser.find_element(By.ID, "platform")).first_selected_option.text, "web", "the same preview")
         self.check_accessible("preview with a pin")
+        # On a phone the preview fits the screen: no sideways scrolling.
+        self.browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            width = self.browser.execute_script("return document.documentElement.scrollWidth")
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.assertLessEqual(width, 390, "the preview scrolls sideways on a phone")
         self.shot("16-preview-pinned")
         self.shot_phone_dark("16b-preview-pinned-phone-dark")
         self.submit("unpin-all")

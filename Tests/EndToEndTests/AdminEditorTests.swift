@@ -198,10 +198,106 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("two people at once: simultaneous adds all land; a stale widget form, a stale place or a changed draft under a publish review is refused in words")
+    func concurrentAndStale() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            // Ten adds at once, each read-change-save: every one lands (a save that lost the race
+            // is redone on the newer draft).
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for number in 1...10 {
+                    group.addTask {
+                        try await post(
+                            "/admin/pages/shop/edit/add",
+                            ["id": "par\(number)", "kind": "priceTag", "vertical": "pricing", "section": "deal", "parameters": #"{"workID": 1}"#]
+                        ).status
+                    }
+                }
+                for try await status in group { #expect(status == .seeOther) }
+            }
+            var draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            #expect(Set(draft.instances.map(\.id)).isSuperset(of: Set((1...10).map { "par\($0)" })), "\(draft.instances.map(\.id))")
+
+            // A widget form opened before someone else saved that widget: refused, typing kept.
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            let seen = try #require(editor.text.firstMatch(of: /action="\/admin\/pages\/shop\/edit\/widgets\/par1" class="edit"><input type="hidden" name="csrf" value="[0-9a-f]+"><input type="hidden" name="seen" value="([^"]+)">/)).output.1
+            let digest = String(seen).replacingOccurrences(of: "&quot;", with: "\"")
+            #expect(try await post("/admin/pages/shop/edit/widgets/par1", ["seen": digest, "p.workID": "2"]).status == .seeOther)
+            let stale = try await post("/admin/pages/shop/edit/widgets/par1", ["seen": digest, "p.workID": "3"])
+            #expect(stale.status == .unprocessableContent)
+            #expect(stale.text.contains("changed by someone else since you opened it; it now shows “workID 2”"))
+            #expect(stale.text.contains("id=\"par1-p-workID\" name=\"p.workID\" value=\"3\""), "what was typed is kept")
+            draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            #expect(draft.instances.first { $0.id == "par1" }?.parameters == ["workID": 2])
+
+            // A place chosen on a page that changed since: refused, the page as it is now shown.
+            let placeSeen = try #require(editor.text.firstMatch(of: /data-seen="([^"]+)"/)).output.1
+            let misplaced = try await post("/admin/pages/shop/edit/widgets/par2/move", ["place": "0@promotions", "seen": String(placeSeen).replacingOccurrences(of: "&quot;", with: "\"")])
+            #expect(misplaced.status == .unprocessableContent)
+            #expect(misplaced.text.contains("The page changed since you loaded it"))
+
+            // A publish review of a draft that changed before Publish: 409, nothing published.
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)
+            let reviewed = try #require(review.text.firstMatch(of: /name="expectedDraft" value="([^"]+)"/)).output.1
+            #expect(try await post("/admin/pages/shop/edit/widgets/par3/remove", [:]).status == .seeOther)
+            let publish = ["confirm": "yes", "expectedLive": "1", "expectedDraft": String(reviewed).replacingOccurrences(of: "&quot;", with: "\"")]
+            let refused = try await post("/admin/pages/shop/publish", publish)
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("changed since you read it"))
+            #expect(try await demo.layouts.published(route: "shop")?.revision == 1)
+            // Without naming the draft it reviewed (an old form), it is shown the review.
+            let unnamed = try await post("/admin/pages/shop/publish", ["confirm": "yes", "expectedLive": "1"])
+            #expect(unnamed.status == .seeOther && unnamed.headers[.location] == "/admin/pages/shop/publish")
+            let tooLong = try await post(
+                "/admin/pages/shop/publish", ["confirm": "yes", "expectedLive": "1", "expectedDraft": "x", "note": String(repeating: "n", count: 201)])
+            #expect(tooLong.status == .unprocessableContent && tooLong.text.contains("at most 200"))
+        }
+    }
+
+    @Test("hostile forms: dot ids, unknown platforms, steps and switches that say neither, an oversized form; a button gone disabled hands the focus to its card")
+    func hostileForms() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let dots = try await post(
+                "/admin/pages/shop/edit/add", ["id": "..", "kind": "priceTag", "vertical": "pricing", "section": "deal", "parameters": #"{"workID": 1}"#])
+            #expect(dots.status == .unprocessableContent)
+            #expect(dots.text.contains("dots alone read as a step in a path"))
+            let key = try await post("/admin/experiments/new", ["key": "..", "variants": "a 1\nb 1"])
+            #expect(key.status == .unprocessableContent && key.text.contains("dots alone"))
+
+            // A platform no client names: saved (platforms are open), with a warning beside the field.
+            let work = try #require(try await demo.layouts.published(route: "shop")).template.instances.first { $0.id == "deal-price" }?
+                .parameters["workID"]?.integerValue
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price", ["p.workID": String(work ?? 0), "c.platforms": "iso"]).status == .seeOther)
+            let warned = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(warned.text.contains("warning: &#39;iso&#39; is no platform this server knows"))
+
+            for (path, fields) in [
+                ("/admin/pages/shop/edit/widgets/deal-buy/move", ["by": "abc"]), ("/admin/pages/shop/edit/widgets/deal-buy/move", [:]),
+                ("/admin/pages/shop/edit/sections/deal/move", ["by": "0"]), ("/admin/pages/shop/widgets/deal-buy/enabled", ["enabled": "TRUE"]),
+            ] {
+                let response = try await post(path, fields)
+                #expect(response.status == .unprocessableContent, "\(path) \(fields)")
+            }
+            #expect(try await demo.layouts.published(route: "shop")?.revision == 1, "nothing switched")
+
+            let huge = try await post("/admin/pages/shop/edit/sections/deal", ["title": String(repeating: "t", count: 20_000)])
+            #expect(huge.status == .contentTooLarge)
+            #expect(huge.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(huge.text.contains("The form sent more than 16 KB"))
+
+            // Moved up to the very top: its Move up is disabled, so the card holds the focus.
+            let moved = try await post("/admin/pages/shop/edit/widgets/free-shipping/move", ["by": "-1"])
+            let back = try await raw(.get, root, try #require(moved.headers[.location]), headers: cookie)
+            #expect(back.text.contains("data-widget=\"free-shipping\" data-move=\"/admin/pages/shop/edit/widgets/free-shipping/move\" autofocus>"))
+            // The preview's screens are pictures of the app: inert, scrollable by keyboard.
+            let preview = try await raw(.get, root, "/admin/pages/shop/preview", headers: cookie)
+            #expect(preview.text.contains("<div class=\"rendered\" tabindex=\"0\" role=\"region\" aria-label=\"Draft as rendered\"><main inert>"))
+        }
+    }
+
     /// The demo on a loopback port with an admin signed in: its root, the demo, the session
     /// cookie, and a form post carrying the session's CSRF token.
     static func signedIn(
-        _ body: (URL, DemoApp, HTTPFields, (String, [String: String]) async throws -> RawResponse) async throws -> Void
+        _ body: (URL, DemoApp, HTTPFields, @escaping @Sendable (String, [String: String]) async throws -> RawResponse) async throws -> Void
     ) async throws {
         let harness = DemoServerHarness()
         defer { harness.removeData() }

@@ -105,6 +105,29 @@ struct LayoutStoreTests {
         }
     }
 
+    @Test("a save naming what it changed, or a publish naming the draft it reviewed, is refused once someone else saved", arguments: StoreBackend.allCases)
+    func optimisticChecks(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { _, layouts in
+            try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            let live = try #require(try await layouts.published(route: "shop")).template
+            // Before there is a draft, the change is made to the live page.
+            try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada", replacing: live)
+            let read = try #require(try await layouts.draft(of: "shop")).template
+            try await layouts.saveDraft(template(widgets: ["a", "b", "c"]), by: "bob", replacing: read)
+            await #expect(throws: LayoutError.draftChanged(route: "shop")) {
+                try await layouts.saveDraft(template(widgets: ["b", "a"]), by: "ada", replacing: read)
+            }
+            #expect(try await layouts.draft(of: "shop")?.template.instances.map(\.id) == ["a", "b", "c"], "bob's save kept")
+            await #expect(throws: LayoutError.draftChanged(route: "shop")) {
+                try await layouts.publish(route: "shop", by: "ada", expectedDraft: read.digest)
+            }
+            #expect(try await layouts.published(route: "shop")?.revision == 1)
+            let current = try #require(try await layouts.draft(of: "shop")).template
+            #expect(try await layouts.publish(route: "shop", by: "ada", expectedDraft: current.digest).revision == 2)
+        }
+    }
+
     @Test("publishing without a draft, or an unknown revision, is a clear error", arguments: StoreBackend.allCases)
     func missing(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in

@@ -360,6 +360,8 @@ public struct AdminAPI: Sendable {
             return ScreenplayService.errorResponse(.notFound(error.description))
         case .conflict:
             return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "conflict", message: error.description))
+        case .draftChanged:
+            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "draftChanged", message: error.description))
         case .experimentInUse:
             return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "experimentInUse", message: error.description))
         case .store:

@@ -112,15 +112,21 @@ extension AdminSite {
                 let key = HTML.escape(widget.id)
                 let isOpen = !errors.isEmpty || openCard == widget.id
                 let last = sectionIndex == template.sections.count - 1 && index == section.widgets.count - 1
+                // The card itself takes the focus when asked to, or when the button asked for is
+                // disabled now (moved to the very top or bottom: a disabled button cannot hold it).
+                let firstOfAll = index == 0 && sectionIndex == 0
+                let cardFocus =
+                    autofocus("widget-" + widget.id).isEmpty && !(firstOfAll && !autofocus("up-" + widget.id).isEmpty)
+                        && !(last && !autofocus("down-" + widget.id).isEmpty) ? "" : " autofocus"
                 // A card: what it is and does in one glance; its settings open in place.
                 body += """
                     <article class="card\(widget.isEnabled ? "" : " off")" id="widget-\(key)" aria-labelledby="widget-\(key)-title" tabindex="-1" \
-                    data-widget="\(key)" data-move="\(HTML.escape(widgetAction))/move"\(autofocus("widget-" + widget.id))>\
+                    data-widget="\(key)" data-move="\(HTML.escape(widgetAction))/move"\(cardFocus)>\
                     <h3 id="widget-\(key)-title">\(key) <span class="kind">\(HTML.escape(widget.kind)) · \(HTML.escape(widget.vertical))\
                     \(widget.isEnabled ? "" : " · switched off")</span></h3>\
                     <p class="summary">\(HTML.escape(Self.parameterSummary(widget)))</p>\(Self.chips(widget.conditions))\(general)
                     <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
-                    <form method="post" action="\(widgetAction)" class="edit">\(csrf)\(fields)\
+                    <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
                     <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\
                     \(Self.moveTo(widget.id, in: template, action: widgetAction + "/move", csrf: csrf, focused: focus == Self.fieldID("moveto-" + widget.id)))</details>
                     <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
@@ -164,7 +170,7 @@ extension AdminSite {
         return Self.page(
             title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
             body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil)
-                + "<div data-editor class=\"editor\"><div class=\"draft\">\(body)</div>"
+                + "<div data-editor data-seen=\"\(HTML.escape(template.digest))\" class=\"editor\"><div class=\"draft\">\(body)</div>"
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
             status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
@@ -210,7 +216,25 @@ extension AdminSite {
 
     // MARK: Actions
 
+    /// Applies one editor action. Each is a change to the draft as read (add this widget, move
+    /// that one), saved only if nobody saved in between; when someone did, it is read again and
+    /// the action redone on their version, so two people's changes at once both land.
     func edit(
+        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
+    ) async throws -> ScreenplayService.Response {
+        for attempt in 1... {
+            do {
+                return try await applyEdit(route, rest, form: form, session: session)
+            } catch {
+                // Many at once take turns: one wins each round; a short random pause spreads the rest.
+                guard case .draftChanged? = error as? LayoutError, attempt < 20 else { throw error }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
+            }
+        }
+        preconditionFailure("unreachable")
+    }
+
+    private func applyEdit(
         _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
     ) async throws
         -> ScreenplayService.Response
@@ -219,6 +243,8 @@ extension AdminSite {
         guard var template = found else {
             return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
         }
+        // What the change is made to: saved only if it is still what is stored.
+        let original = template
         let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
         if rest.first == "sections" {
             return try await editSection(template, Array(rest.dropFirst()), route: route, form: form, session: session, back: back)
@@ -264,7 +290,7 @@ extension AdminSite {
             // after adding is saying what it shows.
             let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
             return try await save(
-                template, route: route, session: session, attemptID: "", form: form, back: back,
+                template, replacing: original, route: route, session: session, attemptID: "", form: form, back: back,
                 returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true)
                     + "&to=\(Self.queryEscape(template.sections[sectionIndex].id))")
         }
@@ -275,6 +301,15 @@ extension AdminSite {
         let widget = template.sections[section].widgets[index]
         switch Array(rest.dropFirst(2)) {
         case []:
+            // A form opened before someone else saved this widget would write over their change:
+            // shown again instead, with what they saved named and what was typed kept.
+            if let seen = form["seen"], seen != Self.digest(of: widget) {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: widget.id, values: form,
+                        errors: ["": "changed by someone else since you opened it; it now shows “\(Self.parameterSummary(widget))”. What you typed is kept: Save again to replace it."]))
+            }
             var errors: [String: String] = [:]
             let updated = Self.widget(widget, from: form, contract: pages?.composer.catalog[widget.kind], errors: &errors)
             guard errors.isEmpty else {
@@ -283,7 +318,7 @@ extension AdminSite {
             }
             template.sections[section].widgets[index] = updated
             return try await save(
-                template, route: route, session: session, attemptID: widget.id, form: form, back: back,
+                template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back,
                 returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
         case ["remove"]:
             template.sections[section].widgets.remove(at: index)
@@ -292,6 +327,14 @@ extension AdminSite {
             // onto the page says, or the "Move to" menu's `position@section`).
             let place = form["place"].map { $0.split(separator: "@", maxSplits: 1).map(String.init) }
             let (sectionID, indexText) = place.map { ($0.count == 2 ? $0[1] : nil, $0.first) } ?? (form["section"], form["index"])
+            // A place counted on a page someone has changed since may not be where it was meant.
+            if let seen = form["seen"], seen != original.digest {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: Self.sectionAttempt, values: [:],
+                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."]))
+            }
             guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
                 let position = indexText.flatMap(Int.init)
             else {
@@ -301,7 +344,7 @@ extension AdminSite {
             template.sections[target].widgets.insert(widget, at: min(max(0, position), template.sections[target].widgets.count))
         case ["move"]:
             // Within the section, or across into the neighbouring one at an end.
-            let by = form["by"] == "-1" ? -1 : 1
+            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
             template.sections[section].widgets.remove(at: index)
             let target = index + by
             if target < 0, section > 0 {
@@ -325,7 +368,7 @@ extension AdminSite {
         } else {
             returnTo = Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false)
         }
-        return try await save(template, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
+        return try await save(template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
     }
 
     /// `&focus=…&open=…`: where a redirect after an action puts the editor back. The focused
@@ -333,6 +376,16 @@ extension AdminSite {
     /// stop the browser from applying `autofocus` at all.
     static func returnTo(widget: String, focus: String, open: Bool) -> String {
         "&focus=\(queryEscape(focus))" + (open ? "&open=\(queryEscape(widget))" : "")
+    }
+
+    /// A move's step: `by` is -1 (up) or 1 (down); anything else is no move.
+    static func step(_ form: [String: String]) -> Int? { ["-1": -1, "1": 1][form["by"] ?? ""] }
+
+    /// A digest of one widget as stored: what its form sends back as `seen`.
+    static func digest(of widget: WidgetInstance) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return ETag.strong(for: Array((try? encoder.encode(widget)) ?? Data()))
     }
 
     /// "Move to": every place the widget can go, as a menu (the keyboard's way to put a widget
@@ -350,7 +403,8 @@ extension AdminSite {
         }
         let key = HTML.escape(fieldID("moveto-" + id))
         return """
-            <form method="post" action="\(action)" class="move-to">\(csrf)<label for="\(key)">Move to</label>\
+            <form method="post" action="\(action)" class="move-to">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">\
+            <label for="\(key)">Move to</label>\
             <select id="\(key)" name="place"\(focused ? " autofocus" : "")>\(options)</select>\
             <button type="submit" id="\(key)-button" aria-label="Move \(HTML.escape(id)) to the chosen place">Move</button></form>
             """
@@ -395,8 +449,8 @@ extension AdminSite {
 
     /// Saves `template` as the draft, or shows the editor again with every error by field.
     private func save(
-        _ template: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String, form: [String: String], back: String,
-        returnTo: String = ""
+        _ template: PageTemplate, replacing original: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String,
+        form: [String: String], back: String, returnTo: String = ""
     ) async throws -> ScreenplayService.Response {
         var problems: [TemplateProblem] = []
         do {
@@ -405,7 +459,7 @@ extension AdminSite {
             // that could not answer (a warning) does not block the save.
             problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
             if !problems.isEmpty { throw LayoutError.invalid(problems) }
-            try await layouts.saveDraft(template, by: session.admin)
+            try await layouts.saveDraft(template, by: session.admin, replacing: original)
             return Self.redirect(to: back + "?done=saved" + returnTo)
         } catch {
             // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
@@ -444,6 +498,7 @@ extension AdminSite {
         _ template: PageTemplate, _ rest: [String], route: String, form: [String: String], session: AdminDirectory.Session,
         back: String
     ) async throws -> ScreenplayService.Response {
+        let original = template
         var template = template
         if rest == ["undo"] {
             let undone = try await layouts.undoDraft(of: route, by: session.admin)
@@ -454,7 +509,7 @@ extension AdminSite {
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
             template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
             return try await save(
-                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
                 returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
         }
         guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
@@ -465,16 +520,17 @@ extension AdminSite {
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
             template.sections[index].title = title.isEmpty ? nil : title
             return try await save(
-                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
                 returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
         case ["move"]:
-            let target = index + (form["by"] == "-1" ? -1 : 1)
+            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
+            let target = index + by
             guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
             template.sections.swapAt(index, target)
             // Back at the same button, its section's tools open: Enter again moves it again.
             let button = (form["by"] == "-1" ? "section-up-" : "section-down-") + id
             return try await save(
-                template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
                 returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
         case ["remove"]:
             guard template.sections[index].widgets.isEmpty else {
@@ -491,7 +547,7 @@ extension AdminSite {
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
-        return try await save(template, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
+        return try await save(template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
     }
 
     // MARK: Forms

@@ -154,7 +154,8 @@ extension AdminSite {
                 continue
             }
             let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
-            let rendered = screen.map { "<main>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
+            // Inert: its buttons and links are the app's, not a way out of the preview.
+            let rendered = screen.map { "<main inert>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             let instances = Dictionary(template.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var rows = ""
             for widget in page.widgets {
@@ -180,7 +181,7 @@ extension AdminSite {
                 : ""
             columns += """
                 <section class="column" id="preview-\(name.lowercased())"><h2>\(name == "Live" ? "Live (revision \(template.revision))" : "Draft")</h2>
-                \(retry)<div class="rendered">\(rendered)</div>
+                \(retry)<div class="rendered" tabindex="0" role="region" aria-label="\(name) as rendered">\(rendered)</div>
                 <table><caption>\(page.bytes.count) bytes in \(Self.milliseconds(page.duration))\(page.isOverBudget ? ", over budget" : "")</caption>
                 <thead><tr><th>Widget</th><th>Change</th><th>Latency</th><th>Bytes</th><th>What happened</th><th>Its answer</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
@@ -237,7 +238,7 @@ extension AdminSite {
         .mark{display:inline-block;padding:0 .35rem;border:2px solid;border-radius:.25rem;font-size:.85em;font-weight:600}
         .mark-added{border-color:var(--mark-added)}.mark-moved{border-color:var(--mark-moved)}
         .mark-changed{border-color:var(--mark-changed)}.mark-removed{border-color:var(--mark-removed);border-style:dashed}
-        tr.failed td{background:rgba(179,38,30,.08)}
+        tr.failed td{background:rgba(179,38,30,.08)}.columns>.column{min-width:0}
         """
 
     /// `id` inside a double-quoted CSS string: quotes and backslashes escaped (ids cannot hold

@@ -31,6 +31,7 @@ extension AdminSite {
                 \(stale)\(Self.changeList(diff, id: "changes", caption: "What will change"))
                 <form method="post" action="\(action)/publish" class="confirm">\(Self.csrfField(session))\
                 <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
+                <input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\
                 <label for="note">Note for the history (why)</label><input id="note" name="note" maxlength="200">\
                 <div class="actions"><button type="submit" id="confirm-publish">Publish</button> <a href="\(action)" id="cancel">Cancel</a></div></form>
                 """)

@@ -121,7 +121,7 @@ public struct AdminSite: Sendable {
             let status: HTTPResponse.Status =
                 switch error {
                 case .invalid: .unprocessableContent
-                case .conflict, .experimentInUse: .conflict
+                case .conflict, .experimentInUse, .draftChanged: .conflict
                 case .store: .internalServerError
                 case .unavailable: .serviceUnavailable
                 default: .notFound
@@ -236,9 +236,18 @@ public struct AdminSite: Sendable {
         case ["publish"]:
             // Only from the page that showed what will change: anything else (a stale form, a
             // form from before confirmation existed) is shown that page first.
-            guard form["confirm"] == "yes" else { return Self.redirect(to: back + "/publish") }
-            _ = try await layouts.publish(
-                route: route, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init), note: form["note"] ?? "")
+            // It names the live revision and the draft it showed: either changed since, and the
+            // publish is refused (409) rather than making live what nobody reviewed.
+            guard form["confirm"] == "yes", let expectedLive = form["expectedLive"].flatMap(Int.init), let expectedDraft = form["expectedDraft"]
+            else { return Self.redirect(to: back + "/publish") }
+            let note = form["note"] ?? ""
+            guard note.count <= Self.noteLimit else {
+                return Self.page(
+                    title: "Not published", session: session, prefix: prefix,
+                    body: "<p>The note is \(note.count) characters; at most \(Self.noteLimit).</p><p><a href=\"\(back)/publish\">Back to the review</a></p>",
+                    status: .unprocessableContent)
+            }
+            _ = try await layouts.publish(route: route, by: session.admin, expectedLive: expectedLive, expectedDraft: expectedDraft, note: note)
             return Self.redirect(to: back + "?done=published")
         case ["discard"]:
             guard try await layouts.discardDraft(of: route, by: session.admin) else {
@@ -257,7 +266,10 @@ public struct AdminSite: Sendable {
                 route: route, to: revision, by: session.admin, expectedLive: form["expectedLive"].flatMap(Int.init))
             return Self.redirect(to: back + "?done=rolledBack")
         case let action where action.count == 3 && action[0] == "widgets" && action[2] == "enabled":
-            let enabled = form["enabled"] == "true"
+            // A switch is "true" or "false"; anything else is not read as either.
+            guard let enabled = ["true": true, "false": false][form["enabled"] ?? ""] else {
+                return Self.page(title: "Not done", body: "<p>Switch on or off? The form said neither.</p>", status: .unprocessableContent)
+            }
             _ = try await layouts.setEnabled(enabled, instance: action[1], route: route, by: session.admin)
             return Self.redirect(to: back + "?done=" + (enabled ? "switchedOn" : "switchedOff"))
         default:
@@ -410,6 +422,27 @@ public struct AdminSite: Sendable {
     }
 
     // MARK: HTML and HTTP
+
+    /// The largest form the admin's pages read: far above anything typed by hand.
+    public static let maximumFormBytes = 16 * 1024
+
+    /// The page for a form that was too large or too slow to arrive (the host's body limit): in
+    /// words, with nothing changed, rather than the API's JSON error.
+    public func refused(_ error: ScreenplayError) -> ScreenplayService.Response {
+        let words =
+            error.status == .contentTooLarge
+            ? "The form sent more than \(Self.maximumFormBytes / 1024) KB: something typed is far too long. Nothing was changed."
+            : error.message + ". Nothing was changed."
+        var page = Self.page(
+            title: "Not saved", prefix: prefix,
+            body: "<p id=\"refusal\">\(HTML.escape(words))</p><p><a href=\"\(prefix)\">Back to the pages</a> (or your browser's Back, to keep what you typed)</p>",
+            status: error.status)
+        if let seconds = error.retryAfter { page.head.headerFields[.retryAfter] = String(seconds) }
+        return page
+    }
+
+    /// The longest note a publish keeps (what the form's `maxlength` says too).
+    static let noteLimit = 200
 
     /// The banners a redirect may ask for, by code.
     static let notices: [String: String] = [

@@ -104,6 +104,8 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
         var problems: [TemplateProblem] = []
         if !ValueRules.isIdentifier(key, maximum: ValueRules.Key.maximum) {
             problems.append(.init(path: "$.key", message: "'\(key.prefix(40))' is not a key: 1...64 of A-Z a-z 0-9 . _ : / ~ -"))
+        } else if key.allSatisfy({ $0 == "." }) {
+            problems.append(.init(path: "$.key", message: PageTemplate.dotsMessage(key)))
         }
         if variants.isEmpty { problems.append(.init(path: "$.variants", message: "an experiment needs at least one variant")) }
         if variants.count > Self.maximumVariants {

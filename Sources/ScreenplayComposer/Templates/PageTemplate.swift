@@ -187,6 +187,8 @@ public struct PageTemplate: Codable, Sendable, Hashable {
                 problems.append(
                     .init(path: sectionPath + ".id", message: "'\(section.id.prefix(40))' is not an id: 1...128 of A-Z a-z 0-9 . _ : / ~ -")
                 )
+            } else if section.id.allSatisfy({ $0 == "." }) {
+                problems.append(.init(path: sectionPath + ".id", message: Self.dotsMessage(section.id)))
             } else if let first = sectionIDs[section.id] {
                 problems.append(.init(path: sectionPath + ".id", message: "duplicate section id '\(section.id)' (first at \(first))"))
             } else {
@@ -197,6 +199,8 @@ public struct PageTemplate: Codable, Sendable, Hashable {
                 if !ValueRules.isIdentifier(instance.id, maximum: ValueRules.ComponentID.maximum) {
                     problems.append(
                         .init(path: path + ".id", message: "'\(instance.id.prefix(40))' is not an id: 1...128 of A-Z a-z 0-9 . _ : / ~ -"))
+                } else if instance.id.allSatisfy({ $0 == "." }) {
+                    problems.append(.init(path: path + ".id", message: Self.dotsMessage(instance.id)))
                 } else if let first = instanceIDs[instance.id] {
                     problems.append(.init(path: path + ".id", message: "duplicate instance id '\(instance.id)' (first at \(first))"))
                 } else {
@@ -255,4 +259,12 @@ public struct TemplateProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// `$.sections[0].widgets[2].kind: no widget kind 'banner'`.
     public var description: String { "\(path): \(message)\(isWarning ? " (warning)" : "")" }
+}
+
+extension PageTemplate {
+    /// Why an id of dots only is refused: in a URL (the admin's, a client's) `.` and `..` are
+    /// path steps, so the thing could be made but never reached again.
+    static func dotsMessage(_ id: String) -> String {
+        "'\(id.prefix(40))' is not an id: dots alone read as a step in a path; add a letter or digit"
+    }
 }

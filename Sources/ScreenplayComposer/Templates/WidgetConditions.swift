@@ -78,6 +78,9 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
         locale.lowercased().replacingOccurrences(of: "_", with: "-")
     }
 
+    /// The platforms this build's clients name.
+    static let knownPlatforms: Set<Platform> = [.iOS, .android, .web]
+
     /// What makes the conditions unsatisfiable or ill-formed, with paths under `path`: an empty
     /// list (nobody would see the widget; remove the condition or switch the widget off), a
     /// version range whose minimum exceeds its maximum, a window that ends before it starts, a
@@ -90,6 +93,15 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
                 .init(path: "\(path).\(member)", message: "an empty list matches nobody; remove the condition or switch the widget off"))
         }
         if platforms?.isEmpty == true { empty("platforms") }
+        // Platforms are open (a new one is a new value), so one this build does not name is a
+        // warning, not an error: most often it is a typo that hides the widget everywhere.
+        for platform in (platforms ?? []).sorted() where !Self.knownPlatforms.contains(platform) {
+            problems.append(
+                .init(
+                    path: "\(path).platforms",
+                    message: "'\(platform.rawValue.prefix(40))' is no platform this server knows (android, ios, web): no such client will see it",
+                    isWarning: true))
+        }
         if segments?.isEmpty == true { empty("segments") }
         if let locales {
             if locales.isEmpty { empty("locales") }

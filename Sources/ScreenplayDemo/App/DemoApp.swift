@@ -313,7 +313,9 @@ public struct DemoApp: Sendable {
         ) { request, body, _ in await adminAPI.respond(to: request, body: body) }
         let adminSite = self.adminSite
         for path in ["admin", "admin/**"] {
-            router.addScreenplayResponder(path, methods: [.get, .head, .post], maximumBodySize: 16 * 1024) { request, body, address in
+            router.addScreenplayResponder(
+                path, methods: [.get, .head, .post], maximumBodySize: AdminSite.maximumFormBytes, refused: { adminSite.refused($0) }
+            ) { request, body, address in
                 await adminSite.respond(to: request, body: body, clientAddress: address)
             }
         }

@@ -176,8 +176,13 @@ public struct LayoutStore: Sendable {
     /// Saves `template` as the draft of its route, replacing any draft. `basedOn` is the live
     /// revision the editor started from (`nil`: the current one), so a publish can tell that
     /// someone else published in between. Refused when the template has errors.
+    ///
+    /// `replacing`: the template the change was made to (the draft, or the live page before
+    /// there is one), as the editor read it. When the stored one differs by then, someone else
+    /// saved meanwhile and the save is refused with ``LayoutError/draftChanged(route:)``, rather
+    /// than writing over their change; `nil` replaces whatever is there.
     @discardableResult
-    public func saveDraft(_ template: PageTemplate, by actor: String) async throws(LayoutError) -> Draft {
+    public func saveDraft(_ template: PageTemplate, by actor: String, replacing expected: PageTemplate? = nil) async throws(LayoutError) -> Draft {
         let json = try checked(template)
         let saved = try await guarded {
             try await store.transaction { database in
@@ -195,6 +200,7 @@ public struct LayoutStore: Sendable {
                     } else {
                         try await Self.newest(route: template.route, on: database)?.template
                     }
+                if let expected, previous != expected { throw LayoutError.draftChanged(route: template.route) }
                 let changes = TemplateDiff(from: previous, to: template).summary()
                 let now = ISO8601.now()
                 try await database.delete(from: "screenplay_page_drafts").where("route", .equal, template.route).run()
@@ -279,17 +285,20 @@ public struct LayoutStore: Sendable {
     ///     before the audit entry and the draft's removal: tests throw from it to show that a
     ///     failure there leaves the old revision live.
     public func publish(
-        route: String, by actor: String, expectedLive: Int? = nil, note: String = "",
+        route: String, by actor: String, expectedLive: Int? = nil, expectedDraft: String? = nil, note: String = "",
         interruption: (@Sendable () throws -> Void)? = nil
     ) async throws(LayoutError) -> PublishedRevision {
         // The draft is read in the publishing transaction: a save landing meanwhile is either
-        // published whole or kept as the draft, never lost.
+        // published whole or kept as the draft, never lost. With `expectedDraft` (the
+        // ``PageTemplate/digest`` of the draft someone reviewed), a draft changed since is refused.
         try await commit(route: route, by: actor, action: "publish", note: note, clearsDraft: true, interruption: interruption) {
             live, database in
             try Self.expect(expectedLive, live: live, route: route)
             guard let row = try await database.select().columns("*").from("screenplay_page_drafts").where("route", .equal, route).first()
             else { throw LayoutError.noDraft(route: route) }
-            return (try Draft(row: row).template, true)
+            let draft = try Draft(row: row).template
+            if let expectedDraft, draft.digest != expectedDraft { throw LayoutError.draftChanged(route: route) }
+            return (draft, true)
         }
     }
 
@@ -473,9 +482,7 @@ public struct LayoutStore: Sendable {
     }
 
     static func encodeTemplate(_ template: PageTemplate) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(template), as: UTF8.self)
+        try PageTemplate.canonicalJSON(template)
     }
 
     static func decodeTemplate(_ json: String) throws -> PageTemplate {
@@ -497,6 +504,9 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case noSuchWidget(route: String, instance: String)
     /// Someone else published since the editor loaded the page.
     case conflict(route: String, expected: Int, live: Int)
+    /// Someone else saved the draft since the editor read it (a save or publish naming what it
+    /// read): reading it again and redoing the change keeps both.
+    case draftChanged(route: String)
     /// Deleting an experiment that live pages or drafts still name in their conditions: they
     /// would stop saving (a condition naming no experiment is an error), so they change first.
     case experimentInUse(key: String, routes: [String])
@@ -532,6 +542,7 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchWidget(let route, let instance): "page '\(route)' has no widget '\(instance)' live"
         case .conflict(let route, let expected, let live):
             "page '\(route)' is at revision \(live) now, not \(expected): someone published meanwhile; reload and try again"
+        case .draftChanged(let route): "the draft of '\(route)' changed since you read it: someone else saved meanwhile; reload and try again"
         case .experimentInUse(let key, let routes):
             "experiment '\(key)' is still named by the conditions of \(routes.map { "'\($0)'" }.joined(separator: ", ")); change those pages first"
         case .store(let message): "the layout store failed: \(message)"
@@ -681,4 +692,17 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         revision = try row.decode(column: "revision", as: Int?.self)
         detail = try row.decode(column: "detail", as: String.self)
     }
+}
+
+extension PageTemplate {
+    /// The template as stored: JSON with sorted keys.
+    static func canonicalJSON(_ template: PageTemplate) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(template), as: UTF8.self)
+    }
+
+    /// A digest of the template's content: what a form that showed it sends back (a publish
+    /// review), so the store can tell that the draft changed since (``LayoutStore/publish(route:by:expectedLive:expectedDraft:note:interruption:)``).
+    public var digest: String { ETag.strong(for: Array(((try? Self.canonicalJSON(self)) ?? "").utf8)) }
 }

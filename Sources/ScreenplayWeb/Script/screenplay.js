@@ -500,8 +500,14 @@ async function editorPost(url, fields, focusID, said) {
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const fresh = page.getElementById("main");
   if (!fresh || !page.querySelector("[data-editor]")) {
-    location.assign(response.url);
-    return;
+    if (response.ok) return location.assign(response.url);
+    // Refused without an editor to show (too large, signed out): said at the top, the typing kept.
+    $("#error-summary")?.remove();
+    const box = doc.createElement("div");
+    Object.assign(box, { className: "error-summary", id: "error-summary", tabIndex: -1, textContent: (fresh || page.body).textContent.trim() });
+    box.setAttribute("role", "alert");
+    $("#main > h1").after(box);
+    return box.focus();
   }
   const filter = $("#palette-filter")?.value;
   $("#main").replaceChildren(...imported(fresh));
@@ -512,7 +518,8 @@ async function editorPost(url, fields, focusID, said) {
   const summary = $("#error-summary");
   // Without a target of its own, where the server's answer puts the focus (a new widget's field).
   const target = summary && !response.ok ? summary : focusID ? doc.getElementById(focusID) : $("#main [autofocus]");
-  target?.focus();
+  // A button disabled now (moved to the very top) cannot hold the focus: its card does.
+  (target?.disabled ? target.closest("article.card") : target)?.focus();
   announce(response.ok ? said : $("h2", summary)?.textContent);
 }
 
@@ -595,7 +602,7 @@ doc.addEventListener("drop", (event) => {
     fields.set("section", section);
     fields.set("index", String(place.index));
     editorPost($("form", card).action, fields, null, `Added a ${card.dataset.kind} to ${at}`);
-  } else editorPost(card.dataset.move, { section, index: String(place.index) }, card.id, `Moved ${card.dataset.widget} to ${at}`);
+  } else editorPost(card.dataset.move, { section, index: String(place.index), seen: editorRoot().dataset.seen }, card.id, `Moved ${card.dataset.widget} to ${at}`);
 });
 
 doc.addEventListener("dragend", () => {
