@@ -915,6 +915,13 @@ class AdminInTheBrowser(unittest.TestCase):
             self.open(path)
             self.assertTrue(self.browser.find_element(By.TAG_NAME, "h1").text, path)
             self.check_accessible(what)
+        # The discard confirmation (a draft first).
+        self.open("/admin/pages/shop/edit")
+        self.submit("remove-free-shipping")
+        self.open("/admin/pages/shop")
+        self.submit("discard")
+        self.assertIn("Removed free-shipping", self.browser.find_element(By.ID, "changes").text)
+        self.check_accessible("discard confirmation")
         self.open("/admin/pages/shop/preview")
         self.browser.execute_script("""
             const form = document.createElement('form');

@@ -294,6 +294,20 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("discarding a draft first shows what it holds and asks; only the confirmation throws it away")
+    func discardAsksFirst() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            #expect(try await post("/admin/pages/shop/edit/widgets/free-shipping/remove", [:]).status == .seeOther)
+            let asked = try await post("/admin/pages/shop/discard", [:])
+            #expect(asked.status == .ok)
+            #expect(asked.text.contains("What the draft holds") && asked.text.contains("free-shipping"))
+            #expect(try await demo.layouts.draft(of: "shop") != nil, "nothing discarded yet")
+            let done = try await post("/admin/pages/shop/discard", ["confirm": "yes"])
+            #expect(done.status == .seeOther && done.headers[.location] == "/admin/pages/shop?done=discarded")
+            #expect(try await demo.layouts.draft(of: "shop") == nil)
+        }
+    }
+
     /// The demo on a loopback port with an admin signed in: its root, the demo, the session
     /// cookie, and a form post carrying the session's CSRF token.
     static func signedIn(

@@ -250,6 +250,19 @@ public struct AdminSite: Sendable {
             _ = try await layouts.publish(route: route, by: session.admin, expectedLive: expectedLive, expectedDraft: expectedDraft, note: note)
             return Self.redirect(to: back + "?done=published")
         case ["discard"]:
+            // Nothing brings a discarded draft back: first say what it holds and ask.
+            guard form["confirm"] == "yes" else {
+                guard let draft = try await layouts.draft(of: route) else { return Self.redirect(to: back) }
+                let diff = TemplateDiff(from: try await layouts.published(route: route)?.template, to: draft.template)
+                return Self.page(
+                    title: "Discard the draft of \(route)?", session: session, prefix: prefix,
+                    body: """
+                        <p>The draft by \(HTML.escape(draft.updatedBy)) is thrown away; the live page stays as it is. This cannot be undone.</p>
+                        \(Self.changeList(diff, id: "changes", caption: "What the draft holds"))
+                        <form method="post" action="\(back)/discard" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
+                        <div class="actions"><button type="submit" id="confirm-discard">Discard the draft</button> <a href="\(back)" id="cancel">Keep it</a></div></form>
+                        """)
+            }
             guard try await layouts.discardDraft(of: route, by: session.admin) else {
                 return Self.page(
                     title: "Not done",
