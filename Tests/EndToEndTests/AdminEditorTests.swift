@@ -279,6 +279,8 @@ struct AdminEditorTests {
             }
             #expect(try await demo.layouts.published(route: "shop")?.revision == 1, "nothing switched")
 
+            let long = try await post("/admin/pages/shop/edit/sections/deal", ["title": String(repeating: "t", count: 201)])
+            #expect(long.status == .unprocessableContent && long.text.contains("201 characters; a section title holds at most 200"))
             let huge = try await post("/admin/pages/shop/edit/sections/deal", ["title": String(repeating: "t", count: 20_000)])
             #expect(huge.status == .contentTooLarge)
             #expect(huge.headers[.contentType]?.hasPrefix("text/html") == true)

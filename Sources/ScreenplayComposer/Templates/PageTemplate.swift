@@ -194,6 +194,9 @@ public struct PageTemplate: Codable, Sendable, Hashable {
             } else {
                 sectionIDs[section.id] = sectionPath + ".id"
             }
+            if let title = section.title, title.count > Self.maximumTitle {
+                problems.append(.init(path: sectionPath + ".title", message: "\(title.count) characters; a section title holds at most \(Self.maximumTitle)"))
+            }
             for (index, instance) in section.widgets.enumerated() {
                 let path = "\(sectionPath).widgets[\(index)]"
                 if !ValueRules.isIdentifier(instance.id, maximum: ValueRules.ComponentID.maximum) {
@@ -262,6 +265,9 @@ public struct TemplateProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PageTemplate {
+    /// The longest section title: a heading, not a paragraph (a longer one breaks every layout).
+    public static let maximumTitle = 200
+
     /// Why an id of dots only is refused: in a URL (the admin's, a client's) `.` and `..` are
     /// path steps, so the thing could be made but never reached again.
     static func dotsMessage(_ id: String) -> String {
