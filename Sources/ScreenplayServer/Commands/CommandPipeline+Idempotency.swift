@@ -7,13 +7,16 @@ extension CommandPipeline {
     /// the first answer (with `Idempotent-Replayed: true`) and changes nothing; the same key with
     /// another request is a 422; a retry while the first attempt runs is a 409. Without a key, or
     /// without a token, the command simply runs.
-    func idempotently(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws -> ScreenplayService.Response {
+    /// `route`: the command's route (`nil`: none, answered 404 before anything runs).
+    func idempotently(
+        _ request: HTTPRequest, at endpoint: APIEndpoint, route: ScreenplayRoutes.CommandRoute?, body: [UInt8]
+    ) async throws -> ScreenplayService.Response {
         // A client's first command (no token) is never replayed: the answer carries a new
         // identity's token, which must go to nobody else, whatever key they send.
         guard let key = request.headerFields[ScreenplayService.idempotencyKeyHeader],
             let token = ScreenplayService.token(in: request.headerFields)
         else {
-            return try await performOnce(request, at: endpoint, body: body)
+            return try await performOnce(request, at: endpoint, route: route, body: body)
         }
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw ScreenplayError(
@@ -43,7 +46,7 @@ extension CommandPipeline {
         let answer: ScreenplayService.Response
         let failure: ScreenplayError?
         do {
-            answer = try await performOnce(request, at: endpoint, body: body)
+            answer = try await performOnce(request, at: endpoint, route: route, body: body)
             failure = nil
         } catch let failed as ExecutedCommandFailure where failed.error.code == ScreenplayError.storeUnavailableCode {
             // The database was unreachable before anything committed: a retry may run it.

@@ -28,10 +28,11 @@ struct CommandPipeline: Sendable {
     {
         guard body.count <= maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: maximumBodySize) }
         if let refusal = CommandAdmission.crossSiteRefusal(request) { throw refusal }
-        // An unknown command is charged as one that creates an identity: its 404 comes later.
-        let identity = routes.commandRoute(for: endpoint.segments)?.0.identity ?? .created
-        try admission.admit(from: request.headerFields, clientAddress: clientAddress, createsIdentity: identity == .created)
-        var response = try await idempotently(request, at: endpoint, body: body)
+        // Looked up once: who it runs as decides its budget here and its identity below. An
+        // unknown command is charged as one that creates an identity; its 404 comes later.
+        let route = routes.commandRoute(for: endpoint.segments)?.0
+        try admission.admit(from: request.headerFields, clientAddress: clientAddress, createsIdentity: (route?.identity ?? .created) == .created)
+        var response = try await idempotently(request, at: endpoint, route: route, body: body)
         versions.addDeprecation(to: &response.head, version: endpoint.version)
         return response
     }
@@ -61,10 +62,12 @@ struct CommandPipeline: Sendable {
     /// Parses, identifies, performs and encodes one command (no idempotency: see
     /// CommandPipeline+Idempotency.swift). A server failure once the handler has started is an
     /// ``ExecutedCommandFailure``: what failed after a write may have been committed.
-    func performOnce(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws -> ScreenplayService.Response {
+    func performOnce(
+        _ request: HTTPRequest, at endpoint: APIEndpoint, route: ScreenplayRoutes.CommandRoute?, body: [UInt8]
+    ) async throws -> ScreenplayService.Response {
         let payload = try CommandPayload.parse(body, contentType: request.headerFields[.contentType])
         let path = endpoint.path
-        guard let (route, _) = routes.commandRoute(for: endpoint.segments) else { throw Self.noCommand(path) }
+        guard let route else { throw Self.noCommand(path) }
         let resolved = try await identity.resolve(
             token: ScreenplayService.token(in: request.headerFields), creating: route.identity == .created)
         try CommandPayload.checkStorage(in: payload)
