@@ -588,7 +588,7 @@ struct AnonymousCommandTests {
     /// identities, as every command did before.
     static func service(identities: CountingIdentities = CountingIdentities()) -> ScreenplayService {
         var routes = ScreenplayRoutes()
-        routes.command("open", identity: .optional) { request in
+        routes.command("open", identity: .anonymous) { request in
             .navigate(.init(url: request.user.isAnonymous ? "screens/anonymous" : "screens/user/\(request.user.id)"))
         }
         routes.command("ping") { _ in .done(.init(message: "pong")) }
@@ -625,7 +625,7 @@ struct AnonymousCommandTests {
         // A command that keeps something still makes the first identity: number 1, so none was made before.
         let created = await Self.post(service, "ping")
         #expect(created.head.headerFields[ScreenplayService.tokenHeader] == "token-1")
-        #expect(service.commandIdentity(path: "open") == .optional)
+        #expect(service.commandIdentity(path: "open") == .anonymous)
         #expect(service.commandIdentity(path: "ping") == .created)
         #expect(service.commandIdentity(path: "nowhere") == nil)
     }

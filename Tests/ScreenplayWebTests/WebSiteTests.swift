@@ -44,7 +44,7 @@ struct WebSiteTests {
             .prompt(
                 .init(title: "Name?", field: .init(name: "name", maxLength: 20), submitTitle: "Save", submit: .init(url: "commands/save")))
         }
-        routes.command("open", identity: .optional) { request in
+        routes.command("open", identity: .anonymous) { request in
             guard request.payload["to"]?.stringValue != "nowhere" else { throw ScreenplayError.notFound("nothing there", path: "$.to") }
             return .navigate(.init(url: request.user.isAnonymous ? "screens/anonymous" : "screens/user/\(request.user.id)"))
         }

@@ -18,7 +18,7 @@ import ScreenplayStore
 /// A click is recorded for a client with an identity, once per request (apps send an
 /// `Idempotency-Key`, and a retry is answered with the first answer). A reader without a token is
 /// navigated all the same, with nothing recorded and no identity made for it (the command's
-/// identity is ``ScreenplayRoutes/CommandIdentity/optional``).
+/// identity is ``ScreenplayRoutes/CommandIdentity/anonymous``).
 struct ShopClicks: Sendable {
     let store: any SQLStore
     let catalog: CatalogRepository
@@ -51,7 +51,7 @@ struct ShopClicks: Sendable {
     }
 
     func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
-        routes.command(Self.openPath, identity: .optional, hooks: hooks) { request in try await open(request) }
+        routes.command(Self.openPath, identity: .anonymous, hooks: hooks) { request in try await open(request) }
     }
 
     /// Records the click (for a user with an identity) and navigates to the work, carrying its

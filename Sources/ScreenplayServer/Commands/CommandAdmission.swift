@@ -9,7 +9,7 @@ import ScreenplayContract
 /// - Each sender spends from a budget: commands per token; for a client without a token (whose
 ///   first command creates an identity), new identities per client address (when known) and for
 ///   the whole process; for a client without a token sending a command that creates none
-///   (``ScreenplayRoutes/CommandIdentity/optional``), commands per client address (or, when the
+///   (``ScreenplayRoutes/CommandIdentity/anonymous``), commands per client address (or, when the
 ///   host does not say it, one budget shared by every such client). Past it: a 429 with
 ///   `Retry-After`.
 struct CommandAdmission: Sendable {

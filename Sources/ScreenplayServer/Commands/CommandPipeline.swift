@@ -8,7 +8,7 @@ import ScreenplayContract
 /// the sender's budget (``CommandAdmission``) first; then, with an `Idempotency-Key`, the ledger
 /// (CommandPipeline+Idempotency.swift); then the payload is parsed, the identity resolved (a
 /// client's first command creates it, unless the command runs anonymously for clients without a
-/// token: ``ScreenplayRoutes/CommandIdentity/optional``), the handler run, and its result
+/// token: ``ScreenplayRoutes/CommandIdentity/anonymous``), the handler run, and its result
 /// downgraded for the client's version and encoded. In process (``perform(command:payload:apiVersion:user:)``), the
 /// handler and the checks of its result only, for hosts such as the web pages.
 struct CommandPipeline: Sendable {

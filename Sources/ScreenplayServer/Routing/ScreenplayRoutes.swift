@@ -70,7 +70,7 @@ public struct ScreenplayRoutes: Sendable {
         /// budget is its address's. For commands a reader may send without becoming a user
         /// (opening an offer), whose handler serves the anonymous user too. A client with a token
         /// runs them as itself, as any command.
-        case optional
+        case anonymous
     }
 
     private(set) var screens: [ScreenRoute] = []
@@ -115,7 +115,7 @@ public struct ScreenplayRoutes: Sendable {
 
     /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).
     /// `identity` says who it runs as for a client without a token: a new identity (the
-    /// default), or the anonymous user (``CommandIdentity/optional``).
+    /// default), or the anonymous user (``CommandIdentity/anonymous``).
     public mutating func command(_ pattern: String, identity: CommandIdentity = .created, perform: @escaping CommandFunction) {
         commands.append(CommandRoute(pattern: RoutePattern(pattern), identity: identity, perform: perform))
     }

@@ -21,7 +21,7 @@ extension WebSite {
         // malformed command too: it is refused below, as before).
         let commandURL = fields["url"] ?? ""
         let commandPath = commandURL.hasPrefix("commands/") ? String(commandURL.dropFirst("commands/".count)) : nil
-        let createsIdentity = commandPath.flatMap(service.commandIdentity(path:)) != .optional
+        let createsIdentity = commandPath.flatMap(service.commandIdentity(path:)) != .anonymous
         // A cookie that is not a usable token counts as none, for the limits too: junk cookies
         // must not each get a fresh command budget while the post mints an identity.
         var admitted = request.headerFields
