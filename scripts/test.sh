@@ -55,24 +55,37 @@ echo "==> PostgreSQL for the tests: $pg_dir (port $pg_port)"
 SCREENPLAY_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pg_dir" "$pg_port")
 export SCREENPLAY_TEST_DATABASE_URL SCREENPLAY_TEST_POSTGRES_DIR="$pg_dir"
 
+# Each test step has a bound far past its usual time (minutes, below): a hang fails the run with
+# the step's name (the Python flows also print every thread's stack) instead of using up CI's
+# 90 minutes. `timeout` ends the step's whole process group: servers and browsers too.
+bounded() {
+  local minutes=$1 status=0
+  shift
+  timeout --kill-after=30s "${minutes}m" "$@" || status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "==> FAILED: '$*' did not finish within ${minutes} minutes" >&2
+  fi
+  return "$status"
+}
+
 echo "==> swift $(swift --version 2>&1 | head -1)"
 # What each kind of app builds: coded screens only never build the composer; apps never a server.
 swift package describe --type json | python3 scripts/module-boundaries.py
 echo "==> building (debug, with tests)"
 swift build --build-tests
 echo "==> running tests"
-swift test --skip-build "$@"
+bounded 30 swift test --skip-build "$@"
 
 # The layout admin and the web player in a real headless Chromium (each file starts its own demo
 # servers on loopback, once, and stops them).
 echo "==> browser tests (Selenium, headless Chromium)"
-python3 Tests/Browser/admin_flow.py
-python3 Tests/Browser/web_flow.py
+bounded 10 python3 Tests/Browser/admin_flow.py
+bounded 10 python3 Tests/Browser/web_flow.py
 
 # Two replicas on one PostgreSQL (the cluster above): consistency across them, a lost listener,
 # PostgreSQL restarted under load, kill -9 during a burst.
 echo "==> replica tests (two servers, one PostgreSQL)"
-python3 Tests/Replicas/replica_flow.py
+bounded 10 python3 Tests/Replicas/replica_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
 # built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its
@@ -95,7 +108,7 @@ echo "==> tests passed; ${#packages[@]} other package(s) built: ${packages[*]:-n
 # default) in an instrumented release build. A crash fails the run and prints its input's path.
 if [ -f Fuzz/run.sh ]; then
   echo "==> replaying the fuzz corpus and recorded crashes"
-  swift test --package-path Fuzz --skip-build
+  bounded 10 swift test --package-path Fuzz --skip-build
   echo "==> fuzzing each target for ${FUZZ_TIME:-30} s"
   bash Fuzz/run.sh
 fi

@@ -57,6 +57,8 @@ public final class PostgresStore: SQLStore {
     /// What the store was opened with.
     public let configuration: Configuration
     let client: PostgresClient
+    /// Fails a lease whose connection closes under it (see ``ConnectionCloseWatch``).
+    let closeWatch = ConnectionCloseWatch()
     private let running: Task<Void, Never>
     let logger: Logger
 
@@ -189,6 +191,10 @@ public final class PostgresStore: SQLStore {
     /// within ``Configuration/acquireTimeout``. Once `body` starts it runs to its end: the
     /// deadline only ever stops the wait, never a transaction half-way.
     ///
+    /// A watched lease is answered ``StoreUnavailable`` (outcome unknown) when its body outlives
+    /// the operation limit, or at once when its connection closes under it (a restarting server
+    /// may leave a query on a closing connection unanswered; see ``ConnectionCloseWatch``).
+    ///
     /// The wait is not awaited to its end: PostgresNIO's pool may hold a lease request while it
     /// keeps failing to connect (until its own circuit breaker, a minute later), so the caller is
     /// answered at the deadline and the abandoned request, should it still get a connection,
@@ -197,6 +203,7 @@ public final class PostgresStore: SQLStore {
         let timeout = configuration.acquireTimeout
         let operationLimit = configuration.operationTimeout
         let client = self.client
+        let closeWatch = self.closeWatch
         let phase = LeasePhase()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let answer = AnswerOnce(continuation)
@@ -221,6 +228,17 @@ public final class PostgresStore: SQLStore {
                             answer.resume(throwing: StoreUnavailable("no answer within \(operationLimit)", wroteNothing: false))
                         }
                         defer { watchdog.cancel() }
+                        if watched {
+                            closeWatch.running(on: connection) {
+                                // A short grace first: the query's own error, when it comes, says
+                                // more exactly whether anything was written.
+                                Task {
+                                    try? await Task.sleep(for: .milliseconds(100))
+                                    answer.resume(throwing: StoreUnavailable("the connection closed before its answer", wroteNothing: false))
+                                }
+                            }
+                        }
+                        defer { if watched { closeWatch.finished(on: connection) } }
                         return try await body(connection)
                     }
                     answer.resume(returning: result)

@@ -10,9 +10,11 @@ stale sign-in form. What the admin changes is checked where apps see it: the JSO
 Run by scripts/test.sh; alone: `python3 Tests/Browser/admin_flow.py` (after `swift build`).
 Screenshots of each step go to $SCREENSHOTS (default: a temporary folder, printed).
 """
+import faulthandler
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import unittest
@@ -1056,4 +1058,6 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 if __name__ == "__main__":
+    # scripts/test.sh ends a flow that hangs with SIGTERM: every thread's stack first, to say where.
+    faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     unittest.main(verbosity=2)

@@ -19,9 +19,11 @@ Screenshots of every screen (phone and desktop, light and dark) go to $SCREENSHO
 temporary folder, printed).
 """
 import axe
+import faulthandler
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -663,5 +665,7 @@ class WithoutJavaScript(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    # scripts/test.sh ends a flow that hangs with SIGTERM: every thread's stack first, to say where.
+    faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     os.makedirs(SHOTS, exist_ok=True)
     unittest.main(verbosity=2)
