@@ -69,9 +69,10 @@ stat() { { grep -E "^stat::$1:" "$2" || true; } | tail -1 | awk '{print $2}'; }
 last_status() { { grep -E '^#[0-9]+.*(DONE|INITED|NEW|REDUCE|pulse)' "$1" || true; } | tail -1; }
 field() { sed -nE "s/.* $1: ([0-9]+(\/[0-9]+[a-zA-Z]*)?).*/\1/p" <<<"$2"; }
 
-failures=0
-summary=()
-for target in "${targets[@]}"; do
+# One target: replay its regressions, then fuzz it. Prints one summary line to fd 3 and returns
+# non-zero when it failed. Runs in a subshell of its own, so targets can fuzz side by side.
+fuzz_one() {
+  local target=$1 work log regressions seconds start status elapsed line runs speed cov ft corp artifact
   work="$fuzz_dir/.work/$target"
   [ "$mode" = planted ] && work="$fuzz_dir/.work/planted/$target"
   mkdir -p "$work/corpus"
@@ -83,10 +84,9 @@ for target in "${targets[@]}"; do
     echo "==> $target: replaying ${#regressions[@]} regression input(s)"
     if ! "$bin/$target" -runs=1 "${regressions[@]}" >"$work/regressions.log" 2>&1; then
       echo "==> $target: a regression input crashes again:" >&2
-      grep -E 'Running:|oracle violated|Fatal error|ERROR' "$work/regressions.log" | tail -4 | swift demangle --simplified >&2
-      summary+=("$target: REGRESSION (see $work/regressions.log)")
-      failures=$((failures + 1))
-      continue
+      grep -E 'Running:|oracle violated|Fatal error|ERROR' "$work/regressions.log" | tail -4 | swift demangle --simplified >&2 || true
+      echo "$target: REGRESSION (see $work/regressions.log)" >&3
+      return 1
     fi
   fi
 
@@ -113,28 +113,49 @@ for target in "${targets[@]}"; do
 
   if [ "$mode" = planted ]; then
     if [ "$status" != 0 ] && grep -q "PLANTED BUG reached" "$log"; then
-      summary+=("$target: planted bug found in ${elapsed} s after ${runs:-?} executions ($(grep -o 'PLANTED BUG reached: .*' "$log" | head -1 | cut -c22-))")
+      echo "$target: planted bug found in ${elapsed} s after ${runs:-?} executions ($(grep -o 'PLANTED BUG reached: .*' "$log" | head -1 | cut -c22-))" >&3
     elif [ "$status" != 0 ]; then
-      summary+=("$target: crashed on something else before the planted bug: $artifact")
-      grep -E 'oracle violated|Fatal error' "$log" | head -2
-      failures=$((failures + 1))
+      echo "$target: crashed on something else before the planted bug: $artifact" >&3
+      grep -E 'oracle violated|Fatal error' "$log" | head -2 || true
+      return 1
     else
-      summary+=("$target: planted bug NOT found in ${seconds} s (${runs:-?} executions)")
-      failures=$((failures + 1))
+      echo "$target: planted bug NOT found in ${seconds} s (${runs:-?} executions)" >&3
+      return 1
     fi
-    continue
+    return 0
   fi
 
   if [ "$status" != 0 ]; then
     echo "==> $target: CRASH after ${elapsed} s; input: ${artifact:-?}" >&2
-    grep -E 'oracle violated|Fatal error|ERROR: libFuzzer|==ERROR|SUMMARY' "$log" | head -4 | swift demangle --simplified >&2
-    grep -E '^ +#[0-9]+ 0x' "$log" | grep -Ev 'libFuzzer|compiler-rt|libc\.so|libswiftCore' | head -12 | swift demangle --simplified >&2
+    grep -E 'oracle violated|Fatal error|ERROR: libFuzzer|==ERROR|SUMMARY' "$log" | head -4 | swift demangle --simplified >&2 || true
+    grep -E '^ +#[0-9]+ 0x' "$log" | grep -Ev 'libFuzzer|compiler-rt|libc\.so|libswiftCore' | head -12 | swift demangle --simplified >&2 || true
     echo "    reproduce: $bin/$target $artifact   (full log: $log)" >&2
-    summary+=("$target: CRASH ${artifact:-?} (execs ${runs:-?}, cov ${cov:-?}, ft ${ft:-?})")
-    failures=$((failures + 1))
-  else
-    summary+=("$(printf '%-19s %5ss  execs %9s  exec/s %6s  cov %5s  ft %6s  corpus %s  crashes 0' "$target" "$seconds" "${runs:-?}" "${speed:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}")")
+    echo "$target: CRASH ${artifact:-?} (execs ${runs:-?}, cov ${cov:-?}, ft ${ft:-?})" >&3
+    return 1
   fi
+  printf '%-19s %5ss  execs %9s  exec/s %6s  cov %5s  ft %6s  corpus %s  crashes 0\n' "$target" "$seconds" "${runs:-?}" "${speed:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" >&3
+}
+
+# Targets fuzz side by side, FUZZ_JOBS at a time (default: one per core); each is
+# single-threaded, so on an otherwise idle machine each still has a core to itself.
+jobs_at_once="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
+pids=()
+for index in "${!targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+  # errexit stays on inside fuzz_one (it would be off in an `if` or `||`); the outer subshell
+  # only records how it ended.
+  ( set +e; ( set -e; fuzz_one "${targets[$index]}" 3>"$results/$index.line" ); echo $? >"$results/$index.status" ) &
+  pids+=($!)
+done
+wait "${pids[@]}" 2>/dev/null || true
+
+failures=0
+summary=()
+for index in "${!targets[@]}"; do
+  summary+=("$(cat "$results/$index.line" 2>/dev/null || echo "${targets[$index]}: no result")")
+  [ "$(cat "$results/$index.status" 2>/dev/null || echo 1)" = 0 ] || failures=$((failures + 1))
 done
 
 echo "==> fuzz summary ($mode)"
