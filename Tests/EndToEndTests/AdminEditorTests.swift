@@ -195,6 +195,16 @@ struct AdminEditorTests {
             let audit = try await raw(.get, root, "/admin/audit", headers: cookie)
             let row = try #require(audit.text.firstMatch(of: /<td>change experiment<\/td>.*?<\/tr>/)).output
             #expect(row.contains("weights control 2 → 1, banner 1 → 3<details><summary>The definition before</summary><code>{"), "\(row)")
+
+            // Renaming the variant the shop's live widget shows to is refused beside the box,
+            // with the typing kept; nothing is saved.
+            let renamed = try await post(
+                "/admin/experiments/shop-free-shipping", ["variants": "control 1\nbanners 3", "targetSegment": "", "start": "", "stop": ""])
+            #expect(renamed.status == .unprocessableContent, "\(renamed.status)")
+            #expect(renamed.text.contains("variant &#39;banner&#39; is shown by widget") || renamed.text.contains("variant 'banner' is shown by widget"),
+                    "\(renamed.text.prefix(2000))")
+            #expect(renamed.text.contains("banners 3"), "the typing is kept")
+            #expect(try await demo.experiments.experiment("shop-free-shipping")?.variants.map(\.name) == ["control", "banner"])
         }
     }
 

@@ -425,6 +425,43 @@ struct ExperimentStoreTests {
         }
     }
 
+    @Test("a variant a page names cannot be renamed or removed (the widget would never show); weights and other variants can change", arguments: StoreBackend.allCases)
+    func variantInUse(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, layouts in
+            try await experiments.save(Experiment(key: "teaser", variants: [.init("a", weight: 1), .init("b", weight: 1)]), by: "ada")
+            var page = template(widgets: [])
+            page.sections[0].widgets = [
+                WidgetInstance(id: "t", kind: "banner", vertical: "promotions", conditions: WidgetConditions(experiment: .init("teaser", is: "b")))
+            ]
+            try await layouts.saveDraft(page, by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            // Renaming b (the live page shows widget t to it) is refused at the variants box.
+            do {
+                try await experiments.save(Experiment(key: "teaser", variants: [.init("a", weight: 1), .init("bee", weight: 1)]), by: "bob")
+                Issue.record("renamed a variant the live page names")
+            } catch LayoutError.invalid(let problems) {
+                #expect(problems.map(\.path) == ["$.variants"])
+                #expect(problems.first?.message.contains("variant 'b' is shown by widget t on shop (live)") == true, "\(problems)")
+            }
+            #expect(try await experiments.experiment("teaser")?.variants.map(\.name) == ["a", "b"], "nothing saved")
+            // Turning b off (weight 0), or removing a, is fine: the widget's variant still exists.
+            try await experiments.save(Experiment(key: "teaser", variants: [.init("b", weight: 0), .init("c", weight: 1)]), by: "bob")
+            // A draft naming it counts too, and says so.
+            page.sections[0].widgets[0].conditions = WidgetConditions(experiment: .init("teaser", is: "c"))
+            try await layouts.saveDraft(page, by: "ada")
+            do {
+                try await experiments.save(Experiment(key: "teaser", variants: [.init("b", weight: 1)]), by: "bob")
+                Issue.record("removed a variant a draft names")
+            } catch LayoutError.invalid(let problems) {
+                #expect(problems.map(\.message).contains { $0.contains("variant 'c' is shown by widget t on shop (draft)") }, "\(problems)")
+            }
+            // Once the live page and the draft name neither, both may go.
+            try await layouts.saveDraft(template(widgets: ["plain"]), by: "ada")
+            try await layouts.publish(route: "shop", by: "ada")
+            try await experiments.save(Experiment(key: "teaser", variants: [.init("z", weight: 1)]), by: "bob")
+        }
+    }
+
     @Test("an experiment with problems is refused with their JSON paths", arguments: StoreBackend.allCases)
     func invalid(backend: StoreBackend) async throws {
         try await withExperiments(backend) { _, experiments, _ in

@@ -76,6 +76,10 @@ public final class ExperimentStore: ExposureRecorder {
     /// why every save is in the audit log: what changed in words (``ExperimentChange``), then the
     /// definition it replaced as JSON (`weights control 2 → 1 — was {…}`), or for a new one the
     /// definition saved.
+    ///
+    /// A variant that a live page or a draft names in a widget's condition cannot be renamed or
+    /// removed: the widget would silently never show. The refusal is an ``LayoutError/invalid(_:)``
+    /// problem at `$.variants` naming the pages and widgets, so the form shows it beside the box.
     public func save(_ experiment: Experiment, by actor: String) async throws(LayoutError) {
         let problems = experiment.problems
         guard problems.isEmpty else { throw .invalid(problems) }
@@ -90,6 +94,9 @@ public final class ExperimentStore: ExposureRecorder {
                 try await database.serializeTransactions(on: Self.lockKey)
                 let previous = try await database.select().column("definition").from("screenplay_experiments")
                     .where("key", .equal, experiment.key).first()?.decode(column: "definition", as: String.self)
+                let kept = Set(experiment.variants.map(\.name))
+                let stranded = try await Self.widgets(naming: experiment.key, on: database).filter { !kept.contains($0.variant) }
+                guard stranded.isEmpty else { throw LayoutError.invalid(Self.strandedProblems(stranded)) }
                 try await database.delete(from: "screenplay_experiments").where("key", .equal, experiment.key).run()
                 try await database.insert(into: "screenplay_experiments").columns("key", "definition", "updated_by", "updated_at")
                     .values(SQLBind(experiment.key), SQLBind(json), SQLBind(actor), SQLBind(ISO8601.now())).run()
@@ -140,19 +147,63 @@ public final class ExperimentStore: ExposureRecorder {
 
     /// The routes whose live template or draft names experiment `key` in a condition, sorted.
     static func routes(naming key: String, on database: any SQLDatabase) async throws -> [String] {
-        let drafts = try await database.select().columns("route", "template").from("screenplay_page_drafts").all()
+        var routes: Set<String> = []
+        for (template, _) in try await liveAndDraftTemplates(on: database)
+        where template.instances.contains(where: { $0.conditions.experiment?.key == key }) {
+            routes.insert(template.route)
+        }
+        return routes.sorted()
+    }
+
+    /// Every route's live template ("live") and every draft ("draft").
+    static func liveAndDraftTemplates(on database: any SQLDatabase) async throws -> [(PageTemplate, place: String)] {
         let live = try await database.raw(
             """
             SELECT route, template FROM screenplay_page_revisions AS r
             WHERE revision = (SELECT MAX(revision) FROM screenplay_page_revisions WHERE route = r.route)
             """
         ).all()
-        var routes: Set<String> = []
-        for row in drafts + live {
-            let template = try LayoutStore.decodeTemplate(try row.decode(column: "template", as: String.self))
-            if template.instances.contains(where: { $0.conditions.experiment?.key == key }) { routes.insert(template.route) }
+        let drafts = try await database.select().columns("route", "template").from("screenplay_page_drafts").all()
+        return try live.map { (try LayoutStore.decodeTemplate(try $0.decode(column: "template", as: String.self)), "live") }
+            + drafts.map { (try LayoutStore.decodeTemplate(try $0.decode(column: "template", as: String.self)), "draft") }
+    }
+
+    /// One widget condition naming a variant: where it is (route, widget id, and whether in the
+    /// live page, the draft or both).
+    struct VariantUse: Hashable {
+        var variant: String
+        var route: String
+        var widget: String
+        var place: String
+    }
+
+    /// Every (variant, route, widget) that a live page or a draft names for experiment `key`.
+    static func widgets(naming key: String, on database: any SQLDatabase) async throws -> [VariantUse] {
+        var places: [VariantUse: Set<String>] = [:]
+        for (template, place) in try await liveAndDraftTemplates(on: database) {
+            for instance in template.instances {
+                guard let condition = instance.conditions.experiment, condition.key == key else { continue }
+                for variant in condition.variants {
+                    places[VariantUse(variant: variant, route: template.route, widget: instance.id, place: ""), default: []].insert(place)
+                }
+            }
         }
-        return routes.sorted()
+        return places.map { use, seenIn in
+            var use = use
+            use.place = seenIn.count == 2 ? "live and draft" : seenIn.first ?? ""
+            return use
+        }.sorted { ($0.variant, $0.route, $0.widget) < ($1.variant, $1.route, $1.widget) }
+    }
+
+    /// One problem per variant a save would strand, naming where it is used.
+    static func strandedProblems(_ stranded: [VariantUse]) -> [TemplateProblem] {
+        Dictionary(grouping: stranded, by: \.variant).sorted { $0.key < $1.key }.map { variant, uses in
+            let places = uses.prefix(5).map { "widget \($0.widget) on \($0.route) (\($0.place))" }.joined(separator: ", ")
+            let more = uses.count > 5 ? " and \(uses.count - 5) more" : ""
+            return TemplateProblem(
+                path: "$.variants",
+                message: "variant '\(variant)' is shown by \(places)\(more); change those widgets' conditions first, or the widgets would never show")
+        }
     }
 
     /// What experiment writers take turns under: a save checks the pages naming the key and
