@@ -280,6 +280,15 @@ struct AdminEditorTests {
             let warned = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
             #expect(warned.text.contains("warning: &#39;iso&#39; is no platform this server knows"))
 
+            // The advanced add pairing a kind with a vertical its example does not name: saved,
+            // warned beside that widget's vertical.
+            let paired = try await post(
+                "/admin/pages/shop/edit/add",
+                ["id": "odd-pair", "kind": "priceTag", "vertical": "catalog", "section": "deal", "parameters": #"{"workID": 1}"#])
+            #expect(paired.status == .seeOther, "\(paired.status) \(paired.text.prefix(500))")
+            let pairedPage = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(pairedPage.text.contains("warning: &#39;priceTag&#39; is answered by vertical &#39;pricing&#39;; &#39;catalog&#39; may leave it out"))
+
             for (path, fields) in [
                 ("/admin/pages/shop/edit/widgets/deal-buy/move", ["by": "abc"]), ("/admin/pages/shop/edit/widgets/deal-buy/move", [:]),
                 ("/admin/pages/shop/edit/sections/deal/move", ["by": "0"]), ("/admin/pages/shop/widgets/deal-buy/enabled", ["enabled": "TRUE"]),

@@ -131,6 +131,20 @@ struct ComposerContractTests {
             let error = #expect(throws: WidgetContractError.self) { try declare(example) }
             #expect(error?.message.contains(expected) == true, "\(String(describing: error)) should name \(expected)")
         }
+
+        // A template pairing the kind with another vertical than its example's is warned, at
+        // the vertical, and still saves (a vertical may answer more than its examples say).
+        let catalog = try WidgetCatalog([contract])
+        func problems(_ vertical: String) -> [TemplateProblem] {
+            PageTemplate(
+                route: "shop", title: "Shop", revision: 1,
+                sections: [.init(id: "s", widgets: [WidgetInstance(id: "o", kind: "offer", vertical: vertical, parameters: ["workID": 1])])]
+            ).validate(catalog: catalog, verticals: ["catalog", "pricing"])
+        }
+        #expect(problems("catalog").isEmpty)
+        let mismatch = problems("pricing")
+        #expect(mismatch.map(\.path) == ["$.sections[0].widgets[0].vertical"] && mismatch.allSatisfy(\.isWarning), "\(mismatch)")
+        #expect(mismatch.first?.message == "'offer' is answered by vertical 'catalog'; 'pricing' may leave it out")
     }
 
     @Test("a catalog refuses two contracts of one kind, and lists each as a custom kind")

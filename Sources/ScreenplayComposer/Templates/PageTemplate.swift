@@ -166,7 +166,8 @@ public struct PageTemplate: Codable, Sendable, Hashable {
     /// Everything that would make the template compose wrongly, each with its JSON path: a
     /// section or instance id that is missing, malformed or repeated; a kind the catalog lacks; a
     /// vertical no provider serves; parameters that break the kind's parameter contract (unknown
-    /// parameters are warnings); conditions nobody can meet; a negative timeout. Saving a draft
+    /// parameters are warnings, as is a vertical other than the one the kind's example names);
+    /// conditions nobody can meet; a negative timeout. Saving a draft
     /// with errors should be refused; warnings are shown.
     ///
     /// - Parameters:
@@ -233,6 +234,15 @@ public struct PageTemplate: Codable, Sendable, Hashable {
                         .init(
                             path: path + ".vertical",
                             message: "no provider for vertical '\(instance.vertical.prefix(64))' (known: \(known))"))
+                } else if let example = catalog[instance.kind]?.example, example.vertical != instance.vertical {
+                    // A warning, not an error: a vertical may answer more kinds than their examples
+                    // say, but the usual cause is a slip, and the widget would then never show.
+                    problems.append(
+                        .init(
+                            path: path + ".vertical",
+                            message:
+                                "'\(instance.kind)' is answered by vertical '\(example.vertical)'; '\(instance.vertical.prefix(64))' may leave it out",
+                            isWarning: true))
                 }
                 if let timeout = instance.timeoutMilliseconds, timeout <= 0 {
                     problems.append(.init(path: path + ".timeoutMilliseconds", message: "\(timeout) ms; a timeout must be positive"))
