@@ -992,6 +992,21 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open("/admin/experiments/shop-free-shipping")
         self.assertIn("shop", self.browser.find_element(By.ID, "delete-refused").text)
         self.assertIsNotNone(self.browser.find_element(By.ID, "delete-experiment").get_attribute("disabled"))
+        # Renaming the variant the shop's banner shows to is refused the same way: the summary
+        # names the widget, the typing stays, nothing is saved.
+        variants = self.browser.find_element(By.ID, "experiment-variants")
+        typed = variants.get_attribute("value").replace("banner", "banners")
+        variants.clear()
+        variants.send_keys(typed)
+        self.submit("save-experiment")
+        summary = self.browser.find_element(By.ID, "error-summary")
+        self.assertIn("variant 'banner' is shown by widget", summary.text)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-variants").get_attribute("value"), typed)
+        self.assertEqual([v["name"] for v in self.experiment("shop-free-shipping")["variants"]], ["control", "banner"])
+        self.check_accessible("experiment variant in use")
+        self.shot("12b-experiment-variant-in-use")
+        self.shot_phone_dark("12c-experiment-variant-in-use-phone-dark")
 
         # Results with users: three listeners open the shop (each is exposed to a variant), one then
         # makes two playlists. Every exposed user is counted, and the means add up to the two.

@@ -202,7 +202,9 @@ public final class ExperimentStore: ExposureRecorder {
             let more = uses.count > 5 ? " and \(uses.count - 5) more" : ""
             return TemplateProblem(
                 path: "$.variants",
-                message: "variant '\(variant)' is shown by \(places)\(more); change those widgets' conditions first, or the widgets would never show")
+                message: "variant '\(variant)' is shown by \(places)\(more); "
+                    + (uses.count == 1 ? "change that widget's condition first, or it would never show"
+                        : "change those widgets' conditions first, or they would never show"))
         }
     }
 
