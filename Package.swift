@@ -257,7 +257,7 @@ let package = Package(
         ),
         .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract"],
+            name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract", "ScreenplayTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayServerTests",

@@ -2,35 +2,14 @@ import Foundation
 import ScreenplayContract
 import ScreenplayContractTools
 import ScreenplayDemo
+import ScreenplayTestSupport
 import Testing
 
-/// Runs the built `screenplay` executable.
-func runCLI(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = packageRoot().appendingPathComponent(".build/debug/screenplay")
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot()
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(input) }
-    try stdin.fileHandleForWriting.close()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}
-
-/// Runs the `screenplay` executable on a thread of its own, so waiting for it never holds one of
-/// the few cooperative threads an in-process demo server needs to answer it.
-func runCLIAsync(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try runCLI(arguments) })
-        }.start()
-    }
+/// Runs the built `screenplay` executable to its end (on a thread of its own: see ``ChildProcess``).
+func runCLI(_ arguments: [String], input: Data? = nil) async throws -> (status: Int32, output: String) {
+    let outcome = try await ChildProcess.run(
+        packageRoot().appendingPathComponent(".build/debug/screenplay"), arguments, in: packageRoot(), input: input)
+    return (outcome.status, outcome.output)
 }
 
 @Suite("Command line: schema, validate, docs")
@@ -39,31 +18,21 @@ struct CommandLineTests {
     func adminAccounts() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-admin-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let created = try await Self.onThread {
-            try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
-        }
+        let created = try await runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
         #expect(created.status == 0, "\(created.output)")
-        let weak = try await Self.onThread { try runCLI(["admin", "create-user", "bob", "--data", data], input: Data("short\n".utf8)) }
+        let weak = try await runCLI(["admin", "create-user", "bob", "--data", data], input: Data("short\n".utf8))
         #expect(weak.status == 1 && weak.output.contains("at least 12"), "\(weak.output)")
-        let again = try await Self.onThread {
-            try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
-        }
+        let again = try await runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
         #expect(again.status == 1 && again.output.contains("exists already"), "\(again.output)")
-        let token = try await Self.onThread { try runCLI(["admin", "create-token", "ada", "--data", data]) }
+        let token = try await runCLI(["admin", "create-token", "ada", "--data", data])
         #expect(
             token.status == 0 && token.output.trimmingCharacters(in: .whitespacesAndNewlines).wholeMatch(of: /[0-9a-f]{64}/) != nil,
             "\(token.output)")
-        let nobody = try await Self.onThread { try runCLI(["admin", "create-token", "zed", "--data", data]) }
+        let nobody = try await runCLI(["admin", "create-token", "zed", "--data", data])
         #expect(nobody.status == 1 && nobody.output.contains("no admin named 'zed'"), "\(nobody.output)")
     }
 
-    /// Runs blocking work on a thread of its own (see ``runCLIAsync(_:)``).
-    static func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
-        }
-    }
-
+    /// A new temporary file holding `text`.
     static func temporaryFile(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-cli-\(UUID().uuidString).json")
         try text.write(to: url, atomically: true, encoding: .utf8)
@@ -78,27 +47,27 @@ struct CommandLineTests {
     }
 
     @Test("schema prints the generated schema of the version asked for, and refuses unknown versions")
-    func schema() throws {
-        let (status, output) = try runCLI(["schema", "--api-version", "2"])
+    func schema() async throws {
+        let (status, output) = try await runCLI(["schema", "--api-version", "2"])
         #expect(status == 0)
         #expect(output == (try ContractSchema.text(for: .v2, appKinds: DemoApp.appDefinedKinds)))
         #expect(output.contains("\"component.recordingOffer\""), "the app's widget kinds are part of its schema")
-        let refused = try runCLI(["schema", "--api-version", "9"])
+        let refused = try await runCLI(["schema", "--api-version", "9"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("--api-version 9"))
     }
 
     @Test("validate passes a clean payload and lists each issue with its path otherwise, with exit codes to match")
-    func validate() throws {
+    func validate() async throws {
         let clean = try Self.temporaryFile(
             #"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"trackRow","title":"t","duration":"1:00"}]}]}"#)
         defer { try? FileManager.default.removeItem(at: clean) }
-        let ok = try runCLI(["validate", "--api-version", "1", clean.path])
+        let ok = try await runCLI(["validate", "--api-version", "1", clean.path])
         #expect(ok.status == 0, "\(ok.output)")
         #expect(ok.output.contains("clean"))
 
         // The same file is wrong for a v3 client (duration must be seconds).
-        let v3 = try runCLI(["validate", "--api-version", "3", clean.path])
+        let v3 = try await runCLI(["validate", "--api-version", "3", clean.path])
         #expect(v3.status == 1)
         #expect(v3.output.contains("$.sections[0].components[0].duration"))
 
@@ -106,34 +75,34 @@ struct CommandLineTests {
             #"{"id":"s","title":"S","sections":[{"id":"a","components":[{"type":"grid","columns":2,"cards":[]},{"type":"listRow"},{"type":"rectangle","width":1e9,"height":1,"color":"accent"}]}]}"#
         )
         defer { try? FileManager.default.removeItem(at: dirty) }
-        let report = try runCLI(["validate", "--api-version", "1", dirty.path])
+        let report = try await runCLI(["validate", "--api-version", "1", dirty.path])
         #expect(report.status == 1)
         #expect(report.output.contains("$.sections[0].components[0]: unknown component type 'grid'"))
         #expect(report.output.contains("$.sections[0].components[1].title: missing required field 'title'"))
         #expect(report.output.contains("$.sections[0].components[2].width"))
         #expect(report.output.contains("3 issues"))
 
-        let stdin = try runCLI(["validate", "--kind", "result", "-"], input: Data(#"{"type":"done","message":"ok"}"#.utf8))
+        let stdin = try await runCLI(["validate", "--kind", "result", "-"], input: Data(#"{"type":"done","message":"ok"}"#.utf8))
         #expect(stdin.status == 0, "\(stdin.output)")
 
-        let truncated = try runCLI(["validate", "-"], input: Data(#"{"id":"s","title":"#.utf8))
+        let truncated = try await runCLI(["validate", "-"], input: Data(#"{"id":"s","title":"#.utf8))
         #expect(truncated.status == 1)
         #expect(truncated.output.contains("line 1"))
 
-        let missing = try runCLI(["validate", "/nonexistent/screen.json"])
+        let missing = try await runCLI(["validate", "/nonexistent/screen.json"])
         #expect(missing.status != 0)
         #expect(missing.output.contains("no file at '/nonexistent/screen.json'"))
     }
 
     @Test("contract-diff finds no breaking change from v1 to v2 to v3, and a removed required field breaks")
-    func contractDiff() throws {
+    func contractDiff() async throws {
         var files: [URL] = []
         defer { files.forEach { try? FileManager.default.removeItem(at: $0) } }
         for version in [APIVersion.v1, .v2, .v3] { files.append(try Self.temporaryFile(try ContractSchema.text(for: version))) }
-        let v1v2 = try runCLI(["contract-diff", files[0].path, files[1].path])
+        let v1v2 = try await runCLI(["contract-diff", files[0].path, files[1].path])
         #expect(v1v2.status == 0, "\(v1v2.output)")
         #expect(v1v2.output.contains("component.grid"))
-        let v2v3 = try runCLI(["contract-diff", files[1].path, files[2].path])
+        let v2v3 = try await runCLI(["contract-diff", files[1].path, files[2].path])
         #expect(v2v3.status == 0, "\(v2v3.output)")
         #expect(v2v3.output.contains("the server writes the old shape for older clients"))
         // v3 with `title` no longer required in listRow: what a careless edit to the Swift type would do.
@@ -145,12 +114,12 @@ struct CommandLineTests {
         schema["$defs"] = definitions
         let broken = String(decoding: try JSONSerialization.data(withJSONObject: schema), as: UTF8.self)
         files.append(try Self.temporaryFile(broken))
-        let diff = try runCLI(["contract-diff", files[2].path, files[3].path])
+        let diff = try await runCLI(["contract-diff", files[2].path, files[3].path])
         #expect(diff.status == 1, "\(diff.output)")
         #expect(diff.output.contains("component.listRow.title"))
         #expect(diff.output.contains("#/$defs/component.listRow/properties/title"))
 
-        let json = try runCLI(["contract-diff", "--format", "json", files[2].path, files[3].path])
+        let json = try await runCLI(["contract-diff", "--format", "json", files[2].path, files[3].path])
         #expect(json.status == 1)
         let report = try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))
         #expect(report["breaking"] == true)
@@ -159,7 +128,7 @@ struct CommandLineTests {
     }
 
     @Test("contract-diff and contract-check exit 2, naming the file and the place, for input that is not a contract schema")
-    func badContractInput() throws {
+    func badContractInput() async throws {
         let good = try Self.temporaryFile(try ContractSchema.text(for: .v3))
         let notJSON = try Self.temporaryFile("{\"$defs\": {,}")
         let notSchema = try Self.temporaryFile(#"{"id": "home"}"#)
@@ -169,22 +138,22 @@ struct CommandLineTests {
             (notJSON, "line 1"), (notSchema, "at #: not a contract schema this tool understands: it has no `$defs` object"),
             (unknownKeyword, "at #/$defs/A/if"),
         ] {
-            let result = try runCLI(["contract-diff", good.path, file.path])
+            let result = try await runCLI(["contract-diff", good.path, file.path])
             #expect(result.status == 2, "\(result.output)")
             #expect(result.output.contains(file.path), "\(result.output)")
             #expect(result.output.contains(expected), "\(result.output)")
         }
-        let missing = try runCLI(["contract-diff", good.path, "/nonexistent/schema.json"])
+        let missing = try await runCLI(["contract-diff", good.path, "/nonexistent/schema.json"])
         #expect(missing.status == 2)
         #expect(missing.output.contains("/nonexistent/schema.json: no such file"))
-        let folder = try runCLI(["contract-check", "--released", "/nonexistent/contracts"])
+        let folder = try await runCLI(["contract-check", "--released", "/nonexistent/contracts"])
         #expect(folder.status == 2)
         #expect(folder.output.contains("/nonexistent/contracts"))
     }
 
     @Test("contract-check passes on the committed released contracts, fails on a breaking change to one, and can write a release")
-    func contractCheck() throws {
-        let committed = try runCLI(["contract-check"])
+    func contractCheck() async throws {
+        let committed = try await runCLI(["contract-check"])
         #expect(committed.status == 0, "\(committed.output)")
         for version in APIVersion.supported.lowerBound.rawValue...APIVersion.latest.rawValue { #expect(committed.output.contains("v\(version) (contract/v\(version).schema.json): ok, no changes")) }
 
@@ -196,16 +165,16 @@ struct CommandLineTests {
         released = Self.setting(released, at: ["$defs", "component.grid", "properties", "columns", "maximum"], to: 4)
         let encoder = JSONEncoder()
         try encoder.encode(released).write(to: folder.appendingPathComponent("v3.schema.json"))
-        let broken = try runCLI(["contract-check", "--released", folder.path])
+        let broken = try await runCLI(["contract-check", "--released", folder.path])
         #expect(broken.status == 1, "\(broken.output)")
         #expect(broken.output.contains("v3") && broken.output.contains("BREAKING") && broken.output.contains("component.grid.columns"))
         #expect(broken.output.contains("Not released yet: v1, v2"))
 
-        let json = try runCLI(["contract-check", "--released", folder.path, "--format", "json"])
+        let json = try await runCLI(["contract-check", "--released", folder.path, "--format", "json"])
         #expect(json.status == 1)
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))["breaking"] == true)
 
-        let rewritten = try runCLI(["contract-check", "--released", folder.path, "--write", "3"])
+        let rewritten = try await runCLI(["contract-check", "--released", folder.path, "--write", "3"])
         #expect(rewritten.status == 0, "\(rewritten.output)")
         #expect(
             try String(contentsOf: folder.appendingPathComponent("v3.schema.json"), encoding: .utf8)
@@ -218,18 +187,18 @@ struct CommandLineTests {
         widgetRelease = Self.setting(
             widgetRelease, at: ["$defs", "component.cartButton", "required"], to: ["type", "title", "price", "link", "sku"])
         try encoder.encode(widgetRelease).write(to: folder.appendingPathComponent("v3.schema.json"))
-        let widgetBroken = try runCLI(["contract-check", "--released", folder.path])
+        let widgetBroken = try await runCLI(["contract-check", "--released", folder.path])
         #expect(widgetBroken.status == 1, "\(widgetBroken.output)")
         #expect(widgetBroken.output.contains("component.cartButton.sku"), "\(widgetBroken.output)")
         // A released file from before the widgets existed: adding app-defined kinds breaks no one.
         let beforeWidgets = try ContractSchema.document(for: .v3)
         try encoder.encode(beforeWidgets).write(to: folder.appendingPathComponent("v3.schema.json"))
-        let added = try runCLI(["contract-check", "--released", folder.path])
+        let added = try await runCLI(["contract-check", "--released", folder.path])
         #expect(added.status == 0, "\(added.output)")
         #expect(added.output.contains("component.recordingOffer") && added.output.contains("sent only to apps that name it"))
 
         try Data("{\"x-api-version\": 2, \"$defs\": {}}".utf8).write(to: folder.appendingPathComponent("v3.schema.json"))
-        let misnamed = try runCLI(["contract-check", "--released", folder.path])
+        let misnamed = try await runCLI(["contract-check", "--released", folder.path])
         #expect(misnamed.status == 2, "\(misnamed.output)")
         #expect(misnamed.output.contains("v3.schema.json at #/x-api-version"))
     }
@@ -240,12 +209,12 @@ struct CommandLineTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             let home = root.absoluteString + "api/v3/screens/home"
-            let plain = try await runCLIAsync(["render", home])
+            let plain = try await runCLI(["render", home])
             #expect(plain.status == 0, "\(plain.output)")
             #expect(plain.output.contains(#"header [header] h1 "Screenplay Classical""#))
             #expect(plain.output.contains("→ navigate screens/composer/mozart"))
 
-            let walk = try await runCLIAsync(["render", home, "--tap", "New playlist", "--type", "name=Road trip", "--tap", "Create"])
+            let walk = try await runCLI(["render", home, "--tap", "New playlist", "--type", "name=Road trip", "--tap", "Create"])
             #expect(walk.status == 0, "\(walk.output)")
             #expect(walk.output.contains(#"textfield [presented/field:name] placeholder "Playlist name""#))
             #expect(walk.output.contains("── step 3: tap Create"))
@@ -254,17 +223,17 @@ struct CommandLineTests {
             #expect(walk.output.contains(#"header [header] h1 "Road trip""#), "\(walk.output.suffix(600))")
 
             // Navigation by id, then a command from the next screen.
-            let deeper = try await runCLIAsync(["render", home, "--tap", "section:all-composers/listRow:screens/composer/mozart"])
+            let deeper = try await runCLI(["render", home, "--tap", "section:all-composers/listRow:screens/composer/mozart"])
             #expect(deeper.status == 0, "\(deeper.output)")
             #expect(deeper.output.contains("screen 2 on the stack: screens/composer/mozart"))
 
-            let ambiguous = try await runCLIAsync(["render", home, "--tap", "Mozart"])
+            let ambiguous = try await runCLI(["render", home, "--tap", "Mozart"])
             #expect(ambiguous.status == 1)
             #expect(ambiguous.output.contains("matches 2 nodes; use an id"))
-            let nothing = try await runCLIAsync(["render", home, "--tap", "No such thing"])
+            let nothing = try await runCLI(["render", home, "--tap", "No such thing"])
             #expect(nothing.status == 1)
             #expect(nothing.output.contains("matches no node"))
-            let badType = try await runCLIAsync(["render", home, "--type", "name=x"])
+            let badType = try await runCLI(["render", home, "--type", "name=x"])
             #expect(badType.status == 1)
             #expect(badType.output.contains("no prompt field and the screen has no text field that stores 'name'"))
         }
@@ -276,12 +245,12 @@ struct CommandLineTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             let home = root.absoluteString + "api/v4/screens/home"
-            let short = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=m", "--tap", "search-field"])
+            let short = try await runCLI(["render", home, "--tap", "Search", "--type", "query=m", "--tap", "search-field"])
             #expect(short.status == 1, "\(short.output)")
             #expect(short.output.contains(#"key query = "m" ! "Type at least two characters""#), "\(short.output.suffix(800))")
             #expect(short.output.contains("cannot be activated now"))
 
-            let search = try await runCLIAsync(["render", home, "--tap", "Search", "--type", "query=  mozart ", "--tap", "id:search-field"])
+            let search = try await runCLI(["render", home, "--tap", "Search", "--type", "query=  mozart ", "--tap", "id:search-field"])
             #expect(search.status == 0, "\(search.output)")
             #expect(search.output.contains("── step 3: tap id:search-field"))
             #expect(search.output.contains(#"heading [section:results/heading:Results for “mozart”]"#), "\(search.output.suffix(800))")
@@ -291,7 +260,7 @@ struct CommandLineTests {
 
             // A playlist made from home's menu opens with its heart; tapping it patches the entity:
             // the heart turns on without a reload.
-            let favorite = try await runCLIAsync([
+            let favorite = try await runCLI([
                 "render", home, "--tap", "New playlist", "--type", "name=Trip", "--tap", "Create", "--tap", "Add to favorites",
             ])
             #expect(favorite.status == 0, "\(favorite.output)")
@@ -309,7 +278,7 @@ struct CommandLineTests {
         defer { harness.removeData() }
         try await harness.withServer { root in
             for version in 1...APIVersion.latest.rawValue {
-                let (status, output) = try await runCLIAsync([
+                let (status, output) = try await runCLI([
                     "validate", "--api-version", String(version), root.absoluteString + "api/v\(version)/screens/home",
                 ])
                 #expect(status == 0, "v\(version): \(output)")

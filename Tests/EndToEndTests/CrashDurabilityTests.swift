@@ -201,16 +201,8 @@ struct CrashDurabilityTests {
 
     /// An admin and an API token in `data`, made with the CLI before the server starts.
     static func adminToken(data: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        _ = try runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
-                        return try runCLI(["admin", "create-token", "ada", "--data", data]).output
-                            .trimmingCharacters(in: .whitespacesAndNewlines)
-                    })
-            }.start()
-        }
+        _ = try await runCLI(["admin", "create-user", "ada", "--data", data], input: Data("correct horse battery\n".utf8))
+        return try await runCLI(["admin", "create-token", "ada", "--data", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("the promotions service serve starts as a child process ends with it, even after kill -9")

@@ -81,7 +81,7 @@ struct LiveNavigatorTests {
         try await harness.withDemo { root, demo in
             let hub = try #require(demo.service.events)
             let token = try await LiveDemoTests.newUser(root)
-            async let rendered = runCLIAsync([
+            async let rendered = runCLI([
                 "render", root.absoluteString + "api/v5/screens/playlist/1", "--token", token, "--follow", "--changes", "1",
             ])
             #expect(try await Self.waitUntil(.seconds(20)) { hub.openStreams == 1 } != nil, "the command opened its stream")
@@ -97,7 +97,7 @@ struct LiveNavigatorTests {
             #expect(change.contains("Add to favorites"), "the new state is printed: \(change)")
 
             // A screen that is not live says so instead of waiting for ever.
-            let still = try await runCLIAsync(["render", root.absoluteString + "api/v5/screens/composer/mozart", "--follow"])
+            let still = try await runCLI(["render", root.absoluteString + "api/v5/screens/composer/mozart", "--follow"])
             #expect(still.status == 1 && still.output.contains("is not live"), "\(still.output)")
         }
     }

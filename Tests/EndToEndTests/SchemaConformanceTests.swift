@@ -4,6 +4,7 @@ import ScreenplayContract
 import ScreenplayContractTools
 import ScreenplayDemo
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 @Suite("End to end: served JSON conforms to the generated schema (checked by Python's jsonschema)", .serialized)
@@ -66,7 +67,7 @@ struct SchemaConformanceTests {
         let documentsFile = folder.appendingPathComponent("documents.jsonl")
         try ContractSchema.text(for: version).write(to: schemaFile, atomically: true, encoding: .utf8)
         try (lines.joined(separator: "\n") + "\n").write(to: documentsFile, atomically: true, encoding: .utf8)
-        let (status, output) = try runPython(["scripts/validate-json-schema.py", schemaFile.path, documentsFile.path])
+        let (status, output) = try await runPython(["scripts/validate-json-schema.py", schemaFile.path, documentsFile.path])
         #expect(status == 0, "\(output)")
         #expect(output.contains("\(lines.count) documents valid"), "\(output)")
     }
@@ -95,12 +96,12 @@ struct SchemaConformanceTests {
         }
         let schemaFile = folder.appendingPathComponent("schema.json")
         try ContractSchema.text(for: .v4, appKinds: DemoApp.appDefinedKinds).write(to: schemaFile, atomically: true, encoding: .utf8)
-        func validate(_ screen: String) throws -> (Int32, String) {
+        func validate(_ screen: String) async throws -> (Int32, String) {
             let file = folder.appendingPathComponent("doc-\(UUID().uuidString).jsonl")
             try (#"{"name":"shop","definition":"Screen","document":"# + screen + "}\n").write(to: file, atomically: true, encoding: .utf8)
-            return try runPython(["scripts/validate-json-schema.py", schemaFile.path, file.path])
+            return try await runPython(["scripts/validate-json-schema.py", schemaFile.path, file.path])
         }
-        let (status, output) = try validate(text)
+        let (status, output) = try await validate(text)
         #expect(status == 0, "\(output)")
         // The widget definitions are what the validator checks: an offer without its title fails.
         var page = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
@@ -111,11 +112,11 @@ struct SchemaConformanceTests {
         sections[0]["components"] = components
         page["sections"] = sections
         let broken = String(decoding: try JSONSerialization.data(withJSONObject: page), as: UTF8.self)
-        #expect(try validate(broken).0 == 1)
+        #expect(try await validate(broken).0 == 1)
     }
 
     @Test("the schema refuses what the v1 decoder refuses: a v3 duration, a v2 kind, a missing title")
-    func refusals() throws {
+    func refusals() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -131,7 +132,7 @@ struct SchemaConformanceTests {
         for (index, document) in documents.enumerated() {
             let file = folder.appendingPathComponent("doc\(index).jsonl")
             try (document + "\n").write(to: file, atomically: true, encoding: .utf8)
-            let (status, output) = try runPython([
+            let (status, output) = try await runPython([
                 "scripts/validate-json-schema.py", folder.appendingPathComponent("schema.json").path, file.path,
             ])
             #expect(status == 1, "document \(index) should be refused: \(output)")
@@ -148,18 +149,9 @@ struct SchemaConformanceTests {
 }
 
 /// Runs python3 from the package root and returns its exit status and output.
-func runPython(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    process.currentDirectoryURL = packageRoot()
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+func runPython(_ arguments: [String]) async throws -> (Int32, String) {
+    let outcome = try await ChildProcess.python(arguments, in: packageRoot())
+    return (outcome.status, outcome.output)
 }
 
 /// The package root, found from this file's location.

@@ -1,6 +1,7 @@
 import Foundation
 import ScreenplayContract
 import ScreenplayContractTools
+import ScreenplayTestSupport
 import Testing
 
 /// The generated schema must state every rule the decoders enforce, and no rule they do not.
@@ -303,7 +304,7 @@ struct SchemaAgreementTests {
     }
 
     @Test("every probe of every definition gets the same verdict from the Swift decoder and from Python's jsonschema")
-    func verdictsAgree() throws {
+    func verdictsAgree() async throws {
         var patterns = Self.patternProbes
         patterns[Self.colorPattern] = [
             "accent", "primaryText", "#AABBCC", "#aabbcc80", "a" + String(repeating: "b", count: 63),
@@ -336,7 +337,7 @@ struct SchemaAgreementTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("schema-probes-\(UUID().uuidString).json")
         try Self.encode(input).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output) = try runPython(["scripts/schema-verdicts.py", file.path])
+        let (status, output) = try await runPython(["scripts/schema-verdicts.py", file.path])
         try #require(status == 0, "schema-verdicts.py failed: \(output.prefix(2000))")
         let verdicts = try JSONDecoder().decode([Bool].self, from: Data(output.utf8))
         try #require(verdicts.count == probes.count)
@@ -363,17 +364,8 @@ struct SchemaAgreementTests {
 }
 
 /// Runs python3 from the package root and returns its exit status and standard output.
-func runPython(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+func runPython(_ arguments: [String]) async throws -> (Int32, String) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let outcome = try await ChildProcess.python(arguments, in: root, mergingErrors: false)
+    return (outcome.status, outcome.output)
 }

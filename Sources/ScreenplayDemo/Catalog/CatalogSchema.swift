@@ -75,58 +75,99 @@ enum CatalogSchema {
         try await database.create(index: "playlists_by_user").on("playlists").column("user_id").run()
     }
 
+    /// Inserts the catalog a level at a time: one statement each for composers, works, recordings,
+    /// tracks, playlists and their works (six round trips, not one per row: several replicas or
+    /// test stores seeding at once on a busy PostgreSQL finish in well under a second each).
+    /// Rows are inserted in the seed's order, so ids come out as a row-by-row insert gives them;
+    /// each level's new ids are read back by natural key (`RETURNING`), never by position.
     static func seed(_ database: any SQLDatabase) async throws {
-        var workIDs: [String: Int64] = [:]
         let composers = try CatalogSeed.composers()
-        for composer in composers {
-            let composerID = try await insertReturningID(
-                database.insert(into: "composers")
-                    .columns("slug", "name", "born", "died", "nationality", "period", "popularity", "biography")
-                    .values(
-                        SQLBind(composer.slug), SQLBind(composer.name), SQLBind(composer.born), SQLBind(composer.died),
-                        SQLBind(composer.nationality), SQLBind(composer.period), SQLBind(composer.popularity),
-                        SQLBind(composer.biography.joined(separator: "\n\n"))))
-            for (workIndex, work) in composer.works.enumerated() {
-                let workID = try await insertReturningID(
-                    database.insert(into: "works")
-                        .columns("composer_id", "slug", "title", "catalogue", "musical_key", "year", "genre", "position")
-                        .values(
-                            SQLBind(composerID), SQLBind(work.slug), SQLBind(work.title), SQLBind(work.catalogue),
-                            SQLBind(work.key), SQLBind(work.year), SQLBind(work.genre), SQLBind(workIndex)))
-                workIDs["\(composer.slug)/\(work.slug)"] = workID
-                for (recordingIndex, recording) in work.recordings.enumerated() {
-                    let recordingID = try await insertReturningID(
-                        database.insert(into: "recordings")
-                            .columns("work_id", "performers", "year", "label", "position")
-                            .values(
-                                SQLBind(workID), SQLBind(recording.performers), SQLBind(recording.year),
-                                SQLBind(recording.label), SQLBind(recordingIndex)))
-                    var rows = database.insert(into: "tracks").columns("recording_id", "title", "seconds", "position")
-                    for (trackIndex, track) in recording.tracks.enumerated() {
-                        rows = rows.values(SQLBind(recordingID), SQLBind(track.title), SQLBind(track.seconds), SQLBind(trackIndex))
-                    }
-                    try await rows.run()
-                }
+        let composerIDs = try await insertAll(
+            composers, into: "composers", on: database, columns: ["slug", "name", "born", "died", "nationality", "period", "popularity", "biography"],
+            values: { composer in
+                [
+                    SQLBind(composer.slug), SQLBind(composer.name), SQLBind(composer.born), SQLBind(composer.died),
+                    SQLBind(composer.nationality), SQLBind(composer.period), SQLBind(composer.popularity),
+                    SQLBind(composer.biography.joined(separator: "\n\n")),
+                ]
+            },
+            key: ["slug"])
+
+        let works = composers.flatMap { composer in composer.works.enumerated().map { (composer: composer, index: $0.offset, work: $0.element) } }
+        let workIDs = try await insertAll(
+            works, into: "works", on: database, columns: ["composer_id", "slug", "title", "catalogue", "musical_key", "year", "genre", "position"],
+            values: { entry in
+                [
+                    SQLBind(composerIDs[entry.composer.slug]), SQLBind(entry.work.slug), SQLBind(entry.work.title),
+                    SQLBind(entry.work.catalogue), SQLBind(entry.work.key), SQLBind(entry.work.year), SQLBind(entry.work.genre),
+                    SQLBind(entry.index),
+                ]
+            },
+            key: ["composer_id", "slug"])
+        func workID(_ composer: SeedComposer, _ work: SeedWork) -> Int64? { workIDs["\(composerIDs[composer.slug] ?? -1)/\(work.slug)"] }
+
+        let recordings = works.flatMap { entry in
+            entry.work.recordings.enumerated().map { (workID: workID(entry.composer, entry.work), index: $0.offset, recording: $0.element) }
+        }
+        let recordingIDs = try await insertAll(
+            recordings, into: "recordings", on: database, columns: ["work_id", "performers", "year", "label", "position"],
+            values: { entry in
+                [
+                    SQLBind(entry.workID), SQLBind(entry.recording.performers), SQLBind(entry.recording.year),
+                    SQLBind(entry.recording.label), SQLBind(entry.index),
+                ]
+            },
+            key: ["work_id", "position"])
+
+        let tracks = recordings.flatMap { entry in
+            entry.recording.tracks.enumerated().map { (recordingID: recordingIDs["\(entry.workID ?? -1)/\(entry.index)"], index: $0.offset, track: $0.element) }
+        }
+        _ = try await insertAll(
+            tracks, into: "tracks", on: database, columns: ["recording_id", "title", "seconds", "position"],
+            values: { [SQLBind($0.recordingID), SQLBind($0.track.title), SQLBind($0.track.seconds), SQLBind($0.index)] })
+
+        let playlists = EditorialPlaylists.all(from: composers)
+        let created = Migrator.timestamp()
+        let playlistIDs = try await insertAll(
+            playlists, into: "playlists", on: database, columns: ["user_id", "name", "description", "created_at"],
+            values: { [SQLBind(Int64?.none), SQLBind($0.name), SQLBind($0.description), SQLBind(created)] },
+            key: ["name"])
+        let workIDsByKey = Dictionary(
+            uniqueKeysWithValues: works.compactMap { entry in workID(entry.composer, entry.work).map { ("\(entry.composer.slug)/\(entry.work.slug)", $0) } })
+        let playlistWorks = playlists.flatMap { playlist in
+            playlist.works.enumerated().compactMap { position, key in
+                workIDsByKey[key].map { (playlistID: playlistIDs[playlist.name], workID: $0, position: position) }
             }
         }
-        for playlist in EditorialPlaylists.all(from: composers) {
-            let playlistID = try await insertReturningID(
-                database.insert(into: "playlists")
-                    .columns("user_id", "name", "description", "created_at")
-                    .values(SQLBind(Int64?.none), SQLBind(playlist.name), SQLBind(playlist.description), SQLBind(Migrator.timestamp())))
-            for (position, key) in playlist.works.enumerated() {
-                guard let workID = workIDs[key] else { continue }
-                try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
-                    .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position)).run()
-            }
-        }
+        _ = try await insertAll(
+            playlistWorks, into: "playlist_works", on: database, columns: ["playlist_id", "work_id", "position"],
+            values: { [SQLBind($0.playlistID), SQLBind($0.workID), SQLBind($0.position)] })
     }
 
-    static func insertReturningID(_ insert: SQLInsertBuilder) async throws -> Int64 {
-        guard let row = try await insert.returning("id").first() else {
-            throw CatalogError.missingID
+    /// Inserts `rows` into `table` in one statement, in order. Given `key` columns, it returns
+    /// each new row's id under its key: the key columns' values as read back, joined with `/`
+    /// (`"12/eine-kleine-nachtmusik"` for a work's composer id and slug).
+    static func insertAll<Row>(
+        _ rows: [Row], into table: String, on database: any SQLDatabase, columns: [String], values: (Row) -> [SQLBind],
+        key: [String] = []
+    ) async throws -> [String: Int64] {
+        guard !rows.isEmpty else { return [:] }
+        let insert = database.insert(into: table).columns(columns)
+        for row in rows { insert.values(values(row)) }
+        guard !key.isEmpty else {
+            try await insert.run()
+            return [:]
         }
-        return try row.decode(column: "id", as: Int64.self)
+        var ids: [String: Int64] = [:]
+        for returned in try await insert.returning((["id"] + key).map { SQLColumn($0) }).all() {
+            let parts = try key.map { column in
+                // Integers first: PostgreSQL hands an integer column to a String decode as its raw bytes.
+                try (try? returned.decode(column: column, as: Int64.self)).map(String.init) ?? returned.decode(column: column, as: String.self)
+            }
+            ids[parts.joined(separator: "/")] = try returned.decode(column: "id", as: Int64.self)
+        }
+        guard ids.count == rows.count else { throw CatalogError.missingID }
+        return ids
     }
 
     enum CatalogError: Error { case missingID }
