@@ -88,6 +88,26 @@ struct AdminDirectoryTests {
         }
     }
 
+    @Test("only failures use up the budget: an admin signing in again and again is never throttled, a guesser still is", arguments: StoreBackend.allCases)
+    func successesAreFree(backend: StoreBackend) async throws {
+        try await withAdmins(backend, signInAttempts: RateLimiter(rate: 0.01, burst: 3)) { admins in
+            _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            for attempt in 1...10 {
+                #expect(
+                    try await admins.signIn(name: "ada", password: "correct horse battery", address: "10.0.0.1") == .admin("ada"),
+                    "sign-in \(attempt) in a row")
+            }
+            // Two failures and a success leave one try: the success gave back only its own.
+            for _ in 0..<2 { #expect(try await admins.signIn(name: "ada", password: "wrong password!", address: "10.0.0.1") == .rejected) }
+            #expect(try await admins.signIn(name: "ada", password: "correct horse battery", address: "10.0.0.1") == .admin("ada"))
+            #expect(try await admins.signIn(name: "ada", password: "wrong password!", address: "10.0.0.1") == .rejected)
+            guard case .throttled = try await admins.signIn(name: "ada", password: "wrong password!", address: "10.0.0.1") else {
+                Issue.record("a fourth failure was not throttled")
+                return
+            }
+        }
+    }
+
     @Test("API tokens name their admin; unknown, malformed and other admins' tokens do not", arguments: StoreBackend.allCases)
     func tokens(backend: StoreBackend) async throws {
         try await withAdmins(backend) { admins in

@@ -45,7 +45,8 @@ public struct AdminDirectory: Sendable {
     let hashing = AsyncSerialLock()
     /// How long a browser session lasts.
     public let sessionLifetime: Duration
-    /// Sign-in attempts per client address and per name: 10 at once, then one every 6 seconds.
+    /// Failed sign-in attempts per client address and per name: 10 at once, then one every 6
+    /// seconds (an attempt is spent before the password is checked and given back if it was right).
     /// Guessing passwords is slow already (each try costs a hash); this makes it hopeless, and
     /// keeps one address from filling the hash queue for everyone.
     let signInAttempts: RateLimiter
@@ -91,7 +92,11 @@ public struct AdminDirectory: Sendable {
             return .throttled(retryAfter: .seconds(2))
         }
         defer { waitingSignIns.count.subtract(1, ordering: .relaxed) }
-        return try await authenticate(name: name, password: password).map(SignIn.admin) ?? .rejected
+        guard let admin = try await authenticate(name: name, password: password) else { return .rejected }
+        // Only failures count: an admin who signs in often (several browsers, a script) is never
+        // throttled by their own successes, and a guesser still gets ten tries and one per 6 s.
+        for key in keys { signInAttempts.refund(key) }
+        return .admin(admin)
     }
 
     /// Why an account could not be made.

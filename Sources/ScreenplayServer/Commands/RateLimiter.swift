@@ -50,4 +50,15 @@ public final class RateLimiter: Sendable {
             return nil
         }
     }
+
+    /// Gives back one token `key` spent, for an attempt that turned out not to count (a sign-in
+    /// that succeeded: only failures should use up the budget). Never past `burst`; a key the
+    /// limiter has forgotten is full already.
+    public func refund(_ key: String) {
+        buckets.withLock { buckets in
+            guard var bucket = buckets[key] else { return }
+            bucket.tokens = min(burst, bucket.tokens + 1)
+            buckets[key] = bucket
+        }
+    }
 }
