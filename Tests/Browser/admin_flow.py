@@ -625,6 +625,59 @@ class AdminInTheBrowser(unittest.TestCase):
             # No stream left open into the next test.
             self.browser.get("about:blank")
 
+    def test_the_preview_follows_the_editor_within_a_second_and_marks_what_changed(self):
+        """The preview open in one tab while the admin edits in another: each change made in the
+        editor (a keyboard move answered in place, a saved card) reaches the preview within a
+        second, listed and outlined as the draft's difference from the live page."""
+        self.sign_in()
+        preview = self.browser.current_window_handle
+        self.open("/admin/pages/shop/preview?platform=web")
+        self.browser.execute_script(WATCH)
+        self.browser.switch_to.new_window("tab")
+        editor = self.browser.current_window_handle
+        self.open("/admin/pages/shop/edit")
+
+        def change(name, act, selector, text):
+            self.browser.switch_to.window(preview)
+            self.browser.execute_script("window.arm(arguments[0], arguments[1], arguments[2], true)", name, selector, text)
+            self.assertFalse(self.browser.execute_script("return window.seen[arguments[0]]", name), f"shown before: {name}")
+            self.browser.switch_to.window(editor)
+            acted = self.browser.execute_script("return Date.now()")
+            act()
+            self.browser.switch_to.window(preview)
+            WebDriverWait(self.browser, 10).until(
+                lambda _: self.browser.execute_script("return window.seen[arguments[0]]", name), f"the preview never showed: {name}")
+            took = self.browser.execute_script("return window.seen[arguments[0]]", name) - acted
+            print(f"\n    {name}: the preview changed {took} ms after the editor acted", file=sys.stderr)
+            self.assertLess(took, 1000, name)
+
+        def move_up():
+            button = self.browser.find_element(By.ID, "up-deal-buy")
+            self.browser.execute_script("arguments[0].focus()", button)
+            button.send_keys(Keys.ENTER)
+
+        def save_new_work():
+            self.open_card("deal-offer")
+            field = self.browser.find_element(By.ID, "deal-offer-p-workID")
+            field.clear()
+            field.send_keys("26" + Keys.ENTER)
+
+        try:
+            change("a keyboard move", move_up, "#preview-changes", "Moved deal-buy")
+            self.assertEqual(self.draft_order("deal"), ["deal-offer", "deal-buy", "deal-price"])
+            change("a saved card", save_new_work, "#preview-changes", "Changed deal-offer")
+            self.browser.switch_to.window(preview)
+            marks = self.browser.execute_script("return document.getElementById('preview-marks').textContent")
+            for widget in ("deal-buy", "deal-offer"):
+                self.assertIn(f'[data-node="id:{widget}"]', marks, f"{widget} outlined in the draft")
+            self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "changed in place, not reloaded")
+            self.shot("09c-preview-following-the-editor")
+        finally:
+            self.browser.switch_to.window(editor)
+            self.browser.close()
+            self.browser.switch_to.window(preview)
+            self.browser.get("about:blank")
+
     def test_the_editor_shows_cards_and_moves_with_the_keyboard_keeping_place_and_focus(self):
         # JavaScript off: every move is a form post and a page of its own, which comes back at the
         # card with the same button focused.
@@ -887,7 +940,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("Pinned", self.browser.find_element(By.ID, "notice").text)
         row = self.browser.find_element(By.ID, "unpin-live-deal-price").find_element(By.XPATH, "./ancestor::tr")
         self.assertIn("Pinned answer", row.text)
-        self.assertEqual(Select(self.browser.find_element(By.ID, "platform")).first_selected_option.text, "web", "the same preview")
+        self.assertEqual(Select(self.browser.find_element(By.ID, "platform")).first_selected_option.get_attribute("value"), "web", "the same preview")
         self.check_accessible("preview with a pin")
         # On a phone the preview fits the screen: no sideways scrolling.
         self.browser.execute_cdp_cmd(

@@ -171,7 +171,7 @@ struct AdminEditorTests {
             #expect(shown.text.contains("<strong>Pinned answer</strong> (from <time datetime="))
             #expect(shown.text.contains("id=\"unpin-live-deal-price\"") && shown.text.contains("id=\"unpin-all\""))
             #expect(shown.text.contains("1 pinned answer: deal-price;"))
-            #expect(shown.text.contains("<option selected>ios</option>"), "the same preview: iOS")
+            #expect(shown.text.contains("<option value=\"ios\" selected>iOS</option>"), "the same preview: iOS")
             #expect(!shown.text.contains("done=pinned\" data-etag") && !shown.text.contains("done=pinned&amp;"), "the stream follows the preview, not the notice")
 
             // A widget that never answered has nothing to pin.

@@ -92,7 +92,9 @@ struct CollectedBodyTests {
             return
         }
         #expect(error.status == .requestTimeout)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // The body never ends: anything bounded is the deadline at work (generous, for a loaded
+        // machine running the whole suite at once).
+        #expect(ContinuousClock.now - started < .seconds(20))
         continuation.finish()
     }
 
@@ -105,7 +107,7 @@ struct CollectedBodyTests {
         try await Task.sleep(for: .milliseconds(50))
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20), "well before the 60 s deadline")
         continuation.finish()
     }
 

@@ -142,6 +142,39 @@ struct ByteBudgetCacheTests {
         #expect(next == "revision 2")
     }
 
+    @Test("a value past its freshness by the time its build finishes is kept to be answered stale, not dropped")
+    func expiredOnArrivalIsKeptForStaleAnswers() async throws {
+        let clock = ManualClock()
+        let cache = Cache(byteBudget: 1_000, cost: \.utf8.count, now: clock.now)
+        let builds = Counter()
+        // A loaded machine: the build sets its expiry, and the clock has passed it before the
+        // cache stores the value.
+        func slowPage(_ key: String, staleFor: Duration) async throws -> String {
+            try await cache.value(for: key, revision: "1", staleFor: staleFor) {
+                builds.increment()
+                defer { clock.advance(by: .seconds(2)) }
+                return .init(value: "build \(builds.count)", expires: clock.now() + .seconds(1))
+            }
+        }
+        #expect(try await slowPage("page", staleFor: .seconds(30)) == "build 1")
+        #expect(cache.statistics.entries == 1, "kept: it may still be answered stale")
+        let gate = Signal()
+        let stale = Task {
+            try await cache.value(for: "page", revision: "1", staleFor: .seconds(30)) {
+                await gate.wait()
+                return .init(value: "rebuilt", expires: clock.now() + .seconds(1))
+            }
+        }
+        // Bounded: had the value been dropped, this request would wait for its rebuild.
+        for _ in 0..<400 where cache.statistics.staleHits == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        gate.fire()
+        #expect(try await stale.value == "build 1", "answered at once from the kept value while the rebuild waits")
+        // Without a stale window such a value is of no use to anyone: not stored.
+        #expect(try await slowPage("other", staleFor: .zero) == "build 2")
+        #expect(cache.cachedValue(for: "other", revision: "1") == nil)
+        #expect(try await slowPage("other", staleFor: .zero) == "build 3", "built again")
+    }
+
     @Test("a build that started before the value now held was stored does not replace it")
     func olderNewsIsDropped() async throws {
         let cache = Self.cache(budget: 1_000)

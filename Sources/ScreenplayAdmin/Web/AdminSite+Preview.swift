@@ -192,18 +192,21 @@ extension AdminSite {
         for key in catalog.experiments.keys.sorted() {
             let names = catalog[key]?.variants.map(\.name) ?? []
             let options = ([""] + names).map { option in
-                "<option\(query["variant." + key] == option ? " selected" : "")>\(HTML.escape(option))</option>"
+                let label = option.isEmpty ? "as the user is bucketed" : option
+                return "<option value=\"\(HTML.escape(option))\"\(query["variant." + key, default: ""] == option ? " selected" : "")>\(HTML.escape(label))</option>"
             }.joined()
             variantInputs +=
-                "<label for=\"variant-\(HTML.escape(key))\">\(HTML.escape(key))</label><select id=\"variant-\(HTML.escape(key))\" name=\"variant.\(HTML.escape(key))\">\(options)</select>"
+                "<label for=\"variant-\(HTML.escape(key))\">Variant of \(HTML.escape(key))</label><select id=\"variant-\(HTML.escape(key))\" name=\"variant.\(HTML.escape(key))\">\(options)</select>"
         }
-        let platforms = ["web", "ios", "android"].map { "<option\($0 == settings.platform ? " selected" : "")>\($0)</option>" }.joined()
+        let platforms = [("web", "Web"), ("ios", "iOS"), ("android", "Android")].map { value, label in
+            "<option value=\"\(value)\"\(value == settings.platform ? " selected" : "")>\(label)</option>"
+        }.joined()
         let versions = APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue
         let versionOptions = versions.map { "<option\($0 == settings.version ? " selected" : "")>\($0)</option>" }.joined()
         let path = "\(prefix)/pages/\(Self.pathEscape(route))/preview"
         let body = """
             <form method="get" action="\(path)" class="edit" id="preview-form">
-            <label for="platform">Platform</label><select id="platform" name="platform">\(platforms)</select>
+            <label for="platform">Device</label><select id="platform" name="platform">\(platforms)</select>
             <label for="version">API version</label><select id="version" name="version">\(versionOptions)</select>
             <label for="user">User id (empty: anonymous)</label><input id="user" name="user" value="\(HTML.escape(settings.user ?? ""))">
             <label for="locale">Language (de, fr-CH; empty: none)</label><input id="locale" name="locale" value="\(HTML.escape(settings.locale ?? ""))">

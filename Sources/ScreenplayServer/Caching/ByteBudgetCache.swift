@@ -139,17 +139,17 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
                 // The rebuild finishes on its own; the stale value is answered now.
                 Task {
                     let built = try? await refresh.task.value
-                    self.finish(flight, startedAt: refresh.startedAt, built: built)
+                    self.finish(flight, startedAt: refresh.startedAt, built: built, staleFor: staleFor)
                 }
             }
             return value
         case .wait(let running):
             do {
                 let built = try await running.task.value
-                finish(flight, startedAt: running.startedAt, built: built)
+                finish(flight, startedAt: running.startedAt, built: built, staleFor: staleFor)
                 return built.value
             } catch {
-                finish(flight, startedAt: running.startedAt, built: nil)
+                finish(flight, startedAt: running.startedAt, built: nil, staleFor: staleFor)
                 throw error
             }
         }
@@ -172,11 +172,15 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     /// Ends the build that started at `startedAt` (every waiter calls it; the first does the work,
     /// and a later build of the same flight is never ended by an old waiter), keeping its value
     /// if it is fresh, fits, and is not older news than the entry already held.
-    private func finish(_ flight: Flight, startedAt: UInt64, built: Built?) {
+    /// Stores what a build made, unless a newer entry came first. A value that expired while it
+    /// was being finished is still stored while it may be served stale (`staleFor`): on a loaded
+    /// machine a page built with a short freshness can be past it by the time this runs, and
+    /// dropping it would leave the next request nothing to answer while its rebuild waits.
+    private func finish(_ flight: Flight, startedAt: UInt64, built: Built?, staleFor: Duration) {
         state.withLock { state in
             guard let running = state.inFlight[flight], running.startedAt == startedAt else { return }
             state.inFlight[flight] = nil
-            guard let built, Self.isFresh(built.expires, at: built.expires.map { _ in now() }) else { return }
+            guard let built, Self.isFresh(built.expires.map { $0 + staleFor }, at: built.expires.map { _ in now() }) else { return }
             state.clock += 1
             let weight = cost(built.value)
             guard weight <= largestEntry else {
