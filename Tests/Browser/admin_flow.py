@@ -696,7 +696,11 @@ class AdminInTheBrowser(unittest.TestCase):
         card = self.browser.find_element(By.ID, "widget-deal-offer")
         self.assertIn("recordingOffer · catalog", card.text)
         work = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]["sections"][1]["widgets"][0]["parameters"]["workID"]
-        self.assertEqual(card.find_element(By.CLASS_NAME, "summary").text, f"workID {work}")
+        # The work named in words, as its own screen names it: title, then composer.
+        with urllib.request.urlopen(f"{self.server.root}/api/v5/screens/work/{work}", timeout=30) as response:
+            screen = json.load(response)
+        composer = screen["header"]["subtitle"].split(" · ")[0]
+        self.assertEqual(card.find_element(By.CLASS_NAME, "summary").text, f"workID {work} ({screen['title']} · {composer})")
         self.assertEqual(card.find_element(By.CLASS_NAME, "chips").text, "everyone, always")
         self.assertFalse(self.browser.find_element(By.ID, "deal-offer-p-workID").is_displayed())
         shipping_chips = self.browser.find_element(By.CSS_SELECTOR, "#widget-free-shipping .chips").text

@@ -5,6 +5,7 @@ import ScreenplayComposer
 import ScreenplayContract
 @testable import ScreenplayDemo
 import ScreenplayLayoutStore
+import ScreenplayWeb
 import Testing
 
 /// The draft editor over HTTP, as a browser without the script uses it: the widget palette (the
@@ -151,6 +152,36 @@ struct AdminEditorTests {
             #expect(try await post("/admin/pages/shop/edit/widgets/deal-offer", form).status == .seeOther)
             let preview = try await raw(.get, root, "/admin/pages/shop/preview?platform=web", headers: cookie)
             #expect(preview.text.contains("\(recording.performers) (\(recording.year)) · "), "the draft's offer names the recording")
+        }
+    }
+
+    @Test("cards and fields name what a parameter points at: the work by title and composer, the recording by performers, the price")
+    func referencesAreNamed() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let workID = try #require(live.instances.first { $0.id == "deal-offer" }?.parameters["workID"]?.integerValue)
+            let work = try #require(try await demo.catalog.work(id: Int64(workID)))
+            let (recording, _) = try #require(try await demo.catalog.recordings(workID: work.id).first)
+            #expect(
+                try await post("/admin/pages/shop/edit/widgets/deal-offer", ["p.workID": String(workID), "p.recordingID": String(recording.id)])
+                    .status == .seeOther)
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            let name = "\(work.title) · \(work.composerName)"
+            // Escaped as HTML: titles hold quotes ("Eine kleine Nachtmusik").
+            func html(_ text: String) -> String { ScreenplayWeb.HTML.escape(text) }
+            #expect(
+                editor.text.contains(
+                    "<p class=\"summary\">\(html("recordingID \(recording.id) (\(recording.performers) (\(recording.year))); workID \(workID) (\(name))"))</p>"),
+                "the offer's card")
+            #expect(editor.text.contains("<p class=\"summary\">\(html("workID \(workID) (\(name) · \(PricingVertical.price(of: work.id)))"))</p>"), "the price's card")
+            // Beside the field, read with it.
+            #expect(editor.text.contains("aria-describedby=\"deal-offer-p-workID-hint\"><span class=\"hint\" id=\"deal-offer-p-workID-hint\">\(html(name))</span>"))
+
+            // A value typed but refused is not named as if it were the stored one.
+            let refused = try await post("/admin/pages/shop/edit/widgets/deal-offer", ["p.workID": "99999"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(!refused.text.contains("id=\"deal-offer-p-workID-hint\""))
+            #expect(refused.text.contains("aria-invalid=\"true\" aria-describedby=\"deal-offer-p-workID-error\""))
         }
     }
 

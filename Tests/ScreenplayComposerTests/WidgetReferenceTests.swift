@@ -95,3 +95,79 @@ struct WidgetReferenceTests {
         }
     }
 }
+
+/// What a template's parameters point at, named by the verticals that can: the editor's words
+/// for "workID 21".
+@Suite("Widget reference names")
+struct WidgetReferenceNameTests {
+    /// Names works 1 and 2 (after `delay`), or fails; records each question.
+    struct NamedWorks: WidgetProvider, WidgetReferenceNaming {
+        let asked: Shared<[[JSONValue]]>
+        var delay: Duration = .zero
+        var fails = false
+
+        func fragments(for request: WidgetRequest) async throws -> WidgetResponse { WidgetResponse(fragments: [:]) }
+
+        func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
+            asked.update { $0.append(values.sorted { "\($0)" < "\($1)" }) }
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            struct Down: Error {}
+            if fails { throw Down() }
+            return [.integer(1): "Cello Suite No. 1 · Bach", .integer(2): "Symphony No. 5 · Beethoven"]
+                .filter { values.contains($0.key) }
+        }
+    }
+
+    static func template(_ widgets: [WidgetInstance]) -> PageTemplate { WidgetReferenceTests.template(widgets) }
+
+    @Test("each reference is named where its vertical knows it, one question per vertical; unknown values and non-references are not")
+    func named() async {
+        let asked = Shared<[[JSONValue]]>([])
+        let template = Self.template([
+            WidgetInstance(id: "a", kind: "offer", vertical: "catalog", parameters: ["workID": 1, "label": "x"]),
+            WidgetInstance(id: "b", kind: "offer", vertical: "catalog", parameters: ["workID": 99999]),
+            WidgetInstance(id: "c", kind: "offer", vertical: "catalog", parameters: ["workID": 2]),
+            WidgetInstance(id: "d", kind: "note", vertical: "catalog", parameters: ["workID": 1]),
+            WidgetInstance(id: "e", kind: "offer", vertical: "plain", parameters: ["workID": 1]),
+        ])
+        let started = ContinuousClock.now
+        let names = await template.referenceNames(
+            catalog: WidgetReferenceTests.catalog,
+            providers: ["catalog": NamedWorks(asked: asked), "plain": ScriptedProvider { _ in nil }], timeout: .seconds(30))
+        #expect(ContinuousClock.now - started < .seconds(20), "answered once every vertical has, not at the timeout")
+        #expect(
+            names == [
+                WidgetParameterKey(instance: "a", parameter: "workID"): "Cello Suite No. 1 · Bach",
+                WidgetParameterKey(instance: "c", parameter: "workID"): "Symphony No. 5 · Beethoven",
+            ])
+        #expect(asked.value == [[.integer(1), .integer(2), .integer(99999)]])
+    }
+
+    @Test("a failing or slow vertical costs only its own names, and never more than the timeout")
+    func failingAndSlow() async {
+        let template = Self.template([
+            WidgetInstance(id: "a", kind: "offer", vertical: "down", parameters: ["workID": 1]),
+            WidgetInstance(id: "b", kind: "offer", vertical: "slow", parameters: ["workID": 1]),
+            WidgetInstance(id: "c", kind: "offer", vertical: "catalog", parameters: ["workID": 2]),
+        ])
+        let started = ContinuousClock.now
+        let names = await template.referenceNames(
+            catalog: WidgetReferenceTests.catalog,
+            providers: [
+                "down": NamedWorks(asked: Shared([]), fails: true),
+                "slow": NamedWorks(asked: Shared([]), delay: .seconds(30)),
+                "catalog": NamedWorks(asked: Shared([])),
+            ], timeout: .milliseconds(300))
+        #expect(names == [WidgetParameterKey(instance: "c", parameter: "workID"): "Symphony No. 5 · Beethoven"])
+        #expect(ContinuousClock.now - started < .seconds(20), "answered at the timeout, not after the slow vertical's 30 s")
+    }
+
+    @Test("nothing to name answers at once, without waiting for the timeout")
+    func nothingToName() async {
+        let started = ContinuousClock.now
+        let names = await Self.template([WidgetInstance(id: "a", kind: "note", vertical: "catalog", parameters: ["workID": 1])])
+            .referenceNames(catalog: WidgetReferenceTests.catalog, providers: ["catalog": NamedWorks(asked: Shared([]))], timeout: .seconds(30))
+        #expect(names.isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+}

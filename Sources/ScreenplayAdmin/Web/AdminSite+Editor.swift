@@ -59,6 +59,10 @@ extension AdminSite {
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         let catalog = pages?.composer.catalog
+        // What the parameters point at, in words ("Cello Suite No. 1 · Johann Sebastian Bach"),
+        // from the verticals that can say; a nicety that never holds the page past a second.
+        var names: [WidgetParameterKey: String] = [:]
+        if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
         for (sectionIndex, section) in template.sections.enumerated() {
             body += "<h2>Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
@@ -89,10 +93,13 @@ extension AdminSite {
                 let parameters = catalog?[widget.kind]?.parameters ?? []
                 for field in parameters {
                     let id = "\(widget.id)-p-\(field.name)"
+                    // The name of what is stored, only while the field still shows what is stored.
+                    let stored = Self.formValues(of: widget)["p.\(field.name)"]
+                    let name = values["p.\(field.name)"] == stored ? names[WidgetParameterKey(instance: widget.id, parameter: field.name)] : nil
                     fields += Self.field(
                         name: "p.\(field.name)", label: "\(field.name) (\(field.type)\(field.isRequired ? ", required" : ""))",
                         value: values["p.\(field.name)"] ?? "", error: errors["p.\(field.name)"], id: id,
-                        extra: focus == Self.fieldID(id) ? "autofocus" : "")
+                        extra: focus == Self.fieldID(id) ? "autofocus" : "", hint: name)
                     if attemptHere != nil, let error = errors["p.\(field.name)"] {
                         summary.append((Self.fieldID(id), "\(widget.id): \(field.name)", error))
                     }
@@ -124,7 +131,7 @@ extension AdminSite {
                     data-widget="\(key)" data-move="\(HTML.escape(widgetAction))/move"\(cardFocus)>\
                     <h3 id="widget-\(key)-title">\(key) <span class="kind">\(HTML.escape(widget.kind)) · \(HTML.escape(widget.vertical))\
                     \(widget.isEnabled ? "" : " · switched off")</span></h3>\
-                    <p class="summary">\(HTML.escape(Self.parameterSummary(widget)))</p>\(Self.chips(widget.conditions))\(general)
+                    <p class="summary">\(HTML.escape(Self.parameterSummary(widget, names: names)))</p>\(Self.chips(widget.conditions))\(general)
                     <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
                     <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\
@@ -411,14 +418,17 @@ extension AdminSite {
     }
 
     /// The parameters in one line: `workID 26 · slot top`, or `no parameters`.
-    static func parameterSummary(_ widget: WidgetInstance) -> String {
+    /// One line of `widget`'s parameters: `workID 21 (Cello Suite No. 1 · Johann Sebastian Bach)
+    /// · slot top`, with the name of what a parameter points at where its vertical gave one.
+    static func parameterSummary(_ widget: WidgetInstance, names: [WidgetParameterKey: String] = [:]) -> String {
         let members = widget.parameters.objectValue ?? [:]
         guard !members.isEmpty else { return "no parameters" }
         return members.keys.sorted().map { key in
             let value = members[key]!
             let text = value.stringValue ?? value.integerValue.map(String.init) ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
-            return "\(key) \(text.prefix(60))"
-        }.joined(separator: " · ")
+            let name = names[WidgetParameterKey(instance: widget.id, parameter: key)].map { " (\($0.prefix(80)))" } ?? ""
+            return "\(key) \(text.prefix(60))\(name)"
+        }.joined(separator: "; ")
     }
 
     /// The conditions as chips, in words: `only android, web`, `app versions 4 and later`.
@@ -573,14 +583,19 @@ extension AdminSite {
     static let dateInputs: Set<String> = ["c.from", "c.until"]
 
     /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
-    static func field(name: String, label: String, value: String, error: String?, id: String, extra: String = "") -> String {
+    /// A labelled input, its error (if any) and a hint (if any) under it, both read with it.
+    static func field(name: String, label: String, value: String, error: String?, id: String, extra: String = "", hint: String? = nil) -> String {
         let safeID = fieldID(id)
         let errorID = "\(safeID)-error"
-        let described = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\""
+        let hintID = "\(safeID)-hint"
+        let describedBy = (hint == nil ? [] : [hintID]) + (error == nil ? [] : [errorID])
+        let described =
+            (error == nil ? "" : " aria-invalid=\"true\"") + (describedBy.isEmpty ? "" : " aria-describedby=\"\(describedBy.joined(separator: " "))\"")
         let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
+        let note = hint.map { "<span class=\"hint\" id=\"\(hintID)\">\(HTML.escape($0))</span>" } ?? ""
         return """
             <label for="\(safeID)">\(HTML.escape(label))</label><input\(extra.isEmpty ? "" : " " + extra) id="\(safeID)" \
-            name="\(HTML.escape(name))" value="\(HTML.escape(value))"\(described)>\(message)
+            name="\(HTML.escape(name))" value="\(HTML.escape(value))"\(described)>\(note)\(message)
             """
     }
 

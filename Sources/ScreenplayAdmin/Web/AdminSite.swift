@@ -485,7 +485,7 @@ public struct AdminSite: Sendable {
         form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
         .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
         header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
-        form.edit .error{grid-column:2}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
+        form.edit .error,form.edit .hint{grid-column:2}.hint{color:#555;font-size:.92em}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
         @media (max-width:48rem){.columns{grid-template-columns:1fr}}
         ul.changes{padding-left:0;list-style:none}li.change{padding:.2rem .5rem;margin:.15rem 0;border-left:4px solid #888}
         li.added{border-color:#1a7f37;background:#e9f6ec}li.removed{border-color:#b3261e;background:#fbeaea}
@@ -500,9 +500,9 @@ public struct AdminSite: Sendable {
         details summary{cursor:pointer;margin:.3rem 0}article.card[draggable=true]{cursor:grab}article.card.dragging{opacity:.5}
         article.card.drop-before{box-shadow:0 -4px 0 #0b57d0}.cards{min-height:1.5rem}.cards.drop-end{box-shadow:0 4px 0 #0b57d0}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-        @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind{color:#b0b0b5}}
+        @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind,.hint{color:#b0b0b5}}
         form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
-        @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error{grid-column:1}select{max-width:100%}}
+        @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error,form.edit .hint{grid-column:1}select{max-width:100%}}
         .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
         .error-summary a{color:#a40000;font-weight:600}.error-summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
         @media (prefers-color-scheme:dark){.error-summary{border-color:#ff8a80}.error-summary h2,.error-summary a{color:#ff8a80}

@@ -1,3 +1,4 @@
+import Synchronization
 public import ScreenplayContract
 
 /// A widget parameter that names something in a vertical's world: `workID` names a work. The
@@ -104,5 +105,115 @@ extension PageTemplate {
         case .null: "null"
         case .array, .object: "(\(value.typeName))"
         }
+    }
+}
+
+/// A provider that can name what a template's parameters point at, so the layout admin shows a
+/// product person "work 21: Cello Suite No. 1 · Johann Sebastian Bach" rather than a bare number
+/// they would have to look up. Optional, beside ``WidgetReferenceChecking``: a vertical that does
+/// not adopt it leaves its parameters shown as they are stored.
+public protocol WidgetReferenceNaming: Sendable {
+    /// For those of `values` (parameter values naming `names`) this vertical knows, a short name a
+    /// person reads: a title and who made it, not a paragraph. Values it does not know are left
+    /// out (the reference check says what is missing). Called when the editor is shown, once per
+    /// vertical and kind of thing, with every value the template uses.
+    func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String]
+}
+
+/// One parameter of one widget instance: where a reference's name belongs.
+public struct WidgetParameterKey: Sendable, Hashable {
+    /// The widget instance's id.
+    public let instance: String
+    /// The parameter's name.
+    public let parameter: String
+
+    /// The parameter `parameter` of the instance `instance`.
+    public init(instance: String, parameter: String) {
+        self.instance = instance
+        self.parameter = parameter
+    }
+}
+
+extension PageTemplate {
+    /// The names of what this template's parameters point at, as each vertical's provider gives
+    /// them (``WidgetReferenceNaming``), keyed by instance and parameter. A nicety, never a gate:
+    /// verticals that do not name, lookups that fail, and those not answered within `timeout` are
+    /// left out, so an editor page is never held up or refused by another team's service.
+    public func referenceNames(
+        catalog: WidgetCatalog, providers: [String: any WidgetProvider], timeout: Duration = .seconds(1)
+    ) async -> [WidgetParameterKey: String] {
+        struct Question: Hashable {
+            let vertical: String
+            let names: String
+        }
+        var uses: [Question: [(key: WidgetParameterKey, value: JSONValue)]] = [:]
+        for section in sections {
+            for instance in section.widgets {
+                guard let contract = catalog[instance.kind], providers[instance.vertical] is any WidgetReferenceNaming else { continue }
+                for reference in contract.references {
+                    guard let value = instance.parameters[reference.parameter], value != .null else { continue }
+                    uses[Question(vertical: instance.vertical, names: reference.names), default: []].append(
+                        (WidgetParameterKey(instance: instance.id, parameter: reference.parameter), value))
+                }
+            }
+        }
+        guard !uses.isEmpty else { return [:] }
+        // Unstructured lookups raced against the clock: a lookup that ignores cancellation
+        // cannot hold the page past `timeout` (a task group would wait for it to return).
+        let collection = ReferenceNameCollection(expected: uses.count)
+        return await withCheckedContinuation { continuation in
+            collection.answer(to: continuation)
+            for (question, found) in uses {
+                let namer = providers[question.vertical] as? any WidgetReferenceNaming
+                Task {
+                    var names: [WidgetParameterKey: String] = [:]
+                    if let named = try? await namer?.referenceNames(question.names, for: Set(found.map(\.value))) {
+                        for use in found { if let name = named[use.value] { names[use.key] = name } }
+                    }
+                    collection.add(names)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                collection.finish()
+            }
+        }
+    }
+}
+
+/// The names answered so far for ``PageTemplate/referenceNames(catalog:providers:timeout:)``:
+/// answered once, when every lookup has added its names or the clock runs out.
+private final class ReferenceNameCollection: Sendable {
+    private struct State {
+        var names: [WidgetParameterKey: String] = [:]
+        var waiting: Int
+        var continuation: CheckedContinuation<[WidgetParameterKey: String], Never>?
+        var answered = false
+    }
+
+    private let state: Mutex<State>
+
+    init(expected: Int) { state = Mutex(State(waiting: expected)) }
+
+    func answer(to continuation: CheckedContinuation<[WidgetParameterKey: String], Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func add(_ names: [WidgetParameterKey: String]) {
+        let done = state.withLock { state -> Bool in
+            state.names.merge(names) { first, _ in first }
+            state.waiting -= 1
+            return state.waiting == 0
+        }
+        if done { finish() }
+    }
+
+    func finish() {
+        let answer = state.withLock { state -> (CheckedContinuation<[WidgetParameterKey: String], Never>, [WidgetParameterKey: String])? in
+            guard !state.answered, let continuation = state.continuation else { return nil }
+            state.answered = true
+            return (continuation, state.names)
+        }
+        if let (continuation, names) = answer { continuation.resume(returning: names) }
     }
 }

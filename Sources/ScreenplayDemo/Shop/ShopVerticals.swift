@@ -4,13 +4,20 @@ import ScreenplayServer
 
 /// The catalog vertical, in process: a recording offer per instance, from the demo's catalog.
 /// It owns the works and their recordings, so it answers whether those a template names exist.
-struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
+struct CatalogVertical: WidgetProvider, WidgetReferenceChecking, WidgetReferenceNaming {
     let catalog: CatalogRepository
 
     func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
         names == "recording"
             ? try await CatalogRepository.missing(among: values) { try await catalog.missingRecordings(among: $0) }
             : try await CatalogRepository.missingWorks(among: values, in: catalog)
+    }
+
+    /// Works by title and composer, recordings by performers and year.
+    func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
+        names == "recording"
+            ? try await CatalogRepository.named(values) { try await catalog.recordingNames(ids: $0) }
+            : try await CatalogRepository.named(values) { try await catalog.workNames(ids: $0) }
     }
 
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
@@ -39,12 +46,19 @@ struct CatalogVertical: WidgetProvider, WidgetReferenceChecking {
 
 /// The pricing vertical, in process: price tags and buy buttons, each price sent once as an
 /// entity that every widget showing it binds to.
-struct PricingVertical: WidgetProvider, WidgetReferenceChecking {
+struct PricingVertical: WidgetProvider, WidgetReferenceChecking, WidgetReferenceNaming {
     let catalog: CatalogRepository
 
     /// Prices exist for every work in the catalog, and only those.
     func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
         try await CatalogRepository.missingWorks(among: values, in: catalog)
+    }
+
+    /// The works it prices, by title and composer, with today's price.
+    func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
+        try await CatalogRepository.named(values) { ids in
+            try await catalog.workNames(ids: ids).reduce(into: [:]) { named, work in named[work.key] = "\(work.value) · \(Self.price(of: work.key))" }
+        }
     }
 
     /// A work's price: stable, so pages and tests agree.
@@ -79,6 +93,12 @@ extension CatalogRepository {
     /// Of `values` (parameters naming works), those that name none: not an integer, or no such work.
     static func missingWorks(among values: Set<JSONValue>, in catalog: CatalogRepository) async throws -> Set<JSONValue> {
         try await missing(among: values) { try await catalog.missingWorks(among: $0) }
+    }
+
+    /// The names `lookup` gives the integer ones of `values` (parameters naming rows by id).
+    static func named(_ values: Set<JSONValue>, lookup: (Set<Int64>) async throws -> [Int64: String]) async throws -> [JSONValue: String] {
+        let names = try await lookup(Set(values.compactMap { $0.integerValue.map(Int64.init) }))
+        return values.reduce(into: [:]) { named, value in named[value] = value.integerValue.flatMap { names[Int64($0)] } }
     }
 
     /// Of `values` (parameters naming rows by id), those that name none: not an integer, or an id
