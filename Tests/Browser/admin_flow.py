@@ -463,20 +463,27 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "deal-offer-p-workID")
         self.check_accessible("editor with an error summary")
 
-        # An experiment nobody defined: the store's validation, beside the experiment field.
+        # The experiment menu offers each variant by name; one deleted after the page was opened
+        # is refused beside the menu, which keeps the choice.
+        self.server.api("PUT", "/admin/api/experiments/short-lived", {
+            "key": "short-lived", "variants": [{"name": "a", "weight": 1}, {"name": "b", "weight": 1}]})
+        self.open("/admin/pages/shop/edit")
         self.open_card("deal-price")
-        experiment = self.browser.find_element(By.ID, "deal-price-c_experiment")
-        experiment.send_keys("no-such-test=a")
+        menu = Select(self.browser.find_element(By.ID, "deal-price-c_experiment"))
+        self.assertEqual(menu.first_selected_option.text, "Everyone (no experiment)")
+        self.assertIn("shop-free-shipping: banner", [option.text for option in menu.options])
+        menu.select_by_visible_text("short-lived: b")
+        self.server.api("DELETE", "/admin/api/experiments/short-lived")
         self.submit_in_place("save-deal-price")
-        self.assertTrue(self.browser.find_elements(By.ID, "deal-price-c_experiment-error"), "an unknown experiment is refused")
+        self.assertIn("short-lived", self.browser.find_element(By.ID, "deal-price-c_experiment-error").text)
+        self.assertEqual(Select(self.browser.find_element(By.ID, "deal-price-c_experiment")).first_selected_option.text, "short-lived: b")
         self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
 
         # Valid changes make the draft: the price tag only on Android, the promotion moved down, the
         # shipping banner removed, a widget added. Apps still see the live page.
         self.open("/admin/pages/shop/edit")
         self.open_card("deal-price")
-        platforms = self.browser.find_element(By.ID, "deal-price-c_platforms")
-        platforms.send_keys("android")
+        self.browser.find_element(By.ID, "deal-price-c_platforms-android").click()
         self.submit_in_place("save-deal-price")
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.submit("remove-free-shipping")

@@ -5,6 +5,7 @@ import ScreenplayComposer
 import ScreenplayContract
 @testable import ScreenplayDemo
 import ScreenplayLayoutStore
+import ScreenplayServer
 import ScreenplayWeb
 import Testing
 
@@ -182,6 +183,61 @@ struct AdminEditorTests {
             #expect(refused.status == .unprocessableContent)
             #expect(!refused.text.contains("id=\"deal-offer-p-workID-hint\""))
             #expect(refused.text.contains("aria-invalid=\"true\" aria-describedby=\"deal-offer-p-workID-error\""))
+        }
+    }
+
+    @Test("platforms are boxes and the experiment a menu of variants; what the controls do not offer is kept, not lost on a save")
+    func conditionsInWords() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let work = try #require(live.instances.first { $0.id == "deal-price" }?.parameters["workID"]?.integerValue)
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(editor.text.contains("<div class=\"boxes\" role=\"group\" aria-labelledby=\"deal-price-c_platforms-legend\">"))
+            #expect(editor.text.contains("<input type=\"checkbox\" id=\"deal-price-c_platforms-android\" name=\"c.platforms.android\" value=\"yes\">Android</label>"))
+            #expect(editor.text.contains("<option value=\"shop-free-shipping=banner\">shop-free-shipping: banner</option>"))
+            #expect(editor.text.contains("<option value=\"\" selected>Everyone (no experiment)</option>"))
+
+            // Two boxes ticked and a variant chosen, as the browser sends them.
+            let saved = try await post(
+                "/admin/pages/shop/edit/widgets/deal-price",
+                ["p.workID": String(work), "c.platforms.android": "yes", "c.platforms.web": "yes", "c.experiment": "shop-free-shipping=banner"])
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(400))")
+            var widget = try #require(try await demo.layouts.draft(of: "shop")?.template.instances.first { $0.id == "deal-price" })
+            #expect(widget.conditions.platforms == [Platform("android"), Platform("web")])
+            #expect(widget.conditions.experiment == ExperimentCondition(key: "shop-free-shipping", variants: ["banner"]))
+            let reopened = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(reopened.text.contains("name=\"c.platforms.android\" value=\"yes\" checked>Android"))
+            #expect(reopened.text.contains("name=\"c.platforms.ios\" value=\"yes\">iOS"), "iOS not ticked")
+            #expect(reopened.text.contains("<option value=\"shop-free-shipping=banner\" selected>"))
+
+            // A platform no box offers and two variants at once (a script's doing): each shown as a
+            // choice of its own, chosen, so saving the card as it stands keeps both.
+            #expect(
+                try await post(
+                    "/admin/pages/shop/edit/widgets/deal-price",
+                    ["p.workID": String(work), "c.platforms": "android, tv", "c.experiment": "shop-free-shipping=banner|control"]
+                ).status == .seeOther)
+            let odd = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(odd.text.contains("name=\"c.platforms.tv\" value=\"yes\" checked>tv</label>"))
+            #expect(odd.text.contains("<option value=\"shop-free-shipping=banner|control\" selected>shop-free-shipping: banner, control</option>"))
+            let form = Dictionary(
+                uniqueKeysWithValues: try odd.text.matches(of: Regex(#"name="(c\.[a-z.]+)" value="yes" checked"#)).compactMap { match in
+                    match.output[1].substring.map { (String($0), "yes") }
+                })
+            #expect(Set(form.keys).isSuperset(of: ["c.platforms.android", "c.platforms.tv"]))
+            #expect(
+                try await post(
+                    "/admin/pages/shop/edit/widgets/deal-price",
+                    form.merging(["p.workID": String(work), "c.experiment": "shop-free-shipping=banner|control"]) { $1 }
+                ).status == .seeOther)
+            widget = try #require(try await demo.layouts.draft(of: "shop")?.template.instances.first { $0.id == "deal-price" })
+            #expect(widget.conditions.platforms == [Platform("android"), Platform("tv")])
+            #expect(widget.conditions.experiment?.variants == ["banner", "control"])
+
+            // No box ticked: every platform again.
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price", ["p.workID": String(work)]).status == .seeOther)
+            widget = try #require(try await demo.layouts.draft(of: "shop")?.template.instances.first { $0.id == "deal-price" })
+            #expect(widget.conditions.platforms == nil && widget.conditions.experiment == nil)
         }
     }
 

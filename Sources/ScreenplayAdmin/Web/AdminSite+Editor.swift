@@ -61,6 +61,8 @@ extension AdminSite {
         let catalog = pages?.composer.catalog
         // What the parameters point at, in words ("Cello Suite No. 1 · Johann Sebastian Bach"),
         // from the verticals that can say; a nicety that never holds the page past a second.
+        // The experiments a widget can be shown to a variant of, for each card's menu.
+        let experimentCatalog = try await experiments.catalog()
         var names: [WidgetParameterKey: String] = [:]
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
@@ -106,10 +108,16 @@ extension AdminSite {
                 }
                 for (name, label) in Self.conditionInputs {
                     let id = "\(widget.id)-\(name)"
-                    fields +=
-                        Self.dateInputs.contains(name)
-                        ? Self.dateField(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
-                        : Self.field(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                    switch name {
+                    case "c.platforms":
+                        fields += Self.platformBoxes(ticked: Self.platforms(in: values), error: errors[name], id: id)
+                    case "c.experiment":
+                        fields += Self.experimentMenu(value: values[name] ?? "", experiments: experimentCatalog, error: errors[name], id: id)
+                    case _ where Self.dateInputs.contains(name):
+                        fields += Self.dateField(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                    default:
+                        fields += Self.field(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
+                    }
                     if attemptHere != nil, let error = errors[name] {
                         summary.append((Self.fieldID(id), "\(widget.id): \(label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))", error))
                     }
@@ -569,10 +577,10 @@ extension AdminSite {
     static let pageErrorKey = "!page"
 
     static let conditionInputs: [(String, String)] = [
-        ("c.platforms", "Platforms (comma-separated: ios, android, web; empty: all)"),
+        ("c.platforms", "Platforms"),
         ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
         ("c.segments", "Segments (comma-separated; empty: everyone)"),
-        ("c.experiment", "Experiment (key=variant|variant; empty: none)"),
+        ("c.experiment", "Only in an experiment's variant"),
         ("c.from", "Shown from (UTC; empty: at once)"),
         ("c.until", "Shown until (UTC; empty: no end)"),
         ("c.minVersion", "Lowest API version (number)"),
@@ -581,6 +589,64 @@ extension AdminSite {
 
     /// The condition inputs that are date and time pickers.
     static let dateInputs: Set<String> = ["c.from", "c.until"]
+
+    /// The platforms offered as boxes to tick; others a widget names (platforms are open) are
+    /// shown ticked beside them, so saving the card keeps them.
+    static let knownPlatforms: [(value: String, label: String)] = [("ios", "iOS"), ("android", "Android"), ("web", "Web")]
+
+    /// The platforms a form (or a widget's form values) names: each ticked box
+    /// (`c.platforms.ios=yes`), and any in a `c.platforms` list, as a script may send them.
+    static func platforms(in values: [String: String]) -> [String] {
+        let ticked = values.filter { $0.key.hasPrefix("c.platforms.") && $0.value == "yes" }.map { String($0.key.dropFirst("c.platforms.".count)) }
+        let listed = (values["c.platforms"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var seen = Set<String>()
+        return (ticked + listed).map { $0.lowercased() }.filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
+    }
+
+    /// A box per platform, none ticked meaning every platform: a group labelled "Platforms", the
+    /// first box carrying the id errors link to.
+    static func platformBoxes(ticked: [String], error: String?, id: String) -> String {
+        let safeID = fieldID(id)
+        let extra = ticked.filter { platform in !knownPlatforms.contains { $0.value == platform } }
+        let boxes = (knownPlatforms + extra.map { ($0, $0) }).enumerated().map { index, platform in
+            let boxID = index == 0 ? safeID : "\(safeID)-\(fieldID(platform.value))"
+            return """
+                <label class="box"><input type="checkbox" id="\(boxID)" name="c.platforms.\(HTML.escape(platform.value))" value="yes"\
+                \(ticked.contains(platform.value) ? " checked" : "")>\(HTML.escape(platform.label))</label>
+                """
+        }.joined()
+        let errorID = "\(safeID)-error"
+        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <span class="label" id="\(safeID)-legend">Platforms</span><div class="boxes" role="group" aria-labelledby="\(safeID)-legend"\
+            \(error == nil ? "" : " aria-describedby=\"\(errorID)\"")>\(boxes)<span class="hint">none ticked: every platform</span></div>\(message)
+            """
+    }
+
+    /// A menu of the variants a widget can be limited to ("shop-free-shipping: banner"), "Everyone"
+    /// first; a value the menu does not list (several variants, an experiment since deleted, what
+    /// a script sent) is kept as an option of its own, so nothing is lost by saving the card.
+    static func experimentMenu(value: String, experiments: ExperimentCatalog, error: String?, id: String) -> String {
+        var options: [(value: String, label: String)] = [("", "Everyone (no experiment)")]
+        for key in experiments.experiments.keys.sorted() {
+            for variant in experiments[key]?.variants.map(\.name) ?? [] { options.append(("\(key)=\(variant)", "\(key): \(variant)")) }
+        }
+        let current = value.trimmingCharacters(in: .whitespaces)
+        if !options.contains(where: { $0.value == current }) {
+            let label = current.replacingOccurrences(of: "=", with: ": ").replacingOccurrences(of: "|", with: ", ")
+            options.append((current, label))
+        }
+        let safeID = fieldID(id)
+        let errorID = "\(safeID)-error"
+        let menu = options.map { option in
+            "<option value=\"\(HTML.escape(option.value))\"\(option.value == current ? " selected" : "")>\(HTML.escape(option.label))</option>"
+        }.joined()
+        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <label for="\(safeID)">Only in an experiment's variant</label><select id="\(safeID)" name="c.experiment"\
+            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
+            """
+    }
 
     /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
     /// A labelled input, its error (if any) and a hint (if any) under it, both read with it.
@@ -606,7 +672,7 @@ extension AdminSite {
             values["p.\(name)"] = value.stringValue ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
         }
         let conditions = widget.conditions
-        values["c.platforms"] = conditions.platforms.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? ""
+        for platform in conditions.platforms ?? [] { values["c.platforms.\(platform.rawValue)"] = "yes" }
         values["c.locales"] = conditions.locales?.joined(separator: ", ") ?? ""
         values["c.segments"] = conditions.segments.map { $0.sorted().joined(separator: ", ") } ?? ""
         values["c.experiment"] = conditions.experiment.map { "\($0.key)=\($0.variants.sorted().joined(separator: "|"))" } ?? ""
@@ -677,7 +743,8 @@ extension AdminSite {
             return APIVersion(number)
         }
         var conditions = WidgetConditions()
-        conditions.platforms = list("c.platforms").map { Set($0.map { Platform($0.lowercased()) }) }
+        let platforms = Self.platforms(in: form)
+        conditions.platforms = platforms.isEmpty ? nil : Set(platforms.map { Platform($0) })
         conditions.locales = list("c.locales")
         conditions.segments = list("c.segments").map(Set.init)
         let experiment = (form["c.experiment"] ?? "").trimmingCharacters(in: .whitespaces)

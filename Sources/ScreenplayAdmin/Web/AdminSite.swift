@@ -485,7 +485,7 @@ public struct AdminSite: Sendable {
         form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
         .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
         header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
-        form.edit .error,form.edit .hint{grid-column:2}.hint{color:#555;font-size:.92em}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
+        form.edit .error,form.edit .hint{grid-column:2}.boxes{display:flex;flex-wrap:wrap;gap:.2rem 1rem;align-items:center}.boxes .hint{flex-basis:100%}.hint{color:#555;font-size:.92em}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
         @media (max-width:48rem){.columns{grid-template-columns:1fr}}
         ul.changes{padding-left:0;list-style:none}li.change{padding:.2rem .5rem;margin:.15rem 0;border-left:4px solid #888}
         li.added{border-color:#1a7f37;background:#e9f6ec}li.removed{border-color:#b3261e;background:#fbeaea}
