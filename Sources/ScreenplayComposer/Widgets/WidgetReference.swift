@@ -50,29 +50,11 @@ extension PageTemplate {
     /// Kinds the catalog does not know and verticals without a provider are left to
     /// ``validate(catalog:verticals:experiments:)``, which reports them.
     public func referenceProblems(catalog: WidgetCatalog, providers: [String: any WidgetProvider]) async -> [TemplateProblem] {
-        struct Use {
-            let path: String
-            let value: JSONValue
-        }
-        struct Question: Hashable {
-            let vertical: String
-            let names: String
-        }
         func checker(of vertical: String) -> (any WidgetReferenceChecking)? {
             guard let checker = providers[vertical] as? any WidgetReferenceChecking, checker.checksReferences else { return nil }
             return checker
         }
-        var uses: [Question: [Use]] = [:]
-        for (sectionIndex, section) in sections.enumerated() {
-            for (index, instance) in section.widgets.enumerated() {
-                guard let contract = catalog[instance.kind], checker(of: instance.vertical) != nil else { continue }
-                for reference in contract.references {
-                    guard let value = instance.parameters[reference.parameter], value != .null else { continue }
-                    let path = "$.sections[\(sectionIndex)].widgets[\(index)].parameters.\(reference.parameter)"
-                    uses[Question(vertical: instance.vertical, names: reference.names), default: []].append(Use(path: path, value: value))
-                }
-            }
-        }
+        let uses = referenceUses(catalog: catalog) { checker(of: $0) != nil }
         var problems: [TemplateProblem] = []
         for (question, found) in uses {
             guard let checker = checker(of: question.vertical) else { continue }
@@ -134,6 +116,42 @@ public struct WidgetParameterKey: Sendable, Hashable {
     }
 }
 
+/// A question one vertical answers about a template: which of the `names` (works, recordings)
+/// its parameters point at exist, or what they are called.
+struct ReferenceQuestion: Hashable {
+    let vertical: String
+    let names: String
+}
+
+/// One parameter value that names something, where it stands in the template.
+struct ReferenceUse {
+    let key: WidgetParameterKey
+    /// Its JSON path, for errors: `$.sections[0].widgets[2].parameters.workID`.
+    let path: String
+    let value: JSONValue
+}
+
+extension PageTemplate {
+    /// Every parameter value that names something (as its kind's contract declares, not null),
+    /// of widgets whose vertical `asks`, grouped by the question their vertical is asked.
+    func referenceUses(catalog: WidgetCatalog, asking asks: (String) -> Bool) -> [ReferenceQuestion: [ReferenceUse]] {
+        var uses: [ReferenceQuestion: [ReferenceUse]] = [:]
+        for (sectionIndex, section) in sections.enumerated() {
+            for (index, instance) in section.widgets.enumerated() {
+                guard let contract = catalog[instance.kind], asks(instance.vertical) else { continue }
+                for reference in contract.references {
+                    guard let value = instance.parameters[reference.parameter], value != .null else { continue }
+                    uses[ReferenceQuestion(vertical: instance.vertical, names: reference.names), default: []].append(
+                        ReferenceUse(
+                            key: WidgetParameterKey(instance: instance.id, parameter: reference.parameter),
+                            path: "$.sections[\(sectionIndex)].widgets[\(index)].parameters.\(reference.parameter)", value: value))
+                }
+            }
+        }
+        return uses
+    }
+}
+
 extension PageTemplate {
     /// The names of what this template's parameters point at, as each vertical's provider gives
     /// them (``WidgetReferenceNaming``), keyed by instance and parameter. A nicety, never a gate:
@@ -142,21 +160,7 @@ extension PageTemplate {
     public func referenceNames(
         catalog: WidgetCatalog, providers: [String: any WidgetProvider], timeout: Duration = .seconds(1)
     ) async -> [WidgetParameterKey: String] {
-        struct Question: Hashable {
-            let vertical: String
-            let names: String
-        }
-        var uses: [Question: [(key: WidgetParameterKey, value: JSONValue)]] = [:]
-        for section in sections {
-            for instance in section.widgets {
-                guard let contract = catalog[instance.kind], providers[instance.vertical] is any WidgetReferenceNaming else { continue }
-                for reference in contract.references {
-                    guard let value = instance.parameters[reference.parameter], value != .null else { continue }
-                    uses[Question(vertical: instance.vertical, names: reference.names), default: []].append(
-                        (WidgetParameterKey(instance: instance.id, parameter: reference.parameter), value))
-                }
-            }
-        }
+        let uses = referenceUses(catalog: catalog) { providers[$0] is any WidgetReferenceNaming }
         guard !uses.isEmpty else { return [:] }
         // Unstructured lookups raced against the clock: a lookup that ignores cancellation
         // cannot hold the page past `timeout` (a task group would wait for it to return).
