@@ -241,6 +241,23 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("the publish review says what each setting was and is, and lists what the cards warn about before anyone publishes")
+    func reviewShowsValuesAndWarnings() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let work = try #require(live.instances.first { $0.id == "deal-price" }?.parameters["workID"]?.integerValue)
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price", ["p.workID": "6", "c.platforms": "tvos"]).status == .seeOther)
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)
+            #expect(review.status == .ok)
+            #expect(review.text.contains("Changed deal-price: workID \(work) → 6, who sees it: platforms every → tvos"), "\(review.text.prefix(2000))")
+            #expect(review.text.contains("<h2 id=\"review-warnings-title\">Look at these first (1)</h2>"))
+            #expect(review.text.contains("<li>deal-price: &#39;tvos&#39; is no platform this server knows (android, ios, web): no such client will see it</li>"))
+            // A draft with nothing to warn about shows no such list.
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price", ["p.workID": "6"]).status == .seeOther)
+            #expect(!(try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)).text.contains("id=\"review-warnings\""))
+        }
+    }
+
     @Test("the preview pins a widget's last answer and unpins it, coming back to the same preview each time")
     func previewPins() async throws {
         try await Self.signedIn { root, demo, cookie, post in

@@ -145,6 +145,19 @@ struct ComposerConditionTests {
         #expect(WidgetConditions(experiment: .init("nope", is: "a")).problems(at: "$", experiments: nil).isEmpty)
     }
 
+    @Test("a platform this build does not name is a warning; one no client could send (a space, markup) is an error")
+    func platformNames() {
+        let conditions = WidgetConditions(platforms: [Platform("tvos"), Platform("web "), Platform("<script>"), .web])
+        let problems = conditions.problems(at: "$.c", experiments: nil)
+        #expect(problems.filter(\.isWarning).map(\.message) == ["'tvos' is no platform this server knows (android, ios, web): no such client will see it"])
+        #expect(
+            problems.filter { !$0.isWarning }.map(\.message).sorted() == [
+                "'<script>' is not a platform name: 1 to 32 of a-z, 0-9 and -", "'web ' is not a platform name: 1 to 32 of a-z, 0-9 and -",
+            ])
+        #expect(problems.allSatisfy { $0.path == "$.c.platforms" })
+        #expect(WidgetConditions(platforms: [Platform(String(repeating: "a", count: 33))]).problems(at: "$", experiments: nil).first?.isWarning == false)
+    }
+
     @Test("conditions round-trip through JSON, dates as ISO 8601, sets sorted")
     func coding() throws {
         let conditions = WidgetConditions(

@@ -1,3 +1,4 @@
+import Foundation
 import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayLayoutStore
@@ -33,6 +34,37 @@ struct TemplateDiffTests {
         #expect(diff.lines == ["Moved d in top from position 4 to 1"])
     }
 
+    @Test("of two that swapped below an added widget, the one whose place changed is named, not the one still at its position")
+    func movedIsTheOneThatMoved() {
+        let old = Self.page([("top", [Self.widget("a"), Self.widget("b")])])
+        let new = Self.page([("top", [Self.widget("new"), Self.widget("b"), Self.widget("a")])])
+        let diff = TemplateDiff(from: old, to: new)
+        #expect(diff.movedWidgets == ["a"], "b is at position 2 before and after")
+        #expect(diff.lines.contains("Moved a in top from position 1 to 3"))
+        // Long sections keep the fewest moves (the tie-break is skipped past a thousand).
+        let many = (0..<1_500).map { Self.widget("w\($0)") }
+        let rotated = Self.page([("top", Array(many.dropFirst()) + [many[0]])])
+        #expect(TemplateDiff(from: Self.page([("top", many)]), to: rotated).movedWidgets == ["w0"])
+    }
+
+    @Test("a changed widget says what each setting was and is, in words, long values cut")
+    func settingsInWords() {
+        var before = Self.widget("offer", parameters: ["workID": 21, "title": .string(String(repeating: "x", count: 100))])
+        var after = Self.widget("offer", parameters: ["workID": 6, "title": "Spring", "tags": ["a", "b"]])
+        before.conditions.experiment = ExperimentCondition(key: "shop", variants: ["banner"])
+        before.conditions.window = DateWindow(start: Date(timeIntervalSince1970: 1_800_000_000), end: nil)
+        after.conditions.platforms = [Platform("android"), Platform("web")]
+        after.conditions.apiVersions = APIVersionRange(minimum: APIVersion(4), maximum: nil)
+        after.conditions.segments = ["beta"]
+        let diff = TemplateDiff(from: Self.page([("top", [before])]), to: Self.page([("top", [after])]))
+        #expect(
+            diff.lines == [
+                "Changed offer: tags none → [\"a\",\"b\"], title “\(String(repeating: "x", count: 38))… → “Spring”, workID 21 → 6, "
+                    + "who sees it: platforms every → android, web, app versions every → 4 and later, segments everyone → beta, "
+                    + "experiment shop: banner → none, schedule 2027-01-15T08:00:00Z to no end → always"
+            ])
+    }
+
     @Test("removing a widget shifts the others' positions without calling them moved")
     func removalIsNotAMove() {
         let new = Self.page([("top", [Self.widget("a"), Self.widget("c"), Self.widget("d")]), ("deals", [Self.widget("e"), Self.widget("f")])])
@@ -54,14 +86,19 @@ struct TemplateDiffTests {
             diff.changes == [
                 .retitledPage(from: "Shop", to: "Shop!"),
                 .addedWidget(id: "new", kind: "carousel", section: "top", position: 2),
-                .changedWidget(id: "c", aspects: [.parameters(["count", "title"]), .conditions(["platforms"]), .switched(on: false)]),
+                .changedWidget(
+                    id: "c",
+                    aspects: [
+                        .parameters([.init(name: "count", from: "none", to: "3"), .init(name: "title", from: "none", to: "“Sale”")]),
+                        .conditions([.init(name: "platforms", from: "every", to: "ios")]), .switched(on: false),
+                    ]),
                 .movedWidget(id: "b", fromSection: "top", fromPosition: 2, toSection: "deals", toPosition: 2),
                 .removedWidget(id: "d", kind: "banner", section: "top"),
             ])
         #expect(diff.addedWidgets == ["new"])
         #expect(diff.changedWidgets == ["c"])
         #expect(diff.removedWidgets == ["d"])
-        #expect(diff.lines[2] == "Changed c: parameters (count, title), who sees it (platforms), switched off")
+        #expect(diff.lines[2] == "Changed c: count none → 3, title none → “Sale”, who sees it: platforms every → ios, switched off")
         #expect(diff.lines[3] == "Moved b from top (position 2) to deals (position 2)")
     }
 

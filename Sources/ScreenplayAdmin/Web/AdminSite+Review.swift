@@ -23,12 +23,28 @@ extension AdminSite {
             live.map { $0.revision != draft.basedOn } == true
             ? "<p class=\"warning\" id=\"stale-draft\">This draft started from revision \(draft.basedOn); revision \(live?.revision ?? 0) is live now. Publishing replaces it.</p>"
             : ""
+        // What the editor's cards warn about (a widget no client will see, a vertical that may
+        // leave it out) and what the world says now (a work or an experiment gone since the save),
+        // here too: a review that hid them would publish a surprise.
+        let world = (try? await WorldCheck.problems(in: draft.template, pages: pages, experiments: experiments)) ?? []
+        let problems = layouts.problems(in: draft.template) + world
+        let attention =
+            problems.isEmpty
+            ? ""
+            : """
+            <section id="review-warnings" class="review-warnings" aria-labelledby="review-warnings-title">\
+            <h2 id="review-warnings-title">Look at these first (\(problems.count))</h2><ul>\
+            \(problems.map { problem in
+                let place = Self.input(for: problem.path, in: draft.template)?.0 ?? problem.path
+                return "<li>\(HTML.escape(place)): \(problem.isWarning ? "" : "<strong>not allowed:</strong> ")\(HTML.escape(problem.message))</li>"
+            }.joined())</ul></section>
+            """
         return Self.page(
             title: "Publish the draft of \(route)?", session: session, prefix: prefix,
             body: """
                 <p>Live now: \(live.map { "revision \($0.revision)" } ?? "nothing (first publish)"). \
                 Publishing makes the draft by \(HTML.escape(draft.updatedBy)) live for every app and browser on the next request.</p>
-                \(stale)\(Self.changeList(diff, id: "changes", caption: "What will change"))
+                \(stale)\(attention)\(Self.changeList(diff, id: "changes", caption: "What will change"))
                 <form method="post" action="\(action)/publish" class="confirm">\(Self.csrfField(session))\
                 <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
                 <input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\

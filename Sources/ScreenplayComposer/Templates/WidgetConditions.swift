@@ -81,6 +81,11 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
     /// The platforms this build's clients name.
     static let knownPlatforms: Set<Platform> = [.iOS, .android, .web]
 
+    /// Whether `name` could be a client's platform: 1 to 32 of `a-z`, `0-9` and `-`.
+    static func isPlatformName(_ name: String) -> Bool {
+        (1...32).contains(name.utf8.count) && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
     /// What makes the conditions unsatisfiable or ill-formed, with paths under `path`: an empty
     /// list (nobody would see the widget; remove the condition or switch the widget off), a
     /// version range whose minimum exceeds its maximum, a window that ends before it starts, a
@@ -96,6 +101,15 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
         // Platforms are open (a new one is a new value), so one this build does not name is a
         // warning, not an error: most often it is a typo that hides the widget everywhere.
         for platform in (platforms ?? []).sorted() where !Self.knownPlatforms.contains(platform) {
+            // What a client could send as its platform: a lowercase word. Anything else (a space,
+            // markup, a paragraph) can only be a slip, and would hide the widget everywhere.
+            guard Self.isPlatformName(platform.rawValue) else {
+                problems.append(
+                    .init(
+                        path: "\(path).platforms",
+                        message: "'\(platform.rawValue.prefix(40))' is not a platform name: 1 to 32 of a-z, 0-9 and -"))
+                continue
+            }
             problems.append(
                 .init(
                     path: "\(path).platforms",

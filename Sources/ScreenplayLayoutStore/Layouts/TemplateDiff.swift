@@ -1,3 +1,4 @@
+import Foundation
 public import ScreenplayComposer
 import ScreenplayContract
 
@@ -40,11 +41,12 @@ public struct TemplateDiff: Sendable, Hashable {
         case kind(from: String, to: String)
         /// The team that provides its data.
         case vertical(from: String, to: String)
-        /// Its parameters: the top-level names that were added, removed or changed, sorted.
-        case parameters([String])
-        /// Its conditions: which ones (`platforms`, `apiVersions`, `locales`, `segments`,
-        /// `experiment`, `window`).
-        case conditions([String])
+        /// Its parameters: each top-level one added, removed or changed, by name, with what it was
+        /// and is (`workID 21 → 6`), sorted by name.
+        case parameters([Setting])
+        /// Its conditions: each that changed (`platforms`, `apiVersions`, `locales`, `segments`,
+        /// `experiment`, `window`), with what it was and is in words (`platforms every → android`).
+        case conditions([Setting])
         /// Switched on (`true`) or off.
         case switched(on: Bool)
         /// Its provider timeout.
@@ -55,8 +57,8 @@ public struct TemplateDiff: Sendable, Hashable {
             switch self {
             case .kind(let from, let to): "kind \(from) → \(to)"
             case .vertical(let from, let to): "provided by \(from) → \(to)"
-            case .parameters(let names): "parameters (\(names.joined(separator: ", ")))"
-            case .conditions(let names): "who sees it (\(names.map(Self.conditionWords).joined(separator: ", ")))"
+            case .parameters(let settings): settings.map(\.description).joined(separator: ", ")
+            case .conditions(let settings): "who sees it: " + settings.map(\.description).joined(separator: ", ")
             case .switched(let on): on ? "switched on" : "switched off"
             case .timeout(let from, let to): "timeout \(from.map { "\($0) ms" } ?? "default") → \(to.map { "\($0) ms" } ?? "default")"
             }
@@ -68,6 +70,46 @@ public struct TemplateDiff: Sendable, Hashable {
             case "window": "schedule"
             default: name
             }
+        }
+    }
+
+    /// One setting of a widget, what it was and what it is, in words a person reads in a review
+    /// or an audit row; long values are cut.
+    public struct Setting: Sendable, Hashable, CustomStringConvertible {
+        /// The parameter's name, or the condition's (`platforms`, `apiVersions`…).
+        public let name: String
+        /// What it was, in words (`21`, `“Spring sale”`, `every`, `none`).
+        public let from: String
+        /// What it is now, in words.
+        public let to: String
+
+        /// `name` went from `from` to `to`.
+        public init(name: String, from: String, to: String) {
+            self.name = name
+            self.from = from
+            self.to = to
+        }
+
+        /// `workID 21 → 6`; a condition by its everyday name (`schedule`, `app versions`).
+        public var description: String { "\(Aspect.conditionWords(name)) \(from) → \(to)" }
+
+        /// A parameter value in words: text quoted, numbers as written, anything else as compact
+        /// JSON; `none` when absent; cut at 40 characters.
+        static func words(_ value: JSONValue?) -> String {
+            guard let value else { return "none" }
+            let text: String
+            switch value {
+            case .string(let string): text = "“\(string)”"
+            case .integer(let number): text = String(number)
+            case .number(let number): text = String(number)
+            case .bool(let flag): text = String(flag)
+            case .null: text = "null"
+            case .array, .object:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                text = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? value.typeName
+            }
+            return text.count > 40 ? String(text.prefix(39)) + "…" : text
         }
     }
 
@@ -87,7 +129,7 @@ public struct TemplateDiff: Sendable, Hashable {
         let oldSections = Dictionary(old.sections.enumerated().map { ($1.id, (index: $0, section: $1)) }, uniquingKeysWith: { first, _ in first })
         let newSectionIDs = Set(new.sections.map(\.id))
         let keptSections = new.sections.map(\.id).filter { oldSections[$0] != nil }
-        let sectionsInPlace = Self.keptInOrder(keptSections, oldOrder: old.sections.map(\.id))
+        let sectionsInPlace = Self.keptInOrder(keptSections, oldOrder: old.sections.map(\.id), newOrder: new.sections.map(\.id))
         for (index, section) in new.sections.enumerated() {
             guard let before = oldSections[section.id] else {
                 let brought = section.widgets.map(\.id).filter { !oldWidgetIDs.contains($0) }
@@ -123,7 +165,7 @@ public struct TemplateDiff: Sendable, Hashable {
         for section in new.sections {
             let kept = section.widgets.map(\.id).filter { before[$0]?.section == section.id }
             let oldOrder = old.sections.first { $0.id == section.id }?.widgets.map(\.id) ?? []
-            inPlace.formUnion(Self.keptInOrder(kept, oldOrder: oldOrder))
+            inPlace.formUnion(Self.keptInOrder(kept, oldOrder: oldOrder, newOrder: section.widgets.map(\.id)))
         }
         for section in new.sections {
             let sectionIsNew = oldSections[section.id] == nil
@@ -224,18 +266,50 @@ public struct TemplateDiff: Sendable, Hashable {
             let before = old.parameters.objectValue ?? [:]
             let after = new.parameters.objectValue ?? [:]
             let names = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-            aspects.append(.parameters(names.isEmpty ? ["(all)"] : names))
+            aspects.append(
+                .parameters(
+                    names.isEmpty
+                        ? [Setting(name: "parameters", from: Setting.words(old.parameters), to: Setting.words(new.parameters))]
+                        : names.map { Setting(name: $0, from: Setting.words(before[$0]), to: Setting.words(after[$0])) }))
         }
         if old.conditions != new.conditions {
             let (a, b) = (old.conditions, new.conditions)
-            var names: [String] = []
-            if a.platforms != b.platforms { names.append("platforms") }
-            if a.apiVersions != b.apiVersions { names.append("apiVersions") }
-            if a.locales != b.locales { names.append("locales") }
-            if a.segments != b.segments { names.append("segments") }
-            if a.experiment != b.experiment { names.append("experiment") }
-            if a.window != b.window { names.append("window") }
-            aspects.append(.conditions(names))
+            func list(_ items: [String]?, none: String) -> String {
+                guard let items else { return none }
+                let text = items.joined(separator: ", ")
+                return text.count > 40 ? String(text.prefix(39)) + "…" : text
+            }
+            func experiment(_ condition: ExperimentCondition?) -> String {
+                condition.map { "\($0.key): \($0.variants.sorted().joined(separator: ", "))" } ?? "none"
+            }
+            func versions(_ range: APIVersionRange?) -> String {
+                switch (range?.minimum, range?.maximum) {
+                case (let low?, let high?): "\(low.rawValue) to \(high.rawValue)"
+                case (let low?, nil): "\(low.rawValue) and later"
+                case (nil, let high?): "up to \(high.rawValue)"
+                case (nil, nil): "every"
+                }
+            }
+            func window(_ window: DateWindow?) -> String {
+                guard let window, window.start != nil || window.end != nil else { return "always" }
+                let format = { (date: Date) in date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)) + "Z" }
+                return "\(window.start.map(format) ?? "now") to \(window.end.map(format) ?? "no end")"
+            }
+            var settings: [Setting] = []
+            if a.platforms != b.platforms {
+                settings.append(
+                    Setting(
+                        name: "platforms", from: list(a.platforms?.map(\.rawValue).sorted(), none: "every"),
+                        to: list(b.platforms?.map(\.rawValue).sorted(), none: "every")))
+            }
+            if a.apiVersions != b.apiVersions { settings.append(Setting(name: "apiVersions", from: versions(a.apiVersions), to: versions(b.apiVersions))) }
+            if a.locales != b.locales { settings.append(Setting(name: "locales", from: list(a.locales, none: "every"), to: list(b.locales, none: "every"))) }
+            if a.segments != b.segments {
+                settings.append(Setting(name: "segments", from: list(a.segments?.sorted(), none: "everyone"), to: list(b.segments?.sorted(), none: "everyone")))
+            }
+            if a.experiment != b.experiment { settings.append(Setting(name: "experiment", from: experiment(a.experiment), to: experiment(b.experiment))) }
+            if a.window != b.window { settings.append(Setting(name: "window", from: window(a.window), to: window(b.window))) }
+            aspects.append(.conditions(settings))
         }
         if old.isEnabled != new.isEnabled { aspects.append(.switched(on: new.isEnabled)) }
         if old.timeoutMilliseconds != new.timeoutMilliseconds { aspects.append(.timeout(from: old.timeoutMilliseconds, to: new.timeoutMilliseconds)) }
@@ -243,13 +317,42 @@ public struct TemplateDiff: Sendable, Hashable {
     }
 
     /// Of `kept` (ids in their new order, all present in `oldOrder`), those that keep their
-    /// relative order: the longest run increasing in old positions. The rest moved.
-    static func keptInOrder(_ kept: [String], oldOrder: [String]) -> Set<String> {
-        let position = Dictionary(oldOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let kept = kept.filter { position[$0] != nil }
-        let sequence = kept.map { position[$0]! }
+    /// relative order: the longest run increasing in old positions. The rest moved. Among runs
+    /// equally long, the one keeping most ids at the very position they had (in `newOrder` as in
+    /// `oldOrder`): when a widget is added above two that swap, the one whose place changed is
+    /// named as moved, not its neighbour that stayed at "position 2 to 2".
+    static func keptInOrder(_ kept: [String], oldOrder: [String], newOrder: [String]) -> Set<String> {
+        let oldIndex = Dictionary(oldOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIndex = Dictionary(newOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let kept = kept.filter { oldIndex[$0] != nil }
+        let sequence = kept.map { oldIndex[$0]! }
         guard !sequence.isEmpty else { return [] }
-        // Longest increasing subsequence, O(n log n), with predecessors to read it back.
+        // Beyond a thousand, the quadratic tie-break costs more than it is worth: any longest run.
+        guard sequence.count <= 1_000 else { return Set(Self.longestIncreasing(sequence).map { kept[$0] }) }
+        let stays = kept.map { newIndex[$0] == oldIndex[$0] ? 1 : 0 }
+        // Per end, the best run ending there: (length, ids that stayed), and where it came from.
+        var best = stays.map { (length: 1, stayed: $0) }
+        var previous = [Int](repeating: -1, count: sequence.count)
+        for end in sequence.indices {
+            for start in 0..<end where sequence[start] < sequence[end] {
+                let candidate = (length: best[start].length + 1, stayed: best[start].stayed + stays[end])
+                if candidate > best[end] {
+                    best[end] = candidate
+                    previous[end] = start
+                }
+            }
+        }
+        var cursor = best.indices.max { best[$0] < best[$1] } ?? -1
+        var result: Set<String> = []
+        while cursor >= 0 {
+            result.insert(kept[cursor])
+            cursor = previous[cursor]
+        }
+        return result
+    }
+
+    /// The indices of one longest strictly increasing subsequence of `sequence`, O(n log n).
+    static func longestIncreasing(_ sequence: [Int]) -> [Int] {
         var tails: [Int] = []  // index into `sequence` of the smallest tail of each length
         var previous = [Int](repeating: -1, count: sequence.count)
         for (index, value) in sequence.enumerated() {
@@ -262,10 +365,10 @@ public struct TemplateDiff: Sendable, Hashable {
             if low > 0 { previous[index] = tails[low - 1] }
             if low == tails.count { tails.append(index) } else { tails[low] = index }
         }
-        var result: Set<String> = []
+        var result: [Int] = []
         var cursor = tails.last ?? -1
         while cursor >= 0 {
-            result.insert(kept[cursor])
+            result.append(cursor)
             cursor = previous[cursor]
         }
         return result
