@@ -174,6 +174,11 @@ class AdminInTheBrowser(unittest.TestCase):
             return []
         return [w["id"] for s in draft["template"]["sections"] if section in (None, s["id"]) for w in s["widgets"]]
 
+    def draft_widget(self, widget):
+        """A widget of the draft as the JSON API has it."""
+        draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]
+        return next(w for section in draft["sections"] for w in section["widgets"] if w["id"] == widget)
+
     def experiment(self, key):
         """The experiment as the JSON API lists it."""
         return next(e for e in self.server.api("GET", "/admin/api/experiments") if e["key"] == key)
@@ -684,6 +689,43 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.close()
             self.browser.switch_to.window(preview)
             self.browser.get("about:blank")
+
+    def test_signed_out_in_another_tab_a_save_keeps_the_typing_and_goes_through_after_signing_in_again(self):
+        self.sign_in()
+        editor = self.browser.current_window_handle
+        self.open("/admin/pages/shop/edit")
+        self.open_card("deal-offer")
+        work = self.browser.find_element(By.ID, "deal-offer-p-workID")
+        work.clear()
+        work.send_keys("26")
+        # Another tab signs out.
+        self.browser.switch_to.new_window("tab")
+        self.open("/admin")
+        self.submit("sign-out")
+        self.browser.close()
+        self.browser.switch_to.window(editor)
+        self.browser.find_element(By.ID, "save-deal-offer").click()
+        summary = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_element(By.ID, "error-summary"))
+        self.assertIn("signed out", summary.text)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        self.assertEqual(self.browser.find_element(By.ID, "deal-offer-p-workID").get_attribute("value"), "26", "the typing is kept")
+        self.assertTrue(self.path().startswith("/admin/pages/shop/edit"), "still on the editor")
+        self.assertIsNone(self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+        self.check_accessible("editor signed out")
+        self.shot("08b-editor-signed-out")
+        # Signing in again in a new tab lands on the editor; back here, the same button saves.
+        self.browser.find_element(By.ID, "sign-in-again").click()
+        WebDriverWait(self.browser, 10).until(lambda _: len(self.browser.window_handles) == 2)
+        self.browser.switch_to.window([handle for handle in self.browser.window_handles if handle != editor][0])
+        self.browser.find_element(By.ID, "name").send_keys("ada")
+        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in")
+        self.assertEqual(self.path(), "/admin/pages/shop/edit")
+        self.browser.close()
+        self.browser.switch_to.window(editor)
+        self.submit_in_place("save-deal-offer")
+        self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
+        self.assertEqual(self.draft_widget("deal-offer")["parameters"]["workID"], 26)
 
     def test_the_editor_shows_cards_and_moves_with_the_keyboard_keeping_place_and_focus(self):
         # JavaScript off: every move is a form post and a page of its own, which comes back at the

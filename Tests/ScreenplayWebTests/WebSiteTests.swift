@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import ScreenplayContract
 import ScreenplayServer
-import ScreenplayWeb
+@testable import ScreenplayWeb
 import Synchronization
 import Testing
 
@@ -189,6 +189,30 @@ struct WebSiteTests {
         #expect(style.head.headerFields[.contentType] == "text/css; charset=utf-8")
         #expect(style.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
         #expect(String(decoding: style.body, as: UTF8.self).contains("--sp-accent"))
+    }
+
+    @Test("the script is served without its whole-line comments and blank lines, its code as written")
+    func servedScript() throws {
+        let sample = """
+            // What the module does.
+            const a = 1; // a comment after code stays
+
+              // indented too
+            const url = "http://example.org//path";
+            \tfoo(); //  ok
+            """
+        #expect(WebScript.served(sample) == "const a = 1; // a comment after code stays\nconst url = \"http://example.org//path\";\n\tfoo(); //  ok\n")
+        // A template literal spanning lines may hold a line that begins with //: left whole.
+        let literal = "const text = `first\n// not a comment\n`;\n// a comment\n"
+        #expect(WebScript.served(literal) == literal)
+        // The real script loses bytes, not code: every line it keeps is one of the source's.
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ScreenplayWeb/Script/screenplay.js")
+        let source = try #require(try? String(contentsOf: file, encoding: .utf8))
+        let served = WebScript.served(source)
+        #expect(served.utf8.count < source.utf8.count * 95 / 100)
+        let sourceLines = Set(source.split(separator: "\n"))
+        #expect(served.split(separator: "\n").allSatisfy { sourceLines.contains($0) })
     }
 
     @Test("a page is cached by its screen's ETag and revalidated with a 304; a page with a banner is never stored")

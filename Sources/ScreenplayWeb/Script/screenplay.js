@@ -487,9 +487,18 @@ window.addEventListener("scroll", () => {
 // ---- The admin's editor: drops and Move/Save posts answered in place (scroll and focus kept) ----
 const editorRoot = () => $("[data-editor]");
 
+// Signed out under an open editor: the typing stays, and the next post takes the new session's token.
+let signedOut = false;
+
 async function editorPost(url, fields, focusID, said) {
   const body = new URLSearchParams(fields);
-  if (!body.has("csrf")) body.set("csrf", $("[data-editor] input[name=csrf]")?.value || "");
+  if (signedOut) {
+    const page = new DOMParser().parseFromString(await fetch(location.href).then((r) => r.text(), () => ""), "text/html");
+    const token = page.querySelector("[data-editor] input[name=csrf]")?.value;
+    if (token) for (const input of $$("input[name=csrf]")) input.value = token;
+    signedOut = !token;
+  }
+  body.set("csrf", $("[data-editor] input[name=csrf]")?.value || "");
   let response;
   try {
     response = await fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "text/html" } });
@@ -500,11 +509,16 @@ async function editorPost(url, fields, focusID, said) {
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const fresh = page.getElementById("main");
   if (!fresh || !page.querySelector("[data-editor]")) {
-    if (response.ok) return location.assign(response.url);
+    const signIn = page.querySelector("form.login");
+    if (response.ok && !signIn) return location.assign(response.url);
     // Refused without an editor to show (too large, signed out): said at the top, the typing kept.
     $("#error-summary")?.remove();
     const box = doc.createElement("div");
-    Object.assign(box, { className: "error-summary", id: "error-summary", tabIndex: -1, textContent: (fresh || page.body).textContent.trim() });
+    Object.assign(box, { className: "error-summary", id: "error-summary", tabIndex: -1 });
+    if ((signedOut = !!signIn)) {
+      const link = Object.assign(doc.createElement("a"), { href: `${signIn.action}?next=${location.pathname}`, target: "_blank", id: "sign-in-again", textContent: "Sign in again" });
+      box.append("Not saved: signed out. ", link, " in a new tab, then press the button again; your typing is kept.");
+    } else box.textContent = (fresh || page.body).textContent.trim();
     box.setAttribute("role", "alert");
     $("#main > h1").after(box);
     return box.focus();

@@ -14,8 +14,23 @@ enum WebScript {
         guard let url = Bundle.module.url(forResource: "screenplay", withExtension: "js"), let data = try? Data(contentsOf: url) else {
             return nil
         }
-        return EncodedBody(bytes: Array(data))
+        return EncodedBody(bytes: Array(served(String(decoding: data, as: UTF8.self)).utf8))
     }()
+
+    /// The script as browsers get it: without its whole-line comments and blank lines (the
+    /// source explains itself to its readers; a listener's phone needs none of it: about 10 %
+    /// fewer bytes gzipped). Code is never touched: a comment after code stays, and a source
+    /// with a template literal spanning lines (where a line may begin with `//` as text) is
+    /// served as it is.
+    static func served(_ source: String) -> String {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard !lines.contains(where: { $0.filter { $0 == "`" }.count % 2 == 1 }) else { return source }
+        let kept = lines.filter { line in
+            let code = line.drop { $0 == " " || $0 == "\t" }
+            return !code.isEmpty && !code.hasPrefix("//")
+        }
+        return kept.joined(separator: "\n") + "\n"
+    }
 
     /// The URL pages reference: the path and a version from the content's tag.
     static let versionedPath: String? = asset.map { path + "?v=" + $0.etag.filter { $0.isHexDigit || $0 == "-" }.suffix(16) }
