@@ -41,6 +41,10 @@ struct TemplateDiffTests {
         let diff = TemplateDiff(from: old, to: new)
         #expect(diff.movedWidgets == ["a"], "b is at position 2 before and after")
         #expect(diff.lines.contains("Moved a in top from position 1 to 3"))
+        // Neighbours swapped: the one moved up with "Move up", the one moved down with "Move down".
+        let three = Self.page([("top", [Self.widget("a"), Self.widget("b"), Self.widget("c")])])
+        #expect(TemplateDiff(from: three, to: Self.page([("top", [Self.widget("a"), Self.widget("c"), Self.widget("b")])])).movedWidgets == ["c"])
+        #expect(TemplateDiff(from: three, to: Self.page([("top", [Self.widget("b"), Self.widget("a"), Self.widget("c")])])).movedWidgets == ["a"])
         // Long sections keep the fewest moves (the tie-break is skipped past a thousand).
         let many = (0..<1_500).map { Self.widget("w\($0)") }
         let rotated = Self.page([("top", Array(many.dropFirst()) + [many[0]])])

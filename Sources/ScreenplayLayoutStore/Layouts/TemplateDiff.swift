@@ -342,7 +342,9 @@ public struct TemplateDiff: Sendable, Hashable {
                 }
             }
         }
-        var cursor = best.indices.max { best[$0] < best[$1] } ?? -1
+        // Still tied: the run ending at the smallest old position, as the classic algorithm
+        // chooses (of two neighbours swapped by "Move up", the one moved up is named).
+        var cursor = best.indices.max { (best[$0].length, best[$0].stayed, -sequence[$0]) < (best[$1].length, best[$1].stayed, -sequence[$1]) } ?? -1
         var result: Set<String> = []
         while cursor >= 0 {
             result.insert(kept[cursor])
