@@ -17,6 +17,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 import unittest
 import urllib.error
 import urllib.request
@@ -28,6 +29,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -726,6 +728,27 @@ class AdminInTheBrowser(unittest.TestCase):
         self.submit_in_place("save-deal-offer")
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.assertEqual(self.draft_widget("deal-offer")["parameters"]["workID"], 26)
+
+    def test_a_double_click_is_one_press_on_add_and_on_publish(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        live = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+        before = sum(len(s["widgets"]) for s in live["sections"])
+        ActionChains(self.browser).double_click(self.browser.find_element(By.ID, "palette-add-cartButton")).perform()
+        WebDriverWait(self.browser, 10).until(lambda _: self.server.api("GET", "/admin/api/pages/shop").get("draft"))
+        time.sleep(1)  # a second post, had one gone, would have landed by now
+        draft = self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]
+        added = [w["id"] for s in draft["sections"] for w in s["widgets"] if w["kind"] == "cartButton" and w["id"].startswith("cartButton")]
+        self.assertEqual(len(added), 1, f"one widget added: {added}")
+        self.assertEqual(sum(len(s["widgets"]) for s in draft["sections"]), before + 1)
+        # Publishing with a double click publishes once and says so, not "someone published meanwhile".
+        live = self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"]
+        self.open("/admin/pages/shop/publish")
+        page = self.browser.find_element(By.TAG_NAME, "html")
+        ActionChains(self.browser).double_click(self.browser.find_element(By.ID, "confirm-publish")).perform()
+        self.wait_replaced(page)
+        self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
+        self.assertEqual(self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"], live + 1)
 
     def test_the_editor_shows_cards_and_moves_with_the_keyboard_keeping_place_and_focus(self):
         # JavaScript off: every move is a form post and a page of its own, which comes back at the

@@ -488,9 +488,16 @@ window.addEventListener("scroll", () => {
 const editorRoot = () => $("[data-editor]");
 
 // Signed out under an open editor: the typing stays, and the next post takes the new session's token.
-let signedOut = false;
+let signedOut = false, posting = false;
 
+// One post at a time: a second press while one is on its way (a double click on Add) is dropped.
 async function editorPost(url, fields, focusID, said) {
+  if (posting) return;
+  posting = true;
+  try { await post(url, fields, focusID, said); } finally { posting = false; }
+}
+
+async function post(url, fields, focusID, said) {
   const body = new URLSearchParams(fields);
   if (signedOut) {
     const page = new DOMParser().parseFromString(await fetch(location.href).then((r) => r.text(), () => ""), "text/html");
@@ -649,6 +656,15 @@ doc.addEventListener("submit", (event) => {
     : `Moved ${card.dataset.widget} ${by === "-1" ? "up" : "down"}`;
   editorPost(form.action, fields, event.submitter?.id || card.id, said);
 });
+
+// A post that loads a page (publish, roll back, delete) goes once: a double click is one press.
+window.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || form.method !== "post") return;
+  if (form.dataset.sent) event.preventDefault();
+  form.dataset.sent = 1;
+});
+window.addEventListener("pageshow", () => { for (const form of $$("form[data-sent]")) delete form.dataset.sent; });
 
 prepareEditor();
 
