@@ -858,10 +858,17 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(order("featured")[0], "deal-buy")
 
         # Undo takes back the last move only, and then has nothing more to take back.
+        # It says what it took back, and that notice holds the focus (the Undo button is gone).
         self.submit("undo")
-        self.assertIn("undone", self.browser.find_element(By.ID, "notice").text)
+        self.assertEqual(self.browser.find_element(By.ID, "notice").text, "Undone: Moved deal-buy from featured (position 1) to deal (position 2)")
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "notice")
         self.assertEqual(order("deal"), ["deal-offer", "deal-buy"])
         self.assertFalse(self.browser.find_elements(By.ID, "undo"))
+        # Removing a card hands the focus to the card that took its place; the last one's to Undo.
+        self.submit("remove-deal-offer")
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "widget-deal-buy")
+        self.submit("remove-deal-buy")
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "undo")
         self.check_accessible("editor with the script")
         self.shot("15-editor-dragged")
 

@@ -29,8 +29,15 @@ extension AdminSite {
     {
         // Back where the last action was: that card open (after a save) and the button or field
         // that did it focused (so "Move up" pressed again moves the same widget again).
-        let focus = query["focus"].map(Self.fieldID)
+        var focus = query["focus"].map(Self.fieldID)
         let openCard = query["open"]
+        var notice = notice
+        if query["done"] == "undone",
+            let undo = try await layouts.auditLog(subject: route, limit: 10).first(where: { $0.action == "undo draft" && $0.actor == session.admin })
+        {
+            // What the undo took back, in the audit log's words.
+            notice = "Undone: " + undo.detail
+        }
         let (template, source) = try await editable(route)
         guard let template else {
             return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
@@ -51,7 +58,12 @@ extension AdminSite {
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
         var body = "<p id=\"source\">\(HTML.escape(source))</p>"
-        if try await layouts.draft(of: route)?.canUndo == true {
+        let canUndo = try await layouts.draft(of: route)?.canUndo == true
+        // Undo is one step: once taken, its button is gone and the notice saying what it did
+        // holds the focus instead of nothing.
+        let focusNotice = focus == "undo" && !canUndo && notice != nil
+        if focusNotice { focus = nil }
+        if canUndo {
             body += """
                 <form method="post" action="\(action)/undo">\(csrf)<button type="submit" id="undo"\(focus == "undo" ? " autofocus" : "")>Undo the last change</button></form>
                 """
@@ -84,7 +96,7 @@ extension AdminSite {
                 <form method="post" action="\(sectionAction)/remove">\(csrf)<button type="submit" id="section-remove-\(sectionKey)" \
                 \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></details>
                 """
-            body += "<div class=\"cards\" data-section=\"\(sectionKey)\" aria-label=\"Widgets of \(sectionKey)\">"
+            body += "<div class=\"cards\" data-section=\"\(sectionKey)\" role=\"group\" aria-label=\"Widgets of \(sectionKey)\">"
             defer { body += "</div>" }
             for (index, widget) in section.widgets.enumerated() {
                 let attemptHere = attempt?.instanceID == widget.id ? attempt : nil
@@ -183,7 +195,7 @@ extension AdminSite {
         // With the script, cards are dragged to a place and moves save without a reload; the
         // announcer says what happened to screen readers.
         return Self.page(
-            title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice,
+            title: "Edit \(template.title) (\(route))", session: session, prefix: prefix, notice: notice, focusNotice: focusNotice,
             body: Self.errorSummary(summary, pageProblems: pageProblems, refused: attempt != nil)
                 + "<div data-editor data-seen=\"\(HTML.escape(template.digest))\" class=\"editor\"><div class=\"draft\">\(body)</div>"
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
@@ -372,10 +384,13 @@ extension AdminSite {
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
-        // After a move, back at the widget with the same button focused; after a removal, at the page.
+        // After a move, back at the widget with the same button focused; after a removal, at the
+        // card that took its place (or the one before it), else at Undo, which brings it back.
         let returnTo: String
         if rest.last != "move" {
-            returnTo = ""
+            let neighbours = template.sections[section].widgets
+            let neighbour = neighbours.indices.contains(index) ? neighbours[index] : neighbours.last
+            returnTo = Self.returnTo(widget: neighbour?.id ?? "", focus: neighbour.map { "widget-" + $0.id } ?? "undo", open: false)
         } else if form["place"] != nil {
             returnTo = Self.returnTo(widget: widget.id, focus: "moveto-" + widget.id, open: true)
         } else if form["section"] != nil {

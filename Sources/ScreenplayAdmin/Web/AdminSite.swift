@@ -512,7 +512,7 @@ public struct AdminSite: Sendable {
         """
 
     static func page(
-        title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, body: String,
+        title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, focusNotice: Bool = false, body: String,
         status: HTTPResponse.Status = .ok, extraStyle: String = "", mainAttributes: String = "", script: String? = nil
     ) -> ScreenplayService.Response {
         let navigation =
@@ -523,7 +523,9 @@ public struct AdminSite: Sendable {
                 <button type="submit" id="sign-out">Sign out</button></form></nav>
                 """
             } ?? ""
-        let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\">\(HTML.escape(String($0.prefix(200))))</p>" } ?? ""
+        // Focused when what it says is where the reader's attention belongs (nothing else to hold it).
+        let focus = focusNotice ? " tabindex=\"-1\" autofocus" : ""
+        let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\"\(focus)>\(HTML.escape(String($0.prefix(300))))</p>" } ?? ""
         // Signed-in pages carry the site's script (times in the reader's zone, the editor in place);
         // everything works without it.
         let script = script ?? (session == nil ? nil : WebSite.scriptPath)
