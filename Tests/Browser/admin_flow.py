@@ -1109,18 +1109,28 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("experiment page")
         self.shot("12-experiment-scheduled")
 
-        # Started now, then stopped now: the state says so, the API agrees.
+        # Started now (the button says which scheduled start it brings forward), then stopped now:
+        # only the action the state allows is offered; the state says so, the API agrees.
+        self.assertEqual(self.browser.find_element(By.ID, "start-now").text, "Start now, not 2030-01-01 09:00 UTC")
+        self.assertFalse(self.browser.find_elements(By.ID, "stop-now"))
         self.submit("start-now")
         self.assertIn("Started", self.browser.find_element(By.ID, "notice").text)
         self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("running since"))
+        self.assertFalse(self.browser.find_elements(By.ID, "start-now"))
         self.submit("stop-now")
         self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("stopped"))
+        self.assertEqual(self.browser.find_element(By.ID, "start-now").text, "Start again now")
         self.assertIsNotNone(self.experiment("cta-test").get("stop"))
         rows = self.browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")
         self.assertEqual([row.find_element(By.TAG_NAME, "td").text for row in rows], ["control", "big-button"])
 
-        # Nothing names it: it can be deleted.
+        # Nothing names it: it can be deleted, once the question what goes is answered.
         self.submit("delete-experiment")
+        self.assertIn("cannot be undone", self.browser.find_element(By.TAG_NAME, "main").text)
+        self.assertIn("control 50 (50 %), big-button 50 (50 %)", self.browser.find_element(By.TAG_NAME, "main").text)
+        self.assertIsNotNone(self.experiment("cta-test"), "asked, not yet deleted")
+        self.check_accessible("delete an experiment?")
+        self.submit("confirm-delete")
         self.assertIn("Experiment deleted", self.browser.find_element(By.ID, "notice").text)
         self.assertNotIn("cta-test", self.browser.find_element(By.ID, "experiment-list").text)
 

@@ -258,6 +258,26 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("an experiment is deleted only once the question is answered; its page offers only what its state allows")
+    func experimentActionsAsk() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            #expect(try await post("/admin/experiments/new", ["key": "short", "variants": "control 2\nbig 1"]).status == .seeOther)
+            let page = try await raw(.get, root, "/admin/experiments/short", headers: cookie)
+            #expect(page.text.contains("id=\"stop-now\">Stop now</button>"), "running from its creation: Stop is offered")
+            #expect(!page.text.contains("id=\"start-now\""))
+            let list = try await raw(.get, root, "/admin/experiments", headers: cookie)
+            #expect(list.text.contains("control 2 (67 %), big 1 (33 %)"))
+
+            // A post without the answer (an old form, a script) is asked the question, not obeyed.
+            let asked = try await post("/admin/experiments/short/delete", [:])
+            #expect(asked.status == .ok)
+            #expect(asked.text.contains("Delete experiment short?") && asked.text.contains("name=\"confirm\" value=\"yes\""))
+            #expect(try await demo.experiments.experiment("short") != nil)
+            #expect(try await post("/admin/experiments/short/delete", ["confirm": "yes"]).status == .seeOther)
+            #expect(try await demo.experiments.experiment("short") == nil)
+        }
+    }
+
     @Test("the preview pins a widget's last answer and unpins it, coming back to the same preview each time")
     func previewPins() async throws {
         try await Self.signedIn { root, demo, cookie, post in

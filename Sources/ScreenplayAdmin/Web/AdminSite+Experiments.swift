@@ -26,7 +26,7 @@ extension AdminSite {
         let now = Date()
         for experiment in try await experiments.all() {
             let report = try await experiments.report(for: experiment.key)
-            let split = experiment.variants.map { "\(HTML.escape($0.name)) \($0.weight)" }.joined(separator: " · ")
+            let split = HTML.escape(Self.weights(experiment))
             rows += """
                 <tr><td><a href="\(prefix)/experiments/\(Self.pathEscape(experiment.key))">\(HTML.escape(experiment.key))</a></td>\
                 <td>\(HTML.escape(Self.state(of: experiment, at: now)))</td><td>\(split)</td>\
@@ -70,16 +70,20 @@ extension AdminSite {
         var body = Self.errorSummary(summary, pageProblems: errors[Self.pageErrorKey].map { [$0] } ?? [], refused: attempt != nil)
         if let existing {
             body += "<p id=\"experiment-state\">\(HTML.escape(Self.state(of: existing, at: Date())))</p>"
+            // The one action its state allows, saying what it replaces: a scheduled start is
+            // brought forward in words, not silently.
             let now = Date()
-            let running = existing.isRunning(at: now)
-            let stopped = existing.stop.map { $0 <= now } ?? false
-            body += """
-                <div class="actions"><form method="post" action="\(action)/start">\(csrf)<button type="submit" id="start-now"\(running ? " disabled" : "")>Start now</button></form>\
-                <form method="post" action="\(action)/stop">\(csrf)<button type="submit" id="stop-now"\(stopped ? " disabled" : "")>Stop now</button></form></div>
+            let button =
+                existing.isRunning(at: now)
+                ? "<form method=\"post\" action=\"\(action)/stop\">\(csrf)<button type=\"submit\" id=\"stop-now\">Stop now</button></form>"
+                : """
+                <form method="post" action="\(action)/start">\(csrf)<button type="submit" id="start-now">\
+                \(existing.start.map { $0 > now ? "Start now, not \(AdminTime.words($0))" : "Start again now" } ?? "Start now")</button></form>
                 """
+            body += "<div class=\"actions\">\(button)</div>"
         }
         body += """
-            <h2>\(existing == nil ? "New experiment" : "Settings")</h2>
+            <h2>Settings</h2>
             <form method="post" action="\(action)" class="edit" id="experiment-form">\(csrf)\(keyField)\
             <label for="experiment-variants">Variants, one per line: a name and a weight (the first is the control)</label>\
             <textarea id="experiment-variants" name="variants" rows="4"\(errors["variants"] == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"experiment-variants-error\"")>\(HTML.escape(values["variants"] ?? ""))</textarea>\
@@ -176,6 +180,19 @@ extension AdminSite {
             try await experiments.save(stopped, by: session.admin)
             return Self.redirect(to: page + "?done=experimentStopped")
         case ["delete"]:
+            // Nothing brings it back: first say what goes and ask.
+            guard form["confirm"] == "yes" else {
+                return Self.page(
+                    title: "Delete experiment \(key)?", session: session, prefix: prefix,
+                    body: """
+                        <p>Experiment \(HTML.escape(key)) is \(HTML.escape(Self.state(of: existing, at: Date()))), with variants \
+                        \(HTML.escape(Self.weights(existing))). Deleting it ends it for everyone and cannot be undone; its exposures stay for \
+                        the record.</p>
+                        <form method="post" action="\(page)/delete" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
+                        <div class="actions"><button type="submit" id="confirm-delete">Delete \(HTML.escape(key))</button> \
+                        <a href="\(page)" id="cancel">Keep it</a></div></form>
+                        """)
+            }
             // The store refuses while a page names it (LayoutError.experimentInUse, said on a page of its own).
             _ = try await experiments.delete(key, by: session.admin)
             return Self.redirect(to: list + "?done=experimentDeleted")
@@ -238,6 +255,12 @@ extension AdminSite {
         }
         let since = experiment.start.map { " since \(AdminTime.words($0))" } ?? ""
         return "running\(since)" + (experiment.stop.map { ", stops \(AdminTime.words($0))" } ?? "")
+    }
+
+    /// Its variants with their weights and shares: `control 2 (67 %), banner 1 (33 %)`.
+    static func weights(_ experiment: Experiment) -> String {
+        let total = max(1, experiment.variants.reduce(0) { $0 + $1.weight })
+        return experiment.variants.map { "\($0.name) \($0.weight) (\(($0.weight * 100 + total / 2) / total) %)" }.joined(separator: ", ")
     }
 
     static func formValues(_ experiment: Experiment) -> [String: String] {
