@@ -159,6 +159,19 @@ struct ComposerExperimentTests {
         #expect(Experiment(key: "empty", variants: []).problems.map(\.path) == ["$.variants"])
     }
 
+    @Test("variant names are identifiers (conditions write them as key=a|b) and segments names, not paragraphs")
+    func hostileNames() {
+        let long = String(repeating: "x", count: 10_000)
+        let odd = Experiment(
+            key: "names", variants: [.init("ok-name", weight: 1), .init("a|b", weight: 1), .init("x=y", weight: 1), .init(long, weight: 1)],
+            targetSegment: long)
+        #expect(odd.problems.map(\.path) == ["$.variants[1].name", "$.variants[2].name", "$.variants[3].name", "$.targetSegment"])
+        #expect(odd.problems[0].message == "'a|b' is not a variant name: 1...64 of A-Z a-z 0-9 . _ : / ~ -")
+        #expect(odd.problems[3].message == "a segment name of 10000 characters; at most 128")
+        let conditions = WidgetConditions(segments: ["beta", long])
+        #expect(conditions.problems(at: "$.c", experiments: nil).map(\.path) == ["$.c.segments"])
+    }
+
     @Test("hostile weights are refused with their paths and never overflow bucketing")
     func hostileWeights() {
         let huge = Experiment(key: "big", variants: [.init("a", weight: .max), .init("b", weight: .max)])

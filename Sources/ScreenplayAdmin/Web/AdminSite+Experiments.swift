@@ -65,7 +65,7 @@ extension AdminSite {
         }
         let keyField =
             existing == nil
-            ? Self.field(name: "key", label: "Key (letters, digits, - and _; pages name it)", value: values["key"] ?? "", error: errors["key"], id: "experiment-key")
+            ? Self.field(name: "key", label: "Key (letters, digits and . _ : / ~ -; pages name it)", value: values["key"] ?? "", error: errors["key"], id: "experiment-key")
             : ""
         var body = Self.errorSummary(summary, pageProblems: errors[Self.pageErrorKey].map { [$0] } ?? [], refused: attempt != nil)
         if let existing {

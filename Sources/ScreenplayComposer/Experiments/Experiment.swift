@@ -57,6 +57,8 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
     public static let maximumWeight = 1_000_000
     /// The most variants an experiment may have.
     public static let maximumVariants = 64
+    /// The longest segment name: a name an app gives a group of users, not a paragraph.
+    public static let maximumSegmentLength = 128
 
     /// The sum of the positive weights, each counted up to ``maximumWeight`` (so no definition,
     /// however hostile, overflows it); no user is bucketed when it is zero.
@@ -115,7 +117,13 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
         var seen: Set<String> = []
         for (index, variant) in variants.enumerated() {
             let path = "$.variants[\(index)]"
-            if variant.name.isEmpty { problems.append(.init(path: path + ".name", message: "a variant needs a name")) }
+            if variant.name.isEmpty {
+                problems.append(.init(path: path + ".name", message: "a variant needs a name"))
+            } else if !ValueRules.isIdentifier(variant.name, maximum: ValueRules.Key.maximum) {
+                // Conditions write variants as `key=a|b`: a name is an identifier, like the key.
+                problems.append(
+                    .init(path: path + ".name", message: "'\(variant.name.prefix(40))' is not a variant name: 1...64 of A-Z a-z 0-9 . _ : / ~ -"))
+            }
             if !seen.insert(variant.name).inserted {
                 problems.append(.init(path: path + ".name", message: "duplicate variant '\(variant.name)'"))
             }
@@ -128,6 +136,10 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
         }
         if !variants.isEmpty && totalWeight == 0 {
             problems.append(.init(path: "$.variants", message: "no variant has a positive weight: nobody would be bucketed"))
+        }
+        if let targetSegment, targetSegment.count > Self.maximumSegmentLength {
+            problems.append(
+                .init(path: "$.targetSegment", message: "a segment name of \(targetSegment.count) characters; at most \(Self.maximumSegmentLength)"))
         }
         if let start, let stop, stop <= start {
             problems.append(.init(path: "$.stop", message: "the experiment stops (\(stop)) before or when it starts (\(start))"))

@@ -117,6 +117,12 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
                     isWarning: true))
         }
         if segments?.isEmpty == true { empty("segments") }
+        for segment in (segments ?? []).sorted() where segment.count > Experiment.maximumSegmentLength {
+            problems.append(
+                .init(
+                    path: "\(path).segments",
+                    message: "a segment name of \(segment.count) characters; at most \(Experiment.maximumSegmentLength)"))
+        }
         if let locales {
             if locales.isEmpty { empty("locales") }
             for (index, locale) in locales.enumerated() where !Self.isLanguageTag(locale) {
