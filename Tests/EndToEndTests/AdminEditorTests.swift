@@ -79,7 +79,8 @@ struct AdminEditorTests {
             #expect(unknown.text.contains("error-summary") && unknown.text.contains("nope"), "\(unknown.text.prefix(300))")
             let nowhere = try await post("/admin/pages/shop/edit/add", ["from": "palette", "kind": "priceTag", "section": "attic"])
             #expect(nowhere.status == .unprocessableContent)
-            #expect(nowhere.text.contains("choose a section"))
+            #expect(nowhere.text.contains("<a href=\"#add-section\">new widget: section: choose one of the page&#39;s sections</a>"))
+            #expect(nowhere.text.contains("aria-invalid=\"true\" aria-describedby=\"add-section-error\""))
             #expect(try #require(try await demo.layouts.draft(of: "shop")).template == draft)
         }
     }
@@ -209,6 +210,7 @@ struct AdminEditorTests {
             #expect(reopened.text.contains("name=\"c.platforms.android\" value=\"yes\" checked>Android"))
             #expect(reopened.text.contains("name=\"c.platforms.ios\" value=\"yes\">iOS"), "iOS not ticked")
             #expect(reopened.text.contains("<option value=\"shop-free-shipping=banner\" selected>"))
+            #expect(reopened.text.contains("only Android, Web"), "the chip names platforms as the boxes do")
 
             // A platform no box offers and two variants at once (a script's doing): each shown as a
             // choice of its own, chosen, so saving the card as it stands keeps both.

@@ -140,6 +140,9 @@ struct ComposerConditionTests {
         let paths = conditions.problems(at: "$.c", experiments: heroExperiment).map(\.path)
         #expect(
             paths == ["$.c.platforms", "$.c.segments", "$.c.locales[1]", "$.c.apiVersions", "$.c.window", "$.c.experiment.variants"])
+        // Times in the form every admin page writes them, not Foundation's description.
+        let window = try? #require(conditions.problems(at: "$.c", experiments: heroExperiment).first { $0.path == "$.c.window" }?.message)
+        #expect(window?.contains(/ends \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\) before or when it starts/) == true, "\(window ?? "")")
         let unknown = WidgetConditions(experiment: .init("nope", is: "a")).problems(at: "$", experiments: heroExperiment)
         #expect(unknown.map(\.path) == ["$.experiment.key"])
         #expect(WidgetConditions(experiment: .init("nope", is: "a")).problems(at: "$", experiments: nil).isEmpty)

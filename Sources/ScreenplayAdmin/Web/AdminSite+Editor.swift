@@ -57,7 +57,7 @@ extension AdminSite {
         }
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
-        var body = "<p id=\"source\">\(HTML.escape(source))</p>"
+        var body = "<p id=\"source\">\(source)</p>"
         let canUndo = try await layouts.draft(of: route)?.canUndo == true
         // Undo is one step: once taken, its button is gone and the notice saying what it did
         // holds the focus instead of nothing.
@@ -70,6 +70,11 @@ extension AdminSite {
         }
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
+        // A long page's shortcut for the keyboard: straight to a section.
+        if template.sections.count > 1 {
+            let links = template.sections.map { "<a href=\"#heading-\(Self.fieldID($0.id))\">\(HTML.escape($0.id))</a>" }.joined(separator: " · ")
+            body += "<nav aria-label=\"Sections of the page\" id=\"jump\"><p>Sections: \(links)</p></nav>"
+        }
         let catalog = pages?.composer.catalog
         // What the parameters point at, in words ("Cello Suite No. 1 · Johann Sebastian Bach"),
         // from the verticals that can say; a nicety that never holds the page past a second.
@@ -79,7 +84,7 @@ extension AdminSite {
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
         for (sectionIndex, section) in template.sections.enumerated() {
-            body += "<h2>Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
+            body += "<h2 id=\"heading-\(Self.fieldID(section.id))\">Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
             let sectionAction = "\(action)/sections/\(Self.pathEscape(section.id))"
             let sectionKey = HTML.escape(section.id)
             // The section's own tools, folded: what a person does most is move and edit widgets.
@@ -175,6 +180,7 @@ extension AdminSite {
         let sections = options(template.sections.map(\.id), selected: chosen["section"])
         let addErrors = attempt?.instanceID == "" ? attempt?.errors ?? [:] : [:]
         if let error = addErrors["id"] { summary.append(("add-id", "new widget: id", error)) }
+        if let error = addErrors["section"] { summary.append(("add-section", "new widget: section", error)) }
         if let error = addErrors["parameters"] { summary.append(("add-parameters", "new widget: parameters", error)) }
         // Every setting at once (an id of one's choosing, parameters as JSON): for whoever needs
         // more than the palette's example; open again after a refused add.
@@ -184,7 +190,9 @@ extension AdminSite {
             \(Self.field(name: "id", label: "Widget id", value: attempt?.instanceID == "" ? attempt?.values["id"] ?? "" : "", error: addErrors["id"], id: "add-id"))
             <label for="add-kind">Kind</label><select id="add-kind" name="kind">\(kinds)</select>
             <label for="add-vertical">Vertical</label><select id="add-vertical" name="vertical">\(verticals)</select>
-            <label for="add-section">Section</label><select id="add-section" name="section">\(sections)</select>
+            <label for="add-section">Section</label><select id="add-section" name="section"\
+            \(addErrors["section"] == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"add-section-error\"")>\(sections)</select>\
+            \(addErrors["section"].map { "<span class=\"error\" id=\"add-section-error\">\(HTML.escape($0))</span>" } ?? "")
             \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
             <button type="submit" id="add-widget">Add</button></form></details>
             <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)
@@ -228,11 +236,13 @@ extension AdminSite {
         String(id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
     }
 
-    /// The draft, or a copy of the live revision, with words saying which.
+    /// The draft, or a copy of the live revision, with words (HTML) saying which; the time is a
+    /// `<time>` the script shows on the reader's clock, as every admin time.
     func editable(_ route: String) async throws -> (PageTemplate?, String) {
         if let draft = try await layouts.draft(of: route) {
             return (
-                draft.template, "Editing the draft, saved by \(draft.updatedBy) at \(draft.updatedAt), based on revision \(draft.basedOn)."
+                draft.template,
+                "Editing the draft, saved by \(HTML.escape(draft.updatedBy)) at \(Self.time(draft.updatedAt)), based on revision \(draft.basedOn)."
             )
         }
         if let live = try await layouts.published(route: route) {
@@ -293,7 +303,7 @@ extension AdminSite {
             let id = form["id"] ?? ""
             guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
                 return try await editor(
-                    route, session, notice: nil, attempt: EditAttempt(instanceID: "", values: form, errors: ["id": "choose a section"]))
+                    route, session, notice: nil, attempt: EditAttempt(instanceID: "", values: form, errors: ["section": "choose one of the page's sections"]))
             }
             let parametersText = (form["parameters"] ?? "").trimmingCharacters(in: .whitespaces)
             var parameters: JSONValue = [:]
@@ -454,10 +464,13 @@ extension AdminSite {
         }.joined(separator: "; ")
     }
 
-    /// The conditions as chips, in words: `only android, web`, `app versions 4 and later`.
+    /// The conditions as chips, in words: `only Android, Web`, `app versions 4 and later`.
     static func chips(_ conditions: WidgetConditions) -> String {
         var chips: [String] = []
-        if let platforms = conditions.platforms { chips.append("only " + platforms.map(\.rawValue).sorted().joined(separator: ", ")) }
+        if let platforms = conditions.platforms {
+            let names = platforms.map(\.rawValue).sorted().map { platform in knownPlatforms.first { $0.value == platform }?.label ?? platform }
+            chips.append("only " + names.joined(separator: ", "))
+        }
         if let range = conditions.apiVersions {
             switch (range.minimum, range.maximum) {
             case (let low?, let high?): chips.append("app versions \(low.rawValue) to \(high.rawValue)")

@@ -464,7 +464,7 @@ public struct AdminSite: Sendable {
         "rolledBack": "Rolled back: the chosen revision is live again, as the newest.",
         "switchedOn": "Switched on, from the next request.",
         "switchedOff": "Switched off, from the next request.",
-        "saved": "Saved to the draft. Publish it from the page when it is ready.",
+        "saved": "Saved to the draft. The live page changes only once you publish it (Back to the page, then Publish).",
         "undone": "The last change was undone.",
         "pinned": "Pinned: that widget shows this answer in your preview until you unpin it or sign out.",
         "unpinned": "Unpinned: the provider is asked again.",

@@ -142,7 +142,7 @@ public struct Experiment: Codable, Sendable, Hashable, Identifiable {
                 .init(path: "$.targetSegment", message: "a segment name of \(targetSegment.count) characters; at most \(Self.maximumSegmentLength)"))
         }
         if let start, let stop, stop <= start {
-            problems.append(.init(path: "$.stop", message: "the experiment stops (\(stop)) before or when it starts (\(start))"))
+            problems.append(.init(path: "$.stop", message: "the experiment stops (\(stop.formatted(.iso8601))) before or when it starts (\(start.formatted(.iso8601)))"))
         }
         return problems
     }

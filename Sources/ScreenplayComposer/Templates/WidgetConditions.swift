@@ -136,7 +136,7 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
                 .init(path: "\(path).apiVersions", message: "minimum \(minimum) is above maximum \(maximum): no client matches"))
         }
         if let window, let start = window.start, let end = window.end, end <= start {
-            problems.append(.init(path: "\(path).window", message: "the window ends (\(end)) before or when it starts (\(start))"))
+            problems.append(.init(path: "\(path).window", message: "the window ends (\(end.formatted(.iso8601))) before or when it starts (\(start.formatted(.iso8601)))"))
         }
         if let experiment {
             if experiment.variants.isEmpty {
