@@ -790,6 +790,9 @@ class AdminInTheBrowser(unittest.TestCase):
             self.wait_replaced(page)
             button = self.browser.switch_to.active_element
             self.assertEqual(button.get_attribute("id"), "up-deal-buy")
+        # The focus shows: a 3 px ring, not the browser's thin default.
+        self.assertEqual(self.browser.execute_script(
+            "const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineWidth"), "solid 3px")
         ids = order()
         self.assertEqual(ids.index("deal-buy"), ids.index("deal-offer") - 1, "moved above the offer, across from the price")
 

@@ -503,6 +503,8 @@ public struct AdminSite: Sendable {
         @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind,.hint{color:#b0b0b5}}
         form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
         @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error,form.edit .hint{grid-column:1}select{max-width:100%}}
+        :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}article.card:focus,.notice:focus{outline:3px solid #0b57d0;outline-offset:2px}
+        @media (prefers-color-scheme:dark){:focus-visible,article.card:focus,.notice:focus{outline-color:#8ab4ff}}
         .review-warnings{border-left:4px solid #8a5a00;padding:.25rem 1rem;margin:1rem 0;background:#fdf3e1}.review-warnings h2{margin:.25rem 0;font-size:1.1rem}
         @media (prefers-color-scheme:dark){.review-warnings{background:#3a2b0c}}
         .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
