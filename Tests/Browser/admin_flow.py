@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 
 import axe
-from demo_server import DemoServer
+from demo_server import DemoServer, start_clean
 from selenium.webdriver.support.ui import Select
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -104,7 +104,7 @@ class AdminInTheBrowser(unittest.TestCase):
         print(f"screenshots: {cls.shots}", file=sys.stderr)
 
     def setUp(self):
-        self.browser.delete_all_cookies()
+        start_clean(self.browser)
         # Every test starts from the seeded shop: the first revision live, no draft.
         if self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"] != 1:
             self.server.api("POST", "/admin/api/pages/shop/rollback", {"revision": 1})
@@ -261,7 +261,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.browser.find_element(By.ID, "name").send_keys("ada")
         self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
         self.submit("sign-in")
-        self.assertEqual(self.path(), "/admin")
+        self.assertEqual(self.path(), "/admin", self.browser.find_element(By.TAG_NAME, "main").text)
 
     def test_a_stale_sign_in_form_is_refused(self):
         self.open("/admin/login")
@@ -1018,6 +1018,37 @@ class AdminInTheBrowser(unittest.TestCase):
             self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-recordingOffer-1 details").get_attribute("open"))
         finally:
             self.browser = scripted
+
+    def test_a_preview_signed_out_elsewhere_says_so_on_the_next_change(self):
+        """A live preview whose session ended in another tab does not freeze silently: the next
+        change it hears says it is signed out, with a way back to this same preview."""
+        self.sign_in()
+        preview = self.browser.current_window_handle
+        self.open("/admin/pages/shop/preview?platform=android&version=3")
+        self.browser.switch_to.new_window("tab")
+        self.open("/admin")
+        self.submit("sign-out")
+        self.browser.close()
+        self.browser.switch_to.window(preview)
+        self.server.api("POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": False})
+        try:
+            box = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_element(By.ID, "error-summary"))
+            self.assertIn("Signed out", box.text)
+            self.assertEqual(box.get_attribute("role"), "status")
+            self.check_accessible("preview signed out")
+            self.shot("16c-preview-signed-out")
+            # Signing in again from the link comes back to this preview, its settings kept.
+            self.browser.find_element(By.ID, "sign-in-again").click()
+            WebDriverWait(self.browser, 10).until(lambda _: len(self.browser.window_handles) == 2)
+            self.browser.switch_to.window([handle for handle in self.browser.window_handles if handle != preview][0])
+            self.browser.find_element(By.ID, "name").send_keys("ada")
+            self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+            self.submit("sign-in")
+            self.assertEqual(self.path(), "/admin/pages/shop/preview?platform=android&version=3")
+            self.browser.close()
+            self.browser.switch_to.window(preview)
+        finally:
+            self.server.api("POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": True})
 
     def test_the_preview_pins_a_providers_answer_while_editing(self):
         self.sign_in()

@@ -30,7 +30,7 @@ import threading
 import time
 import unittest
 
-from demo_server import DemoServer
+from demo_server import DemoServer, start_clean
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -179,7 +179,7 @@ class WithJavaScript(unittest.TestCase):
         cls.browser.quit()
 
     def setUp(self):
-        self.browser.delete_all_cookies()
+        start_clean(self.browser)
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         self.page = Page(self.browser, SERVERS["plain"])
         self.page.dark(False)
@@ -583,7 +583,7 @@ class WithoutJavaScript(unittest.TestCase):
         cls.browser.quit()
 
     def setUp(self):
-        self.browser.delete_all_cookies()
+        start_clean(self.browser)
         self.page = Page(self.browser, SERVERS["plain"])
 
     def test_every_flow_works_as_links_and_forms(self):

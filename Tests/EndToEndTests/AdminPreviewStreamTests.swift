@@ -21,7 +21,7 @@ struct AdminPreviewStreamTests {
         return String(cookie.prefix { $0 != ";" })
     }
 
-    @Test("the preview names its stream; a saved draft and a publish are announced on it, a draft to no public stream, an experiment change only when the preview changes; a session that ended hears nothing")
+    @Test("the preview names its stream; a saved draft and a publish are announced on it, a draft to no public stream, an experiment change only when the preview changes; a session that ended hears nothing and its stream ends")
     func previewFollowsChanges() async throws {
         try await AdminAPITests.withAdmin { root, admin in
             // Nobody signed in: refused, in JSON; a route with no page: not found.
@@ -75,7 +75,13 @@ struct AdminPreviewStreamTests {
             template["title"] = "Summer shop"
             let again = String(decoding: try JSONEncoder().encode(JSONValue.object(template)), as: UTF8.self)
             #expect(try await AdminAPITests.call(.put, root, "pages/shop/draft", token: admin, json: again).status == .ok)
-            try await Task.sleep(for: .milliseconds(400))
+            // Its stream ends at the next look (its page then learns to sign in again), telling
+            // nothing of what changed.
+            let ended = await preview.wait(upTo: heardPromptly + .seconds(3)) { events in events.contains { $0.type == "end" } }
+            #expect(ended != nil, "the signed-out session's stream ended: \(preview.events.map(\.type))")
+            let end = try #require(preview.events.first { $0.type == "end" })
+            #expect(await preview.waitForEnd(), "and the server closed it")
+            #expect(try EventStreamTests.data(end)["reason"] as? String == "identity")
             #expect(preview.screenChanges.count == settled, "a signed-out session hears nothing: \(preview.screenChanges)")
             await preview.close()
             await reader.close()

@@ -26,7 +26,7 @@ struct StoreUnavailableTests {
                 storage: .init(store: store, bus: InProcessInvalidationBus()), logger: logger, passwordHasher: .fastForTests,
                 shopTimeouts: DemoServerHarness.shopTimeouts)
         }) { root, demo in
-            try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
+            _ = try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
             let adminToken = try await demo.admins.createAPIToken(for: "ada", label: "ci")
             let created = try await raw(
                 .post, root, "/api/v4/commands/playlists/create", headers: [.contentType: "application/json"], body: Array(#"{"name":"Before"}"#.utf8))

@@ -280,7 +280,8 @@ extension AdminSite {
     /// Opens the stream a live preview follows (`GET /admin/preview-events/{route}?…`, the
     /// preview's own query): one entry, `preview`, whose tag moves when the draft or the live
     /// page as previewed does. Signed-in admins only; once the session ends (signed out,
-    /// expired) the stream says nothing more and closes when idle.
+    /// expired) the stream's next look ends it (`end`, reason `identity`), saying nothing of
+    /// what changed, so the page learns on its next fetch that it must sign in again.
     public func openPreviewEvents(_ request: HTTPRequest, clientAddress: String? = nil) async -> ScreenplayService.StreamingResponse {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
@@ -297,8 +298,10 @@ extension AdminSite {
             let stream = try await hub.open(
                 watching: ["preview"], client: client, lastEventID: request.headerFields[ScreenplayService.lastEventID], followsDrafts: true,
                 etag: { _, _ throws(ScreenplayError) in
-                    // A session that ended hears nothing more.
-                    guard (try? await site.admins.session(id: id)) != nil else { throw .internalError("the admin session ended") }
+                    // A session that ended hears nothing more: its stream ends.
+                    guard (try? await site.admins.session(id: id)) != nil else {
+                        throw ScreenplayError(status: .unauthorized, code: "signInFirst", message: "the admin session ended")
+                    }
                     switch try? await site.composePreview(route, query: query, session: id) {
                     case .success(let (_, columns)): return columns.etag
                     case .failure(.noPage): throw .notFound("no page '\(route)'", path: route)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 public import ScreenplayContract
 
@@ -61,7 +62,9 @@ public struct EventStreamClient: Sendable {
 /// missed invalidations while away. Then, each time the hub rings: a `screen` event
 /// (`{"path", "etag"}`) per watched screen whose ETag moved, or, when none did, an id-only message
 /// that keeps the client's `Last-Event-ID` current without waking it. A heartbeat comment when
-/// quiet; `end` (`{"reason": "idle" | "identity" | "shutdown"}`) when the server ends it.
+/// quiet; `end` (`{"reason": "idle" | "identity" | "shutdown"}`) when the server ends it:
+/// `identity` when the client's token no longer names its user, or when the ETag lookup answers
+/// `401` (whoever opened the stream may no longer see what it watches: an admin signed out).
 ///
 /// Consumed once, by the task writing the response; ``close()`` (idempotent) must follow, which
 /// frees its place under the limits. ``tick()`` is the heartbeat timer's call.
@@ -69,7 +72,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     /// A chunk of the response body.
     public typealias Element = [UInt8]
 
-    /// The ETag a `GET` of `screen` would answer for `client` now.
+    /// The ETag a `GET` of `screen` would answer for `client` now; `401` ends the stream.
     public typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
     /// Who `token` names now (a revoked token throws).
     public typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
@@ -112,6 +115,8 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
         var opened = false
         var finished = false
         var lastEvent = ContinuousClock.now
+        /// A lookup answered `401`: the stream ends after what was found.
+        var unauthorized = false
 
         /// The next chunk, or `nil` once the stream has ended.
         public mutating func next() async -> [UInt8]? {
@@ -127,7 +132,10 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                 if pending.shutdown { return finish("shutdown") }
                 if pending.identity, !(await identityHolds()) { return finish("identity") }
                 var chunk: [UInt8] = []
-                if pending.changed || pending.identity { chunk += await changes() }
+                if pending.changed || pending.identity {
+                    chunk += await changes()
+                    if unauthorized { return finish("identity", after: chunk) }
+                }
                 if pending.tick {
                     if ContinuousClock.now - lastEvent >= stream.hub.limits.idleLimit { return finish("idle", after: chunk) }
                     if chunk.isEmpty { chunk = ServerSentEvent(comment: "heartbeat").bytes }
@@ -146,6 +154,9 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                 let etag: String
                 do {
                     etag = try await stream.etag(screen, stream.client)
+                } catch where error.status == .unauthorized {
+                    unauthorized = true
+                    return chunk
                 } catch {
                     // A screen failing now (a provider down) keeps what the client has.
                     stream.logger.debug("event stream: '\(screen.entry)' did not build", metadata: ["error": "\(error)"])

@@ -167,8 +167,26 @@ async function refresh() {
   try {
     const page = await fetchPage(location.pathname + location.search);
     if (samePage(page.url, location.href)) show(page, { morphing: true });
+    else if (page.page.querySelector("form.login") && !$("#sign-in-again")) {
+      // An admin page that follows changes, signed out meanwhile: said, not silently frozen.
+      const box = summaryBox();
+      box.append("Signed out: this page no longer follows changes. ", signInLink(page.page), " in a new tab, then reload this one.");
+      box.setAttribute("role", "status");
+    }
   } catch (error) { /* the page shown is still the last one known */ }
 }
+
+// The box under the heading that says why a page did not change (replacing the last one).
+function summaryBox() {
+  $("#error-summary")?.remove();
+  const box = Object.assign(doc.createElement("div"), { className: "error-summary", id: "error-summary", tabIndex: -1 });
+  $("#main > h1").after(box);
+  return box;
+}
+
+// "Sign in again", in a new tab that comes back here: this tab keeps what it shows and what was typed.
+const signInLink = (page) => Object.assign(doc.createElement("a"), {
+  href: `${page.querySelector("form.login").action}?next=${encodeURIComponent(location.pathname + location.search)}`, target: "_blank", id: "sign-in-again", textContent: "Sign in again" });
 
 // ---- Live: the page follows its screen (event stream, or polled while visible) ----
 let stream = null, poll = 0;
@@ -185,6 +203,9 @@ function listen() {
   stream.addEventListener("ready", (event) => check(Object.values(JSON.parse(event.data).screens)[0]));
   stream.addEventListener("screen", (event) => check(JSON.parse(event.data).etag));
   stream.addEventListener("revalidate", refresh);
+  // Refused for good (an admin signed out, a full server): one look says why, or shows what is new.
+  const source = stream;
+  source.addEventListener("error", () => source.readyState === EventSource.CLOSED && refresh());
 }
 
 // ---- Commands: sent in the background, answered in place ----
@@ -519,15 +540,10 @@ async function post(url, fields, focusID, said) {
     const signIn = page.querySelector("form.login");
     if (response.ok && !signIn) return location.assign(response.url);
     // Refused without an editor to show (too large, signed out): said at the top, the typing kept.
-    $("#error-summary")?.remove();
-    const box = doc.createElement("div");
-    Object.assign(box, { className: "error-summary", id: "error-summary", tabIndex: -1 });
-    if ((signedOut = !!signIn)) {
-      const link = Object.assign(doc.createElement("a"), { href: `${signIn.action}?next=${location.pathname}`, target: "_blank", id: "sign-in-again", textContent: "Sign in again" });
-      box.append("Not saved: signed out. ", link, " in a new tab, then press the button again; your typing is kept.");
-    } else box.textContent = (fresh || page.body).textContent.trim();
+    const box = summaryBox();
+    if ((signedOut = !!signIn)) box.append("Not saved: signed out. ", signInLink(page), " in a new tab, then press the button again; your typing is kept.");
+    else box.textContent = (fresh || page.body).textContent.trim();
     box.setAttribute("role", "alert");
-    $("#main > h1").after(box);
     return box.focus();
   }
   const filter = $("#palette-filter")?.value;
