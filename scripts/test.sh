@@ -91,15 +91,16 @@ say "replica tests (two servers, one PostgreSQL)"
 bounded 10 python3 Tests/Replicas/replica_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
-# built too, so none can stop compiling unnoticed. Debug build of all targets, each package in its
-# own DIR/.build. Hidden folders (.build/checkouts, .git, …) are skipped. Runs after the main
-# suite; a failure fails this script.
+# built too, so none can stop compiling unnoticed. Debug build of all targets, in the root's build
+# folder: each of them depends on this package, whose modules are then built once for all (about
+# a minute for both instead of four and a half, each in a folder of its own). Hidden folders
+# (.build/checkouts, .git, …) are skipped. Runs after the main suite; a failure fails this script.
 packages=()
 while IFS= read -r manifest; do packages+=("$(dirname "${manifest#./}")"); done < <(
   find . \( -path '*/.*' -o -name node_modules \) -prune -o -type f -name Package.swift ! -path ./Package.swift -print | LC_ALL=C sort)
 for package in "${packages[@]}"; do
   say "building package ${package}/ (debug, all targets)"
-  if ! swift build --package-path "$package" --build-tests; then
+  if ! swift build --package-path "$package" --scratch-path .build --build-tests; then
     say "FAILED: package ${package}/ does not build" >&2
     exit 1
   fi
@@ -111,7 +112,7 @@ say "tests passed; ${#packages[@]} other package(s) built: ${packages[*]:-none}"
 # default) in an instrumented release build. A crash fails the run and prints its input's path.
 if [ -f Fuzz/run.sh ]; then
   say "replaying the fuzz corpus and recorded crashes"
-  bounded 10 swift test --package-path Fuzz --skip-build
+  bounded 10 swift test --package-path Fuzz --scratch-path .build --skip-build
   say "fuzzing each target for ${FUZZ_TIME:-30} s, one per core at a time"
   bash Fuzz/run.sh
 fi
