@@ -110,6 +110,60 @@ extension RemoteProviderTests {
             }
         }
 
+        @Test("asked for names (an editor shown), the service names what it knows, one question per vertical; the save's check is not asked for names")
+        func names() async throws {
+            let asked = AskedQuestions()
+            try await RemoteProviderTests.withProviderServer(asked: asked) { root in
+                let provider = RemoteWidgetProvider(
+                    url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references", referencesTimeout: .seconds(5))
+                let named = await Self.template(["spring-sale", "ghost", "summer-sale"]).referenceNames(
+                    catalog: Self.catalog, providers: ["promotions": provider], timeout: .seconds(5))
+                #expect(
+                    named == [
+                        WidgetParameterKey(instance: "w0", parameter: "promotion"): "Spring sale · 20 % off shipping",
+                        WidgetParameterKey(instance: "w2", parameter: "promotion"): "Summer sale",
+                    ], "known values named (trimmed), the unknown one not")
+                #expect(
+                    asked.all == [
+                        WidgetReferenceCall(
+                            names: "promotion", values: ["ghost", "spring-sale", "summer-sale"], timeoutMilliseconds: 5_000, wantsNames: true)
+                    ])
+            }
+        }
+
+        @Test("names that are not one line of at most 200 characters for a value asked about are refused at their JSON path; the editor shows the values unnamed")
+        func badNames() async throws {
+            try await RemoteProviderTests.withProviderServer { root in
+                let provider = RemoteWidgetProvider(
+                    url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references-named",
+                    referencesTimeout: .seconds(5))
+                let unnamed = try await provider.referenceNames("none", for: ["spring-sale"])
+                #expect(unnamed.isEmpty, "an answer without names names nothing")
+                let refusals: [(names: String, says: String)] = [
+                    ("not-an-array", "$.names: 'names' must be an array"),
+                    ("not-an-object", "$.names[0]: must be an object"),
+                    ("no-value", "$.names[0].value: missing required member 'value'"),
+                    ("stranger", "$.names[1].value: “elsewhere” was not asked about"),
+                    ("number", "$.names[0].name: must be a string"),
+                    ("empty", "$.names[0].name: must not be empty"),
+                    ("long", "$.names[0].name: is 201 characters; at most 200"),
+                    ("two-lines", "$.names[0].name: must be one line"),
+                ]
+                for (names, says) in refusals {
+                    do {
+                        let named = try await provider.referenceNames(names, for: ["spring-sale"])
+                        Issue.record("\(names): accepted as \(named)")
+                    } catch {
+                        #expect("\(error)".contains("the provider's answer about references cannot be used: " + says), "\(names): \(error)")
+                    }
+                }
+                let template = PageTemplate(
+                    route: "shop", title: "Shop", revision: 0,
+                    sections: [.init(id: "main", widgets: [WidgetInstance(id: "w0", kind: "banner", vertical: "promotions", parameters: ["promotion": "x"])])])
+                #expect(await template.referenceNames(catalog: Self.catalog, providers: ["promotions": provider]).isEmpty)
+            }
+        }
+
         @Test("a remote provider without a references URL is not asked: what its widgets name is taken on trust")
         func unconfiguredNotAsked() async throws {
             let asked = AskedQuestions()
@@ -120,6 +174,8 @@ extension RemoteProviderTests {
                 #expect(await Self.problems(Self.template(["ghost"]), provider: provider).isEmpty)
                 let answer = try await provider.missingReferences("promotion", among: ["ghost"])
                 #expect(answer.isEmpty)
+                #expect(try await provider.referenceNames("promotion", for: ["ghost"]).isEmpty)
+                #expect(await Self.template(["ghost"]).referenceNames(catalog: Self.catalog, providers: ["promotions": provider]).isEmpty)
                 #expect(asked.all.isEmpty)
             }
         }

@@ -15,12 +15,28 @@ import Testing
 /// badly, slowly, hugely and not at all.
 @Suite("Remote widget providers over HTTP")
 struct RemoteProviderTests {
+    /// What `/references-named` answers, by the question's `names`: each but `none` is wrong in
+    /// one way.
+    static let namesAnswers: [String: String] = [
+        "none": #"{"missing": []}"#,
+        "not-an-array": #"{"names": {"spring-sale": "Spring sale"}}"#,
+        "not-an-object": #"{"names": ["Spring sale"]}"#,
+        "no-value": #"{"names": [{"name": "Spring sale"}]}"#,
+        "stranger": #"{"names": [{"value": "spring-sale", "name": "Spring sale"}, {"value": "elsewhere", "name": "Elsewhere"}]}"#,
+        "number": #"{"names": [{"value": "spring-sale", "name": 7}]}"#,
+        "empty": #"{"names": [{"value": "spring-sale", "name": "   "}]}"#,
+        "long": #"{"names": [{"value": "spring-sale", "name": "\#(String(repeating: "a", count: 201))"}]}"#,
+        "two-lines": #"{"names": [{"value": "spring-sale", "name": "Spring sale\n<script>"}]}"#,
+    ]
+
     static let envelope = #"{"widgets": {"b1": {"type":"banner",  "headline":"Sale"}}, "entities": {"product/1": {"price": "€1"}}}"#
 
     /// A provider service: `/ok`, `/fail` (500), `/huge` (2 MiB), `/slow` (3 s), `/garbage`,
     /// `/echo` (answers with the call it received, as a banner's headline), and for reference
-    /// questions `/references` (knows promotions `spring-sale` and `summer-sale`, records each
-    /// question in `asked`) and `/references-stranger` (answers about a value nobody asked about).
+    /// questions `/references` (knows promotions `spring-sale` and `summer-sale`, names them when
+    /// asked to, records each question in `asked`), `/references-stranger` (answers about a value
+    /// nobody asked about) and `/references-named` (answers the names its question's `names`
+    /// picks from ``namesAnswers``, or names that are no array).
     static func withProviderServer<Result: Sendable>(
         asked: AskedQuestions = AskedQuestions(), _ body: (String) async throws -> Result
     ) async throws -> Result {
@@ -29,9 +45,20 @@ struct RemoteProviderTests {
             let call = try await request.body.collect(upTo: 1 << 16)
             let question = try JSONDecoder().decode(WidgetReferenceCall.self, from: Data(call.readableBytesView))
             asked.record(question)
-            let known: Set<JSONValue> = ["spring-sale", "summer-sale"]
-            let answer: JSONValue = ["missing": .array(question.values.filter { !known.contains($0) }), "note": "members besides 'missing' are ignored"]
+            let known: [JSONValue: String] = ["spring-sale": "Spring sale · 20 % off shipping", "summer-sale": "  Summer sale  "]
+            var members: [String: JSONValue] = [
+                "missing": .array(question.values.filter { known[$0] == nil }), "note": "members besides 'missing' are ignored",
+            ]
+            if question.wantsNames == true {
+                members["names"] = .array(question.values.compactMap { value in known[value].map { ["value": value, "name": .string($0)] } })
+            }
+            let answer = JSONValue.object(members)
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(answer))))
+        }
+        router.post("references-named") { request, _ in
+            let call = try await request.body.collect(upTo: 1 << 16)
+            let question = try JSONDecoder().decode(WidgetReferenceCall.self, from: Data(call.readableBytesView))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: namesAnswers[question.names] ?? #"{"names": 3}"#)))
         }
         router.post("references-stranger") { _, _ in
             Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"missing": ["spring-sale", "elsewhere"]}"#)))

@@ -27,6 +27,18 @@ public import ScreenplayContract
 /// that is not such an object (with the JSON path or the line and column), or a value that was
 /// not asked about (a service answering another question). The layout admin then saves the
 /// template with a warning naming the vertical: another team's outage does not block a save.
+///
+/// When the layout admin shows an editor, the same question comes with `"wantsNames": true`: the
+/// service may then say what the values it knows are called, so a product person reads
+/// "spring-sale (Spring sale · 20 % off shipping)" rather than a bare key
+/// (``WidgetReferenceNaming``). Only `names` is read from that answer; a service that leaves it
+/// out, fails or is late costs the editor those names only:
+///
+/// ```json
+/// {"missing": [], "names": [{"value": "spring-sale", "name": "Spring sale · 20 % off shipping"}]}
+/// ```
+///
+/// Each name is one line of at most ``maximumNameLength`` characters, for a value asked about.
 public struct WidgetReferenceCall: Codable, Sendable, Hashable {
     /// What the values name: `work`, `promotion`.
     public var names: String
@@ -34,12 +46,19 @@ public struct WidgetReferenceCall: Codable, Sendable, Hashable {
     public var values: [JSONValue]
     /// How long the provider waits for the answer.
     public var timeoutMilliseconds: Int
+    /// `true` when the names of the values are wanted too (an editor being shown); absent from
+    /// a save's check, which reads `missing` only.
+    public var wantsNames: Bool?
+
+    /// The longest name read, in characters: a title and who made it, not a paragraph.
+    public static let maximumNameLength = 200
 
     /// Creates a question.
-    public init(names: String, values: [JSONValue], timeoutMilliseconds: Int) {
+    public init(names: String, values: [JSONValue], timeoutMilliseconds: Int, wantsNames: Bool? = nil) {
         self.names = names
         self.values = values
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.wantsNames = wantsNames
     }
 }
 
@@ -59,16 +78,24 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
     ///   `{"missing": […]}` of values asked about, or the transport's error.
     public func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
         guard let referencesURL, !values.isEmpty else { return [] }
-        let asked = try Self.byText(values)
-        let call = WidgetReferenceCall(
-            names: names, values: asked.keys.sorted().compactMap { asked[$0] },
-            timeoutMilliseconds: max(0, Int(referencesTimeout.wholeMilliseconds)))
-        let body = try await post(call, to: referencesURL, deadline: .now + referencesTimeout)
+        let (body, asked) = try await ask(names, about: values, wantsNames: nil, at: referencesURL)
         do {
             return try Self.missing(in: body, asked: asked)
         } catch {
             throw RemoteProviderError.unreadableReferences(error)
         }
+    }
+
+    /// POSTs the question about `values` to `url`; the answer's body and the values asked, by
+    /// their JSON text.
+    private func ask(
+        _ names: String, about values: Set<JSONValue>, wantsNames: Bool?, at url: String
+    ) async throws -> (body: [UInt8], asked: [String: JSONValue]) {
+        let asked = try Self.byText(values)
+        let call = WidgetReferenceCall(
+            names: names, values: asked.keys.sorted().compactMap { asked[$0] },
+            timeoutMilliseconds: max(0, Int(referencesTimeout.wholeMilliseconds)), wantsNames: wantsNames)
+        return (try await post(call, to: url, deadline: .now + referencesTimeout), asked)
     }
 
     /// The values asked, by their JSON text (sorted keys): an answered value is matched by its
@@ -85,13 +112,19 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// The values of `asked` that the answer `body` lists under `missing`.
-    static func missing(in body: [UInt8], asked: [String: JSONValue]) throws(WidgetEnvelopeError) -> Set<JSONValue> {
+    /// The members of the answer `body`: a JSON object, or an error at its path.
+    static func members(of body: [UInt8]) throws(WidgetEnvelopeError) -> [String: JSONValue] {
         guard String(validating: body, as: UTF8.self) != nil else { throw WidgetEnvelopeError(path: "$", "the body is not valid UTF-8") }
         if let failure = JSONSyntax.firstError(in: Data(body)) { throw WidgetEnvelopeError(path: "$", "malformed JSON at \(failure)") }
         guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
             throw WidgetEnvelopeError(path: "$", #"the body must be a JSON object: {"missing": […]}"#)
         }
+        return members
+    }
+
+    /// The values of `asked` that the answer `body` lists under `missing`.
+    static func missing(in body: [UInt8], asked: [String: JSONValue]) throws(WidgetEnvelopeError) -> Set<JSONValue> {
+        let members = try members(of: body)
         guard let listed = members["missing"] else { throw WidgetEnvelopeError(path: "$.missing", "missing required member 'missing'") }
         guard case .array(let answered) = listed else {
             throw WidgetEnvelopeError(path: "$.missing", "'missing' must be an array of the values asked about")
@@ -104,5 +137,57 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
             missing.insert(original)
         }
         return missing
+    }
+}
+
+extension RemoteWidgetProvider: WidgetReferenceNaming {
+    /// Asks the service what `values` are called (the reference question with `"wantsNames": true`,
+    /// see ``WidgetReferenceCall``), giving up after ``referencesTimeout``. Without a references
+    /// URL nothing is asked and nothing is named; an answer without `names` names nothing.
+    ///
+    /// - Throws: what ``missingReferences(_:among:)`` throws, with
+    ///   ``RemoteProviderError/unreadableReferences(_:)`` for `names` that are not an array of
+    ///   `{"value", "name"}` for values asked about, each name one line of at most
+    ///   ``WidgetReferenceCall/maximumNameLength`` characters. The layout admin then shows the
+    ///   values without names.
+    public func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
+        guard let referencesURL, !values.isEmpty else { return [:] }
+        let (body, asked) = try await ask(names, about: values, wantsNames: true, at: referencesURL)
+        do {
+            return try Self.names(in: body, asked: asked)
+        } catch {
+            throw RemoteProviderError.unreadableReferences(error)
+        }
+    }
+
+    /// The names the answer `body` gives under `names`, by the value asked.
+    static func names(in body: [UInt8], asked: [String: JSONValue]) throws(WidgetEnvelopeError) -> [JSONValue: String] {
+        guard let listed = try members(of: body)["names"] else { return [:] }
+        guard case .array(let entries) = listed else {
+            throw WidgetEnvelopeError(path: "$.names", #"'names' must be an array of {"value": …, "name": "…"}"#)
+        }
+        var named: [JSONValue: String] = [:]
+        for (index, entry) in entries.enumerated() {
+            let path = "$.names[\(index)]"
+            guard case .object(let pair) = entry else { throw WidgetEnvelopeError(path: path, #"must be an object: {"value": …, "name": "…"}"#) }
+            guard let value = pair["value"] else { throw WidgetEnvelopeError(path: path + ".value", "missing required member 'value'") }
+            guard let text = try? text(of: value), let original = asked[text] else {
+                throw WidgetEnvelopeError(path: path + ".value", "\(PageTemplate.describe(value)) was not asked about")
+            }
+            guard case .string(let name)? = pair["name"] else {
+                throw WidgetEnvelopeError(path: path + ".name", "must be a string: what a person reads for \(PageTemplate.describe(value))")
+            }
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            let problem: String? =
+                if trimmed.isEmpty { "must not be empty" }
+                else if trimmed.count > WidgetReferenceCall.maximumNameLength {
+                    "is \(trimmed.count) characters; at most \(WidgetReferenceCall.maximumNameLength)"
+                } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+                    "must be one line: it holds a line break or another control character"
+                } else { nil }
+            if let problem { throw WidgetEnvelopeError(path: path + ".name", problem) }
+            named[original] = trimmed
+        }
+        return named
     }
 }

@@ -113,8 +113,10 @@ public protocol WidgetHTTPTransport: Sendable {
 /// store a banner points at): given a ``referencesURL``, the provider adopts
 /// ``WidgetReferenceChecking`` over HTTP (a ``WidgetReferenceCall`` POSTed there, answered with
 /// `{"missing": […]}`), and the layout admin refuses a template naming what the service does not
-/// know. Without one it checks nothing (``checksReferences`` is `false`), so its widgets'
-/// references are taken on trust, as for any provider that does not check.
+/// know; the same question, asked with `"wantsNames": true` when an editor is shown, lets the
+/// service say what those things are called (``WidgetReferenceNaming``). Without one it checks
+/// and names nothing (``checksReferences`` is `false`), so its widgets' references are taken on
+/// trust, as for any provider that does not check.
 public struct RemoteWidgetProvider: WidgetProvider {
     /// Where calls go.
     public let url: String
