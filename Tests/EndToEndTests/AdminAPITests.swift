@@ -20,7 +20,7 @@ struct AdminAPITests {
         let demo = try await DemoApp.open(dataDirectory: harness.dataDirectory, logger: logger, passwordHasher: .fastForTests)
         let token: String
         do {
-            try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
+            _ = try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
             token = try await demo.admins.createAPIToken(for: "ada", label: "ci")
             try await demo.close()
         } catch {

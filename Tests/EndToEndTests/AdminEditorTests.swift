@@ -463,7 +463,7 @@ struct AdminEditorTests {
         let harness = DemoServerHarness()
         defer { harness.removeData() }
         try await harness.withDemo { root, demo in
-            try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
+            _ = try await demo.admins.createAdmin(name: "ada", password: "correct horse battery")
             let session = try await demo.admins.startSession(for: "ada")
             let cookie: HTTPFields = [.cookie: "\(AdminSite.sessionCookie)=\(session.id)"]
             try await body(root, demo, cookie) { path, fields in

@@ -81,7 +81,7 @@ struct AdminPreviewStreamTests {
             #expect(ended != nil, "the signed-out session's stream ended: \(preview.events.map(\.type))")
             let end = try #require(preview.events.first { $0.type == "end" })
             #expect(await preview.waitForEnd(), "and the server closed it")
-            #expect(try EventStreamTests.data(end)["reason"] as? String == "identity")
+            #expect(EventStreamTests.data(end)["reason"] as? String == "identity")
             #expect(preview.screenChanges.count == settled, "a signed-out session hears nothing: \(preview.screenChanges)")
             await preview.close()
             await reader.close()

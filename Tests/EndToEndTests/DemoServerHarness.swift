@@ -94,7 +94,15 @@ struct RawResponse {
 }
 
 /// Does not follow redirects, so tests see the 303s themselves. Lives for the whole test process.
-let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+/// Tests that send many requests at once (ten adds together) get a connection each rather than
+/// queueing behind the pool's default of 8 per server, where a loaded machine's slow answers
+/// made the queued ones give up waiting (`getConnectionFromPoolTimeout` after 10 s).
+let rawClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+    configuration.timeout.connect = .seconds(30)
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}()
 
 func raw(
     _ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil

@@ -39,6 +39,14 @@ struct EventStreamTests {
         perIdentity: 2, total: 4, screensPerStream: 3, heartbeat: .milliseconds(200), idleLimit: .seconds(2),
         reconnectDelay: .milliseconds(500), retryAfter: 7)
 
+    /// ``limits`` with streams that stay open for a whole test however slowly a loaded machine
+    /// runs it: for tests that count open streams or wait for changes, not for the idle limit.
+    static let patient = {
+        var patient = limits
+        patient.idleLimit = .seconds(120)
+        return patient
+    }()
+
     /// Runs `body` against a server of `world` on a loopback port.
     static func withServer(
         _ world: World, limits: EventStreamLimits = limits, _ body: (URL, ScreenplayService) async throws -> Void
@@ -89,9 +97,7 @@ struct EventStreamTests {
         let world = World()
         // Streams that stay open for the whole test however slow a loaded machine runs it: user 2's
         // hears nothing, and under the suite's 2 s idle limit it could end as idle before the count.
-        var patient = Self.limits
-        patient.idleLimit = .seconds(120)
-        try await Self.withServer(world, limits: patient) { root, service in
+        try await Self.withServer(world, limits: Self.patient) { root, service in
             let first = try await EventListener.open(root, screens: ["counter", "static"], token: "u1")
             let other = try await EventListener.open(root, screens: ["counter"], token: "u2")
             #expect(first.status == 200)
@@ -133,7 +139,7 @@ struct EventStreamTests {
     @Test("past the limits: 429 per identity, 503 in all, each with Retry-After; a closed client frees its place")
     func limits() async throws {
         let world = World()
-        try await Self.withServer(world) { root, service in
+        try await Self.withServer(world, limits: Self.patient) { root, service in
             let a = try await EventListener.open(root, screens: ["counter"], token: "u1")
             let b = try await EventListener.open(root, screens: ["counter"], token: "u1")
             let third = try await raw(.get, root, "/api/v4/events?screens=counter", headers: [.authorization: "Bearer u1"])
@@ -234,16 +240,16 @@ struct EventStreamTests {
     @Test("a revoked token ends its streams (reason: identity); other users' streams go on")
     func revoked() async throws {
         let world = World()
-        try await Self.withServer(world) { root, _ in
+        try await Self.withServer(world, limits: Self.patient) { root, _ in
             let revokedUser = try await EventListener.open(root, screens: ["counter"], token: "u5")
             let bystander = try await EventListener.open(root, screens: ["counter"], token: "u6")
             await revokedUser.wait { $0.contains { $0.type == "ready" } }
             world.revoked.withLock { _ = $0.insert("u5") }
             await world.bus.publish(.tokenRevoked(tokenHash: "whatever"))
-            #expect(await revokedUser.waitForEnd(upTo: .seconds(2)))
+            #expect(await revokedUser.waitForEnd(upTo: heardPromptly))
             #expect(revokedUser.events.last.map(Self.data)?["reason"] as? String == "identity")
             await world.bump(6)
-            #expect(await bystander.wait(upTo: .seconds(2)) { $0.contains { $0.type == "screen" } } != nil)
+            #expect(await bystander.wait(upTo: heardPromptly) { $0.contains { $0.type == "screen" } } != nil)
             #expect(!bystander.hasEnded)
             await bystander.close()
         }
@@ -252,7 +258,7 @@ struct EventStreamTests {
     @Test("a screen that fails to build is null in ready and announced once it builds; the stream survives")
     func failingScreen() async throws {
         let world = World()
-        try await Self.withServer(world) { root, _ in
+        try await Self.withServer(world, limits: Self.patient) { root, _ in
             let listener = try await EventListener.open(root, screens: ["broken", "counter"], token: "u1")
             await listener.wait { $0.contains { $0.type == "ready" } }
             let screens = try #require(listener.events.first.map(Self.data)?["screens"] as? [String: Any])

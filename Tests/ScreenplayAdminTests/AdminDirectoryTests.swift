@@ -51,12 +51,12 @@ struct AdminDirectoryTests {
     @Test("accounts: names and passwords are checked, a name is taken once, a login needs the right password", arguments: StoreBackend.allCases)
     func accounts(backend: StoreBackend) async throws {
         try await withAdmins(backend) { admins in
-            try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
             await #expect(throws: AdminDirectory.AccountError.exists("ada")) {
-                try await admins.createAdmin(name: "ada", password: "another long password")
+                _ = try await admins.createAdmin(name: "ada", password: "another long password")
             }
             await #expect(throws: AdminDirectory.AccountError.self) {
-                try await admins.createAdmin(name: "Bob Smith", password: "long enough pass")
+                _ = try await admins.createAdmin(name: "Bob Smith", password: "long enough pass")
             }
             await #expect(throws: AdminDirectory.AccountError.self) { try await admins.createAdmin(name: "", password: "long enough pass") }
             await #expect(throws: AdminDirectory.AccountError.self) { try await admins.createAdmin(name: "bob", password: "short") }
@@ -111,7 +111,7 @@ struct AdminDirectoryTests {
     @Test("API tokens name their admin; unknown, malformed and other admins' tokens do not", arguments: StoreBackend.allCases)
     func tokens(backend: StoreBackend) async throws {
         try await withAdmins(backend) { admins in
-            try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
             let token = try await admins.createAPIToken(for: "ada", label: "ci")
             #expect(token.utf8.count == 64)
             #expect(try await admins.admin(forAPIToken: token) == "ada")

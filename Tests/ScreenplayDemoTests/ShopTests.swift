@@ -136,14 +136,14 @@ struct ShopTests {
     func layoutChanges() async throws {
         try await withDemo { demo, _ async throws in
             #expect(try Self.ids(await Self.shop(demo)).contains("deal-price"))
-            try await demo.layouts.setEnabled(false, instance: "deal-price", route: "shop", by: "oncall")
+            _ = try await demo.layouts.setEnabled(false, instance: "deal-price", route: "shop", by: "oncall")
             #expect(try !Self.ids(await Self.shop(demo)).contains("deal-price"))
             var template = try #require(try await demo.layouts.published(route: "shop")).template
             template.sections.removeAll { $0.id == "featured" }
             try await demo.layouts.saveDraft(template, by: "ada")
-            try await demo.layouts.publish(route: "shop", by: "ada")
+            _ = try await demo.layouts.publish(route: "shop", by: "ada")
             #expect(try !Self.ids(await Self.shop(demo)).contains { $0.hasPrefix("offer-") })
-            try await demo.layouts.rollback(route: "shop", to: 1, by: "ada")
+            _ = try await demo.layouts.rollback(route: "shop", to: 1, by: "ada")
             let ids = try Self.ids(await Self.shop(demo))
             #expect(ids.contains("deal-price") && ids.contains { $0.hasPrefix("offer-") })
             #expect(try await demo.layouts.history(of: "shop").map(\.revision) == [4, 3, 2, 1])

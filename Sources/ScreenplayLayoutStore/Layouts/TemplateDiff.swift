@@ -1,6 +1,7 @@
 import Foundation
 public import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayServer
 
 /// What changed between two versions of a page's layout, widget by widget, in words a product
 /// person reads: what a publish or a rollback is about to do, what each audit row did, and how any
