@@ -208,7 +208,7 @@ extension RouterMethods {
         }
         // Every path a browser is sent to that nothing answers gets the site's own 404 page
         // (unknown paths, and routes added after this one that answer 404).
-        add(middleware: WebNotFoundMiddleware(site: site))
+        _ = add(middleware: WebNotFoundMiddleware(site: site))
         for path in ["/", "screens/**", "web/results/**", "web/screenplay.js", "web/screenplay.css", "web/icon.svg"] {
             get(RouterPath(path), use: handler)
             head(RouterPath(path), use: handler)

@@ -1,7 +1,7 @@
 public import Logging
 import NIOCore
 import PostgresKit
-public import PostgresNIO
+import PostgresNIO
 public import SQLKit
 public import ScreenplayStore
 import Synchronization

@@ -75,7 +75,7 @@ struct LayoutStoreTests {
     func undo(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             #expect(try await layouts.undoDraft(of: "shop", by: "ada") == false, "no draft, nothing to undo")
 
             try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
@@ -109,7 +109,7 @@ struct LayoutStoreTests {
     func optimisticChecks(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             let live = try #require(try await layouts.published(route: "shop")).template
             // Before there is a draft, the change is made to the live page.
             try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada", replacing: live)
@@ -186,7 +186,7 @@ struct LayoutStoreTests {
     func interruptedPublish(backend: StoreBackend) async throws {
         try await withLayouts(backend) { store, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template(title: "New shop", widgets: ["a", "b"]), by: "bob")
             let auditBefore = try await rowCount(of: "screenplay_layout_audit", in: store)
 
@@ -208,7 +208,7 @@ struct LayoutStoreTests {
     func conflict(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada", expectedLive: 0)
+            _ = try await layouts.publish(route: "shop", by: "ada", expectedLive: 0)
             try await layouts.saveDraft(template(widgets: ["b"]), by: "bob")
             await #expect(throws: LayoutError.conflict(route: "shop", expected: 0, live: 1)) {
                 try await layouts.publish(route: "shop", by: "bob", expectedLive: 0)
@@ -223,7 +223,7 @@ struct LayoutStoreTests {
         try await withLayouts(backend) { _, layouts in
             for (title, widgets) in [("One", ["a"]), ("Two", ["a", "b"]), ("Three", ["c"])] {
                 try await layouts.saveDraft(template(title: title, widgets: widgets), by: "ada")
-                try await layouts.publish(route: "shop", by: "ada")
+                _ = try await layouts.publish(route: "shop", by: "ada")
             }
             try await layouts.saveDraft(template(title: "Draft", widgets: ["d"]), by: "ada")
             let rolledBack = try await layouts.rollback(route: "shop", to: 1, by: "bob")
@@ -246,7 +246,7 @@ struct LayoutStoreTests {
     func killSwitch(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template(widgets: ["a", "b"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template(title: "Draft", widgets: ["b", "c"]), by: "ada")
 
             let killed = try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
@@ -274,7 +274,7 @@ struct LayoutStoreTests {
             // Published while the kind still existed (a validator that accepted it).
             let lenient = LayoutStore(store: store)
             try await lenient.saveDraft(template(widgets: ["a", "b"], kind: "broken"), by: "ada")
-            try await lenient.publish(route: "shop", by: "ada")
+            _ = try await lenient.publish(route: "shop", by: "ada")
             await #expect(throws: LayoutError.self) { try await strict.rollback(route: "shop", to: 1, by: "ada") }
             let killed = try await strict.setEnabled(false, instance: "a", route: "shop", by: "oncall")
             #expect(killed.revision == 2 && killed.template.instances.map(\.isEnabled) == [false, true])
@@ -286,7 +286,7 @@ struct LayoutStoreTests {
         try await withLayouts(backend) { _, layouts in
             let ids = (0..<12).map { "w\($0)" }
             try await layouts.saveDraft(template(widgets: ids), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for id in ids {
                     group.addTask { _ = try await layouts.setEnabled(false, instance: id, route: "shop", by: "oncall") }
@@ -304,7 +304,7 @@ struct LayoutStoreTests {
     func pages(backend: StoreBackend) async throws {
         try await withLayouts(backend) { _, layouts in
             try await layouts.saveDraft(template("shop", widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await layouts.saveDraft(template("home", title: "Home", widgets: ["a"]), by: "bob")
             let pages = try await layouts.pages()
             #expect(pages.map(\.route) == ["home", "shop"])
@@ -322,7 +322,7 @@ struct LayoutStoreTests {
                 try await Migrator(LayoutStore.migrations).run(on: store)
                 let layouts = LayoutStore(store: store)
                 try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-                try await layouts.publish(route: "shop", by: "ada")
+                _ = try await layouts.publish(route: "shop", by: "ada")
             }
             try await withFileStore(at: path) { store in
                 try await Migrator(LayoutStore.migrations).run(on: store)
@@ -406,7 +406,7 @@ struct ExperimentStoreTests {
             var page = template(widgets: [])
             page.sections[0].widgets = [named]
             try await layouts.saveDraft(page, by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             var sale = template("sale", widgets: [])
             sale.sections[0].widgets = [named]
             try await layouts.saveDraft(sale, by: "ada")
@@ -419,7 +419,7 @@ struct ExperimentStoreTests {
             #expect(try await experiments.experiment("teaser") != nil, "nothing deleted")
             // The live page stops naming it; an older revision that does is history, not in use.
             try await layouts.saveDraft(template(widgets: ["plain"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await layouts.discardDraft(of: "sale", by: "ada")
             #expect(try await experiments.delete("teaser", by: "bob"))
         }
@@ -434,7 +434,7 @@ struct ExperimentStoreTests {
                 WidgetInstance(id: "t", kind: "banner", vertical: "promotions", conditions: WidgetConditions(experiment: .init("teaser", is: "b")))
             ]
             try await layouts.saveDraft(page, by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             // Renaming b (the live page shows widget t to it) is refused at the variants box.
             do {
                 try await experiments.save(Experiment(key: "teaser", variants: [.init("a", weight: 1), .init("bee", weight: 1)]), by: "bob")
@@ -457,7 +457,7 @@ struct ExperimentStoreTests {
             }
             // Once the live page and the draft name neither, both may go.
             try await layouts.saveDraft(template(widgets: ["plain"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await experiments.save(Experiment(key: "teaser", variants: [.init("z", weight: 1)]), by: "bob")
         }
     }
@@ -527,15 +527,15 @@ struct LiveTemplatesTests {
             #expect(try await live.liveTemplate(for: "shop") == nil)
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
             #expect(try await live.liveTemplate(for: "shop") == nil, "a draft is not live")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             #expect(try await live.liveTemplate(for: "shop")?.revision == 1, "a route published after the first read is found")
 
             try await layouts.saveDraft(template(title: "Two", widgets: ["a", "b"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             #expect(try await live.liveTemplate(for: "shop")?.title == "Two")
-            try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
+            _ = try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
             #expect(try await live.liveTemplate(for: "shop")?.instances.map(\.isEnabled) == [true, false])
-            try await layouts.rollback(route: "shop", to: 1, by: "ada")
+            _ = try await layouts.rollback(route: "shop", to: 1, by: "ada")
             #expect(try await live.liveTemplate(for: "shop")?.title == "Shop")
 
             #expect(try await live.experiments().experiments.isEmpty)
@@ -552,7 +552,7 @@ struct LiveTemplatesTests {
             let layouts = LayoutStore(store: store, bus: bus)
             let live = LiveTemplates(layouts: layouts, experiments: nil, bus: bus)
             try await layouts.saveDraft(template(widgets: ["a"]), by: "ada")
-            try await layouts.publish(route: "shop", by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
             try await body(layouts, live)
         }
     }
@@ -561,7 +561,7 @@ struct LiveTemplatesTests {
     func missesShareOneRead(backend: StoreBackend) async throws {
         try await Self.withPublishedShop(backend) { layouts, live in
             _ = try await live.liveTemplate(for: "shop")
-            try await layouts.setEnabled(false, instance: "a", route: "shop", by: "oncall")
+            _ = try await layouts.setEnabled(false, instance: "a", route: "shop", by: "oncall")
             let before = live.templatesRead
             let read = try await withThrowingTaskGroup(of: PageTemplate?.self) { group in
                 for _ in 0..<100 { group.addTask { try await live.liveTemplate(for: "shop") } }

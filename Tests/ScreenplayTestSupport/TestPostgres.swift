@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 import Logging
 import SQLKit
-public import ScreenplayStore
+import ScreenplayStore
 public import ScreenplayStorePostgres
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-public import ScreenplayContract
+import ScreenplayContract
 
 /// What a navigator keeps current, derived from its stack alone: the screens to follow on the
 /// event stream and the screens to poll, each only while on the stack.

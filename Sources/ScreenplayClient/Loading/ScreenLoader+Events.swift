@@ -1,6 +1,6 @@
 import Foundation
 import ScreenplayContract
-public import HTTPTypes
+import HTTPTypes
 
 extension ScreenLoader {
     /// Why an event stream could not be opened, with how long the server asked to wait.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ScreenplayContract
 
 /// The JSON Schema (draft 2020-12) of the whole contract at one API version, generated from the

@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+import HTTPTypes
 import ScreenplayContract
 
 /// Offline sync, `POST {prefix}/v{N}/sync`: an app that keeps screens on disk sends the ETags it

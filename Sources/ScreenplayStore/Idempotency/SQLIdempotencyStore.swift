@@ -1,6 +1,6 @@
 import Foundation
-public import HTTPTypes
-public import SQLKit
+import HTTPTypes
+import SQLKit
 public import ScreenplayServer
 
 /// The answers to `Idempotency-Key` commands in the database, so a retry that reaches another
