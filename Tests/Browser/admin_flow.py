@@ -1021,20 +1021,28 @@ class AdminInTheBrowser(unittest.TestCase):
 
     def test_a_preview_signed_out_elsewhere_says_so_on_the_next_change(self):
         """A live preview whose session ended in another tab does not freeze silently: the next
-        change it hears says it is signed out, with a way back to this same preview."""
+        change it would have shown says it is signed out (and shows nothing of the change), with
+        a way back to this same preview, which then follows again by itself."""
+        deal_price = '#preview-live [data-node="id:deal-price"]'
+        switch = lambda enabled: self.server.api("POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": enabled})
         self.sign_in()
         preview = self.browser.current_window_handle
-        self.open("/admin/pages/shop/preview?platform=android&version=3")
-        self.browser.switch_to.new_window("tab")
-        self.open("/admin")
-        self.submit("sign-out")
-        self.browser.close()
-        self.browser.switch_to.window(preview)
-        self.server.api("POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": False})
+        self.open("/admin/pages/shop/preview?platform=web&version=5")
         try:
+            # The stream is open: a change shows in place.
+            self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, deal_price))
+            switch(False)
+            WebDriverWait(self.browser, 10).until(lambda _: not self.browser.find_elements(By.CSS_SELECTOR, deal_price))
+            self.browser.switch_to.new_window("tab")
+            self.open("/admin")
+            self.submit("sign-out")
+            self.browser.close()
+            self.browser.switch_to.window(preview)
+            switch(True)
             box = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_element(By.ID, "error-summary"))
             self.assertIn("Signed out", box.text)
             self.assertEqual(box.get_attribute("role"), "status")
+            self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, deal_price), "a signed-out page is shown nothing new")
             self.check_accessible("preview signed out")
             self.shot("16c-preview-signed-out")
             # Signing in again from the link comes back to this preview, its settings kept.
@@ -1044,11 +1052,14 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.find_element(By.ID, "name").send_keys("ada")
             self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
             self.submit("sign-in")
-            self.assertEqual(self.path(), "/admin/pages/shop/preview?platform=android&version=3")
+            self.assertEqual(self.path(), "/admin/pages/shop/preview?platform=web&version=5")
             self.browser.close()
             self.browser.switch_to.window(preview)
+            # This tab follows again by itself: the box goes and the missed change shows.
+            WebDriverWait(self.browser, 25).until(lambda _: not self.browser.find_elements(By.ID, "error-summary"))
+            WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_elements(By.CSS_SELECTOR, deal_price))
         finally:
-            self.server.api("POST", "/admin/api/pages/shop/widgets/deal-price/enabled", {"enabled": True})
+            switch(True)
 
     def test_the_preview_pins_a_providers_answer_while_editing(self):
         self.sign_in()

@@ -18,6 +18,8 @@ struct EventStreamTests {
     final class World: IdentityResolver {
         let counters = Mutex<[Int64: Int]>([:])
         let revoked = Mutex<Set<String>>([])
+        /// While true, the `locked` screen answers 401 (as a screen behind a sign-in would).
+        let locked = Mutex(false)
         let bus = InProcessInvalidationBus()
 
         func resolve(token: String?, creating: Bool) async throws -> ResolvedIdentity {
@@ -58,6 +60,11 @@ struct EventStreamTests {
         }
         routes.screen("static") { _ in Screen(id: "static", title: "Static") { Section("s") { Text("same") } } }
         routes.screen("broken") { _ in throw ScreenplayError.internalError("down") }
+        routes.screen("locked") { request in
+            if world.locked.withLock({ $0 }) { throw ScreenplayError(status: .unauthorized, code: "signInFirst", message: "sign in first") }
+            let count = world.counters.withLock { $0[request.user.id, default: 0] }
+            return Screen(id: "locked", title: "Locked") { Section("s") { Text("\(count)") } }
+        }
         let service = ScreenplayService(
             routes: routes, identity: world, configuration: .init(eventStreams: limits), invalidations: world.bus)
         let router = Router()
@@ -252,6 +259,21 @@ struct EventStreamTests {
             #expect(await bystander.wait(upTo: heardPromptly) { $0.contains { $0.type == "screen" } } != nil)
             #expect(!bystander.hasEnded)
             await bystander.close()
+        }
+    }
+
+    @Test("a screen answering 401 later does not end an app's stream (only a stream opened to end so does, the admin preview): the others are still announced")
+    func unauthorizedScreenKeepsTheStream() async throws {
+        let world = World()
+        try await Self.withServer(world, limits: Self.patient) { root, _ in
+            let listener = try await EventListener.open(root, screens: ["locked", "counter"], token: "u1")
+            await listener.wait { $0.contains { $0.type == "ready" } }
+            world.locked.withLock { $0 = true }
+            await world.bump(1)
+            #expect(await listener.wait(upTo: heardPromptly) { _ in listener.screenChanges.count == 1 } != nil)
+            #expect(listener.screenChanges.map(\.path) == ["counter"], "the locked screen keeps the tag the client has")
+            #expect(!listener.hasEnded)
+            await listener.close()
         }
     }
 

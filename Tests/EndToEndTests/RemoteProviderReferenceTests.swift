@@ -110,7 +110,7 @@ extension RemoteProviderTests {
             }
         }
 
-        @Test("asked for names (an editor shown), the service names what it knows, one question per vertical; the save's check is not asked for names")
+        @Test("asked for names (an editor shown, which waits a second), the service names what it knows, one question per vertical")
         func names() async throws {
             let asked = AskedQuestions()
             try await RemoteProviderTests.withProviderServer(asked: asked) { root in
@@ -126,8 +126,8 @@ extension RemoteProviderTests {
                 #expect(
                     asked.all == [
                         WidgetReferenceCall(
-                            names: "promotion", values: ["ghost", "spring-sale", "summer-sale"], timeoutMilliseconds: 5_000, wantsNames: true)
-                    ])
+                            names: "promotion", values: ["ghost", "spring-sale", "summer-sale"], timeoutMilliseconds: 1_000, wantsNames: true)
+                    ], "the service is told the editor's wait (1 s), not the save's (5 s)")
             }
         }
 
@@ -139,6 +139,8 @@ extension RemoteProviderTests {
                     referencesTimeout: .seconds(5))
                 let unnamed = try await provider.referenceNames("none", for: ["spring-sale"])
                 #expect(unnamed.isEmpty, "an answer without names names nothing")
+                let longest = try await provider.referenceNames("longest", for: ["spring-sale"])
+                #expect(longest["spring-sale"]?.unicodeScalars.count == 200, "200 scalars (100 letters with accents) are the most a name holds")
                 let refusals: [(names: String, says: String)] = [
                     ("not-an-array", "$.names: 'names' must be an array"),
                     ("not-an-object", "$.names[0]: must be an object"),
@@ -148,6 +150,10 @@ extension RemoteProviderTests {
                     ("empty", "$.names[0].name: must not be empty"),
                     ("long", "$.names[0].name: is 201 characters; at most 200"),
                     ("two-lines", "$.names[0].name: must be one line"),
+                    ("combining", "$.names[0].name: is 501 characters; at most 200"),
+                    ("override", "$.names[0].name: must not hold a direction override"),
+                    ("invisible", "$.names[0].name: must not be empty"),
+                    ("twice", "$.names[1].value: “spring-sale” is named twice (first at $.names[0])"),
                 ]
                 for (names, says) in refusals {
                     do {

@@ -27,6 +27,11 @@ struct RemoteProviderTests {
         "empty": #"{"names": [{"value": "spring-sale", "name": "   "}]}"#,
         "long": #"{"names": [{"value": "spring-sale", "name": "\#(String(repeating: "a", count: 201))"}]}"#,
         "two-lines": #"{"names": [{"value": "spring-sale", "name": "Spring sale\n<script>"}]}"#,
+        "longest": #"{"names": [{"value": "spring-sale", "name": "\#(String(repeating: "e\u{301}", count: 100))"}]}"#,
+        "combining": #"{"names": [{"value": "spring-sale", "name": "e\#(String(repeating: "\u{301}", count: 500))"}]}"#,
+        "override": #"{"names": [{"value": "spring-sale", "name": "Sale \u202E elas"}]}"#,
+        "invisible": #"{"names": [{"value": "spring-sale", "name": "\u200B\u200D "}]}"#,
+        "twice": #"{"names": [{"value": "spring-sale", "name": "Spring"}, {"value": "spring-sale", "name": "Sale"}]}"#,
     ]
 
     static let envelope = #"{"widgets": {"b1": {"type":"banner",  "headline":"Sale"}}, "entities": {"product/1": {"price": "€1"}}}"#

@@ -407,6 +407,7 @@ class Faults(ReplicaCase):
         took, what = max(slowest)
         print(f"    slowest request during the restart: {what}, {took:.2f} s", file=sys.stderr)
         self.assertLess(took, 8.0, f"a {what} took {took:.1f} s during the restart")
+        self.assertEqual(sorted(during), sorted([self.a.name, self.b.name]), "a write was sent to each replica during the outage")
         for name, (code, payload, took) in during.items():
             self.assertEqual(code, 503, f"a write on {name} during the outage: {code} {payload!r:.200}")
             self.assertTrue(isinstance(payload, dict) and "error" in payload, f"the 503 on {name} is a JSON error: {payload!r:.200}")

@@ -297,9 +297,17 @@ extension AdminSite {
             let site = self
             let stream = try await hub.open(
                 watching: ["preview"], client: client, lastEventID: request.headerFields[ScreenplayService.lastEventID], followsDrafts: true,
+                endsWhenUnauthorized: true,
                 etag: { _, _ throws(ScreenplayError) in
-                    // A session that ended hears nothing more: its stream ends.
-                    guard (try? await site.admins.session(id: id)) != nil else {
+                    // A session that ended hears nothing more: its stream ends. A store that cannot
+                    // say (the database away) is no reason to end it.
+                    let current: AdminDirectory.Session?
+                    do {
+                        current = try await site.admins.session(id: id)
+                    } catch {
+                        throw .unavailable(code: ScreenplayError.storeUnavailableCode, "the admin sessions cannot be read now")
+                    }
+                    guard current != nil else {
                         throw ScreenplayError(status: .unauthorized, code: "signInFirst", message: "the admin session ended")
                     }
                     switch try? await site.composePreview(route, query: query, session: id) {

@@ -38,7 +38,8 @@ public import ScreenplayContract
 /// {"missing": [], "names": [{"value": "spring-sale", "name": "Spring sale · 20 % off shipping"}]}
 /// ```
 ///
-/// Each name is one line of at most ``maximumNameLength`` characters, for a value asked about.
+/// Each name is one line of at most ``maximumNameLength`` characters (Unicode scalars) with
+/// something visible and no direction overrides, for a value asked about, each value once.
 public struct WidgetReferenceCall: Codable, Sendable, Hashable {
     /// What the values name: `work`, `promotion`.
     public var names: String
@@ -78,7 +79,7 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
     ///   `{"missing": […]}` of values asked about, or the transport's error.
     public func missingReferences(_ names: String, among values: Set<JSONValue>) async throws -> Set<JSONValue> {
         guard let referencesURL, !values.isEmpty else { return [] }
-        let (body, asked) = try await ask(names, about: values, wantsNames: nil, at: referencesURL)
+        let (body, asked) = try await ask(names, about: values, wantsNames: nil, at: referencesURL, within: referencesTimeout)
         do {
             return try Self.missing(in: body, asked: asked)
         } catch {
@@ -86,17 +87,21 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
         }
     }
 
-    /// POSTs the question about `values` to `url`; the answer's body and the values asked, by
-    /// their JSON text.
+    /// POSTs the question about `values` to `url`, waiting at most `timeout` (which the question
+    /// tells the service); the answer's body and the values asked, by their JSON text.
     private func ask(
-        _ names: String, about values: Set<JSONValue>, wantsNames: Bool?, at url: String
+        _ names: String, about values: Set<JSONValue>, wantsNames: Bool?, at url: String, within timeout: Duration
     ) async throws -> (body: [UInt8], asked: [String: JSONValue]) {
         let asked = try Self.byText(values)
         let call = WidgetReferenceCall(
             names: names, values: asked.keys.sorted().compactMap { asked[$0] },
-            timeoutMilliseconds: max(0, Int(referencesTimeout.wholeMilliseconds)), wantsNames: wantsNames)
-        return (try await post(call, to: url, deadline: .now + referencesTimeout), asked)
+            timeoutMilliseconds: max(0, Int(timeout.wholeMilliseconds)), wantsNames: wantsNames)
+        return (try await post(call, to: url, deadline: .now + timeout), asked)
     }
+
+    /// How long a question for names waits at most: as long as the layout admin waits for
+    /// names before showing an editor without them (``PageTemplate/referenceNames(catalog:providers:timeout:)``).
+    public static let namingTimeout: Duration = .seconds(1)
 
     /// The values asked, by their JSON text (sorted keys): an answered value is matched by its
     /// text, so `3` matches a `3` the template holds however it was decoded.
@@ -142,8 +147,9 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
 
 extension RemoteWidgetProvider: WidgetReferenceNaming {
     /// Asks the service what `values` are called (the reference question with `"wantsNames": true`,
-    /// see ``WidgetReferenceCall``), giving up after ``referencesTimeout``. Without a references
-    /// URL nothing is asked and nothing is named; an answer without `names` names nothing.
+    /// see ``WidgetReferenceCall``), giving up after ``referencesTimeout`` or ``namingTimeout``,
+    /// whichever is shorter. Without a references URL nothing is asked and nothing is named; an
+    /// answer without `names` names nothing.
     ///
     /// - Throws: what ``missingReferences(_:among:)`` throws, with
     ///   ``RemoteProviderError/unreadableReferences(_:)`` for `names` that are not an array of
@@ -152,7 +158,8 @@ extension RemoteWidgetProvider: WidgetReferenceNaming {
     ///   values without names.
     public func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
         guard let referencesURL, !values.isEmpty else { return [:] }
-        let (body, asked) = try await ask(names, about: values, wantsNames: true, at: referencesURL)
+        let (body, asked) = try await ask(
+            names, about: values, wantsNames: true, at: referencesURL, within: min(referencesTimeout, Self.namingTimeout))
         do {
             return try Self.names(in: body, asked: asked)
         } catch {
@@ -167,6 +174,7 @@ extension RemoteWidgetProvider: WidgetReferenceNaming {
             throw WidgetEnvelopeError(path: "$.names", #"'names' must be an array of {"value": …, "name": "…"}"#)
         }
         var named: [JSONValue: String] = [:]
+        var firstAt: [JSONValue: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let path = "$.names[\(index)]"
             guard case .object(let pair) = entry else { throw WidgetEnvelopeError(path: path, #"must be an object: {"value": …, "name": "…"}"#) }
@@ -174,20 +182,36 @@ extension RemoteWidgetProvider: WidgetReferenceNaming {
             guard let text = try? text(of: value), let original = asked[text] else {
                 throw WidgetEnvelopeError(path: path + ".value", "\(PageTemplate.describe(value)) was not asked about")
             }
+            if let first = firstAt[original] {
+                throw WidgetEnvelopeError(path: path + ".value", "\(PageTemplate.describe(value)) is named twice (first at $.names[\(first)])")
+            }
+            firstAt[original] = index
             guard case .string(let name)? = pair["name"] else {
                 throw WidgetEnvelopeError(path: path + ".name", "must be a string: what a person reads for \(PageTemplate.describe(value))")
             }
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            let problem: String? =
-                if trimmed.isEmpty { "must not be empty" }
-                else if trimmed.count > WidgetReferenceCall.maximumNameLength {
-                    "is \(trimmed.count) characters; at most \(WidgetReferenceCall.maximumNameLength)"
-                } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-                    "must be one line: it holds a line break or another control character"
-                } else { nil }
-            if let problem { throw WidgetEnvelopeError(path: path + ".name", problem) }
-            named[original] = trimmed
+            if let problem = Self.nameProblem(name) { throw WidgetEnvelopeError(path: path + ".name", problem) }
+            named[original] = name.trimmingCharacters(in: .whitespaces)
         }
         return named
+    }
+
+    /// Why `name` cannot be shown as a reference's name, or `nil`: it must be one line of at most
+    /// ``WidgetReferenceCall/maximumNameLength`` Unicode scalars (so combining marks cannot
+    /// stretch it), with something visible, and no direction overrides that could make it read
+    /// as another name.
+    static func nameProblem(_ name: String) -> String? {
+        let scalars = name.trimmingCharacters(in: .whitespaces).unicodeScalars
+        let limit = WidgetReferenceCall.maximumNameLength
+        if scalars.count > limit { return "is \(scalars.count) characters; at most \(limit)" }
+        if scalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            return "must be one line: it holds a line break or another control character"
+        }
+        if scalars.contains(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+            return "must not hold a direction override (U+202A…U+202E, U+2066…U+2069)"
+        }
+        if !scalars.contains(where: { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }) {
+            return "must not be empty: it shows nothing"
+        }
+        return nil
     }
 }

@@ -141,12 +141,16 @@ extension ScreenEventHub {
     /// preview of a route (`followsDrafts`, so a saved draft wakes it too).
     ///
     /// Refused with `400` past ``EventStreamLimits/screensPerStream``, `404` when `etag` answers
-    /// `404` for an entry, `429`/`503` past the stream limits. `identity` says who the client's
+    /// `404` for an entry, `429`/`503` past the stream limits; any other failure of `etag` at the
+    /// opening (a provider down) is a `null` tag in `ready`. `identity` says who the client's
     /// token names now (asked when any token is revoked); `lastEventID` is what a reconnecting
-    /// client's `Last-Event-ID` said.
+    /// client's `Last-Event-ID` said. With `endsWhenUnauthorized`, a later `401` from `etag`
+    /// ends the stream (`end`, reason `identity`), for a stream whose right to look is
+    /// checked by the lookup itself (an admin session); otherwise it keeps the client's tag.
     public func open(
         watching entries: [String], client: EventStreamClient, lastEventID: String? = nil, followsDrafts: Bool = false,
-        etag: @escaping ScreenEventStream.ETagLookup, identity: @escaping ScreenEventStream.IdentityCheck, logger: Logger
+        endsWhenUnauthorized: Bool = false, etag: @escaping ScreenEventStream.ETagLookup,
+        identity: @escaping ScreenEventStream.IdentityCheck, logger: Logger
     ) async throws(ScreenplayError) -> ScreenEventStream {
         guard entries.count <= limits.screensPerStream else {
             throw .invalidField("screens", "names \(entries.count) screens; one stream watches at most \(limits.screensPerStream)")
@@ -180,7 +184,7 @@ extension ScreenEventHub {
         ).bytes
         return ScreenEventStream(
             id: id, hub: self, doorbell: doorbell, screens: screens, client: client, opening: opening, baseline: baseline,
-            openedID: openedID, etag: etag, identity: identity, logger: logger)
+            openedID: openedID, etag: etag, endsWhenUnauthorized: endsWhenUnauthorized, identity: identity, logger: logger)
     }
 }
 

@@ -63,8 +63,9 @@ public struct EventStreamClient: Sendable {
 /// (`{"path", "etag"}`) per watched screen whose ETag moved, or, when none did, an id-only message
 /// that keeps the client's `Last-Event-ID` current without waking it. A heartbeat comment when
 /// quiet; `end` (`{"reason": "idle" | "identity" | "shutdown"}`) when the server ends it:
-/// `identity` when the client's token no longer names its user, or when the ETag lookup answers
-/// `401` (whoever opened the stream may no longer see what it watches: an admin signed out).
+/// `identity` when the client's token no longer names its user, or, for a stream opened with
+/// `endsWhenUnauthorized`, when the ETag lookup answers `401` (whoever opened it may no longer
+/// see what it watches: an admin signed out).
 ///
 /// Consumed once, by the task writing the response; ``close()`` (idempotent) must follow, which
 /// frees its place under the limits. ``tick()`` is the heartbeat timer's call.
@@ -72,7 +73,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     /// A chunk of the response body.
     public typealias Element = [UInt8]
 
-    /// The ETag a `GET` of `screen` would answer for `client` now; `401` ends the stream.
+    /// The ETag a `GET` of `screen` would answer for `client` now.
     public typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
     /// Who `token` names now (a revoked token throws).
     public typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
@@ -86,6 +87,9 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     let baseline: [String: String]
     let openedID: String
     let etag: ETagLookup
+    /// Whether a lookup answering `401` ends the stream (reason `identity`) rather than
+    /// leaving the client with what it has.
+    let endsWhenUnauthorized: Bool
     let identity: IdentityCheck
     let logger: Logger
 
@@ -154,7 +158,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                 let etag: String
                 do {
                     etag = try await stream.etag(screen, stream.client)
-                } catch where error.status == .unauthorized {
+                } catch where error.status == .unauthorized && stream.endsWhenUnauthorized {
                     unauthorized = true
                     return chunk
                 } catch {

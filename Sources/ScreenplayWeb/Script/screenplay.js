@@ -166,11 +166,12 @@ async function refresh() {
   if (pending || loading) return; // their answer shows the page as it is then
   try {
     const page = await fetchPage(location.pathname + location.search);
+    if (page.status >= 500) return; // an outage: the page shown is still the last one known
     if (samePage(page.url, location.href)) show(page, { morphing: true });
     else if (page.page.querySelector("form.login") && !$("#sign-in-again")) {
       // An admin page that follows changes, signed out meanwhile: said, not silently frozen.
       const box = summaryBox();
-      box.append("Signed out: this page no longer follows changes. ", signInLink(page.page), " in a new tab, then reload this one.");
+      box.append("Signed out: this page stopped following changes. ", signInLink(page.page), " in a new tab; back here, it follows again.");
       box.setAttribute("role", "status");
     }
   } catch (error) { /* the page shown is still the last one known */ }
@@ -200,13 +201,25 @@ function listen() {
   stream = url ? new EventSource(url) : null;
   if (!stream) return;
   const check = (etag) => etag === $("#main").dataset.etag || refresh();
-  stream.addEventListener("ready", (event) => check(Object.values(JSON.parse(event.data).screens)[0]));
+  stream.addEventListener("ready", (event) => {
+    $("#sign-in-again")?.closest("#error-summary").remove(); // following again: signed in again
+    check(Object.values(JSON.parse(event.data).screens)[0]);
+  });
   stream.addEventListener("screen", (event) => check(JSON.parse(event.data).etag));
   stream.addEventListener("revalidate", refresh);
-  // Refused for good (an admin signed out, a full server): one look says why, or shows what is new.
+  // Refused for good (an admin signed out, a server full or down): one look says why or shows
+  // what is new, and the stream is tried again 10 s later.
   const source = stream;
-  source.addEventListener("error", () => source.readyState === EventSource.CLOSED && refresh());
+  source.addEventListener("error", () => {
+    if (source.readyState !== EventSource.CLOSED) return;
+    refresh();
+    setTimeout(() => { if (stream === source) { stream = null; listen(); } }, 10000);
+  });
 }
+// Back on a tab whose stream was refused (signed in again in another): try again at once.
+doc.addEventListener("visibilitychange", () => {
+  if (!doc.hidden && stream?.readyState === EventSource.CLOSED) { stream = null; listen(); }
+});
 
 // ---- Commands: sent in the background, answered in place ----
 let pending = 0;
