@@ -206,6 +206,19 @@ class AdminInTheBrowser(unittest.TestCase):
     def path(self):
         return self.browser.current_url[len(self.server.root):]
 
+    def sign_in_again_from_the_link(self, tab, lands_on):
+        """Follows "Sign in again" (it opens a new tab), signs in there, checks it lands on
+        `lands_on`, closes it and comes back to `tab`."""
+        self.browser.find_element(By.ID, "sign-in-again").click()
+        WebDriverWait(self.browser, 10).until(lambda _: len(self.browser.window_handles) == 2)
+        self.browser.switch_to.window([handle for handle in self.browser.window_handles if handle != tab][0])
+        self.browser.find_element(By.ID, "name").send_keys("ada")
+        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in")
+        self.assertEqual(self.path(), lands_on)
+        self.browser.close()
+        self.browser.switch_to.window(tab)
+
     def status(self, path, method="GET", body=None, cookie=None):
         request = urllib.request.Request(self.server.root + path, method=method, data=body)
         if cookie:
@@ -716,15 +729,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("editor signed out")
         self.shot("08b-editor-signed-out")
         # Signing in again in a new tab lands on the editor; back here, the same button saves.
-        self.browser.find_element(By.ID, "sign-in-again").click()
-        WebDriverWait(self.browser, 10).until(lambda _: len(self.browser.window_handles) == 2)
-        self.browser.switch_to.window([handle for handle in self.browser.window_handles if handle != editor][0])
-        self.browser.find_element(By.ID, "name").send_keys("ada")
-        self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
-        self.submit("sign-in")
-        self.assertEqual(self.path(), "/admin/pages/shop/edit")
-        self.browser.close()
-        self.browser.switch_to.window(editor)
+        self.sign_in_again_from_the_link(editor, "/admin/pages/shop/edit")
         self.submit_in_place("save-deal-offer")
         self.assertIn("Saved to the draft", self.browser.find_element(By.ID, "notice").text)
         self.assertEqual(self.draft_widget("deal-offer")["parameters"]["workID"], 26)
@@ -1046,15 +1051,7 @@ class AdminInTheBrowser(unittest.TestCase):
             self.check_accessible("preview signed out")
             self.shot("16c-preview-signed-out")
             # Signing in again from the link comes back to this preview, its settings kept.
-            self.browser.find_element(By.ID, "sign-in-again").click()
-            WebDriverWait(self.browser, 10).until(lambda _: len(self.browser.window_handles) == 2)
-            self.browser.switch_to.window([handle for handle in self.browser.window_handles if handle != preview][0])
-            self.browser.find_element(By.ID, "name").send_keys("ada")
-            self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
-            self.submit("sign-in")
-            self.assertEqual(self.path(), "/admin/pages/shop/preview?platform=web&version=5")
-            self.browser.close()
-            self.browser.switch_to.window(preview)
+            self.sign_in_again_from_the_link(preview, "/admin/pages/shop/preview?platform=web&version=5")
             # This tab follows again by itself: the box goes and the missed change shows.
             WebDriverWait(self.browser, 25).until(lambda _: not self.browser.find_elements(By.ID, "error-summary"))
             WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_elements(By.CSS_SELECTOR, deal_price))
