@@ -4,6 +4,7 @@ import Hummingbird
 import ScreenplayClient
 import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
+import ScreenplayTestSupport
 import Testing
 
 @Suite("End to end: bad input gets a clear error", .serialized)
@@ -84,8 +85,7 @@ struct BadInputTests {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
+        let server = BackgroundServer(app)
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let loader = ScreenLoader(
@@ -101,7 +101,6 @@ struct BadInputTests {
         #expect(loaded.issues[0].path == "$.sections[0].components[1].title")
         #expect(loaded.issues[0].message.contains("title"))
         #expect(loaded.issues[1].path == "$.sections[0].components[2]")
-        server.cancel()
-        _ = await server.result
+        await server.stop()
     }
 }

@@ -8,6 +8,7 @@ import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
 import ScreenplayDemo
 import ScreenplayHummingbird
+import ScreenplayTestSupport
 
 /// Runs the real demo server on a loopback port for the length of a test, with a data folder
 /// of its own (kept across restarts inside one test, removed at the end).
@@ -26,7 +27,7 @@ struct DemoServerHarness {
     }
 
     /// Generous shop timeouts: a loaded test machine must not turn a slow read into a missing widget.
-    static let shopTimeouts = DemoApp.ShopTimeouts(promotions: .seconds(10), inProcess: .seconds(10))
+    static let shopTimeouts = DemoApp.ShopTimeouts(promotions: .seconds(10), inProcess: .seconds(10), naming: .seconds(10))
 
     /// ``withServer(_:)``, also handing `body` the running demo (to look at its service).
     /// `open` opens the demo some other way than on the data folder's SQLite file.
@@ -43,9 +44,12 @@ struct DemoServerHarness {
             }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = demo.makeApplication(host: "127.0.0.1", port: 0, limits: limits) { port in continuation.yield(port) }
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let server = BackgroundServer(app)
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw HarnessError.serverDidNotStart }
+        guard let port = await iterator.next() else {
+            await server.stop()
+            throw HarnessError.serverDidNotStart
+        }
         let root = URL(string: "http://127.0.0.1:\(port)/")!
         let outcome: Swift.Result<Result, any Error>
         do {
@@ -53,8 +57,7 @@ struct DemoServerHarness {
         } catch {
             outcome = .failure(error)
         }
-        server.cancel()
-        _ = await server.result
+        await server.stop()
         try await demo.close()
         return try outcome.get()
     }

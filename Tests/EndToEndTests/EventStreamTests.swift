@@ -6,6 +6,7 @@ import ScreenplayClient
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 
@@ -73,17 +74,19 @@ struct EventStreamTests {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let server = BackgroundServer(app)
         var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
+        guard let port = await iterator.next() else {
+            await server.stop()
+            throw CancellationError()
+        }
         do {
             try await body(URL(string: "http://127.0.0.1:\(port)/")!, service)
         } catch {
-            server.cancel()
+            await server.stop()
             throw error
         }
-        server.cancel()
-        _ = await server.result
+        await server.stop()
     }
 
     /// Waits (at most 3 s) until `service` counts `count` open streams: a client that left is

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ScreenplayTestSupport
 import Synchronization
 
 /// A scripted server on loopback for the client's live code: one live screen (`feed`, whose
@@ -86,9 +87,12 @@ final class FaultServer: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundServer(app)
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw FaultServerError.didNotStart }
+        guard let port = await iterator.next(), port > 0 else {
+            await running.stop()
+            throw FaultServerError.didNotStart
+        }
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await body(URL(string: "http://127.0.0.1:\(port)/")!, server))
@@ -96,8 +100,8 @@ final class FaultServer: Sendable {
             outcome = .failure(error)
         }
         server.stopped.store(true, ordering: .releasing)
-        running.cancel()
-        _ = await running.result
+        // Its faults hang on purpose: what they hold is cancelled soon after the graceful stop.
+        await running.stop(patience: .milliseconds(500))
         return try outcome.get()
     }
 

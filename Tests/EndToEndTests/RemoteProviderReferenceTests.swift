@@ -110,12 +110,14 @@ extension RemoteProviderTests {
             }
         }
 
-        @Test("asked for names (an editor shown, which waits a second), the service names what it knows, one question per vertical")
+        @Test("asked for names (an editor shown), the service names what it knows within the naming wait, one question per vertical")
         func names() async throws {
             let asked = AskedQuestions()
             try await RemoteProviderTests.withProviderServer(asked: asked) { root in
                 let provider = RemoteWidgetProvider(
-                    url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references", referencesTimeout: .seconds(5))
+                    url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references", referencesTimeout: .seconds(9),
+                    namingTimeout: .seconds(5))
+                #expect(RemoteWidgetProvider(url: root, transport: PlainHTTPWidgetTransport()).namingTimeout == .seconds(1), "the editor's wait by default")
                 let named = await Self.template(["spring-sale", "ghost", "summer-sale"]).referenceNames(
                     catalog: Self.catalog, providers: ["promotions": provider], timeout: .seconds(5))
                 #expect(
@@ -126,8 +128,8 @@ extension RemoteProviderTests {
                 #expect(
                     asked.all == [
                         WidgetReferenceCall(
-                            names: "promotion", values: ["ghost", "spring-sale", "summer-sale"], timeoutMilliseconds: 1_000, wantsNames: true)
-                    ], "the service is told the editor's wait (1 s), not the save's (5 s)")
+                            names: "promotion", values: ["ghost", "spring-sale", "summer-sale"], timeoutMilliseconds: 5_000, wantsNames: true)
+                    ], "the service is told the naming wait (5 s), not the save's (9 s)")
             }
         }
 
@@ -136,7 +138,7 @@ extension RemoteProviderTests {
             try await RemoteProviderTests.withProviderServer { root in
                 let provider = RemoteWidgetProvider(
                     url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references-named",
-                    referencesTimeout: .seconds(5))
+                    referencesTimeout: .seconds(5), namingTimeout: .seconds(10))
                 let unnamed = try await provider.referenceNames("none", for: ["spring-sale"])
                 #expect(unnamed.isEmpty, "an answer without names names nothing")
                 let longest = try await provider.referenceNames("longest", for: ["spring-sale"])

@@ -9,6 +9,7 @@ import ScreenplayComposerNIO
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer
+import ScreenplayTestSupport
 import Testing
 
 /// Remote widget providers over both transports against a real HTTP server that answers well,
@@ -92,11 +93,20 @@ struct RemoteProviderTests {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
+        let server = BackgroundServer(app)
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return try await body("http://127.0.0.1:\(port)")
+        guard let port = await iterator.next() else {
+            await server.stop()
+            throw CancellationError()
+        }
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body("http://127.0.0.1:\(port)"))
+        } catch {
+            outcome = .failure(error)
+        }
+        await server.stop()
+        return try outcome.get()
     }
 
     enum Transport: String, CaseIterable, CustomStringConvertible {

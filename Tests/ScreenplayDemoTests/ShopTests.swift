@@ -8,6 +8,7 @@ import ScreenplayLayoutStore
 import ScreenplayDemo
 import ScreenplayServer
 import ScreenplayStore
+import ScreenplayTestSupport
 import Testing
 
 /// Runs the promotions service on a loopback port for the length of `body`.
@@ -18,11 +19,20 @@ func withPromotions<Result: Sendable>(
     logger.logLevel = .critical
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = PromotionsService(behaviour: behaviour, logger: logger).makeApplication(port: 0) { continuation.yield($0) }
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-    defer { server.cancel() }
+    let server = BackgroundServer(app)
     var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else { throw CancellationError() }
-    return try await body("http://127.0.0.1:\(port)/widgets")
+    guard let port = await iterator.next() else {
+        await server.stop()
+        throw CancellationError()
+    }
+    let outcome: Swift.Result<Result, any Error>
+    do {
+        outcome = .success(try await body("http://127.0.0.1:\(port)/widgets"))
+    } catch {
+        outcome = .failure(error)
+    }
+    await server.stop()
+    return try outcome.get()
 }
 
 @Suite("Demo shop: a composed page from three verticals")

@@ -81,7 +81,7 @@ extension AdminSite {
         // The experiments a widget can be shown to a variant of, for each card's menu.
         let experimentCatalog = try await experiments.catalog()
         var names: [WidgetParameterKey: String] = [:]
-        if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers) }
+        if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers, timeout: namingWait) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
         for (sectionIndex, section) in template.sections.enumerated() {
             body += "<h2 id=\"heading-\(Self.fieldID(section.id))\">Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"

@@ -35,6 +35,9 @@ public struct AdminSite: Sendable {
     public let prefix: String
     /// Where sign-ins (refused, throttled, accepted) are logged.
     let logger: Logger
+    /// How long an editor page waits for the verticals to name what parameters point at before
+    /// it is shown without the names that have not come.
+    let namingWait: Duration
     /// Provider answers pinned in previews (this process's memory, per session).
     let pins = PreviewPins()
 
@@ -45,12 +48,14 @@ public struct AdminSite: Sendable {
 
     /// The site over the stores; `pages` adds each page's newest composition report; `events`
     /// (the service's hub, when it has an invalidation bus) makes the previews live; `metrics`
-    /// are what an experiment's results page measures.
+    /// are what an experiment's results page measures; `namingWait` is how long an editor page
+    /// waits for the names of what its parameters point at (a second: names are a nicety).
     public init(
         admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?,
         events: ScreenEventHub? = nil, metrics: [ExperimentMetric] = [], prefix: String = "/admin",
-        logger: Logger = Logger(label: "screenplay.admin")
+        namingWait: Duration = .seconds(1), logger: Logger = Logger(label: "screenplay.admin")
     ) {
+        self.namingWait = namingWait
         self.metrics = metrics
         self.admins = admins
         self.layouts = layouts

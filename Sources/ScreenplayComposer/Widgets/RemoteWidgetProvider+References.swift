@@ -99,10 +99,6 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
         return (try await post(call, to: url, deadline: .now + timeout), asked)
     }
 
-    /// How long a question for names waits at most: as long as the layout admin waits for
-    /// names before showing an editor without them (``PageTemplate/referenceNames(catalog:providers:timeout:)``).
-    public static let namingTimeout: Duration = .seconds(1)
-
     /// The values asked, by their JSON text (sorted keys): an answered value is matched by its
     /// text, so `3` matches a `3` the template holds however it was decoded.
     static func byText(_ values: Set<JSONValue>) throws -> [String: JSONValue] {
@@ -147,9 +143,8 @@ extension RemoteWidgetProvider: WidgetReferenceChecking {
 
 extension RemoteWidgetProvider: WidgetReferenceNaming {
     /// Asks the service what `values` are called (the reference question with `"wantsNames": true`,
-    /// see ``WidgetReferenceCall``), giving up after ``referencesTimeout`` or ``namingTimeout``,
-    /// whichever is shorter. Without a references URL nothing is asked and nothing is named; an
-    /// answer without `names` names nothing.
+    /// see ``WidgetReferenceCall``), giving up after ``namingTimeout``. Without a references URL
+    /// nothing is asked and nothing is named; an answer without `names` names nothing.
     ///
     /// - Throws: what ``missingReferences(_:among:)`` throws, with
     ///   ``RemoteProviderError/unreadableReferences(_:)`` for `names` that are not an array of
@@ -159,7 +154,7 @@ extension RemoteWidgetProvider: WidgetReferenceNaming {
     public func referenceNames(_ names: String, for values: Set<JSONValue>) async throws -> [JSONValue: String] {
         guard let referencesURL, !values.isEmpty else { return [:] }
         let (body, asked) = try await ask(
-            names, about: values, wantsNames: true, at: referencesURL, within: min(referencesTimeout, Self.namingTimeout))
+            names, about: values, wantsNames: true, at: referencesURL, within: namingTimeout)
         do {
             return try Self.names(in: body, asked: asked)
         } catch {

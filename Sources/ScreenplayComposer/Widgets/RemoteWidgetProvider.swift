@@ -129,18 +129,24 @@ public struct RemoteWidgetProvider: WidgetProvider {
     /// How long a reference question may take. A person saving a template waits for it; past
     /// it, the template is saved with a warning that the references could not be checked.
     public let referencesTimeout: Duration
+    /// How long a question for names may take: by default a second, as long as the layout admin
+    /// waits for names before showing an editor without them
+    /// (``PageTemplate/referenceNames(catalog:providers:timeout:)``).
+    public let namingTimeout: Duration
 
     /// A provider at `url`, reached through `transport`; with `referencesURL`, one that also
-    /// answers which of the things its widgets name exist, within `referencesTimeout`.
+    /// answers which of the things its widgets name exist, within `referencesTimeout`, and what
+    /// they are called, within `namingTimeout`.
     public init(
         url: String, transport: any WidgetHTTPTransport, maximumResponseBytes: Int = 1 << 20, referencesURL: String? = nil,
-        referencesTimeout: Duration = .seconds(2)
+        referencesTimeout: Duration = .seconds(2), namingTimeout: Duration = .seconds(1)
     ) {
         self.url = url
         self.transport = transport
         self.maximumResponseBytes = maximumResponseBytes
         self.referencesURL = referencesURL
         self.referencesTimeout = referencesTimeout
+        self.namingTimeout = namingTimeout
     }
 
     /// POSTs the call and reads the envelope.

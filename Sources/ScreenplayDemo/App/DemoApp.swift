@@ -51,12 +51,16 @@ public struct DemoApp: Sendable {
         public var promotions: Duration
         /// Catalog and pricing, which read the local database: 3 s (slow only when everything is).
         public var inProcess: Duration
+        /// How long the layout admin's editor waits for the verticals to name the works and
+        /// recordings its parameters point at: a second, then it is shown without the names.
+        public var naming: Duration
 
         /// The demo's defaults; tests on a loaded machine give the verticals more time, so that a
         /// failure is the one they arranged.
-        public init(promotions: Duration = .milliseconds(300), inProcess: Duration = .seconds(3)) {
+        public init(promotions: Duration = .milliseconds(300), inProcess: Duration = .seconds(3), naming: Duration = .seconds(1)) {
             self.promotions = promotions
             self.inProcess = inProcess
+            self.naming = naming
         }
     }
 
@@ -224,7 +228,7 @@ public struct DemoApp: Sendable {
         self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users)
         self.adminSite = AdminSite(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, metrics: DemoMetrics.all,
-            logger: logger)
+            namingWait: shopTimeouts.naming, logger: logger)
     }
 
     static func registerScreens(
