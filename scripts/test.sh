@@ -89,6 +89,10 @@ bounded 10 python3 Tests/Browser/web_flow.py
 # PostgreSQL restarted under load, kill -9 during a burst.
 say "replica tests (two servers, one PostgreSQL)"
 bounded 10 python3 Tests/Replicas/replica_flow.py
+# A retry changes nothing, whatever died: restarts between a keyed write and its retry (SQLite,
+# SIGTERM and kill -9), a process killed after its commit and before its answer (SQLite, and a
+# replica), bursts of retried writes through a PostgreSQL restart and kill -9 (scripts/retry_probe.py).
+bounded 10 python3 Tests/Replicas/retry_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
 # built too, so none can stop compiling unnoticed. Debug build of all targets, in the root's build

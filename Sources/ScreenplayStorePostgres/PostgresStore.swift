@@ -100,15 +100,33 @@ public final class PostgresStore: SQLStore {
         }
     }
 
-    /// Runs `body` in `BEGIN … COMMIT` on one leased connection, rolling back when it throws.
+    /// Runs `body` in `BEGIN … COMMIT` on one leased connection, rolling back when it throws;
+    /// inside a transaction of this store, as a savepoint of it (``SQLTransaction``).
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await run(begin: "BEGIN", body)
+        if let enclosing = SQLTransaction.active(on: self) { return try await Self.inside { try await enclosing.savepoint(body) } }
+        let (result, transaction) = try await run(begin: "BEGIN") { [self] database in
+            try await SQLTransaction.transaction(on: self, database: database, body)
+        }
+        await transaction.committed()
+        return result
     }
 
     /// Runs `body` in one read-only snapshot (`REPEATABLE READ`): every query sees the same
-    /// committed state, as a SQLite read transaction does.
+    /// committed state, as a SQLite read transaction does. Inside a transaction of this store, on
+    /// its connection: it sees what the transaction wrote.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+        if let enclosing = SQLTransaction.active(on: self) { return try await Self.inside { try await body(enclosing.database) } }
+        return try await run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+    }
+
+    /// `body`, inside a transaction already begun, with a lost connection translated as for the
+    /// transaction itself (nothing of it was committed yet).
+    private static func inside<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw translated(error, committing: false)
+        }
     }
 
     private func run<Result: Sendable>(begin: PostgresQuery, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws

@@ -17,8 +17,9 @@ import Synchronization
 /// WAL journaling keeps a crash from leaving a half-written transaction behind; ``Durability``
 /// says whether each commit also waits for the disk.
 ///
-/// Not re-entrant: inside a `transaction` or `read` body, use the database it hands you; calling
-/// `read` or `transaction` on the store again from there may wait for itself forever.
+/// Re-entrant within a task: a `transaction` or `read` called from inside a transaction's body
+/// joins that transaction (``SQLTransaction``) rather than waiting for the writer it holds. A
+/// `read` body must not open a transaction: it holds a reader, not the writer.
 public final class SQLiteStore: SQLStore {
     private let connection: SQLiteConnection
     private let database: any SQLDatabase
@@ -105,24 +106,30 @@ public final class SQLiteStore: SQLStore {
         try await database.raw("PRAGMA busy_timeout = 5000").run()
     }
 
-    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws; inside a
+    /// transaction of this store, as a savepoint of it (``SQLTransaction``).
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock {
+        if let enclosing = SQLTransaction.active(on: self) { return try await enclosing.savepoint(body) }
+        let (result, transaction) = try await lock.withLock {
             try await database.raw("BEGIN IMMEDIATE").run()
             do {
-                let result = try await body(database)
+                let outcome = try await SQLTransaction.transaction(on: self, database: database, body)
                 try await database.raw("COMMIT").run()
-                return result
+                return outcome
             } catch {
                 try? await database.raw("ROLLBACK").run()
                 throw error
             }
         }
+        await transaction.committed()
+        return result
     }
 
     /// Runs `body` on the next reader connection in one read transaction (a consistent
-    /// snapshot); without readers, on the writer while no transaction is in progress.
+    /// snapshot); without readers, on the writer while no transaction is in progress. Inside a
+    /// transaction of this store, on its connection: it sees what the transaction wrote.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        if let enclosing = SQLTransaction.active(on: self) { return try await body(enclosing.database) }
         guard !readers.isEmpty else { return try await lock.withLock { try await body(database) } }
         let turn = UInt(bitPattern: nextReader.add(1, ordering: .relaxed).oldValue)
         let reader = readers[Int(turn % UInt(readers.count))]

@@ -84,6 +84,13 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp("For tests: a command (such as favorites/add) that fails with a 500; repeatable.", visibility: .hidden))
     var testFailingCommand: [String] = []
 
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp(
+            "For tests: a command (such as playlists/create) after whose commit the process kills itself, before answering; repeatable.",
+            visibility: .hidden))
+    var testKilledAfterCommit: [String] = []
+
     func validate() throws {
         guard (0...60_000).contains(testScreenDelayMs), (0...60_000).contains(testCommandDelayMs) else {
             throw ValidationError("--test-screen-delay-ms and --test-command-delay-ms must be 0...60000")
@@ -129,7 +136,7 @@ struct Serve: AsyncParsableCommand {
         defer { child?.stop() }
         let testHooks = DemoApp.TestHooks(
             screenDelay: .milliseconds(testScreenDelayMs), commandDelay: .milliseconds(testCommandDelayMs),
-            failingCommands: Set(testFailingCommand))
+            failingCommands: Set(testFailingCommand), killedAfterCommit: Set(testKilledAfterCommit))
         let rate = commandRate.map { (perSecond: $0, burst: $0 * 6) }
         let database = DemoDatabase(database: self.database, data: data)
         let dataShown = database.shown

@@ -27,10 +27,13 @@ struct PostgresConnectionLossTests {
         do {
             try await store.transaction { database in
                 let pid = try await database.raw("SELECT pg_backend_pid() AS pid").first()!.decode(column: "pid", as: Int.self)
-                // From another connection of the pool, as a fast shutdown or an operator would.
-                try await store.read { other in
-                    _ = try await other.raw("SELECT pg_terminate_backend(\(bind: pid)::integer)").all()
-                }
+                // From another connection of the pool, as a fast shutdown or an operator would (a
+                // detached task: a read from this task would join the transaction).
+                try await Task.detached {
+                    try await store.read { other in
+                        _ = try await other.raw("SELECT pg_terminate_backend(\(bind: pid)::integer)").all()
+                    }
+                }.value
                 // Stands for a query that is never answered: nothing here notices the close.
                 try? await Task.sleep(for: .seconds(4))
                 bodyEnded.fire()

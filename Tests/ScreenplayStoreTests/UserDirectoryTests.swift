@@ -212,6 +212,20 @@ struct UserDirectoryTests {
             }
         }
 
+        @Test("a revision read inside a write sees its bump but is not remembered: after a rollback the committed one is read", arguments: StoreBackend.allCases)
+        func readInsideAWriteIsNotRemembered(backend: StoreBackend) async throws {
+            try await withDirectory(backend) { store, directory async throws in
+                let user = try await directory.resolve(token: nil, creating: true).user
+                await #expect(throws: IntendedFailure.self) {
+                    try await directory.write(for: user) { _ in
+                        #expect(try await directory.revision(of: user) == 1, "the write's own bump, not yet committed")
+                        throw IntendedFailure()
+                    }
+                }
+                #expect(try await directory.revision(of: user) == 0)
+            }
+        }
+
         @Test("a user the store does not know has revision 0", arguments: StoreBackend.allCases)
         func unknownUserIsZero(backend: StoreBackend) async throws {
             try await withDirectory(backend) { _, directory async throws in

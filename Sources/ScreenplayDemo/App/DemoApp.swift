@@ -106,7 +106,8 @@ public struct DemoApp: Sendable {
         public var store: any SQLStore
         /// Carries invalidations to every replica's caches (this one's included).
         public var bus: any InvalidationBus
-        /// Where `Idempotency-Key` answers are kept (`nil`: in this process's memory).
+        /// Where `Idempotency-Key` answers are kept (`nil`: in ``store``, recorded with each
+        /// command's writes, ``SQLIdempotencyStore``).
         public var idempotency: (any IdempotencyStore)?
 
         /// Storage over `store`, announcing on `bus`.
@@ -221,7 +222,7 @@ public struct DemoApp: Sendable {
         // answered from memory, before routing.
         self.service = ScreenplayService(
             routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus,
-            idempotency: storage.idempotency, logger: logger)
+            idempotency: storage.idempotency ?? SQLIdempotencyStore(store: store), logger: logger)
         self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins

@@ -1,6 +1,8 @@
+import Foundation
 import Hummingbird
 import ScreenplayContract
 import ScreenplayServer
+import ScreenplayStore
 
 extension DemoApp {
     /// Faults a test can switch on from outside (`serve --test-…`), to see what a person sees when
@@ -15,21 +17,31 @@ extension DemoApp {
         /// after the delay, as a broken backend would.
         public var failingCommands: Set<String>
 
+        /// Commands after whose commit the process kills itself (`SIGKILL`), before their answer
+        /// leaves: a crash between the commit and the answer, which a retry must survive.
+        public var killedAfterCommit: Set<String>
+
         /// Hooks; none by default.
-        public init(screenDelay: Duration = .zero, commandDelay: Duration = .zero, failingCommands: Set<String> = []) {
+        public init(
+            screenDelay: Duration = .zero, commandDelay: Duration = .zero, failingCommands: Set<String> = [],
+            killedAfterCommit: Set<String> = []
+        ) {
             self.screenDelay = screenDelay
             self.commandDelay = commandDelay
             self.failingCommands = failingCommands
+            self.killedAfterCommit = killedAfterCommit
         }
 
         /// `perform`, after the command delay, or the failure the hooks ask for.
         func around(_ pattern: String, _ perform: @escaping ScreenplayRoutes.CommandFunction) -> ScreenplayRoutes.CommandFunction {
-            guard commandDelay > .zero || !failingCommands.isEmpty else { return perform }
-            let (delay, failing) = (commandDelay, failingCommands.contains(pattern))
+            let (delay, failing, killed) = (commandDelay, failingCommands.contains(pattern), killedAfterCommit.contains(pattern))
+            guard delay > .zero || failing || killed else { return perform }
             return { request in
                 if delay > .zero { try await Task.sleep(for: delay) }
                 if failing { throw ScreenplayError.internalError("the command '\(pattern)' failed (a test hook: --test-failing-command)") }
-                return try await perform(request)
+                let result = try await perform(request)
+                if killed { await SQLTransaction.afterCommit { kill(getpid(), SIGKILL) } }
+                return result
             }
         }
     }

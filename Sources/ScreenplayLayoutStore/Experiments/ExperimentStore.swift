@@ -110,7 +110,6 @@ public final class ExperimentStore: ExposureRecorder {
         } catch {
             throw LayoutError(wrapping: error)
         }
-        await bus?.announceCommitted(.experimentsChanged)
     }
 
     /// Removes an experiment (its exposures stay for the report). Returns whether it existed.
@@ -120,7 +119,6 @@ public final class ExperimentStore: ExposureRecorder {
     ///   names it in a condition (checked in the same transaction as the delete).
     @discardableResult
     public func delete(_ key: String, by actor: String) async throws -> Bool {
-        defer { if let bus { Task { await bus.announceCommitted(.experimentsChanged) } } }
         return try await store.transaction { database in
             try await database.serializeTransactions(on: Self.lockKey)
             guard

@@ -213,7 +213,6 @@ public struct LayoutStore: Sendable {
                 return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now, canUndo: true)
             }
         }
-        await bus?.announceCommitted(.draftChanged(route: template.route))
         return saved
     }
 
@@ -248,7 +247,6 @@ public struct LayoutStore: Sendable {
             try await self.bus?.announce(.draftChanged(route: route), in: database)
             return true
         }
-        if undone { await bus?.announceCommitted(.draftChanged(route: route)) }
         return undone
     }
 
@@ -270,7 +268,6 @@ public struct LayoutStore: Sendable {
             try await self.bus?.announce(.draftChanged(route: route), in: database)
             return true
         }
-        if discarded { await bus?.announceCommitted(.draftChanged(route: route)) }
         return discarded
     }
 
@@ -394,8 +391,6 @@ public struct LayoutStore: Sendable {
                 return PublishedRevision(template: stored, revision: number, publishedBy: actor, publishedAt: now, note: note)
             }
         }
-        // After the commit: a server that reloads now reads the new revision.
-        await bus?.announceCommitted(.pagePublished(route: route))
         return published
     }
 

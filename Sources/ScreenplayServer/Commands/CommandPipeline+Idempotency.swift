@@ -1,12 +1,12 @@
-import Logging
 import HTTPTypes
 import ScreenplayContract
 
 extension CommandPipeline {
     /// A command, answered once per `Idempotency-Key`: a retry with the same key and request gets
     /// the first answer (with `Idempotent-Replayed: true`) and changes nothing; the same key with
-    /// another request is a 422; a retry while the first attempt runs is a 409. Without a key, or
-    /// without a token, the command simply runs.
+    /// another request is a 422; a retry while the first attempt runs is a 409. The answer is
+    /// recorded with the command's writes (``IdempotencyStore``), so a crash between them cannot
+    /// leave a write without its answer. Without a key, or without a token, the command simply runs.
     /// `route`: the command's route (`nil`: none, answered 404 before anything runs).
     func idempotently(
         _ request: HTTPRequest, at endpoint: APIEndpoint, route: ScreenplayRoutes.CommandRoute?, body: [UInt8]
@@ -28,7 +28,19 @@ extension CommandPipeline {
         let owner = try await identity.resolve(token: token, creating: false).user
         let entry = IdempotencyKey(scope: "user:\(owner.id)", key: key)
         let fingerprint = ETag.strong(for: Array((request.path ?? "").utf8) + [0] + body)
-        switch try await ledger.begin(entry, fingerprint: fingerprint) {
+        let outcome = try await ledger.once(entry, fingerprint: fingerprint) { [self] in
+            do {
+                return try await performOnce(request, at: endpoint, route: route, body: body)
+            } catch let error as ScreenplayError where error.status.code < 500 {
+                // A refusal is an answer too: the retry gets the same one.
+                return ScreenplayService.errorResponse(error)
+            }
+            // Anything else (the handler failed, the database went away) is thrown: the ledger
+            // records nothing and rolls back what the command wrote, so a retry runs it again.
+        }
+        switch outcome {
+        case .answered(let response):
+            return response
         case .replay(var response):
             response.head.headerFields[ScreenplayService.replayedHeader] = "true"
             return response
@@ -40,39 +52,6 @@ extension CommandPipeline {
             throw ScreenplayError(
                 status: .conflict, code: "idempotencyKeyInProgress",
                 message: "the first request with this Idempotency-Key is still running; retry in a moment", path: "Idempotency-Key")
-        case .fresh:
-            break
         }
-        let answer: ScreenplayService.Response
-        let failure: ScreenplayError?
-        do {
-            answer = try await performOnce(request, at: endpoint, route: route, body: body)
-            failure = nil
-        } catch let failed as ExecutedCommandFailure where failed.error.code == ScreenplayError.storeUnavailableCode {
-            // The database was unreachable before anything committed: a retry may run it.
-            try? await ledger.abandon(entry)
-            throw failed.error
-        } catch let failed as ExecutedCommandFailure {
-            // The handler ran (and may have written): a retry must not run it again, so the
-            // failure is the answer, as a refusal is.
-            (answer, failure) = (ScreenplayService.errorResponse(failed.error), failed.error)
-        } catch let error as ScreenplayError where error.status.code < 500 {
-            // A refusal is an answer too: the retry gets the same one.
-            (answer, failure) = (ScreenplayService.errorResponse(error), error)
-        } catch {
-            // Failed before the handler ran (the database was busy resolving the token): nothing
-            // happened, so a retry may run it.
-            try? await ledger.abandon(entry)
-            throw error
-        }
-        do {
-            try await ledger.finish(entry, fingerprint: fingerprint, response: answer)
-        } catch {
-            // The command's answer stands; the ledger keeps the claim, so a retry is told the
-            // first attempt is in progress rather than run again.
-            logger.error("an idempotent answer could not be recorded", metadata: ["key": "\(key)", "error": "\(error)"])
-        }
-        if let failure { throw failure }
-        return answer
     }
 }

@@ -1,21 +1,30 @@
+import HTTPTypes
 import Synchronization
 
 /// Where the answers to commands sent with an `Idempotency-Key` are kept, so a client that
 /// retries after a dropped connection gets the first answer again and changes nothing twice.
 ///
-/// In this process's memory by default (``IdempotencyLedger``); with several replicas behind a
-/// load balancer the retry may reach another one, so the ledger lives in the shared database
-/// (`PostgresIdempotencyStore`). Keys are scoped by who sent them (`user:ID`) and remembered
+/// The promise, whatever dies when: a retry either replays the first answer or finds that nothing
+/// of the first attempt was kept and runs the command once. A store keeps it by recording the
+/// answer in the same transaction as the command's writes (`SQLIdempotencyStore`, on SQLite and
+/// PostgreSQL alike); ``IdempotencyLedger`` keeps it in this process's memory for apps with no
+/// database, where a restart forgets both. Keys are scoped by who sent them (`user:ID`) and kept
 /// with a fingerprint of the request: the same key with another command or body is refused
 /// rather than replayed.
 public protocol IdempotencyStore: Sendable {
-    /// Claims `key` for a request with `fingerprint`, or says what became of an earlier claim.
-    func begin(_ key: IdempotencyKey, fingerprint: String) async throws -> IdempotencyBegin
-    /// Records the answer a retry will be given.
-    func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) async throws
-    /// Releases a claim whose command changed nothing (it failed before it could write), so a
-    /// retry runs it.
-    func abandon(_ key: IdempotencyKey) async throws
+    /// Runs `command` once for `key`, or says what became of an earlier attempt.
+    ///
+    /// - `command` returns the answer to record: the command's result, or a refusal (a 4xx),
+    ///   which a retry gets again. Its writes and the recorded answer are kept together or not at
+    ///   all.
+    /// - When `command` throws (a server failure, the database gone), nothing is recorded and
+    ///   whatever it wrote is rolled back where the store can: a retry runs it again. A transient
+    ///   failure (503) is never a key's answer.
+    /// - While another attempt with `key` runs, the answer is ``IdempotencyOutcome/inProgress``; an
+    ///   attempt whose process or connection died holds nothing (no lease to wait out).
+    func once(
+        _ key: IdempotencyKey, fingerprint: String, _ command: @escaping @Sendable () async throws -> ScreenplayService.Response
+    ) async throws -> IdempotencyOutcome
 }
 
 /// An `Idempotency-Key` as the ledger keeps it: the key and whose it is.
@@ -32,15 +41,15 @@ public struct IdempotencyKey: Hashable, Sendable {
     }
 }
 
-/// What an ``IdempotencyStore`` says about a key being claimed.
-public enum IdempotencyBegin: Sendable {
-    /// Not seen: perform the command, then ``IdempotencyStore/finish(_:fingerprint:response:)``.
-    case fresh
-    /// Seen and answered: send this again.
+/// What became of a keyed command (``IdempotencyStore/once(_:fingerprint:_:)``).
+public enum IdempotencyOutcome: Sendable {
+    /// Run now; this answer is recorded for retries.
+    case answered(ScreenplayService.Response)
+    /// Answered before: send this again.
     case replay(ScreenplayService.Response)
     /// Seen with another request: refuse.
     case conflict
-    /// The first attempt is still running: ask the client to wait.
+    /// Another attempt with this key is running: ask the client to wait.
     case inProgress
 }
 
@@ -48,7 +57,6 @@ public enum IdempotencyBegin: Sendable {
 /// comes seconds after the first attempt, not days.
 public final class IdempotencyLedger: IdempotencyStore {
     typealias Key = IdempotencyKey
-    typealias Begin = IdempotencyBegin
 
     private enum Slot {
         case running(fingerprint: String)
@@ -71,8 +79,37 @@ public final class IdempotencyLedger: IdempotencyStore {
         self.byteBudget = max(1, byteBudget)
     }
 
-    /// Claims `key` (see ``IdempotencyStore/begin(_:fingerprint:)``).
-    public func begin(_ key: IdempotencyKey, fingerprint: String) -> IdempotencyBegin {
+    /// Runs `command` once for `key` (see ``IdempotencyStore/once(_:fingerprint:_:)``). Without a
+    /// database nothing can be rolled back, so a failure after the handler ran (which may have
+    /// written) is the answer a retry gets, unless it was a 503; anything that failed before the
+    /// handler ran is forgotten, and a retry runs the command.
+    public func once(
+        _ key: IdempotencyKey, fingerprint: String, _ command: @escaping @Sendable () async throws -> ScreenplayService.Response
+    ) async throws -> IdempotencyOutcome {
+        switch begin(key, fingerprint: fingerprint) {
+        case .replay(let response): return .replay(response)
+        case .conflict: return .conflict
+        case .inProgress: return .inProgress
+        case .fresh: break
+        }
+        let response: ScreenplayService.Response
+        do {
+            response = try await command()
+        } catch let failed as CommandPipeline.ExecutedCommandFailure where failed.error.status != .serviceUnavailable {
+            response = ScreenplayService.errorResponse(failed.error)
+        } catch {
+            abandon(key)
+            throw error
+        }
+        finish(key, fingerprint: fingerprint, response: response)
+        return .answered(response)
+    }
+
+    private enum Begin {
+        case fresh, replay(ScreenplayService.Response), conflict, inProgress
+    }
+
+    private func begin(_ key: IdempotencyKey, fingerprint: String) -> Begin {
         state.withLock { state in
             switch state.slots[key] {
             case .running(let seen)?: return seen == fingerprint ? .inProgress : .conflict
@@ -85,8 +122,7 @@ public final class IdempotencyLedger: IdempotencyStore {
         }
     }
 
-    /// Records the answer to replay.
-    public func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) {
+    private func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) {
         state.withLock { state in
             guard case .running? = state.slots[key] else { return }
             state.slots[key] = .done(fingerprint: fingerprint, response: response)
@@ -112,7 +148,7 @@ public final class IdempotencyLedger: IdempotencyStore {
     }
 
     /// Forgets a key whose command failed on the server's side, so a retry runs it again.
-    public func abandon(_ key: IdempotencyKey) {
+    private func abandon(_ key: IdempotencyKey) {
         state.withLock { state in
             guard case .running? = state.slots[key] else { return }
             state.slots[key] = nil

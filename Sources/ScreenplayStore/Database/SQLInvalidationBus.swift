@@ -13,14 +13,19 @@ public protocol SQLInvalidationBus: InvalidationBus {
 }
 
 extension InvalidationBus {
-    /// Inside a transaction: queues `invalidation` for the other processes when the bus can
-    /// carry it with the commit (nothing otherwise; ``announceCommitted(_:)`` then publishes it).
+    /// Inside a store's transaction: announces `invalidation` as part of it. The other processes
+    /// hear it with the commit when the bus can carry it there (PostgreSQL's `NOTIFY`), and this
+    /// process's subscribers (and the others, when it cannot) once the outermost transaction has
+    /// committed (``SQLTransaction/afterCommit(_:)``); a rollback announces nothing. Callers never
+    /// pair a commit with an announcement by hand.
     public func announce(_ invalidation: Invalidation, in database: any SQLDatabase) async throws {
         if let bus = self as? any SQLInvalidationBus { try await bus.send(invalidation, in: database) }
+        await SQLTransaction.afterCommit { await self.announceCommitted(invalidation) }
     }
 
-    /// After the commit of a transaction that called ``announce(_:in:)``: this process's
+    /// After the commit of a transaction that sent `invalidation` with it: this process's
     /// subscribers, and the other processes too unless the transaction already told them.
+    /// ``announce(_:in:)`` calls it once its transaction has committed.
     public func announceCommitted(_ invalidation: Invalidation) async {
         if let bus = self as? any SQLInvalidationBus {
             await bus.deliverHere(invalidation)

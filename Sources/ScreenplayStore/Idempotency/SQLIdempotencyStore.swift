@@ -1,34 +1,44 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import Synchronization
 public import ScreenplayServer
 
-/// The answers to `Idempotency-Key` commands in the database, so a retry that reaches another
-/// replica gets the first answer too. The same SQL on SQLite and PostgreSQL.
+/// The answers to `Idempotency-Key` commands in the database, recorded in the same transaction as
+/// the command's writes: the same SQL on SQLite and PostgreSQL.
 ///
-/// - Claiming a key is one `INSERT … ON CONFLICT DO NOTHING`: of two replicas receiving the same
-///   key at once, exactly one runs the command; the other answers "in progress" (409).
-/// - A claim whose replica died mid-command (no answer after ``Configuration/claimLease``) may be
-///   taken over: the command may or may not have committed, and a client waiting that long has
-///   given up on the first attempt anyway.
-/// - Answers are kept for ``Configuration/retention`` (a day by default): an older one is not
-///   replayed, and older rows are deleted now and then as new keys are claimed.
+/// ``once(_:fingerprint:_:)`` opens one transaction of the store and runs the command inside it
+/// (its own transactions join it, ``SQLTransaction``), then records the answer there. So whatever
+/// dies when, a retry finds either the answer with the writes, or neither:
+/// - the process killed (`kill -9`, a crash) or its connection lost before the commit: the
+///   database rolls everything back, and the retry runs the command once;
+/// - lost during the commit: the outcome is unknown to the client (a 503), and the retry replays
+///   the answer if the commit landed, or runs the command if it did not;
+/// - a command that throws (a server failure, the database gone) rolls back and records nothing:
+///   a transient failure is never a key's answer.
+///
+/// Of two attempts with one key at once, one runs and the other is answered "in progress" (409)
+/// at once: in this process through a set of keys in flight, across PostgreSQL replicas through a
+/// transaction-scoped advisory lock, which the database releases the moment the transaction ends
+/// or its connection dies, so there is no lease to wait out after a crash. SQLite's file belongs
+/// to one process, so the set is enough there.
+///
+/// Answers are kept for ``Configuration/retention`` (a day by default): an older one is not
+/// replayed, and older rows are deleted now and then as new answers are recorded.
 public struct SQLIdempotencyStore: IdempotencyStore {
-    /// How long claims and answers are kept.
+    /// How long answers are kept.
     public struct Configuration: Sendable {
-        /// How long a claim without an answer blocks its key.
-        public var claimLease: Duration
         /// How long an answer is replayed.
         public var retention: Duration
 
-        /// Two minutes for a claim, a day for an answer.
-        public init(claimLease: Duration = .seconds(120), retention: Duration = .seconds(86_400)) {
-            self.claimLease = claimLease
+        /// A day for an answer.
+        public init(retention: Duration = .seconds(86_400)) {
             self.retention = retention
         }
     }
 
-    /// The table's migration; run it with the app's own.
+    /// The table's migration; run it with the app's own. (`claimed_at` is when the answer was
+    /// recorded; rows with `answered = 0`, claims older versions left behind, count as absent.)
     public static let migrations: [Migration] = [
         Migration(id: "screenplay-0005-idempotency") { database in
             try await database.create(table: "screenplay_idempotency")
@@ -49,8 +59,10 @@ public struct SQLIdempotencyStore: IdempotencyStore {
     let store: any SQLStore
     let configuration: Configuration
     let now: @Sendable () -> Int64
+    private let inFlight = KeysInFlight()
 
-    /// A ledger in `store` (run ``migrations`` first).
+    /// A ledger in `store` (run ``migrations`` first). One per process and store: its set of keys
+    /// in flight is what answers a concurrent retry "in progress" on SQLite.
     public init(store: any SQLStore, configuration: Configuration = Configuration()) {
         self.init(store: store, configuration: configuration, now: { Int64(Date().timeIntervalSince1970) })
     }
@@ -62,66 +74,61 @@ public struct SQLIdempotencyStore: IdempotencyStore {
         self.now = now
     }
 
-    /// Claims `key`, or says what became of an earlier claim.
-    public func begin(_ key: IdempotencyKey, fingerprint: String) async throws -> IdempotencyBegin {
+    /// Runs `command` once for `key` in one transaction with its recorded answer (see the type's
+    /// documentation), or says what became of an earlier attempt.
+    public func once(
+        _ key: IdempotencyKey, fingerprint: String, _ command: @escaping @Sendable () async throws -> ScreenplayService.Response
+    ) async throws -> IdempotencyOutcome {
+        guard inFlight.claim(key) else { return .inProgress }
+        defer { inFlight.release(key) }
         let now = self.now()
-        let lease = configuration.claimLease.components.seconds
         let retention = configuration.retention.components.seconds
         return try await store.transaction { database in
+            guard try await Self.tryLock(key, on: database) else { return .inProgress }
+            let row = try await database.select().columns("fingerprint", "status", "headers", "body", "claimed_at")
+                .from("screenplay_idempotency").where("scope", .equal, key.scope).where("key", .equal, key.key)
+                .where("answered", .equal, Int64(1)).first()
+            // An answer past its retention (not yet deleted) is forgotten: the key starts afresh.
+            if let row, try row.decode(column: "claimed_at", as: Int64.self) >= now - retention {
+                guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .conflict }
+                return .replay(try Self.response(from: row))
+            }
+            let response = try await command()
+            try await Self.record(response, for: key, fingerprint: fingerprint, at: now, on: database)
             if Int.random(in: 0..<100) == 0 {
                 try await database.delete(from: "screenplay_idempotency").where("claimed_at", .lessThan, now - retention).run()
             }
-            let claimed = try await database.insert(into: "screenplay_idempotency")
-                .columns("scope", "key", "fingerprint", "claimed_at")
-                .values(SQLBind(key.scope), SQLBind(key.key), SQLBind(fingerprint), SQLBind(now))
-                .ignoringConflicts(with: ["scope", "key"])
-                .returning("scope")
-                .first()
-            if claimed != nil { return .fresh }
-            guard
-                let row = try await database.select().columns("fingerprint", "answered", "status", "headers", "body", "claimed_at")
-                    .from("screenplay_idempotency").where("scope", .equal, key.scope).where("key", .equal, key.key).first()
-            else { return .inProgress }
-            let claimedAt = try row.decode(column: "claimed_at", as: Int64.self)
-            let answered = try row.decode(column: "answered", as: Int64.self) == 1
-            // An answer past its retention (not yet deleted) is forgotten, and a claim whose
-            // replica never answered is taken over once its lease ran out: the key starts afresh,
-            // with this request's fingerprint. The update names the claim it read, so of two
-            // replicas taking over at once only one gets the key.
-            let expired = answered ? claimedAt < now - retention : claimedAt < now - lease
-            if expired {
-                let taken = try await database.update("screenplay_idempotency")
-                    .set("claimed_at", to: now).set("fingerprint", to: fingerprint).set("answered", to: Int64(0))
-                    .set("status", to: Int64(0)).set("headers", to: "").set("body", to: "")
-                    .where("scope", .equal, key.scope).where("key", .equal, key.key).where("claimed_at", .equal, claimedAt)
-                    .returning("scope")
-                    .first()
-                return taken == nil ? .inProgress : .fresh
-            }
-            guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .conflict }
-            return answered ? .replay(try Self.response(from: row)) : .inProgress
+            return .answered(response)
         }
     }
 
-    /// Records the answer a retry will be given.
-    public func finish(_ key: IdempotencyKey, fingerprint: String, response: ScreenplayService.Response) async throws {
-        let headers = try Self.encode(response.head.headerFields)
+    /// Takes `key` for the rest of the transaction `database` runs, or says another replica holds
+    /// it. On PostgreSQL an advisory lock scoped to the schema and released with the transaction
+    /// (its commit, its rollback, or its connection's death); SQLite runs one transaction at a time
+    /// and its file has one process, whose keys in flight are already taken.
+    static func tryLock(_ key: IdempotencyKey, on database: any SQLDatabase) async throws -> Bool {
+        guard database.dialect.name == "postgresql" else { return true }
+        let name = "screenplay-idempotency:\(key.scope):\(key.key)"
+        let row = try await database.raw(
+            "SELECT pg_try_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: name), 0)) AS taken"
+        ).first()
+        return try row?.decode(column: "taken", as: Bool.self) ?? false
+    }
+
+    /// Writes the answer, replacing what an expired answer or an old claim left under the key.
+    static func record(
+        _ response: ScreenplayService.Response, for key: IdempotencyKey, fingerprint: String, at now: Int64, on database: any SQLDatabase
+    ) async throws {
+        let headers = try encode(response.head.headerFields)
         let body = Data(response.body).base64EncodedString()
-        let status = Int64(response.head.status.code)
-        try await store.transaction { database in
-            try await database.update("screenplay_idempotency")
-                .set("answered", to: Int64(1)).set("status", to: status).set("headers", to: headers).set("body", to: body)
-                .where("scope", .equal, key.scope).where("key", .equal, key.key).where("fingerprint", .equal, fingerprint)
-                .run()
-        }
-    }
-
-    /// Releases an unanswered claim.
-    public func abandon(_ key: IdempotencyKey) async throws {
-        try await store.transaction { database in
-            try await database.delete(from: "screenplay_idempotency")
-                .where("scope", .equal, key.scope).where("key", .equal, key.key).where("answered", .equal, Int64(0)).run()
-        }
+        try await database.delete(from: "screenplay_idempotency").where("scope", .equal, key.scope).where("key", .equal, key.key).run()
+        try await database.insert(into: "screenplay_idempotency")
+            .columns("scope", "key", "fingerprint", "answered", "status", "headers", "body", "claimed_at")
+            .values(
+                SQLBind(key.scope), SQLBind(key.key), SQLBind(fingerprint), SQLBind(Int64(1)), SQLBind(Int64(response.head.status.code)),
+                SQLBind(headers), SQLBind(body), SQLBind(now)
+            )
+            .run()
     }
 
     // MARK: Encoding
@@ -144,4 +151,16 @@ public struct SQLIdempotencyStore: IdempotencyStore {
         let head = HTTPResponse(status: HTTPResponse.Status(code: Int(status)), headerFields: fields)
         return ScreenplayService.Response(head: head, body: Array(Data(base64Encoded: bodyText) ?? Data()))
     }
+}
+
+/// The keys this process is running commands for: a second attempt with one of them is answered
+/// "in progress" without waiting for the database.
+private final class KeysInFlight: Sendable {
+    private let keys = Mutex(Set<IdempotencyKey>())
+
+    /// Takes `key`; false when an attempt with it is running.
+    func claim(_ key: IdempotencyKey) -> Bool { keys.withLock { $0.insert(key).inserted } }
+
+    /// Gives `key` back.
+    func release(_ key: IdempotencyKey) { _ = keys.withLock { $0.remove(key) } }
 }

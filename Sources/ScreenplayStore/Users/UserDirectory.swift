@@ -96,9 +96,7 @@ public struct UserDirectory: IdentityResolver {
         guard Self.isWellFormed(token) else { return false }
         known.forget(token)
         do {
-            let revoked = try await markRevoked(token)
-            await bus.announceCommitted(.tokenRevoked(tokenHash: Self.hash(token)))
-            return revoked
+            return try await markRevoked(token)
         } catch {
             // Announced even so: the row may have changed before the failure.
             await bus.publish(.tokenRevoked(tokenHash: Self.hash(token)))
@@ -142,12 +140,16 @@ public struct UserDirectory: IdentityResolver {
         let value = try await store.read { database in
             try await Self.revision(of: user, on: database)
         }
-        if delivering { revisions.remember(value, for: user.id, ifStillAt: generation) }
+        // Inside a transaction the read may see its own uncommitted bump: never remembered, as a
+        // rollback would leave memory ahead of the database.
+        if delivering, !SQLTransaction.isActive { revisions.remember(value, for: user.id, ifStillAt: generation) }
         return value
     }
 
-    /// Runs `body` in a transaction that also bumps the user's revision, then, once committed,
-    /// announces the new revision on the bus so every cached copy is dropped.
+    /// Runs `body` in a transaction that also bumps the user's revision and announces it on the
+    /// bus, heard once committed, so every cached copy is dropped. Inside a transaction already
+    /// running (a command whose answer commits with it), it joins that one and is heard after its
+    /// commit.
     ///
     /// The bump comes first: it locks the user's row, so one user's writes take turns even on
     /// replicas sharing a PostgreSQL (where transactions run side by side), and a per-user limit
@@ -156,14 +158,12 @@ public struct UserDirectory: IdentityResolver {
         for user: UserIdentity, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let bus = self.bus
-        let result = try await store.transaction { database in
+        return try await store.transaction { database in
             try await Self.bumpRevision(of: user, on: database)
             let result = try await body(database)
             try await bus.announce(.userRevision(userID: user.id), in: database)
             return result
         }
-        await bus.announceCommitted(.userRevision(userID: user.id))
-        return result
     }
 
     /// Reads a revision inside a caller's session.

@@ -61,7 +61,7 @@ struct DemoDatabase {
             logger.warning("not yet listening for other replicas' invalidations; answering without memory until it is")
         }
         do {
-            let demo = try await configure(.init(store: store, bus: bus, idempotency: SQLIdempotencyStore(store: store)))
+            let demo = try await configure(.init(store: store, bus: bus))
             return Opened(demo: demo, bus: bus)
         } catch {
             await bus.stop()
