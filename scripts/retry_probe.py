@@ -59,8 +59,8 @@ def free_port():
 class Server:
     """One `screenplay serve` process; restarted on the same port and data after a fault."""
 
-    def __init__(self, binary, name, data=None, database=None, extra=()):
-        self.binary, self.name, self.database, self.extra = binary, name, database, list(extra)
+    def __init__(self, binary, name, data=None, database=None, extra=(), log_level="error"):
+        self.binary, self.name, self.database, self.extra, self.log_level = binary, name, database, list(extra), log_level
         self.data = data or tempfile.mkdtemp(prefix=f"screenplay-probe-{name}-")
         self.port = free_port()
         self.process = None
@@ -68,7 +68,7 @@ class Server:
 
     def start(self, extra=None):
         arguments = [self.binary, "serve", "--port", str(self.port), "--data", self.data, "--promotions", "off",
-                     "--command-rate", "100000", "--log-level", "error", "--replica-name", self.name,
+                     "--command-rate", "100000", "--log-level", self.log_level, "--replica-name", self.name,
                      *(self.extra if extra is None else extra)]
         if self.database:
             arguments += ["--database", self.database]

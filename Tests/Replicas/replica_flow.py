@@ -10,7 +10,6 @@ Each test class gets a schema of its own. Run: python3 Tests/Replicas/replica_fl
 import faulthandler
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,109 +22,18 @@ import urllib.request
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from retry_probe import API, Cluster, Server, default_binary  # noqa: E402
+
 # SCREENPLAY_BINARY: another build to run (scripts/load.sh passes its release build).
-BINARY = os.environ.get("SCREENPLAY_BINARY") or os.path.join(ROOT, ".build", "debug", "screenplay")
-POSTGRES = os.path.join(ROOT, "scripts", "postgres.sh")
-API = "/api/v5"
+BINARY = default_binary()
 
 
-class Cluster:
-    """The PostgreSQL the replicas share: the test run's, or a private one."""
-
-    def __init__(self):
-        self.url = os.environ.get("SCREENPLAY_TEST_DATABASE_URL")
-        self.folder = os.environ.get("SCREENPLAY_TEST_POSTGRES_DIR")
-        self.owned = False
-        if not self.url or not self.folder:
-            self.folder = tempfile.mkdtemp(prefix="screenplay-replicas-pg-")
-            port = free_port()
-            self.url = subprocess.run(["bash", POSTGRES, "start", self.folder, str(port)], check=True, capture_output=True,
-                                      text=True).stdout.strip().splitlines()[-1]
-            self.owned = True
-
-    def schema_url(self, schema):
-        return self.url + ("&" if "?" in self.url else "?") + "schema=" + schema
-
-    def sql(self, schema, statement):
-        """Runs `statement` in `schema` with psql; the rows as lists of text."""
-        environment = dict(os.environ, PGOPTIONS=f"-c search_path={schema}")
-        output = subprocess.run(["psql", self.url, "-At", "-F", "\t", "-c", statement], check=True, capture_output=True, text=True,
-                                env=environment).stdout
-        return [line.split("\t") for line in output.splitlines() if line]
-
-    def restart(self, down_seconds, while_down=None):
-        """Stops PostgreSQL, runs `while_down` (if given) and waits until `down_seconds` have
-        passed since the stop, starts it again (the data stays)."""
-        bin_dir = sorted(d for d in os.listdir("/usr/lib/postgresql"))[-1]
-        ctl = f"/usr/lib/postgresql/{bin_dir}/bin/pg_ctl"
-        owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        data = os.path.join(self.folder, "data")
-        with open(os.path.join(self.folder, "port")) as file:
-            port = file.read().strip()
-        subprocess.run(owner + [ctl, "-D", data, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
-        stopped = time.time()
-        try:
-            if while_down:
-                while_down()
-        finally:
-            time.sleep(max(0.0, stopped + down_seconds - time.time()))
-            subprocess.run(owner + [ctl, "-D", data, "-l", os.path.join(self.folder, "server.log"), "-w", "-t", "60", "-o",
-                                    f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off "
-                                    "-c max_connections=300", "start"], check=True, capture_output=True)
-
-    def stop(self):
-        if self.owned:
-            subprocess.run(["bash", POSTGRES, "stop", self.folder], capture_output=True)
-
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Replica:
-    """One `screenplay serve --database …` process on a free loopback port."""
+class Replica(Server):
+    """One `screenplay serve --database …` process on a free loopback port, logging warnings."""
 
     def __init__(self, database, name):
-        self.database, self.name = database, name
-        self.start()
-
-    def start(self):
-        self.port = free_port()
-        self.log = tempfile.NamedTemporaryFile(prefix=f"screenplay-replica-{self.name}-", suffix=".log", delete=False)
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--database", self.database, "--port", str(self.port), "--replica-name", self.name, "--promotions", "off",
-             "--command-rate", "100000", "--log-level", "warning", "--data", tempfile.gettempdir()],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            if "is running" in line:
-                return
-        self.stop()
-        raise RuntimeError(f"replica {self.name} did not start: {open(self.log.name).read()[-2000:]}")
-
-    def request(self, method, path, body=None, token=None, headers=None, timeout=10):
-        """(status, headers, parsed JSON or raw bytes)."""
-        fields = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            fields["Authorization"] = f"Bearer {token}"
-        fields.update(headers or {})
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method, headers=fields)
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                status, head, raw = response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as error:
-            status, head, raw = error.code, dict(error.headers), error.read()
-        try:
-            return status, head, json.loads(raw) if raw else None
-        except ValueError:
-            return status, head, raw
+        super().__init__(BINARY, name, data=tempfile.gettempdir(), database=database, log_level="warning")
 
     def log_tail(self, characters=3000):
         """The end of this replica's log (warnings and errors), for a failure's message."""
@@ -133,21 +41,7 @@ class Replica:
             return f"[{self.name}] " + log.read()[-characters:]
 
     def kill(self):
-        self.process.kill()
-        self.process.wait()
-        self.process.stdout.close()
-        self.log.close()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-        self.log.close()
+        self.signal(signal.SIGKILL)
 
 
 def until(condition, seconds, step=0.01):
