@@ -119,6 +119,22 @@ class PostgresRetries(unittest.TestCase):
         self.assertEqual(again[1].get("Idempotent-Replayed"), "true")
         self.assertEqual(self.playlists(token), ["First", "Committed on A"])
 
+    def test_sigterm_and_kill_9_between_a_keyed_write_and_its_retry_replay_the_answer(self):
+        self.a.stop()
+        self.a.start(extra=[])
+        token = self.b.new_user()
+        for stop_signal in (signal.SIGTERM, signal.SIGKILL):
+            key = "k-" + uuid.uuid4().hex
+            name = f"Kept once ({stop_signal.name})"
+            first = self.a.create(name, token, key)
+            self.assertEqual(first[0], 200, first)
+            self.a.signal(stop_signal)
+            self.a.start(extra=[])
+            again = self.a.create(name, token, key)
+            self.assertEqual((again[0], again[1].get("Idempotent-Replayed")), (200, "true"), again)
+            self.assertEqual(again[2], first[2])
+        self.assertEqual(self.playlists(token), ["First", "Kept once (SIGTERM)", "Kept once (SIGKILL)"])
+
     def test_a_503_while_postgres_is_down_is_never_the_keys_answer(self):
         token = self.b.new_user()
         key = "k-" + uuid.uuid4().hex
