@@ -21,6 +21,7 @@
 #   shop           GET /api/v4/screens/shop           a composed page (three verticals, one a flaky service), cached per shape
 #   HTML home      GET / with the user's cookie       the cached, rendered page
 #   command        POST favorites/add|remove          a write per request, alternating, all one user's
+#   keyed command  the same, each with an Idempotency-Key (the answer recorded in the write's transaction)
 #   commands, N users  the same, CONNECTIONS users in turn (one user's writes take turns; many users' need not)
 #   isolation      user home again, while a light user, then a heavy one, writes and rebuilds
 #                  their home in a loop
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --soak) SOAK_MINUTES="${2:?--soak takes a number of minutes}"; shift 2 ;;
     --database) DATABASE="${2:?--database takes sqlite or postgres}"; shift 2 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -145,6 +146,11 @@ request = function()
   return wrk.format(nil, path, nil, '{"playlistId":$PLAYLIST}')
 end
 EOF
+  # The same writes, each with an Idempotency-Key of its own (as the client core sends them): the
+  # answer is recorded in the command's transaction.
+  { echo "local run = '$(date +%s%N)'"
+    sed 's/return wrk.format(nil, path, nil,/return wrk.format(nil, path, { ["Idempotency-Key"] = "load-" .. run .. "-" .. n },/' "$WORK/command.lua"
+  } >"$WORK/command-keyed.lua"
 }
 
 # measure NAME [wrk arguments…] PATH: wrk on PATH of every server in BASES at once, the connections
@@ -188,6 +194,7 @@ measure_routes() {
   RSS_BEFORE_COMMANDS=$(rss_kib)
   measure "$prefix-command" -s "$WORK/command.lua" /
   RSS_AFTER_COMMANDS=$(rss_kib)
+  measure "$prefix-command-keyed" -s "$WORK/command-keyed.lua" /
   # The same writes from as many users as connections, in turn: one user's writes take turns
   # (their revision is bumped first, which is what keeps the per-user limits under concurrency),
   # so the row above measures that turn-taking; this one the write path itself.
@@ -259,7 +266,7 @@ if [ "$DATABASE" = postgres ]; then
   row baseline "baseline: the same bytes, precomputed" ""
   row baseline-end "  the baseline again, at the end" ""
   row floor "framework floor: GET /health (2 bytes)" ""
-  for route in home revalidation shared shop html command commands-many; do
+  for route in home revalidation shared shop html command command-keyed commands-many; do
     case "$route" in
       home) echo "user home (encoded cache)" ;;
       revalidation) echo "304 (If-None-Match)" ;;
@@ -267,6 +274,7 @@ if [ "$DATABASE" = postgres ]; then
       shop) echo "composed page (shop; cached per shape)" ;;
       html) echo "HTML home, signed in (page cache)" ;;
       command) echo "command (favorite add/remove, a write each)" ;;
+      command-keyed) echo "  the same, each with an Idempotency-Key" ;;
       commands-many) echo "the same commands, $CONNECTIONS users in turn" ;;
     esac
     row "main-$route" "  SQLite" ""
@@ -330,6 +338,7 @@ row main-shared "shared screen (composer/bach)" ""
 row main-shop "composed page (shop; cached per shape)" ""
 row main-html "HTML home, signed in (page cache)" ">= 0.5x"
 row main-command "command (favorite add/remove, a write each)" "p99 < 50 ms"
+row main-command-keyed "  the same, each with an Idempotency-Key" "p99 < 50 ms"
 row main-commands-many "the same commands, $CONNECTIONS users in turn" ""
 row isolation-light "user home while a light user rebuilds" ""
 row isolation "user home while a heavy user rebuilds" "p99 <= 3x light"
