@@ -21,7 +21,7 @@ struct AudioStreamingTests {
         let (name, nice) = await threads.run { () -> (String?, Int32) in
             (Thread.current.name, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
         }
-        #expect(name == "screenplay-audio")
+        #expect(name == AudioRenderThreads.threadName)
         #expect(nice == 10, "the render thread's nice value")
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0, "the caller's priority is untouched")
     }

@@ -42,7 +42,14 @@ final class AudioRenderThreads: @unchecked Sendable {
     /// Runs `work` on one of the threads, waiting (suspended) for its turn, and returns what it made.
     func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
-            enqueue { continuation.resume(returning: work()) }
+            enqueue { [self] in
+                let value = work()
+                // Counted before the caller resumes, so a caller sees its own render counted.
+                condition.lock()
+                done += 1
+                condition.unlock()
+                continuation.resume(returning: value)
+            }
         }
     }
 
@@ -67,15 +74,18 @@ final class AudioRenderThreads: @unchecked Sendable {
         if idle > 0 { condition.signal() }
         if queue.count > idle, threads < maximumThreads {
             threads += 1
-            let thread = Thread { [self] in work() }
-            thread.name = "screenplay-audio"
-            thread.start()
+            Thread { [self] in work() }.start()
         }
     }
+
+    /// The name the threads show in `top -H` and debuggers (Linux keeps 15 bytes of a name).
+    static let threadName = "audio-render"
 
     /// A thread's life: take the oldest job, run it, repeat; end after ``idleTimeout`` idle.
     private func work() {
         Self.lowerPriority()
+        // Named from the thread itself: Foundation on Linux names the system thread only then.
+        Thread.current.name = Self.threadName
         condition.lock()
         while true {
             while queue.isEmpty {
@@ -92,7 +102,6 @@ final class AudioRenderThreads: @unchecked Sendable {
             condition.unlock()
             job()
             condition.lock()
-            done += 1
         }
     }
 

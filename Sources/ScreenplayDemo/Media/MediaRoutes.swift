@@ -70,11 +70,8 @@ enum MediaRoutes {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(bytes))))
         }
         getAndHead("media/queues/recording/:id", queue, on: router)
-        // Anything else under media/ or images/: a JSON 404 naming the path, as for any path.
-        let nothing: @Sendable (Request, Context) async throws -> Response = { request, _ in
-            throw ScreenplayError.notFound("no media at '\(request.uri.path.prefix(200))'", path: String(request.uri.path.prefix(200)))
-        }
-        for path in ["media/**", "images/**"] { getAndHead(path, nothing, on: router) }
+        // Anything else under media/ or images/ is the router's 404, JSON like the rest
+        // (JSONErrorMiddleware).
     }
 
     /// `GET path` answered by `handler`, and `HEAD path` with the same head and no body.
