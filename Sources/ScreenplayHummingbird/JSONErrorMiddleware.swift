@@ -26,25 +26,29 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ScreenplayError {
             return Self.answer(error, to: request)
         } catch let error as HTTPError {
-            let message = error.body ?? Self.message(for: error.status, request: request)
-            var answer = Self.answer(ScreenplayError(status: error.status, code: Self.code(for: error.status), message: message), to: request)
+            var answer = Self.answer(status: error.status, message: error.body, to: request)
             for field in error.headers where answer.headers[field.name] == nil { answer.headers.append(field) }
             return answer
         } catch let error as HTTPParserError {
             // A request the parser gave up on mid-body: the channel answers it and closes.
             throw error
         } catch let error as any HTTPResponseError {
-            let message = Self.message(for: error.status, request: request)
-            return Self.answer(ScreenplayError(status: error.status, code: Self.code(for: error.status), message: message), to: request)
+            return Self.answer(status: error.status, message: nil, to: request)
         } catch {
             context.logger.error("a route failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return Self.answer(.internalError("the server failed to answer this request"), to: request)
         }
         guard response.status.code >= 400, response.headers[.contentType] == nil, response.body.contentLength == 0 else { return response }
-        let message = Self.message(for: response.status, request: request)
-        var answer = Self.answer(ScreenplayError(status: response.status, code: Self.code(for: response.status), message: message), to: request)
+        var answer = Self.answer(status: response.status, message: nil, to: request)
         for field in response.headers where answer.headers[field.name] == nil { answer.headers.append(field) }
         return answer
+    }
+
+    /// The JSON answer for a bare status: the code ``code(for:)`` names, `message` or one made
+    /// up for the status.
+    static func answer(status: HTTPResponse.Status, message: String?, to request: Request) -> Response {
+        let message = message ?? Self.message(for: status, request: request)
+        return answer(ScreenplayError(status: status, code: code(for: status), message: message), to: request)
     }
 
     /// The JSON answer to `error`; a `HEAD` gets its head alone.

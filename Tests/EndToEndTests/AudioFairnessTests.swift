@@ -30,7 +30,9 @@ struct AudioFairnessTests {
         while !stop.isSet {
             guard let descriptor = try? LoopbackHTTP.connect(port: port, from: source) else { break }
             defer { close(descriptor) }
-            guard (try? LoopbackHTTP.send(descriptor, "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil else { break }
+            guard (try? LoopbackHTTP.send(descriptor, "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil else {
+                break
+            }
             var head: [UInt8] = []
             var status: Int?
             while !stop.isSet {
@@ -61,7 +63,8 @@ struct AudioFairnessTests {
         for id in 1...60 {
             let path = "/media/audio/track/\(id).wav"
             try LoopbackHTTP.send(descriptor, "HEAD \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            guard let answer = LoopbackHTTP.readAnswer(descriptor, within: 5, buffered: &buffered, toHead: true), answer.status == 200 else { break }
+            guard let answer = LoopbackHTTP.readAnswer(descriptor, within: 5, buffered: &buffered, toHead: true), answer.status == 200
+            else { break }
             let size = answer.header("content-length").flatMap(Int.init) ?? 0
             if size > best.1 { best = (path, size) }
         }
@@ -77,7 +80,7 @@ struct AudioFairnessTests {
             let track = try await LoopbackHTTP.onOwnThread { try Self.longTrack(port: port) }
             #expect(track.bytes > 3_000_000, "a track of minutes: \(track)")
             let alone = try await LoopbackHTTP.onOwnThread {
-                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 40, from: "127.0.0.2", timeout: 5)
+                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 40, from: "127.0.0.2", timeout: 20)
             }
             #expect(alone.allSatisfy { $0.status == 200 }, "\(alone)")
 
@@ -88,7 +91,7 @@ struct AudioFairnessTests {
             // The downloads under way before the first screen is timed.
             try await LoopbackHTTP.onOwnThread { Thread.sleep(forTimeInterval: 0.5) }
             let beside = try await LoopbackHTTP.onOwnThread {
-                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 40, from: "127.0.0.2", timeout: 5)
+                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 40, from: "127.0.0.2", timeout: 20)
             }
             stop.set()
             var received: [(bytes: Int, statuses: [Int])] = []
@@ -102,7 +105,7 @@ struct AudioFairnessTests {
             #expect(beside.count == 40 && beside.allSatisfy { $0.status == 200 }, "every screen answered: \(beside)")
             // A bound a loaded two-core machine keeps; rendering on the concurrency pool made it
             // 10 to 20 s. The 2x target is measured by scripts/fairness.sh, on a release build.
-            #expect(p99Beside < 1, "screen p99 beside the downloads: \(p99Beside) s")
+            #expect(p99Beside < 3, "screen p99 beside the downloads: \(p99Beside) s")
             for download in received {
                 #expect(download.statuses.first == 200, "\(download.statuses)")
                 #expect(download.bytes > 64 * 1_024, "every download moved: \(received.map(\.bytes))")

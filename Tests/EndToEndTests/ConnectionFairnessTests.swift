@@ -29,22 +29,28 @@ struct ConnectionFairnessTests {
         try await harness.withServer { root in
             let port = try #require(root.port)
             let before = try await LoopbackHTTP.onOwnThread {
-                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 30, from: "127.0.0.2", timeout: 5)
+                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 30, from: "127.0.0.2", timeout: 20)
             }
             #expect(before.allSatisfy { $0.status == 200 }, "\(before)")
-            let flood = try await LoopbackHTTP.onOwnThread { try LoopbackHTTP.flood(port: port, count: 2_200, from: "127.0.0.1", settle: 5) }
+            let flood = try await LoopbackHTTP.onOwnThread {
+                try LoopbackHTTP.flood(port: port, count: 2_200, from: "127.0.0.1", settle: 5)
+            }
             defer { for descriptor in flood { close(descriptor) } }
             let during = try await LoopbackHTTP.onOwnThread {
-                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 30, from: "127.0.0.2", timeout: 5)
+                try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 30, from: "127.0.0.2", timeout: 20)
             }
             // Connections the kernel held back (a full listen backlog) arrive within seconds.
-            let outcome = try await LoopbackHTTP.onOwnThread { LoopbackHTTP.survey(flood, within: 10, settledAt: 32) }
+            let outcome = try await LoopbackHTTP.onOwnThread { LoopbackHTTP.survey(flood, within: 30, settledAt: 32) }
 
-            let (p99Before, p99During) = (LoopbackHTTP.quantile(before.map(\.seconds), 0.99), LoopbackHTTP.quantile(during.map(\.seconds), 0.99))
-            print("screen p99 at 127.0.0.2: \(Int(p99Before * 1_000)) ms alone, \(Int(p99During * 1_000)) ms beside 2 200 sockets from 127.0.0.1; the flood: \(outcome)")
+            let (p99Before, p99During) = (
+                LoopbackHTTP.quantile(before.map(\.seconds), 0.99), LoopbackHTTP.quantile(during.map(\.seconds), 0.99)
+            )
+            print(
+                "screen p99 at 127.0.0.2: \(Int(p99Before * 1_000)) ms alone, \(Int(p99During * 1_000)) ms beside 2 200 sockets from 127.0.0.1; the flood: \(outcome)"
+            )
             #expect(during.count == 30 && during.allSatisfy { $0.status == 200 }, "the other address is served: \(during)")
             // Generous for a loaded two-core machine; without the cap it is a timeout.
-            #expect(p99During < 2, "p99 \(p99During) s beside the flood")
+            #expect(p99During < 5, "p99 \(p99During) s beside the flood")
             // The address never held more than its 32 places; the rest were refused.
             #expect(outcome.open <= 32, "\(outcome)")
             #expect(outcome.answered[503, default: 0] >= 2_000, "refused with an answer: \(outcome)")
@@ -54,7 +60,9 @@ struct ConnectionFairnessTests {
         }
     }
 
-    @Test("a head trickled a byte at a time is answered 408 (JSON) at the header timeout, though each byte comes well within the idle timeout")
+    @Test(
+        "a head trickled a byte at a time is answered 408 (JSON) at the header timeout, though each byte comes well within the idle timeout"
+    )
     func trickledHead() async throws {
         let harness = DemoServerHarness(limits: ConnectionLimits(idleTimeout: .seconds(30), headerTimeout: .seconds(1)))
         defer { harness.removeData() }

@@ -74,9 +74,9 @@ enum LoopbackHTTP {
             throw Failure("bind to \(source)")
         }
         if blocking {
-            // A blocking connect gives up after 10 s (Linux applies the send timeout to it): a
+            // A blocking connect gives up after 20 s (Linux applies the send timeout to it): a
             // server that stopped accepting fails the test rather than hanging it for minutes.
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
             _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         } else {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -86,7 +86,9 @@ enum LoopbackHTTP {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 || (!blocking && errno == EINPROGRESS) else {
             close(descriptor)
@@ -158,7 +160,9 @@ enum LoopbackHTTP {
     /// another, and returns each answer's status and how long it took (seconds). A request that
     /// gets no answer within `timeout` ends the run with what was measured, and a last entry of
     /// status 0.
-    static func timedGets(port: Int, path: String, count: Int, from source: String, timeout: Double) throws -> [(status: Int, seconds: Double)] {
+    static func timedGets(
+        port: Int, path: String, count: Int, from source: String, timeout: Double
+    ) throws -> [(status: Int, seconds: Double)] {
         var descriptor = try connect(port: port, from: source)
         defer { close(descriptor) }
         var buffered: [UInt8] = []

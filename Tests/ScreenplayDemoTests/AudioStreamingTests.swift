@@ -58,8 +58,8 @@ struct AudioStreamingTests {
     func idleThreadsEnd() async throws {
         let threads = AudioRenderThreads(maximumThreads: 1, idleTimeout: 0.1)
         #expect(await threads.run { 7 } == 7)
-        #expect(threads.liveThreads == 1)
-        let deadline = ContinuousClock.now + .seconds(5)
+        #expect(threads.liveThreads <= 1)
+        let deadline = ContinuousClock.now + .seconds(30)
         while threads.liveThreads > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(threads.liveThreads == 0)
         #expect(await threads.run { 8 } == 8)
@@ -90,17 +90,21 @@ struct AudioStreamingTests {
 
     @Test("a reader that stops reading stops the rendering: the next chunk waits for the last to be written, and its slot comes back")
     func backpressure() async throws {
-        let streaming = AudioStreaming(threads: AudioRenderThreads(maximumThreads: 1), slots: AudioStreamSlots())
+        // At an ordinary priority: the property is backpressure, and a suite running in
+        // parallel on a loaded machine would leave a nice 10 thread next to nothing.
+        let streaming = AudioStreaming(threads: AudioRenderThreads(maximumThreads: 1, niceness: 0), slots: AudioStreamSlots())
         let track = AudioTrack(seed: 5, seconds: 1_800)
         let request = Request(
-            head: HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/media/audio/track/5.wav"), body: .init(buffer: ByteBuffer()))
+            head: HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/media/audio/track/5.wav"),
+            body: .init(buffer: ByteBuffer()))
         let response = try streaming.response(track, request: request, address: "192.0.2.1")
         #expect(response.status == .ok && response.headers[.contentLength] == String(track.byteCount))
         #expect(streaming.slots.openStreams == 1)
         let written = StallingWriter.Count()
         let sending = Task { try await response.body.write(StallingWriter(accepting: 2, written: written)) }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while written.value.withLock({ $0 }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(written.value.withLock { $0 } >= 3, "the third chunk never came")
         try await Task.sleep(for: .milliseconds(300))
         // Two chunks taken, a third rendered and waiting to be written: nothing more, out of 330.
         #expect(streaming.threads.completed == 3, "chunks rendered: \(streaming.threads.completed)")
@@ -109,7 +113,8 @@ struct AudioStreamingTests {
         #expect(streaming.slots.openStreams == 0, "the stream's slot is given back when it ends")
     }
 
-    @Test("past 6 streams an address gets a 429, past the process's bound everyone gets a 503 (codes, Retry-After); a place comes back once")
+    @Test(
+        "past 6 streams an address gets a 429, past the process's bound everyone gets a 503 (codes, Retry-After); a place comes back once")
     func slots() throws {
         let slots = AudioStreamSlots(perAddress: 6, total: 8)
         var held = try (0..<6).map { _ in try slots.take("192.0.2.1") }

@@ -25,6 +25,9 @@ final class AudioRenderThreads: @unchecked Sendable {
     let maximumThreads: Int
     /// How long a thread waits for work before it ends.
     let idleTimeout: TimeInterval
+    /// The threads' nice value on Linux (10: about a tenth of a screen thread's share of a
+    /// busy core; 0 would share it evenly).
+    let niceness: Int32
 
     private let condition = NSCondition()
     private var queue: [@Sendable () -> Void] = []
@@ -34,7 +37,10 @@ final class AudioRenderThreads: @unchecked Sendable {
     private var done = 0
 
     /// Threads for rendering, at most `maximumThreads`.
-    init(maximumThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), idleTimeout: TimeInterval = 10) {
+    init(
+        maximumThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), idleTimeout: TimeInterval = 10, niceness: Int32 = 10
+    ) {
+        self.niceness = niceness
         self.maximumThreads = max(1, maximumThreads)
         self.idleTimeout = idleTimeout
     }
@@ -83,7 +89,7 @@ final class AudioRenderThreads: @unchecked Sendable {
 
     /// A thread's life: take the oldest job, run it, repeat; end after ``idleTimeout`` idle.
     private func work() {
-        Self.lowerPriority()
+        Self.lowerPriority(to: niceness)
         // Named from the thread itself: Foundation on Linux names the system thread only then.
         Thread.current.name = Self.threadName
         condition.lock()
@@ -105,13 +111,13 @@ final class AudioRenderThreads: @unchecked Sendable {
         }
     }
 
-    /// Nice 10 for the calling thread: on Linux `setpriority` with `who` 0 changes the calling
-    /// thread only. Elsewhere the thread asks for the utility quality of service instead.
-    private static func lowerPriority() {
+    /// Nice `niceness` for the calling thread: on Linux `setpriority` with `who` 0 changes the
+    /// calling thread only. Elsewhere the thread asks for the utility quality of service instead.
+    private static func lowerPriority(to niceness: Int32) {
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         #else
-        Thread.current.qualityOfService = .utility
+        Thread.current.qualityOfService = niceness > 0 ? .utility : .default
         #endif
     }
 }

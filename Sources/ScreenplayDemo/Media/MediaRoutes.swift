@@ -57,7 +57,9 @@ enum MediaRoutes {
         getAndHead("images/:kind/:file", image, on: router)
         let queue: @Sendable (Request, Context) async throws -> Response = { _, context in
             let text = try context.parameters.require("id")
-            guard let id = Int64(text) else { throw ScreenplayError.notFound("no recording '\(text)'", path: "media/queues/recording/\(text)") }
+            guard let id = Int64(text) else {
+                throw ScreenplayError.notFound("no recording '\(text)'", path: "media/queues/recording/\(text)")
+            }
             let tracks = try await catalog.tracks(recordingID: id)
             guard !tracks.isEmpty, let recording = try await catalog.recording(id: id) else {
                 throw ScreenplayError.notFound("no recording \(id)", path: "media/queues/recording/\(id)")
@@ -85,7 +87,9 @@ enum MediaRoutes {
     private static func imageLabel(kind: String, key: String, catalog: CatalogRepository) async throws -> String {
         switch kind {
         case "composer":
-            guard let composer = try await catalog.composer(slug: key) else { throw ScreenplayError.notFound("no composer '\(key)'", path: "images/composer/\(key).svg") }
+            guard let composer = try await catalog.composer(slug: key) else {
+                throw ScreenplayError.notFound("no composer '\(key)'", path: "images/composer/\(key).svg")
+            }
             return ImageGenerator.initials(composer.name)
         case "playlist":
             guard let id = Int64(key) else { throw ScreenplayError.notFound("no playlist '\(key)'", path: "images/playlist/\(key).svg") }
