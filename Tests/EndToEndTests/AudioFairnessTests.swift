@@ -21,9 +21,17 @@ struct AudioFairnessTests {
         func set() { flag.store(true, ordering: .relaxed) }
     }
 
+    /// Bytes a download has read so far.
+    final class Progress: Sendable {
+        let bytes = Atomic(0)
+        var count: Int { bytes.load(ordering: .relaxed) }
+    }
+
     /// Downloads `path` from `source` again and again, reading as fast as it can, until `stop`;
-    /// returns the bytes read and the statuses answered.
-    static func download(port: Int, path: String, from source: String, until stop: Stop) -> (bytes: Int, statuses: [Int]) {
+    /// returns the bytes read and the statuses answered, counting the bytes in `progress` too.
+    static func download(
+        port: Int, path: String, from source: String, until stop: Stop, progress: Progress
+    ) -> (bytes: Int, statuses: [Int]) {
         var total = 0
         var statuses: [Int] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -42,6 +50,7 @@ struct AudioFairnessTests {
                 let count = recv(descriptor, &chunk, chunk.count, 0)
                 guard count > 0 else { break }
                 total += count
+                progress.bytes.add(count, ordering: .relaxed)
                 if status == nil {
                     head += chunk[..<min(count, 16)]
                     if head.count >= 12 { status = Int(String(decoding: head[9..<12], as: UTF8.self)) }
@@ -85,13 +94,24 @@ struct AudioFairnessTests {
             #expect(alone.allSatisfy { $0.status == 200 }, "\(alone)")
 
             let stop = Stop()
-            let downloads = (0..<6).map { _ in
-                Task { try await LoopbackHTTP.onOwnThread { Self.download(port: port, path: track.path, from: "127.0.0.1", until: stop) } }
+            let progress = (0..<6).map { _ in Progress() }
+            let downloads = progress.map { progress in
+                Task {
+                    try await LoopbackHTTP.onOwnThread {
+                        Self.download(port: port, path: track.path, from: "127.0.0.1", until: stop, progress: progress)
+                    }
+                }
             }
             // The downloads under way before the first screen is timed.
             try await LoopbackHTTP.onOwnThread { Thread.sleep(forTimeInterval: 0.5) }
             let beside = try await LoopbackHTTP.onOwnThread {
                 try LoopbackHTTP.timedGets(port: port, path: Self.screen, count: 40, from: "127.0.0.2", timeout: 20)
+            }
+            // Audio yields to screens, but is never starved: every download gets past its first
+            // chunk (64 KiB, six seconds of sound) while they take turns on the render thread.
+            let deadline = ContinuousClock.now + .seconds(90)
+            while progress.contains(where: { $0.count <= 64 * 1_024 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
             }
             stop.set()
             var received: [(bytes: Int, statuses: [Int])] = []
