@@ -1,6 +1,4 @@
 import HTTPTypes
-public import HummingbirdCore
-public import Logging
 public import NIOCore
 public import NIOHTTPTypes
 public import ScreenplayServer
@@ -10,7 +8,7 @@ public import ScreenplayServer
 /// this request gets its `304 Not Modified` here, without a task, the router, middleware, the
 /// token lookup or the revision. Everything else passes through untouched.
 ///
-/// It sits after Hummingbird's connection-state handler (see ``RevalidatingHTTP1Channel``), so
+/// It sits after Hummingbird's connection-state handler (see ``ScreenplayHTTP1Channel``), so
 /// the idle timeout sees these requests and answers like any other, and it keeps HTTP/1.1's
 /// order: while an earlier request on the connection is still being answered by the
 /// framework, a later one goes the normal way, behind it.
@@ -75,48 +73,5 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
-    }
-}
-
-/// Hummingbird's HTTP/1 channel with a ``RevalidationHandler`` placed right after its
-/// connection-state handler (`additionalChannelHandlers` go before it, where the idle timeout
-/// would not see the requests answered there).
-public struct RevalidatingHTTP1Channel: ServerChildChannel {
-    /// The framework's channel value: requests are handled as usual.
-    public typealias Value = HTTP1Channel.Value
-
-    let base: HTTP1Channel
-    let memory: RevalidationMemory
-    let serverName: String?
-
-    /// Sets up `base`'s pipeline, then adds the handler after its connection-state handler.
-    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (memory, serverName) = (memory, serverName)
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let operations = channel.pipeline.syncOperations
-            let state = try operations.handler(type: HTTPConnectionStateHandler.self)
-            try operations.addHandler(RevalidationHandler(memory: memory, serverName: serverName), position: .after(state))
-            return value
-        }
-    }
-
-    /// Handles requests as `base` does.
-    public func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
-    }
-}
-
-extension HTTPServerBuilder {
-    /// An HTTP/1 server whose revalidations are answered from `memory` first (see
-    /// ``RevalidationHandler``); `nil` gives the plain HTTP/1 server. `serverName` is the
-    /// application's, so the 304s answered early carry the same `Server` header.
-    public static func http1(
-        configuration: HTTP1Channel.Configuration, revalidations memory: RevalidationMemory?, serverName: String? = nil
-    ) -> HTTPServerBuilder {
-        guard let memory else { return .http1(configuration: configuration) }
-        return HTTPServerBuilder { responder in
-            RevalidatingHTTP1Channel(
-                base: HTTP1Channel(responder: responder, configuration: configuration), memory: memory, serverName: serverName)
-        }
     }
 }

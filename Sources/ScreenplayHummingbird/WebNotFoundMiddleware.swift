@@ -1,4 +1,5 @@
 public import Hummingbird
+import ScreenplayServer
 public import ScreenplayWeb
 
 /// The site's own 404 page for a browser sent to a path nothing answers: the site's look, its
@@ -19,6 +20,8 @@ public struct WebNotFoundMiddleware<Context: RequestContext>: RouterMiddleware {
             guard response.status == .notFound, Self.wantsPage(request), response.headers[.contentType] == nil else { return response }
             return ScreenplayResponder.response(site.notFound(request.head))
         } catch let error as HTTPError where error.status == .notFound && Self.wantsPage(request) {
+            return ScreenplayResponder.response(site.notFound(request.head))
+        } catch let error as ScreenplayError where error.status == .notFound && Self.wantsPage(request) {
             return ScreenplayResponder.response(site.notFound(request.head))
         }
     }

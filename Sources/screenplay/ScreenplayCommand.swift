@@ -55,6 +55,18 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The most connections open at once; more wait until one closes (logged).")
     var maxConnections = 2_048
 
+    @Option(
+        name: .long,
+        help:
+            "The most connections one address (IPv4, or IPv6 /64) may have open; more are answered 503 and closed. Behind a proxy, set it to --max-connections."
+    )
+    var maxConnectionsPerAddress = 64
+
+    @Option(
+        name: .long,
+        help: "Seconds a request's line and headers may take to arrive (from the connection opening, or the request's first byte); then 408.")
+    var headerTimeout = 5.0
+
     @Option(name: .long, help: "Commands per second each client may send (burst: 6 seconds' worth); default 10.")
     var commandRate: Double?
 
@@ -114,6 +126,12 @@ struct Serve: AsyncParsableCommand {
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be 1...1000000, got \(maxConnections)")
         }
+        guard (1...1_000_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be 1...1000000, got \(maxConnectionsPerAddress)")
+        }
+        guard (0.1...3_600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout must be 0.1...3600 seconds, got \(headerTimeout)")
+        }
     }
 
     func run() async throws {
@@ -152,7 +170,9 @@ struct Serve: AsyncParsableCommand {
         }
         let demo = opened.demo
         let host = self.host
-        let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
+        let limits = ConnectionLimits(
+            idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections, maximumConnectionsPerAddress: maxConnectionsPerAddress,
+            headerTimeout: .milliseconds(Int((headerTimeout * 1_000).rounded())))
         let app = demo.makeApplication(host: host, port: port, limits: limits, baselineFile: baselineFile) { boundPort in
             let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host
             // Written straight to the file handle: when stdout is a pipe (a script, a log), print's

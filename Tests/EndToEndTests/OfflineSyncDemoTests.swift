@@ -53,6 +53,35 @@ struct OfflineSyncDemoTests {
         }
     }
 
+    @Test("a body not declared JSON is a 415, as for commands; a malformed one says the line and column where it breaks")
+    func readsBodiesAsCommandsDo() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let body = Array(#"{"screens": [{"path": "home"}]}"#.utf8)
+            for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] as [String?] {
+                var headers: HTTPFields = [:]
+                if let contentType { headers[.contentType] = contentType }
+                for endpoint in ["/api/v5/sync", "/api/v5/commands/search"] {
+                    let answer = try await raw(.post, root, endpoint, headers: headers, body: body)
+                    #expect(answer.status == .unsupportedMediaType, "\(endpoint) as \(contentType ?? "nothing"): \(answer.status)")
+                    let error = try answer.errorBody().error
+                    #expect(error.code == "unsupportedMediaType" && error.path == "Content-Type", "\(error)")
+                }
+            }
+            let declared = try await raw(.post, root, "/api/v5/sync", headers: [.contentType: "application/json; charset=utf-8"], body: body)
+            #expect(declared.status == .ok)
+
+            let broken = "{\"screens\": [\n  {\"path\": \"home\",}\n]}"
+            let sync = try await Self.sync(root, broken)
+            let command = try await raw(.post, root, "/api/v5/commands/search", headers: [.contentType: "application/json"], body: Array(broken.utf8))
+            #expect(sync.status == .badRequest && command.status == .badRequest)
+            let (syncError, commandError) = (try sync.errorBody().error, try command.errorBody().error)
+            #expect(syncError.code == "malformedJSON" && syncError.message.contains("line 2, column"), "\(syncError)")
+            #expect(syncError.message == commandError.message, "one reader, one message: \(syncError.message) / \(commandError.message)")
+        }
+    }
+
     @Test("home and two links deep kept offline: a re-sync after one write fetches only the screens that changed; offline, the copies show and commands are refused")
     func syncsOnlyWhatChanged() async throws {
         let harness = DemoServerHarness()

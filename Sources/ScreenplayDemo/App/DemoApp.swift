@@ -44,6 +44,8 @@ public struct DemoApp: Sendable {
     let cacheBudget: CacheBudget
     /// Faults tests switched on (none unless asked for).
     let testHooks: TestHooks
+    /// Tracks' audio: its render threads and stream slots, one set for the process.
+    let audio = AudioStreaming()
 
     /// How long the shop waits for its verticals.
     public struct ShopTimeouts: Sendable {
@@ -298,6 +300,8 @@ public struct DemoApp: Sendable {
     /// compares the real routes with (the cost of Hummingbird and the socket, nothing of ours).
     public func makeRouter(baselineFile: String? = nil) -> Router<ScreenplayRequestContext> {
         let router = Router(context: ScreenplayRequestContext.self)
+        // First, so that it covers every route and the router's own 404: one error shape.
+        router.add(middleware: JSONErrorMiddleware())
         if testHooks.screenDelay > .zero { router.add(middleware: ScreenDelayMiddleware(delay: testHooks.screenDelay)) }
         if let baselineFile {
             let bytes = Mutex<ByteBuffer?>(nil)
@@ -328,7 +332,7 @@ public struct DemoApp: Sendable {
             request, address in await adminSite.openPreviewEvents(request, clientAddress: address)
         }
         router.addScreenplayWeb(WebSite(service: service, renderer: HTMLRenderer(shell: Self.webShell), pageCacheBytes: cacheBudget.webPages))
-        MediaRoutes.register(on: router, catalog: catalog)
+        MediaRoutes.register(on: router, catalog: catalog, audio: audio)
         router.get("health") { _, _ in "ok" }
         return router
     }

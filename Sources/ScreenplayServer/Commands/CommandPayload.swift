@@ -5,20 +5,12 @@ public import ScreenplayContract
 /// it must be declared and valid JSON, and its `storage` (v4: the sending screen's client
 /// storage) must keep within the contract's limits, whether or not the command reads it.
 enum CommandPayload {
-    /// Parses a command body, or throws the 415/400 that says what is wrong and where.
+    /// Parses a command body, or throws the 415/400 that says what is wrong and where
+    /// (``JSONRequestBody``, the one reader of JSON bodies). Empty means `{}`: a button's command
+    /// may carry no payload, and then declares no type either.
     static func parse(_ body: [UInt8], contentType: String?) throws(ScreenplayError) -> JSONValue {
         guard !body.isEmpty else { return .object([:]) }
-        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingWhitespaceSubstring().lowercased() }
-        guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
-        let data = Data(body)
-        if let failure = JSONSyntax.firstError(in: data) {
-            throw .malformedJSON("request body is not valid JSON: \(failure)")
-        }
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw .malformedJSON("request body is not valid JSON: \(error)")
-        }
+        return try JSONRequestBody.parse(body, contentType: contentType)
     }
 
     /// Checks `storage`: an object of at most 64 keys (ids), each a string of at most 4 096

@@ -46,7 +46,7 @@ extension ScreenplayService {
 
     /// Answers a sync request.
     func sync(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws(ScreenplayError) -> Response {
-        let entries = try Self.syncEntries(body, limits: configuration.sync)
+        let entries = try Self.syncEntries(body, contentType: request.headerFields[.contentType], limits: configuration.sync)
         let user: UserIdentity
         do {
             user = try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: false).user
@@ -112,20 +112,18 @@ extension ScreenplayService {
         return Response(head: head, body: answer)
     }
 
-    /// Reads a sync request's body: an object with `screens`, an array of at most
-    /// ``SyncLimits/screensPerRequest`` objects, each with a `path` (a screen path: no empty,
-    /// `.` or `..` segment, no backslash, no control character, at most 2 048 bytes, named once)
-    /// and an optional `etag` string. Every refusal names its JSON path.
-    static func syncEntries(_ body: [UInt8], limits: SyncLimits) throws(ScreenplayError) -> [SyncEntry] {
-        guard !body.isEmpty else { throw .malformedJSON("send {\"screens\": [{\"path\": …, \"etag\": …}, …]}") }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [])
-        } catch {
-            throw .malformedJSON("the body is not JSON: \(error.localizedDescription)")
+    /// Reads a sync request's body: declared `application/json` (else `415`) and JSON (else
+    /// `400` with the line and column, read by ``JSONRequestBody`` as commands are), an object
+    /// with `screens`, an array of at most ``SyncLimits/screensPerRequest`` objects, each with a
+    /// `path` (a screen path: no empty, `.` or `..` segment, no backslash, no control character,
+    /// at most 2 048 bytes, named once) and an optional `etag` string. Every refusal names its
+    /// JSON path.
+    static func syncEntries(_ body: [UInt8], contentType: String?, limits: SyncLimits) throws(ScreenplayError) -> [SyncEntry] {
+        let root = try JSONRequestBody.parse(body, contentType: contentType)
+        guard case .object(let members) = root else {
+            throw .malformedJSON("the body must be an object with 'screens', found \(root.typeName)")
         }
-        guard let root = object as? [String: Any] else { throw .malformedJSON("the body must be an object with 'screens'") }
-        guard let list = root["screens"] as? [Any] else { throw .invalidField("screens", "must be an array of {path, etag}") }
+        guard let list = members["screens"]?.arrayValue else { throw .invalidField("screens", "must be an array of {path, etag}") }
         guard list.count <= limits.screensPerRequest else {
             throw .invalidField("screens", "names \(list.count) screens; one sync names at most \(limits.screensPerRequest)")
         }
@@ -133,15 +131,15 @@ extension ScreenplayService {
         var seen: [String: Int] = [:]
         for (index, element) in list.enumerated() {
             let at = "screens[\(index)]"
-            guard let item = element as? [String: Any] else { throw .invalidField(at, "must be an object with 'path'") }
-            guard let path = item["path"] as? String else { throw .invalidField(at + ".path", "must be a string") }
+            guard let item = element.objectValue else { throw .invalidField(at, "must be an object with 'path'") }
+            guard let path = item["path"]?.stringValue else { throw .invalidField(at + ".path", "must be a string") }
             if let problem = problem(withPath: path) { throw .invalidField(at + ".path", problem) }
             if let first = seen[path] { throw .invalidField(at + ".path", "repeats $.screens[\(first)].path") }
             seen[path] = index
             let etag: String?
             switch item["etag"] {
-            case nil, is NSNull: etag = nil
-            case let value as String where value.utf8.count <= 256: etag = value
+            case nil, .null?: etag = nil
+            case .string(let value)? where value.utf8.count <= 256: etag = value
             default: throw .invalidField(at + ".etag", "must be the ETag string the screen was served with (at most 256 bytes)")
             }
             entries.append(SyncEntry(entry: path, screen: WatchedScreen(entry: path), etag: etag))
