@@ -143,7 +143,10 @@ extension AdminSite {
                 let key = HTML.escape(widget.id)
                 // What Move up and down read: the widget and its section's order.
                 let placeSeen = "<input type=\"hidden\" name=\"seen\" value=\"\(HTML.escape(Self.placeDigest(of: widget, in: template)))\">"
-                let isOpen = !errors.isEmpty || openCard == widget.id
+                // Open where there is something to see in it: a field's error, or typing kept (a
+                // refused move or removal says so on the card, its settings stay folded).
+                let isOpen = errors.keys.contains { !$0.isEmpty } || attemptHere.map { $0.values != Self.formValues(of: widget) } == true
+                    || openCard == widget.id
                 let last = sectionIndex == template.sections.count - 1 && index == section.widgets.count - 1
                 // The card itself takes the focus when asked to, or when the button asked for is
                 // disabled now (moved to the very top or bottom: a disabled button cannot hold it).

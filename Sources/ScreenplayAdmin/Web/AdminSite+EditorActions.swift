@@ -86,7 +86,8 @@ extension AdminSite {
                     route, session, notice: nil,
                     attempt: EditAttempt(
                         instanceID: Self.sectionAttempt, values: [:],
-                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Nothing was added; drop the \(form["kind"] ?? "widget") again."]))
+                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Nothing was added; drop the \(form["kind"] ?? "widget") again."],
+                        status: .conflict))
             }
             let place = form["index"].flatMap(Int.init).map { min(max(0, $0), widgets.count) } ?? widgets.count
             template.sections[sectionIndex].widgets.insert(
@@ -133,7 +134,7 @@ extension AdminSite {
         case ["remove"]:
             // Removing a widget someone has changed since would throw their change away unseen.
             if let seen = form["seen"], seen != Self.digest(of: widget) {
-                return try await staleWidget(route, session, widget: widget, "was changed by someone else since you loaded the page: it now shows “\(Self.parameterSummary(widget))”. Nothing was removed; Remove again if you still mean it.")
+                return try await staleWidget(route, session, widget: widget, "Changed by someone else since you loaded the page: it now shows “\(Self.parameterSummary(widget))”. Nothing was removed; Remove again if you still mean it.")
             }
             template.sections[section].widgets.remove(at: index)
             label = "Removed \(widget.id)"
@@ -148,7 +149,8 @@ extension AdminSite {
                     route, session, notice: nil,
                     attempt: EditAttempt(
                         instanceID: Self.sectionAttempt, values: [:],
-                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."]))
+                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."],
+                        status: .conflict))
             }
             guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
                 let position = indexText.flatMap(Int.init)
@@ -164,7 +166,7 @@ extension AdminSite {
             guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
             // "Up" means past the neighbour the page showed: not past one someone put there since.
             if let seen = form["seen"], seen != Self.placeDigest(of: widget, in: template) {
-                return try await staleWidget(route, session, widget: widget, "or its neighbours moved since you loaded the page (someone else saved): this is where it is now. Nothing was moved; move it again if you still mean it.")
+                return try await staleWidget(route, session, widget: widget, "It or its neighbours moved since you loaded the page (someone else saved): this is where it is now. Nothing was moved; move it again if you still mean it.")
             }
             label = "Moved \(widget.id) \(by < 0 ? "up" : "down")"
             template.sections[section].widgets.remove(at: index)
@@ -335,13 +337,13 @@ extension AdminSite {
         }
     }
 
-    /// The editor again with `widget`'s card open and `words` on it (after its id), nothing changed:
+    /// The editor again with `widget`'s card open and `words` on it (the summary names the widget), nothing changed:
     /// an action whose form read the widget as it no longer is.
     private func staleWidget(
         _ route: String, _ session: AdminDirectory.Session, widget: WidgetInstance, _ words: String
     ) async throws -> ScreenplayService.Response {
         try await editor(
             route, session, notice: nil,
-            attempt: EditAttempt(instanceID: widget.id, values: Self.formValues(of: widget), errors: ["": "\(widget.id) \(words)"], status: .conflict))
+            attempt: EditAttempt(instanceID: widget.id, values: Self.formValues(of: widget), errors: ["": words], status: .conflict))
     }
 }

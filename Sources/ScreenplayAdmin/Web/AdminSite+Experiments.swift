@@ -211,7 +211,7 @@ extension AdminSite {
                 return try await experimentPage(
                     key, session, query: [:], notice: nil,
                     attempt: ExperimentAttempt(
-                        values: [:], errors: [Self.pageErrorKey: "Not \(starting ? "started" : "stopped"): \(stale.description) This is it now; press \(starting ? "Start" : "Stop") again if you still mean it."],
+                        values: [:], errors: [Self.pageErrorKey: "Not \(starting ? "started" : "stopped"): \(Self.staleWords(stale, "this experiment")) This is it now; press \(starting ? "Start" : "Stop") again if you still mean it."],
                         status: .conflict))
             }
             return Self.redirect(to: page + (starting ? "?done=experimentStarted" : "?done=experimentStopped"))
@@ -238,7 +238,7 @@ extension AdminSite {
                 return try await experimentPage(
                     key, session, query: [:], notice: nil,
                     attempt: ExperimentAttempt(
-                        values: [:], errors: [Self.pageErrorKey: "Not deleted: \(stale.description) This is it now; delete it again if you still mean it."],
+                        values: [:], errors: [Self.pageErrorKey: "Not deleted: \(Self.staleWords(stale, "this experiment")) This is it now; delete it again if you still mean it."],
                         status: .conflict))
             }
             return Self.redirect(to: list + "?done=experimentDeleted")
@@ -283,8 +283,8 @@ extension AdminSite {
                     let theirs = try await experiments.stored(key)
                     let words =
                         existing == nil
-                        ? "Not created: \(stale.description)"
-                        : "Not saved: \(stale.description) Your values are kept in the form; theirs are shown above it."
+                        ? "\(Self.staleWords(stale, "an experiment '\(key)'", created: true)) Your values are kept in the form; theirs are shown above it. Save again to replace theirs with yours."
+                        : "\(Self.staleWords(stale, "this experiment")) Your values are kept in the form; theirs are shown above it. Save again to replace theirs with yours."
                     return try await experimentPage(
                         theirs == nil ? existing?.key : key, session, query: [:], notice: nil,
                         attempt: ExperimentAttempt(values: form, errors: [Self.pageErrorKey: words], theirs: theirs, status: .conflict))
@@ -306,6 +306,17 @@ extension AdminSite {
     }
 
     // MARK: Words and fields
+
+    /// A refusal in a reader's words: who changed `what`, when, and how, since this page was
+    /// loaded (`bob changed this experiment at 2026-11-26 16:56 UTC, after you opened it: weights
+    /// control 50 → 70`).
+    static func staleWords(_ stale: StaleWrite, _ what: String, created: Bool = false) -> String {
+        let who = stale.changedBy ?? "Someone else"
+        let when = stale.changedAt.flatMap { try? Date($0, strategy: .iso8601) }.map { " at " + AdminTime.words($0) } ?? ""
+        guard stale.currentVersion != nil else { return "\(who) deleted \(what)\(when), after you opened it." }
+        let how = stale.changes.map { ": \($0)" } ?? ""
+        return "\(who) \(created ? "created" : "changed") \(what)\(when), after you opened it\(how). Nothing was changed."
+    }
 
     /// "running since …", "starts …", "stopped …".
     static func state(of experiment: Experiment, at now: Date) -> String {

@@ -276,7 +276,9 @@ public struct AdminSite: Sendable {
                 discarded = try await layouts.discardDraft(of: route, by: session.admin, expecting: version)
             } catch {
                 guard case .stale(let stale) = error as? LayoutError else { throw error }
-                return try await discardReview(route, session: session, refusal: "Not discarded: \(stale.description)")
+                return try await discardReview(
+                    route, session: session,
+                    refusal: "Not discarded: \(Self.staleWords(stale, "the draft")) This is what it holds now; discard it if you still mean it.")
             }
             guard discarded else {
                 return Self.page(
