@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTypes
+import ScreenplayComposer
 import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayLayoutStore
 import ScreenplayServer
 import Testing
 
@@ -148,5 +151,45 @@ struct AdminVersionsTests {
         #expect(try await runCLI(["admin", "tokens", "ada", "--data", data]).output.contains("has no API tokens"))
         let nobody = try await runCLI(["admin", "tokens", "zed", "--data", data])
         #expect(nobody.status == 1 && nobody.output.contains("no admin named 'zed'"), "\(nobody.output)")
+    }
+
+    @Test("the pages' forms name what they read: a discard or an experiment start from an older page is refused, a kill switch is applied and says the page moved on")
+    func formsNameWhatTheyRead() async throws {
+        try await AdminEditorTests.signedIn { root, demo, cookie, post in
+            // A discard confirmed on a draft someone saved again since: shown again, not thrown away.
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-buy/move", ["by": "-1"]).status == .seeOther)
+            let asked = try await post("/admin/pages/shop/discard", [:])
+            let version = try #require(asked.text.firstMatch(of: /name="version" value="([^"]+)"/)).output.1
+            let read = String(version).replacingOccurrences(of: "&quot;", with: "\"")
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-price/move", ["by": "-1"]).status == .seeOther)
+            let refused = try await post("/admin/pages/shop/discard", ["confirm": "yes", "version": read])
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("Not discarded: ada changed the draft at"), "\(refused.text.prefix(2_000))")
+            #expect(try await demo.layouts.draft(of: "shop") != nil, "nothing thrown away")
+            let current = try #require(try await demo.layouts.draft(of: "shop")).version
+            #expect(try await post("/admin/pages/shop/discard", ["confirm": "yes", "version": current]).status == .seeOther)
+            #expect(try await demo.layouts.draft(of: "shop") == nil)
+
+            // An experiment started from a page older than someone's change: refused, nothing changed.
+            let page = try await raw(.get, root, "/admin/experiments/shop-free-shipping", headers: cookie)
+            let shown = try #require(page.text.firstMatch(of: /name="version" value="([^"]+)"/)).output.1
+            let stale = String(shown).replacingOccurrences(of: "&quot;", with: "\"")
+            var changed = try #require(try await demo.experiments.experiment("shop-free-shipping"))
+            changed.targetSegment = "beta-testers"
+            try await demo.experiments.save(changed, by: "bob")
+            let stopped = try await post("/admin/experiments/shop-free-shipping/stop", ["version": stale])
+            #expect(stopped.status == .conflict)
+            #expect(stopped.text.contains("Not stopped: bob changed this experiment at"), "\(stopped.text.prefix(2_000))")
+            #expect(stopped.text.contains("segment none → beta-testers"))
+            #expect(try await demo.experiments.experiment("shop-free-shipping")?.stop == nil)
+
+            // A kill switch from a page showing an older live revision: applied (an emergency
+            // cannot wait), and the notice says the live page had moved on.
+            let live = try #require(try await demo.layouts.published(route: "shop")).revision
+            let switched = try await post("/admin/pages/shop/widgets/deal-price/enabled", ["enabled": "false", "seen": String(live - 1)])
+            #expect(switched.headers[.location] == "/admin/pages/shop?done=switchedOffNewer")
+            let again = try await post("/admin/pages/shop/widgets/deal-price/enabled", ["enabled": "true", "seen": String(live + 1)])
+            #expect(again.headers[.location] == "/admin/pages/shop?done=switchedOn")
+        }
     }
 }
