@@ -107,6 +107,16 @@ struct AdminVersionsTests {
             let ids = listed.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             #expect(ids.count == 1 && ids[0].count == 12 && !token.hasPrefix(ids[0]))
             #expect(listed.arrayValue?.first?["label"] == "ci" && listed.arrayValue?.first?["admin"] == "ada")
+            // Naming nobody, or a token id that is no id, is said as such.
+            let nobody = try await Self.call(.get, root, "tokens?admin=zed", token: token)
+            #expect(nobody.status == .notFound)
+            #expect(try nobody.errorBody().error.message.contains("no admin named 'zed'"))
+            let malformed = try await Self.call(.post, root, "tokens/revoke", token: token, json: #"{"admin": "ada", "ids": ["not hex"]}"#)
+            #expect(malformed.status == .unprocessableContent)
+            #expect(try malformed.errorBody().error.code == "invalidTokenID")
+            let neither = try await Self.call(.post, root, "tokens/revoke", token: token, json: #"{"admin": "ada"}"#)
+            #expect(neither.status == .unprocessableContent)
+            #expect(try neither.errorBody().error.path == "$.ids")
             let listing = try await Self.call(.get, root, "tokens", token: token)
             #expect(!listing.text.contains(token), "never the token itself")
 

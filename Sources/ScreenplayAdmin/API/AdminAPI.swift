@@ -93,6 +93,17 @@ public struct AdminAPI: Sendable {
             return ScreenplayService.errorResponse(error)
         } catch let error as LayoutError {
             return Self.response(for: error)
+        } catch let error as AdminDirectory.AccountError {
+            // Only `noSuchAdmin` reaches here (a listing or revocation naming nobody).
+            return ScreenplayService.errorResponse(.notFound(error.description, path: "admin"))
+        } catch let error as AdminDirectory.TokenError {
+            let status: HTTPResponse.Status =
+                switch error {
+                case .malformedID: .unprocessableContent
+                case .unknownID: .notFound
+                case .ambiguousID: .conflict
+                }
+            return ScreenplayService.errorResponse(ScreenplayError(status: status, code: "invalidTokenID", message: error.description, path: "$.ids"))
         } catch let error as any ScreenplayErrorConvertible {
             return ScreenplayService.errorResponse(error.screenplayError)
         } catch {

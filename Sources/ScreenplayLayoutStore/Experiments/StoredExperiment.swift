@@ -30,6 +30,7 @@ extension ExperimentStore {
         guard !version.isMet(by: current?.version) else { return }
         var stale = StaleWrite(
             subject: "experiment '\(key)'", currentVersion: current?.version, changedBy: current?.updatedBy, changedAt: current?.updatedAt)
+        if version == .absent { stale.changes = "it exists already: made or changed since you looked" }
         if let named = version.namedVersion {
             let rows = try await database.select().columns("actor", "at", "detail").from("screenplay_layout_audit")
                 .where("subject", .equal, "experiment:\(key)").orderBy("id", .descending).limit(50).all()

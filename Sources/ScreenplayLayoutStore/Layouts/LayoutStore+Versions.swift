@@ -28,6 +28,7 @@ extension LayoutStore {
         guard !version.isMet(by: draft?.version) else { return }
         var stale = StaleWrite(
             subject: "the draft of '\(route)'", currentVersion: draft?.version, changedBy: draft?.updatedBy, changedAt: draft?.updatedAt)
+        if version == .absent { stale.changes = "there is a draft already: started since you looked" }
         if let named = version.namedVersion, let id = draftHistoryID(named) {
             let rows = try await DraftHistory.rows(after: id, route: route, limit: 11, on: database)
             if !rows.isEmpty {
