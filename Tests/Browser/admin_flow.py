@@ -20,6 +20,7 @@ import tempfile
 import time
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import axe
@@ -37,11 +38,12 @@ PASSWORD = "correct horse battery staple"
 
 
 class Server(DemoServer):
-    """The demo with an admin `ada` and an API token."""
+    """The demo with admins `ada` and `bob` (a second editor) and an API token for ada."""
 
     def __init__(self):
         def prepare(run):
             run("admin", "create-user", "ada", input=PASSWORD + "\n")
+            run("admin", "create-user", "bob", input=PASSWORD + "\n")
             self.token = run("admin", "create-token", "ada").stdout.strip()
 
         super().__init__(prefix="screenplay-admin-browser-", prepare=prepare)
@@ -96,7 +98,21 @@ class AdminInTheBrowser(unittest.TestCase):
         return cls.plain
 
     @classmethod
+    def second_browser(cls):
+        """A second Chromium with JavaScript (made on first use): another editor at another desk."""
+        if getattr(cls, "other", None) is None:
+            options = webdriver.ChromeOptions()
+            for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"):
+                options.add_argument(argument)
+            cls.other = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+            cls.other.set_page_load_timeout(60)
+            cls.other.implicitly_wait(10)
+        return cls.other
+
+    @classmethod
     def tearDownClass(cls):
+        if getattr(cls, "other", None) is not None:
+            cls.other.quit()
         if getattr(cls, "plain", None) is not None:
             cls.plain.quit()
         cls.browser.quit()
@@ -118,19 +134,21 @@ class AdminInTheBrowser(unittest.TestCase):
     def open(self, path):
         self.browser.get(self.server.root + path)
 
-    def submit(self, element_id):
+    def submit(self, element_id, browser=None):
         """Clicks a submit button and waits until the next page has replaced this one."""
-        page = self.browser.find_element(By.TAG_NAME, "html")
-        self.browser.find_element(By.ID, element_id).click()
-        self.wait_replaced(page)
+        browser = browser or self.browser
+        page = browser.find_element(By.TAG_NAME, "html")
+        browser.find_element(By.ID, element_id).click()
+        self.wait_replaced(page, browser)
 
-    def submit_in_place(self, element_id):
+    def submit_in_place(self, element_id, browser=None):
         """Clicks a button the script answers in place (no page load) and waits for the new content."""
-        heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
-        self.browser.find_element(By.ID, element_id).click()
-        self.wait_replaced(heading)
+        browser = browser or self.browser
+        heading = browser.find_element(By.CSS_SELECTOR, "#main > h1")
+        browser.find_element(By.ID, element_id).click()
+        self.wait_replaced(heading, browser)
 
-    def wait_replaced(self, page):
+    def wait_replaced(self, page, browser=None):
         """Waits until `page` (the old document's html element) is gone."""
 
         def replaced(_):
@@ -145,7 +163,7 @@ class AdminInTheBrowser(unittest.TestCase):
                     return True
                 raise
 
-        WebDriverWait(self.browser, 30).until(replaced)
+        WebDriverWait(browser or self.browser, 30).until(replaced)
 
     def shot(self, name):
         self.browser.save_screenshot(os.path.join(self.shots, name + ".png"))
@@ -168,6 +186,15 @@ class AdminInTheBrowser(unittest.TestCase):
         details = self.browser.find_element(By.CSS_SELECTOR, f"#widget-{widget} details")
         if details.get_attribute("open") is None:
             details.find_element(By.TAG_NAME, "summary").click()
+
+    def page_order(self, section):
+        """The widget ids of one section as the editor shows them: the draft's, or the live page's without one."""
+        page = self.server.api("GET", "/admin/api/pages/shop")
+        template = (page.get("draft") or page["live"])["template"]
+        return [w["id"] for s in template["sections"] if s["id"] == section for w in s["widgets"]]
+
+    def shot_of(self, browser, name):
+        browser.save_screenshot(os.path.join(self.shots, name + ".png"))
 
     def draft_order(self, section=None):
         """The draft's widget ids in page order (of one section when given); [] before there is a draft."""
@@ -194,6 +221,14 @@ class AdminInTheBrowser(unittest.TestCase):
             problems += [f"{what} ({'dark' if dark else 'light'}): {v}" for v in axe.serious_violations(self.browser)]
         self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         self.assertEqual(problems, [])
+
+    def sign_in_as(self, browser, name, root=None):
+        """Signs `browser` in as `name` (at `root`, this class's server by default)."""
+        start_clean(browser)
+        browser.get((root or self.server.root) + "/admin/login")
+        browser.find_element(By.ID, "name").send_keys(name)
+        browser.find_element(By.ID, "password").send_keys(PASSWORD)
+        self.submit("sign-in", browser)
 
     def sign_in(self, password=PASSWORD, check=False):
         self.open("/admin/login")
@@ -865,13 +900,15 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(order("deal"), ["deal-offer"], "down twice: past the offer, then into the next section")
         self.assertEqual(order("featured")[0], "deal-buy")
 
-        # Undo takes back the last move only, and then has nothing more to take back.
-        # It says what it took back, and that notice holds the focus (the Undo button is gone).
+        # Undo takes back the last move only, named for the widget it moved; the focus stays on
+        # Undo, which now names the move before, and Redo offers the one undone.
+        self.assertEqual(self.browser.find_element(By.ID, "undo").text, "Undo: Moved deal-buy down")
         self.submit("undo")
-        self.assertEqual(self.browser.find_element(By.ID, "notice").text, "Undone: Moved deal-buy from featured (position 1) to deal (position 2)")
-        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "notice")
+        self.assertEqual(self.browser.find_element(By.ID, "notice").text, "Undone: Moved deal-buy down")
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "undo")
         self.assertEqual(order("deal"), ["deal-offer", "deal-buy"])
-        self.assertFalse(self.browser.find_elements(By.ID, "undo"))
+        self.assertEqual(self.browser.find_element(By.ID, "redo").text, "Redo: Moved deal-buy down")
+        self.assertEqual(self.browser.find_element(By.ID, "undo").text, "Undo: Moved deal-buy down")
         # Removing a card hands the focus to the card that took its place; the last one's to Undo.
         self.submit("remove-deal-offer")
         self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "widget-deal-buy")
@@ -1219,6 +1256,180 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("experiment results")
         self.shot("13-experiment-results")
         self.shot_phone_dark("13b-experiment-results-phone-dark")
+
+    def scripted_sign_in(self, root, name, password):
+        """A sign-in from a script with no cookies but the form's own: the status it answers."""
+        opener = urllib.request.build_opener(NoRedirect)
+        with opener.open(root + "/admin/login", timeout=30) as page:
+            html = page.read().decode()
+            cookie = page.headers["Set-Cookie"].split(";")[0]
+        token = html.split('name="login" value="')[1].split('"')[0]
+        body = urllib.parse.urlencode({"login": token, "name": name, "password": password}).encode()
+        request = urllib.request.Request(root + "/admin/login", method="POST", data=body, headers={"Cookie": cookie})
+        try:
+            with opener.open(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    def test_a_browser_that_signed_in_before_is_not_locked_out_by_failures_from_elsewhere(self):
+        """OWASP's device cookies: after a success the browser keeps a signed cookie for ada, and
+        is judged by its own failures; every browser without one is still slowed by the guesses."""
+        # A server of its own: the guesses below run down the name's and the address's budgets,
+        # which would slow every later test's sign-in on the shared server.
+        server = Server()
+        try:
+            self.sign_in_as(self.browser, "ada", root=server.root)
+            self.assertEqual(self.browser.current_url, server.root + "/admin")
+            cookies = {c["name"]: c for c in self.browser.execute_cdp_cmd("Network.getAllCookies", {})["cookies"]}
+            device = cookies.get("screenplay_admin_device_ada")
+            self.assertIsNotNone(device, "a successful sign-in keeps a device cookie")
+            self.assertTrue(device["httpOnly"])
+            self.assertEqual((device["path"], device["sameSite"]), ("/admin/login", "Strict"))
+            self.submit("sign-out")
+
+            # Wrong passwords from a script: refused one by one (each costs a hash, so the budget
+            # refills a little meanwhile), then unchecked (429) once the name's budget is spent.
+            def exhaust():
+                codes = []
+                while len(codes) < 60 and codes[-1:] != [429]:
+                    codes.append(self.scripted_sign_in(server.root, "ada", f"wrong guess {len(codes)}"))
+                return codes
+            codes = exhaust()
+            self.assertEqual(codes[-1], 429, codes)
+            self.assertGreaterEqual(codes.count(401), 10, codes)
+            # The right password without the cookie waits too: the guesser cannot tell it from theirs.
+            self.assertEqual(self.scripted_sign_in(server.root, "ada", PASSWORD), 429)
+            plain = self.without_javascript()
+            start_clean(plain)
+            plain.get(server.root + "/admin/login")
+            plain.find_element(By.ID, "name").send_keys("ada")
+            plain.find_element(By.ID, "password").send_keys(PASSWORD)
+            exhaust()
+            self.submit("sign-in", plain)
+            self.assertIn("Too many sign-in attempts", plain.find_element(By.ID, "login-error").text)
+            self.shot_of(plain, "21-sign-in-throttled-untrusted")
+
+            # Ada's own browser signs in at once, while the guessing goes on.
+            self.browser.get(server.root + "/admin/login")
+            self.browser.find_element(By.ID, "name").send_keys("ada")
+            self.browser.find_element(By.ID, "password").send_keys(PASSWORD)
+            exhaust()
+            self.submit("sign-in")
+            self.assertEqual(self.browser.current_url, server.root + "/admin", self.browser.find_element(By.TAG_NAME, "main").text)
+        finally:
+            start_clean(self.browser)
+            server.stop()
+
+    def test_two_editors_a_stale_experiment_save_is_refused_keeping_the_typing_and_showing_theirs(self):
+        """Ada and Bob open the same experiment; Bob saves 70/30; Ada's save from her older page
+        is refused in words, keeps what she typed, shows Bob's values, and replaces them only when
+        she saves again having seen them."""
+        fifty = {"variants": [{"name": "control", "weight": 50}, {"name": "variant", "weight": 50}]}
+        self.server.api("PUT", "/admin/api/experiments/two-editors", fifty)
+        other = self.second_browser()
+        self.sign_in()
+        self.sign_in_as(other, "bob")
+        self.open("/admin/experiments/two-editors")
+        other.get(self.server.root + "/admin/experiments/two-editors")
+
+        field = other.find_element(By.ID, "experiment-variants")
+        field.clear()
+        field.send_keys("control 70\nvariant 30")
+        self.submit("save-experiment", other)
+        self.assertIn("Experiment saved", other.find_element(By.ID, "notice").text)
+
+        variants = self.browser.find_element(By.ID, "experiment-variants")
+        variants.clear()
+        variants.send_keys("control 60\nvariant 40")
+        self.browser.find_element(By.ID, "experiment-segment").send_keys("beta-testers")
+        self.submit("save-experiment")
+        summary = self.browser.find_element(By.ID, "error-summary")
+        self.assertIn("Not saved: 1 problem", summary.text)
+        self.assertIn("bob changed this experiment at ", summary.text)
+        self.assertIn("after you opened it: ", summary.text)
+        self.assertIn("weights control 50 → 70, variant 50 → 30", summary.text)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "error-summary")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-variants").get_attribute("value"), "control 60\nvariant 40")
+        self.assertEqual(self.browser.find_element(By.ID, "experiment-segment").get_attribute("value"), "beta-testers")
+        theirs = self.browser.find_element(By.ID, "their-values").text
+        self.assertIn("Saved meanwhile by bob", theirs)
+        self.assertIn("control 70, variant 30", theirs)
+        self.assertEqual([v["weight"] for v in self.experiment("two-editors")["variants"]], [70, 30], "bob's weights stay")
+        self.check_accessible("a stale experiment save")
+        self.shot("19-experiment-stale-save")
+        self.shot_phone_dark("19b-experiment-stale-save-phone-dark", scroll_to="their-values")
+
+        # Having seen them, she saves again: hers replace his, knowingly.
+        self.submit("save-experiment")
+        self.assertEqual(self.path(), "/admin/experiments/two-editors?done=experimentSaved")
+        stored = self.experiment("two-editors")
+        self.assertEqual(([v["weight"] for v in stored["variants"]], stored.get("targetSegment")), ([60, 40], "beta-testers"))
+        self.server.api("DELETE", "/admin/api/experiments/two-editors")
+
+    def test_two_editors_each_undo_and_redo_their_own_changes_named_for_the_widget(self):
+        """Ada and Bob edit the shop at once: each one's Undo takes back their own change only,
+        named for the widget it moved, and one that the other has since built on is refused in words."""
+        other = self.second_browser()
+        self.sign_in()
+        self.sign_in_as(other, "bob")
+        self.open("/admin/pages/shop/edit")
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.getElementById('widget-deal-buy').draggable === true"))
+        self.submit_in_place("up-deal-buy")
+        self.assertEqual(self.draft_order("deal"), ["deal-offer", "deal-buy", "deal-price"])
+
+        other.get(self.server.root + "/admin/pages/shop/edit")
+        WebDriverWait(other, 10).until(lambda _: other.execute_script("return document.getElementById('widget-deal-buy').draggable === true"))
+        self.submit_in_place("down-spring-sale", other)
+        self.assertEqual(self.draft_order("promotions"), ["free-shipping", "spring-sale"])
+        self.assertEqual(other.find_element(By.ID, "undo").text, "Undo: Moved spring-sale down")
+
+        # Ada's Undo (her page is older than Bob's change) takes back her move only.
+        self.assertEqual(self.browser.find_element(By.ID, "undo").text, "Undo: Moved deal-buy up")
+        self.submit("undo")
+        self.assertEqual(self.browser.find_element(By.ID, "notice").text, "Undone: Moved deal-buy up")
+        self.assertEqual(self.draft_order("deal"), ["deal-offer", "deal-price", "deal-buy"])
+        self.assertEqual(self.draft_order("promotions"), ["free-shipping", "spring-sale"], "bob's move stays")
+        self.assertEqual(self.browser.find_element(By.ID, "redo").text, "Redo: Moved deal-buy up")
+        self.assertFalse(self.browser.find_elements(By.ID, "undo"), "nothing else of ada's to undo")
+        self.shot("20-editor-own-undo")
+        other.refresh()
+        self.assertEqual(other.find_element(By.ID, "undo").text, "Undo: Moved spring-sale down")
+        self.assertFalse(other.find_elements(By.ID, "redo"), "ada's undo is not bob's to redo")
+
+        # Bob moves the price up, in the section Ada's page shows as it was.
+        WebDriverWait(other, 10).until(lambda _: other.execute_script("return document.getElementById('widget-deal-buy').draggable === true"))
+        self.submit_in_place("up-deal-price", other)
+        self.assertEqual(self.draft_order("deal"), ["deal-price", "deal-offer", "deal-buy"])
+        # Ada's Move up, from her older page, is refused in place, the card saying why.
+        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
+            "return document.getElementById('widget-deal-buy').draggable === true"))
+        self.submit_in_place("up-deal-buy")
+        self.assertIn("It or its neighbours moved since you loaded the page", self.browser.find_element(By.ID, "widget-deal-buy").text)
+        self.assertIn("deal-buy: It or its neighbours moved", self.browser.find_element(By.ID, "error-summary").text)
+        self.assertEqual(self.draft_order("deal"), ["deal-price", "deal-offer", "deal-buy"], "nothing moved")
+        self.check_accessible("the editor refusing a stale move")
+        self.shot("20b-editor-stale-move")
+        self.shot_phone_dark("20c-editor-stale-move-phone-dark", scroll_to="widget-deal-buy")
+        # Her Redo would reorder the section Bob has changed since: refused in words.
+        self.submit("redo")
+        summary = self.browser.find_element(By.ID, "error-summary")
+        self.assertIn("Not redone: “Moved deal-buy up” — the widgets of section deal changed since (last by bob: “Moved deal-price up”)", summary.text)
+        self.assertEqual(self.draft_order("deal"), ["deal-price", "deal-offer", "deal-buy"], "nothing changed")
+
+        # Bob's Undo and Redo are his: each his own newest.
+        other.refresh()
+        self.submit("undo", other)
+        self.assertEqual(other.find_element(By.ID, "notice").text, "Undone: Moved deal-price up")
+        self.submit("undo", other)
+        self.assertEqual(other.find_element(By.ID, "notice").text, "Undone: Moved spring-sale down")
+        # Every change undone: the page is the live one again, with no draft.
+        self.assertEqual(self.page_order("promotions"), ["spring-sale", "free-shipping"])
+        self.assertEqual(self.draft_order(), [])
+        self.submit("redo", other)
+        self.assertEqual(other.find_element(By.ID, "notice").text, "Redone: Moved spring-sale down")
+        self.assertEqual(self.draft_order("promotions"), ["free-shipping", "spring-sale"])
 
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()

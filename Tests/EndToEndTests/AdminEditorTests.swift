@@ -359,7 +359,7 @@ struct AdminEditorTests {
             let digest = String(seen).replacingOccurrences(of: "&quot;", with: "\"")
             #expect(try await post("/admin/pages/shop/edit/widgets/par1", ["seen": digest, "p.workID": "2"]).status == .seeOther)
             let stale = try await post("/admin/pages/shop/edit/widgets/par1", ["seen": digest, "p.workID": "3"])
-            #expect(stale.status == .unprocessableContent)
+            #expect(stale.status == .conflict)
             #expect(stale.text.contains("changed by someone else since you opened it; it now shows “workID 2”"))
             #expect(stale.text.contains("id=\"par1-p-workID\" name=\"p.workID\" value=\"3\""), "what was typed is kept")
             draft = try #require(try await demo.layouts.draft(of: "shop")).template
@@ -368,7 +368,7 @@ struct AdminEditorTests {
             // A place chosen on a page that changed since: refused, the page as it is now shown.
             let placeSeen = try #require(editor.text.firstMatch(of: /data-seen="([^"]+)"/)).output.1
             let misplaced = try await post("/admin/pages/shop/edit/widgets/par2/move", ["place": "0@promotions", "seen": String(placeSeen).replacingOccurrences(of: "&quot;", with: "\"")])
-            #expect(misplaced.status == .unprocessableContent)
+            #expect(misplaced.status == .conflict)
             #expect(misplaced.text.contains("The page changed since you loaded it"))
 
             // A publish review of a draft that changed before Publish: 409, nothing published.

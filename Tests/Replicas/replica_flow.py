@@ -155,6 +155,26 @@ class Consistency(ReplicaCase):
         self.assertIsNotNone(took, "B still accepts a token revoked on A a second later")
         print(f"    revocation on A → B refuses: {took * 1000:.0f} ms", file=sys.stderr)
 
+    def test_an_admin_token_revoked_on_one_replica_is_refused_by_both_at_once(self):
+        def admin_cli(*arguments):
+            return subprocess.run([BINARY, "admin", *arguments, "--database", self.database], check=True, capture_output=True,
+                                  text=True).stdout.strip()
+        leaked = admin_cli("create-token", "ada", "--label", "leaked")
+        laptop = admin_cli("create-token", "ada", "--label", "laptop")
+        for replica in (self.a, self.b):
+            for token in (leaked, laptop):
+                self.assertEqual(replica.request("GET", "/admin/api/pages", token=token)[0], 200)
+        # Through A's API, by the token itself: both replicas refuse it on the very next request.
+        status, _, body = self.a.request("POST", "/admin/api/tokens/revoke", {"token": leaked}, token=self.admin)
+        self.assertEqual((status, body["revoked"], body["tokens"][0]["label"]), (200, True, "leaked"), body)
+        self.assertEqual([replica.request("GET", "/admin/api/pages", token=leaked)[0] for replica in (self.b, self.a)], [401, 401])
+        # By the CLI, by id (as `admin tokens` lists it): the same on both.
+        listed = {line.split()[-1]: line.split()[0] for line in admin_cli("tokens", "ada").splitlines()}
+        self.assertNotIn("leaked", listed)
+        self.assertIn("revoked " + listed["laptop"], admin_cli("revoke-token", "ada", listed["laptop"]))
+        self.assertEqual([replica.request("GET", "/admin/api/pages", token=laptop)[0] for replica in (self.b, self.a)], [401, 401])
+        self.assertEqual(self.b.request("GET", "/admin/api/pages", token=self.admin)[0], 200, "the other tokens keep working")
+
     def test_an_idempotent_retry_on_the_other_replica_replays_the_first_answer(self):
         token = self.new_user(self.a)
         key = {"Idempotency-Key": "retry-" + uuid.uuid4().hex}

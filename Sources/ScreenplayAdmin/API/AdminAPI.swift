@@ -7,7 +7,8 @@ public import ScreenplayServer
 public import ScreenplayStore
 
 /// The layout admin's JSON API, `/admin/api/…`: pages, drafts, publish, rollback, widget switches,
-/// previews, experiments, reports and the audit log, for teams that script their layouts from CI.
+/// previews, experiments, reports, the audit log and API tokens, for teams that script their
+/// layouts from CI.
 ///
 /// Every request carries an admin API token (`Authorization: Bearer …`, made with
 /// `screenplay admin create-token NAME`); without a valid one the answer is a JSON 401, whatever
@@ -15,19 +16,37 @@ public import ScreenplayStore
 /// path, and a template or experiment that breaks its contract is a 422 listing every problem with
 /// its JSON path (`{"error": …, "problems": [{"path": "$.sections[0].widgets[2].kind", …}]}`).
 ///
-/// | request | does |
-/// | --- | --- |
-/// | `GET pages` | every page: route, title, live revision, draft |
-/// | `GET pages/{route}` | live template, draft, history, the newest composition's report |
-/// | `PUT pages/{route}/draft` | saves the body (a template) as the draft |
-/// | `DELETE pages/{route}/draft` | discards the draft |
-/// | `POST pages/{route}/publish` | `{"expectedLive": N, "note": "…"}` (both optional) |
-/// | `POST pages/{route}/rollback` | `{"revision": N}` |
-/// | `POST pages/{route}/widgets/{id}/enabled` | `{"enabled": false}`: the kill switch |
-/// | `POST pages/{route}/preview` | composes the draft (or live) as `{"platform", "apiVersion", "userID", "variants", "locale", "kinds"}` says: the screen and each widget's latency and bytes |
-/// | `GET experiments`, `PUT/DELETE experiments/{key}`, `GET experiments/{key}/report` | experiments and exposures per variant |
-/// | `GET audit` | the newest 200 changes (`?subject=` filters) |
-/// | `POST tokens/revoke` | `{"token": "…"}`: an app user's leaked token stops working on every replica |
+/// **Versions.** Every read answers a strong `ETag` of what it returns (and `304` to a matching
+/// `If-None-Match`). The things a write changes have versions of their own, read at their own
+/// address: a draft (`GET pages/{route}/draft`), a live page (`GET pages/{route}/live`), an
+/// experiment (`GET experiments/{key}`). A write that sends `If-Match` with the ETag it read is
+/// made only to that version: when someone changed it since, nothing is written and the answer
+/// is `412 preconditionFailed`, whose body says who changed it, when, and what changed since the
+/// version named (`changes`), with the current `etag`. `If-Match: *` requires that it exists,
+/// `If-None-Match: *` that it does not (create only). A write without either replaces whatever is
+/// there, as before versions existed: scripts that apply a file kept in version control are the
+/// source of truth by design, and forcing them to read first only to send back what they just read
+/// would protect nothing. Every write answers the new `ETag`.
+///
+/// | request | does | versioned by |
+/// | --- | --- | --- |
+/// | `GET pages` | every page: route, title, live revision, draft | |
+/// | `GET pages/{route}` | live template, draft, history, the newest composition's report | |
+/// | `GET pages/{route}/draft` | the draft, its `ETag` its version | |
+/// | `PUT pages/{route}/draft` | saves the body (a template) as the draft | the draft |
+/// | `DELETE pages/{route}/draft` | discards the draft | the draft |
+/// | `GET pages/{route}/live` | the live revision, its `ETag` its version | |
+/// | `POST pages/{route}/publish` | `{"expectedLive": N, "note": "…"}` (both optional) | the draft |
+/// | `POST pages/{route}/rollback` | `{"revision": N}` | the live page |
+/// | `POST pages/{route}/widgets/{id}/enabled` | `{"enabled": false}`: the kill switch | the live page |
+/// | `POST pages/{route}/preview` | composes the draft (or live) as `{"platform", "apiVersion", "userID", "variants", "locale", "kinds"}` says: the screen and each widget's latency and bytes | |
+/// | `GET experiments` | every experiment | |
+/// | `GET experiments/{key}` | one experiment, its `ETag` its version | |
+/// | `PUT/DELETE experiments/{key}` | creates, replaces or deletes it | the experiment |
+/// | `GET experiments/{key}/report` | exposures per variant | |
+/// | `GET audit` | the newest 200 changes (`?subject=` filters) | |
+/// | `GET tokens` | every admin API token by id, admin, label and date, never the token (`?admin=NAME` filters) | |
+/// | `POST tokens/revoke` | `{"token": "…"}`: an admin API token or an app user's token stops working on every replica; `{"admin": "ada", "ids": ["3f2a…"]}` or `{"admin": "ada", "all": true}` revokes admin tokens by id | |
 public struct AdminAPI: Sendable {
     let admins: AdminDirectory
     let users: UserDirectory?
@@ -67,11 +86,24 @@ public struct AdminAPI: Sendable {
                 return refusal
             }
             guard body.count <= Self.maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: Self.maximumBodySize) }
-            return try await route(request, body: body, admin: admin)
+            let expected = try Self.expectedVersion(request.headerFields)
+            let response = try await route(request, body: body, admin: admin, expected: expected)
+            return Self.revalidated(response, request: request)
         } catch let error as ScreenplayError {
             return ScreenplayService.errorResponse(error)
         } catch let error as LayoutError {
             return Self.response(for: error)
+        } catch let error as AdminDirectory.AccountError {
+            // Only `noSuchAdmin` reaches here (a listing or revocation naming nobody).
+            return ScreenplayService.errorResponse(.notFound(error.description, path: "admin"))
+        } catch let error as AdminDirectory.TokenError {
+            let status: HTTPResponse.Status =
+                switch error {
+                case .malformedID: .unprocessableContent
+                case .unknownID: .notFound
+                case .ambiguousID: .conflict
+                }
+            return ScreenplayService.errorResponse(ScreenplayError(status: status, code: "invalidTokenID", message: error.description, path: "$.ids"))
         } catch let error as any ScreenplayErrorConvertible {
             return ScreenplayService.errorResponse(error.screenplayError)
         } catch {
@@ -81,16 +113,18 @@ public struct AdminAPI: Sendable {
 
     // MARK: Routing
 
-    private func route(_ request: HTTPRequest, body: [UInt8], admin: String) async throws -> ScreenplayService.Response {
+    private func route(_ request: HTTPRequest, body: [UInt8], admin: String, expected: ExpectedVersion) async throws -> ScreenplayService.Response {
         let rawPath = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         guard rawPath.hasPrefix(prefix) else { throw ScreenplayError.notFound("nothing at '\(rawPath)'", path: rawPath) }
         let segments = rawPath.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let query = RequestFields.query(request.path ?? "")
         let method = request.method
         func allow(_ methods: HTTPRequest.Method...) throws {
-            guard methods.contains(method) else {
+            guard methods.contains(method) || (method == .head && methods.contains(.get)) else {
                 throw ScreenplayError.methodNotAllowed(method, allowed: methods.map(\.rawValue).joined(separator: ", "), path: rawPath)
             }
+            // A precondition on a read would be ignored: say so rather than pretend it was checked.
+            if method == .get || method == .head, expected != .any { throw Self.preconditionOnRead }
         }
         switch segments.count {
         case 1 where segments[0] == "pages":
@@ -102,30 +136,18 @@ public struct AdminAPI: Sendable {
         case 1 where segments[0] == "audit":
             try allow(.get)
             return try Self.json(try await layouts.auditLog(subject: query["subject"], limit: 200))
+        case 1 where segments[0] == "tokens":
+            try allow(.get)
+            return try Self.json(try await admins.apiTokens(of: query["admin"]))
         case 2 where segments[0] == "pages":
             try allow(.get)
             return try await page(segments[1])
         case 2 where segments[0] == "tokens" && segments[1] == "revoke":
             try allow(.post)
-            guard let users else { throw ScreenplayError.notFound("this server keeps no app users", path: rawPath) }
-            let revoke: RevokeBody = try Self.decode(body)
-            return try Self.json(["revoked": try await users.revoke(token: revoke.token)])
+            return try await revoke(try Self.decode(body), by: admin, path: rawPath)
         case 2 where segments[0] == "experiments":
-            try allow(.put, .delete)
-            let key = segments[1]
-            if method == .delete {
-                guard try await experiments.delete(key, by: admin) else {
-                    throw ScreenplayError.notFound("no experiment '\(key)'", path: rawPath)
-                }
-                return try Self.json(["deleted": key])
-            }
-            var experiment: Experiment = try Self.decode(body)
-            if experiment.key.isEmpty { experiment.key = key }
-            guard experiment.key == key else {
-                throw ScreenplayError.invalidField("key", "the body's key '\(experiment.key)' is not the URL's '\(key)'")
-            }
-            try await experiments.save(experiment, by: admin)
-            return try Self.json(experiment)
+            try allow(.get, .put, .delete)
+            return try await experiment(segments[1], method: method, body: body, admin: admin, expected: expected, path: rawPath)
         case 3 where segments[0] == "experiments" && segments[2] == "report":
             try allow(.get)
             let report = try await experiments.report(for: segments[1])
@@ -134,21 +156,32 @@ public struct AdminAPI: Sendable {
             }
             return try Self.json(ReportListing(experiment: report.experiment, exposures: report.exposures, total: report.total))
         case 3 where segments[0] == "pages":
-            return try await pageAction(route: segments[1], action: segments[2], method: method, body: body, admin: admin, path: rawPath)
+            return try await pageAction(
+                route: segments[1], action: segments[2], method: method, body: body, admin: admin, expected: expected, path: rawPath)
         case 5 where segments[0] == "pages" && segments[2] == "widgets" && segments[4] == "enabled":
             try allow(.post)
             let switched: EnabledBody = try Self.decode(body)
-            let revision = try await layouts.setEnabled(switched.enabled, instance: segments[3], route: segments[1], by: admin)
-            return try Self.json(revision)
+            let revision = try await layouts.setEnabled(switched.enabled, instance: segments[3], route: segments[1], by: admin, expecting: expected)
+            return try Self.json(revision, etag: revision.version)
         default:
             throw ScreenplayError.notFound("nothing at '\(rawPath)'; see GET \(prefix)/pages", path: rawPath)
         }
     }
 
     private func pageAction(
-        route: String, action: String, method: HTTPRequest.Method, body: [UInt8], admin: String, path: String
+        route: String, action: String, method: HTTPRequest.Method, body: [UInt8], admin: String, expected: ExpectedVersion, path: String
     ) async throws -> ScreenplayService.Response {
         switch (action, method) {
+        case ("draft", .get), ("draft", .head):
+            guard expected == .any else { throw Self.preconditionOnRead }
+            guard let draft = try await layouts.draft(of: route) else { throw ScreenplayError.notFound("page '\(route)' has no draft", path: path) }
+            return try Self.json(DraftListing(draft, warnings: warnings(of: draft)), etag: draft.version)
+        case ("live", .get), ("live", .head):
+            guard expected == .any else { throw Self.preconditionOnRead }
+            guard let live = try await layouts.published(route: route) else {
+                throw ScreenplayError.notFound("page '\(route)' was never published", path: path)
+            }
+            return try Self.json(live, etag: live.version)
         case ("draft", .put):
             var template: PageTemplate = try Self.decode(body)
             if template.route.isEmpty { template.route = route }
@@ -158,32 +191,85 @@ public struct AdminAPI: Sendable {
             let world = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments)
             let errors = world.filter { !$0.isWarning }
             if !errors.isEmpty { throw LayoutError.invalid(errors) }
-            let draft = try await layouts.saveDraft(template, by: admin)
+            let draft = try await layouts.saveDraft(template, by: admin, expecting: expected)
             let warnings = layouts.problems(in: template).filter(\.isWarning) + world.filter(\.isWarning)
             return try Self.json(
-                DraftListing(draft, warnings: warnings.map { ProblemListing(path: $0.path, message: $0.message, warning: true) }))
+                DraftListing(draft, warnings: warnings.map { ProblemListing(path: $0.path, message: $0.message, warning: true) }),
+                etag: draft.version)
         case ("draft", .delete):
-            guard try await layouts.discardDraft(of: route, by: admin) else {
+            guard try await layouts.discardDraft(of: route, by: admin, expecting: expected) else {
                 throw ScreenplayError.notFound("page '\(route)' has no draft", path: path)
             }
             return try Self.json(["discarded": route])
         case ("publish", .post):
             let request: PublishBody = body.isEmpty ? PublishBody() : try Self.decode(body)
-            let revision = try await layouts.publish(route: route, by: admin, expectedLive: request.expectedLive, note: request.note ?? "")
-            return try Self.json(revision)
+            let revision = try await layouts.publish(
+                route: route, by: admin, expectedLive: request.expectedLive, expecting: expected, note: request.note ?? "")
+            return try Self.json(revision, etag: revision.version)
         case ("rollback", .post):
             let request: RollbackBody = try Self.decode(body)
-            let revision = try await layouts.rollback(route: route, to: request.revision, by: admin, expectedLive: request.expectedLive)
-            return try Self.json(revision)
+            let revision = try await layouts.rollback(
+                route: route, to: request.revision, by: admin, expectedLive: request.expectedLive, expecting: expected)
+            return try Self.json(revision, etag: revision.version)
         case ("preview", .post):
             let request: PreviewBody = body.isEmpty ? PreviewBody() : try Self.decode(body)
             return try await preview(route: route, request)
-        case ("draft", _), ("publish", _), ("rollback", _), ("preview", _):
-            let allowed = action == "draft" ? "PUT, DELETE" : "POST"
+        case ("draft", _), ("live", _), ("publish", _), ("rollback", _), ("preview", _):
+            let allowed = action == "draft" ? "GET, PUT, DELETE" : action == "live" ? "GET" : "POST"
             throw ScreenplayError.methodNotAllowed(method, allowed: allowed, path: path)
         default:
-            throw ScreenplayError.notFound("no action '\(action)' on a page (draft, publish, rollback, preview)", path: path)
+            throw ScreenplayError.notFound("no action '\(action)' on a page (draft, live, publish, rollback, preview)", path: path)
         }
+    }
+
+    /// `GET`, `PUT` and `DELETE experiments/{key}`: one experiment, versioned.
+    private func experiment(
+        _ key: String, method: HTTPRequest.Method, body: [UInt8], admin: String, expected: ExpectedVersion, path: String
+    ) async throws -> ScreenplayService.Response {
+        switch method {
+        case .get, .head:
+            guard let stored = try await experiments.stored(key) else { throw ScreenplayError.notFound("no experiment '\(key)'", path: path) }
+            // The stored definition as it is: its bytes are what its version is a digest of.
+            return Self.json(bytes: Array(stored.json.utf8), etag: stored.version)
+        case .delete:
+            guard try await experiments.delete(key, by: admin, expecting: expected) else {
+                throw ScreenplayError.notFound("no experiment '\(key)'", path: path)
+            }
+            return try Self.json(["deleted": key])
+        default:
+            var experiment: Experiment = try Self.decode(body)
+            if experiment.key.isEmpty { experiment.key = key }
+            guard experiment.key == key else {
+                throw ScreenplayError.invalidField("key", "the body's key '\(experiment.key)' is not the URL's '\(key)'")
+            }
+            try await experiments.save(experiment, by: admin, expecting: expected)
+            guard let stored = try await experiments.stored(key) else { return try Self.json(experiment) }
+            return Self.json(bytes: Array(stored.json.utf8), etag: stored.version)
+        }
+    }
+
+    /// `POST tokens/revoke`: an admin API token (by itself, or by its admin and ids), else an app
+    /// user's token.
+    private func revoke(_ request: RevokeBody, by admin: String, path: String) async throws -> ScreenplayService.Response {
+        if let owner = request.admin {
+            guard request.token == nil else {
+                throw ScreenplayError.invalidField("token", "send a token, or an admin with ids (or all), not both")
+            }
+            guard request.all == true || !(request.ids ?? []).isEmpty else {
+                throw ScreenplayError.invalidField("ids", "name the tokens to revoke by id (GET \(prefix)/tokens lists them), or send \"all\": true")
+            }
+            let revoked = try await admins.revokeAPITokens(of: owner, ids: request.ids ?? [], all: request.all == true)
+            return try Self.json(RevokedListing(revoked: !revoked.isEmpty, tokens: revoked))
+        }
+        guard let token = request.token else {
+            throw ScreenplayError.invalidField("token", "send the token to revoke, or an admin with the ids of their tokens")
+        }
+        // An admin token first: the two kinds never share a value (each is 256 random bits).
+        if let revoked = try await admins.revokeAPIToken(token) {
+            return try Self.json(RevokedListing(revoked: true, tokens: [revoked]))
+        }
+        guard let users else { throw ScreenplayError.notFound("no admin API token is this one, and this server keeps no app users", path: path) }
+        return try Self.json(["revoked": try await users.revoke(token: token)])
     }
 
     // MARK: Pages
@@ -195,16 +281,15 @@ public struct AdminAPI: Sendable {
         let history = try await layouts.history(of: route)
         return try Self.json(
             PageDetail(
-                route: route, live: live,
-                draft: draft.map { draft in
-                    DraftListing(
-                        draft,
-                        warnings: layouts.problems(in: draft.template).map {
-                            ProblemListing(path: $0.path, message: $0.message, warning: $0.isWarning)
-                        })
-                },
+                route: route, live: live, liveEtag: live?.version,
+                draft: draft.map { DraftListing($0, warnings: warnings(of: $0)) },
                 history: history,
                 latestComposition: pages?.latestReport(for: route).map(CompositionListing.init)))
+    }
+
+    /// What the validator says of a draft, warnings included.
+    private func warnings(of draft: Draft) -> [ProblemListing] {
+        layouts.problems(in: draft.template).map { ProblemListing(path: $0.path, message: $0.message, warning: $0.isWarning) }
     }
 
     private func preview(route: String, _ request: PreviewBody) async throws -> ScreenplayService.Response {
@@ -235,194 +320,4 @@ public struct AdminAPI: Sendable {
         let screen = try JSONDecoder().decode(JSONValue.self, from: Data(composed.bytes))
         return try Self.json(PreviewListing(screen: screen, composition: CompositionListing(composed)))
     }
-
-    // MARK: Wire shapes
-
-    struct DraftListing: Encodable {
-        let basedOn: Int
-        let updatedBy: String
-        let updatedAt: String
-        let template: PageTemplate
-        let warnings: [ProblemListing]
-        init(_ draft: Draft, warnings: [ProblemListing]) {
-            basedOn = draft.basedOn
-            updatedBy = draft.updatedBy
-            updatedAt = draft.updatedAt
-            template = draft.template
-            self.warnings = warnings
-        }
-    }
-
-    struct PageDetail: Encodable {
-        let route: String
-        let live: PublishedRevision?
-        let draft: DraftListing?
-        let history: [RevisionSummary]
-        let latestComposition: CompositionListing?
-    }
-
-    struct CompositionListing: Encodable {
-        struct Widget: Encodable {
-            let id: String
-            let kind: String
-            let vertical: String
-            let outcome: String
-            let shown: Bool
-            let latencyMilliseconds: Double?
-            let bytes: Int
-        }
-        let templateRevision: Int
-        let apiVersion: Int
-        let bytes: Int
-        let milliseconds: Double
-        let overBudget: [String]
-        let heaviest: [String]
-        let widgets: [Widget]
-        init(_ page: ComposedPage) {
-            templateRevision = page.templateRevision
-            apiVersion = page.apiVersion.rawValue
-            bytes = page.bytes.count
-            milliseconds = Self.milliseconds(page.duration)
-            overBudget = page.overruns.map(\.description)
-            heaviest = page.heaviestWidgets().map(\.instanceID)
-            widgets = page.widgets.map { report in
-                Widget(
-                    id: report.instanceID, kind: report.kind, vertical: report.vertical, outcome: report.outcome.description,
-                    shown: report.outcome.isShown,
-                    latencyMilliseconds: report.providerLatency.map(Self.milliseconds), bytes: report.bytes)
-            }
-        }
-        /// To the hundredth of a millisecond.
-        static func milliseconds(_ duration: Duration) -> Double { (duration.milliseconds * 100).rounded() / 100 }
-    }
-
-    struct PreviewListing: Encodable {
-        let screen: JSONValue
-        let composition: CompositionListing
-    }
-
-    struct ReportListing: Encodable {
-        let experiment: String
-        let exposures: [String: Int]
-        let total: Int
-    }
-
-    struct ProblemListing: Encodable {
-        let path: String
-        let message: String
-        let warning: Bool
-    }
-
-    struct PublishBody: Decodable {
-        var expectedLive: Int?
-        var note: String?
-    }
-
-    struct RollbackBody: Decodable {
-        let revision: Int
-        let expectedLive: Int?
-    }
-
-    struct EnabledBody: Decodable {
-        let enabled: Bool
-    }
-
-    struct PreviewBody: Decodable {
-        var source: String?
-        var platform: String?
-        var apiVersion: Int?
-        var userID: String?
-        var locale: String?
-        var segments: [String]?
-        var variants: [String: String]?
-        var kinds: [String]?
-    }
-
-    // MARK: Helpers
-
-    static func response(for error: LayoutError) -> ScreenplayService.Response {
-        switch error {
-        case .invalid(let problems):
-            var response = ScreenplayService.errorResponse(
-                ScreenplayError(
-                    status: .unprocessableContent, code: "invalidTemplate",
-                    message: "\(problems.count) problem(s): " + problems.prefix(3).map(\.description).joined(separator: "; "),
-                    path: problems.first?.path))
-            let listing = problems.map { ProblemListing(path: $0.path, message: $0.message, warning: $0.isWarning) }
-            if var object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(response.body)),
-                let encoded = try? JSONEncoder().encode(listing), let list = try? JSONDecoder().decode(JSONValue.self, from: encoded)
-            {
-                object["problems"] = list
-                response.body = (try? Array(ScreenplayEncoder().encode(JSONValue.object(object)))) ?? response.body
-            }
-            return response
-        case .noDraft, .noSuchRevision, .notPublished, .noSuchWidget:
-            return ScreenplayService.errorResponse(.notFound(error.description))
-        case .conflict:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "conflict", message: error.description))
-        case .draftChanged:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "draftChanged", message: error.description))
-        case .experimentInUse:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "experimentInUse", message: error.description))
-        case .store:
-            return ScreenplayService.errorResponse(.internalError(error.description))
-        case .unavailable:
-            return ScreenplayService.errorResponse(error.unavailableError ?? .internalError(error.description))
-        }
-    }
-
-    static func json(_ value: some Encodable) throws -> ScreenplayService.Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var head = HTTPResponse(status: .ok)
-        head.headerFields[.contentType] = "application/json; charset=utf-8"
-        head.headerFields[.cacheControl] = "no-store"
-        head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
-        return ScreenplayService.Response(head: head, body: Array(try encoder.encode(value)))
-    }
-
-    /// Decodes a body, as the service would: malformed JSON names line and column, a wrong shape
-    /// names the JSON path.
-    static func decode<Value: Decodable>(_ body: [UInt8]) throws -> Value {
-        let data = Data(body)
-        if let failure = JSONSyntax.firstError(in: data) { throw ScreenplayError.malformedJSON("the body is not valid JSON: \(failure)") }
-        do {
-            return try JSONDecoder().decode(Value.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw invalid(JSONPath.render(context.codingPath + [key]), "missing required member '\(key.stringValue)'")
-        } catch let DecodingError.typeMismatch(expected, context) {
-            // Swift's own wording names Swift types ("Dictionary<String, Any>"); say it in JSON's.
-            throw invalid(JSONPath.render(context.codingPath), "expected \(Self.jsonName(of: expected)) here")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw invalid(JSONPath.render(context.codingPath), context.debugDescription)
-        } catch let DecodingError.dataCorrupted(context) {
-            throw invalid(JSONPath.render(context.codingPath), context.debugDescription)
-        }
-    }
-
-    /// The JSON name of what a Swift type decodes from: "an object", "an array", "a string"…
-    static func jsonName(of type: Any.Type) -> String {
-        let name = String(describing: type)
-        if name.hasPrefix("Dictionary") || name.hasPrefix("KeyedDecodingContainer") { return "an object" }
-        if name.hasPrefix("Array") || name.hasPrefix("UnkeyedDecodingContainer") { return "an array" }
-        switch name {
-        case "String": return "a string"
-        case "Bool": return "true or false"
-        case "Int", "Int64", "Int32", "UInt", "UInt64": return "a whole number"
-        case "Double", "Float", "Decimal": return "a number"
-        default: return "a value of another type"
-        }
-    }
-
-    /// A 422 naming the JSON path of what is wrong in the body.
-    static func invalid(_ path: String, _ message: String) -> ScreenplayError {
-        ScreenplayError(status: .unprocessableContent, code: "invalidField", message: message, path: path)
-    }
-
-}
-
-/// `POST tokens/revoke`'s body.
-struct RevokeBody: Decodable {
-    /// The app token to revoke, as the app sends it.
-    let token: String
 }

@@ -9,6 +9,14 @@ import Synchronization
 /// Passwords are scrypt hashes (``PasswordHasher``); API tokens and session ids are 256 random
 /// bits, stored as their SHA-256, so a copy of the database opens nothing. A login for a name that
 /// does not exist costs the same hash as a wrong password, so timing does not tell which names exist.
+///
+/// Sessions and API tokens are looked up in the store on every request, never held in memory:
+/// ending a session or revoking a token (``revokeAPIToken(_:)``) is refused on every replica from
+/// the moment it commits, with no invalidation to wait for.
+///
+/// Sign-in attempts follow OWASP's device-cookie scheme: a browser that signed in to an account
+/// before carries a ``DeviceCookie`` and is judged by its own failures only; every other attempt
+/// counts against the account and the address (see ``signIn(name:password:address:device:)``).
 public struct AdminDirectory: Sendable {
     /// The tables.
     public static let migrations: [Migration] = [
@@ -30,7 +38,15 @@ public struct AdminDirectory: Sendable {
                 .column("csrf", type: .text, .notNull)
                 .column("expires", type: .bigint, .notNull)
                 .run()
-        }
+        },
+        // The key device cookies are signed with (``ServerSecret``), shared by every replica.
+        Migration(id: "screenplay-admin-0002-device-secret") { database in
+            try await database.create(table: ServerSecret.table)
+                .column("name", type: .text, .primaryKey(autoIncrement: false))
+                .column("value", type: .text, .notNull)
+                .column("created_at", type: .text, .notNull)
+                .run()
+        },
     ]
 
     let store: any SQLStore
@@ -45,27 +61,41 @@ public struct AdminDirectory: Sendable {
     let hashing = AsyncSerialLock()
     /// How long a browser session lasts.
     public let sessionLifetime: Duration
-    /// Failed sign-in attempts per client address and per name: 10 at once, then one every 6
-    /// seconds (an attempt is spent before the password is checked and given back if it was right).
-    /// Guessing passwords is slow already (each try costs a hash); this makes it hopeless, and
-    /// keeps one address from filling the hash queue for everyone.
+    /// Failed sign-in attempts, per bucket: 10 at once, then one every 6 seconds (an attempt is
+    /// spent before the password is checked and given back if it was right). An untrusted attempt
+    /// spends from its account's bucket and its address's; an attempt with a sound device cookie
+    /// from that device's bucket only. A bucket run dry is what "locked out" means here: its
+    /// attempts are refused unchecked (429) until it refills. Guessing passwords is slow already
+    /// (each try costs a hash); this makes it hopeless, and keeps one address from filling the
+    /// hash queue for everyone.
     let signInAttempts: RateLimiter
-    /// Sign-ins waiting for the hash right now; past ``maximumWaitingSignIns`` more are turned
-    /// away at once, so an admin signing in during a flood waits seconds, not minutes.
+    /// Untrusted sign-ins waiting for the hash right now; past ``maximumWaitingSignIns`` more are
+    /// turned away at once, so an admin signing in during a flood waits seconds, not minutes.
     let waitingSignIns = WaitingCount()
-    /// The most sign-ins that may wait for a hash at once.
+    /// Sign-ins from trusted devices waiting for the hash: counted apart, so a flood of guesses
+    /// (which has no device cookie to show) never turns a trusted browser away.
+    let waitingTrustedSignIns = WaitingCount()
+    /// The most sign-ins that may wait for a hash at once (untrusted ones; trusted ones as many again).
     public static let maximumWaitingSignIns = 4
+    /// How long a device cookie keeps its browser trusted after the sign-in that issued it.
+    public let deviceLifetime: Duration
+    /// The key device cookies are signed with, shared through the store.
+    let deviceKey: ServerSecret
 
-    /// A directory over `store` (run ``migrations`` first).
+    /// A directory over `store` (run ``migrations`` first). `deviceLifetime` is how long a
+    /// browser stays trusted after signing in (90 days: a device cookie is renewed at every
+    /// successful sign-in, so an admin who signs in monthly is never untrusted).
     public init(
         store: any SQLStore, hasher: PasswordHasher = .standard, sessionLifetime: Duration = .seconds(12 * 3600),
-        signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10)
+        signInAttempts: RateLimiter = RateLimiter(rate: 1.0 / 6, burst: 10), deviceLifetime: Duration = .seconds(90 * 24 * 3600)
     ) {
         self.store = store
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.decoy = Decoy(hasher: hasher)
         self.signInAttempts = signInAttempts
+        self.deviceLifetime = deviceLifetime
+        self.deviceKey = ServerSecret(store: store, name: "device-cookie")
     }
 
     /// How a sign-in attempt ended.
@@ -79,31 +109,77 @@ public struct AdminDirectory: Sendable {
         case throttled(retryAfter: Duration)
     }
 
-    /// Checks a sign-in, limited per client address and per name (see ``signInAttempts``) and by
-    /// how many wait for a hash (``maximumWaitingSignIns``). `address` is the peer's IP address
-    /// when the host knows it.
-    public func signIn(name: String, password: String, address: String?) async throws -> SignIn {
+    /// Checks a sign-in (OWASP's device-cookie scheme). `address` is the peer's IP address when
+    /// the host knows it; `device` the request's ``DeviceCookie`` value, if any.
+    ///
+    /// - A sound device cookie for `name` makes the attempt trusted: it spends from that device's
+    ///   own bucket only, so failures from elsewhere (however many, from however many addresses)
+    ///   never lock out a browser the admin signed in from before. A device that fails ten times
+    ///   is locked like any bucket, and its cookie then buys nothing an untrusted browser lacks.
+    /// - Any other attempt is untrusted: it spends from the name's bucket and the address's, and
+    ///   is refused unchecked while either is empty. Failures therefore still slow everyone who
+    ///   cannot show a device cookie, the guesser above all.
+    ///
+    /// Only failures use up a bucket: a successful attempt gives back what it spent. After a
+    /// success, issue a fresh cookie with ``deviceCookie(for:)``.
+    public func signIn(name: String, password: String, address: String?, device: String? = nil) async throws -> SignIn {
         let now = ContinuousClock.now
-        let keys = ["name:" + String(name.prefix(64))] + (address.map { ["address:" + $0] } ?? [])
-        let waits = keys.compactMap { signInAttempts.spend($0, now: now) }
-        if let longest = waits.max() { return .throttled(retryAfter: longest) }
-        guard waitingSignIns.count.add(1, ordering: .relaxed).newValue <= Self.maximumWaitingSignIns else {
-            waitingSignIns.count.subtract(1, ordering: .relaxed)
+        let account = String(name.prefix(64))
+        var trusted: DeviceCookie?
+        if let device { trusted = try await trustedDevice(device, for: account) }
+        let keys = trusted.map { ["device:" + $0.nonce] } ?? (["name:" + account] + (address.map { ["address:" + $0] } ?? []))
+        var spent: [String] = []
+        var longest: Duration?
+        for key in keys {
+            if let wait = signInAttempts.spend(key, now: now) {
+                longest = max(longest ?? wait, wait)
+            } else {
+                spent.append(key)
+            }
+        }
+        if let longest {
+            // Refused unchecked: the buckets that did allow it are not charged for an attempt that never happened.
+            for key in spent { signInAttempts.refund(key) }
+            return .throttled(retryAfter: longest)
+        }
+        let waiting = trusted == nil ? waitingSignIns : waitingTrustedSignIns
+        guard waiting.count.add(1, ordering: .relaxed).newValue <= Self.maximumWaitingSignIns else {
+            waiting.count.subtract(1, ordering: .relaxed)
+            for key in spent { signInAttempts.refund(key) }
             return .throttled(retryAfter: .seconds(2))
         }
-        defer { waitingSignIns.count.subtract(1, ordering: .relaxed) }
+        defer { waiting.count.subtract(1, ordering: .relaxed) }
         guard let admin = try await authenticate(name: name, password: password) else { return .rejected }
         // Only failures count: an admin who signs in often (several browsers, a script) is never
         // throttled by their own successes, and a guesser still gets ten tries and one per 6 s.
-        for key in keys { signInAttempts.refund(key) }
+        for key in spent { signInAttempts.refund(key) }
         return .admin(admin)
+    }
+
+    /// A new device cookie's value for `admin`, to set after a successful sign-in (each success
+    /// issues a fresh one, as OWASP's scheme has it, so a cookie's age is the time since its
+    /// browser last signed in).
+    public func deviceCookie(for admin: String) async throws -> String {
+        let cookie = DeviceCookie(account: admin, issuedAt: Int64(Date().timeIntervalSince1970))
+        return cookie.value(signedWith: try await deviceKey.symmetricKey())
+    }
+
+    /// The device `value` names when it is a sound, unexpired device cookie for `account`.
+    func trustedDevice(_ value: String, for account: String) async throws -> DeviceCookie? {
+        guard !value.isEmpty, value.utf8.count <= DeviceCookie.maximumLength else { return nil }
+        return DeviceCookie.verified(value, for: account, key: try await deviceKey.symmetricKey(), lifetime: deviceLifetime)
     }
 
     /// Why an account could not be made.
     public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The name is not 1...64 of `a-z 0-9 . _ -`.
         case invalidName(String)
+        /// The password is too short or too long (why, in words).
         case weakPassword(String)
+        /// Another admin has the name.
         case exists(String)
+        /// No admin has the name (a token for nobody, a listing of nobody's tokens).
+        case noSuchAdmin(String)
 
         /// One line saying what to change.
         public var description: String {
@@ -111,6 +187,8 @@ public struct AdminDirectory: Sendable {
             case .invalidName(let name): "'\(name.prefix(40))' is not an admin name: 1...64 of a-z 0-9 . _ -"
             case .weakPassword(let why): "the password is too weak: \(why)"
             case .exists(let name): "an admin named '\(name)' exists already"
+            case .noSuchAdmin(let name):
+                "no admin named '\(name.prefix(64))' (create one with `screenplay admin create-user \(name.prefix(64))`)"
             }
         }
     }
@@ -144,33 +222,6 @@ public struct AdminDirectory: Sendable {
         let candidate = stored ?? decoy.hash
         let matches = await hashing.withLock { PasswordHasher.verify(password, against: candidate) }
         return stored != nil && matches ? name : nil
-    }
-
-    /// Issues an API token for `admin` (shown once; stored as its SHA-256).
-    public func createAPIToken(for admin: String, label: String) async throws -> String {
-        let token = SecretToken.make()
-        try await store.transaction { database in
-            guard try await database.select().column("name").from("screenplay_admins").where("name", .equal, admin).first() != nil else {
-                throw AccountError.invalidName(admin)
-            }
-            try await database.insert(into: "screenplay_admin_tokens").columns("token_hash", "admin", "label", "created_at")
-                .values(
-                    SQLBind(SecretToken.digest(token)), SQLBind(admin), SQLBind(String(label.prefix(128))), SQLBind(Migrator.timestamp())
-                )
-                .run()
-        }
-        return token
-    }
-
-    /// The admin an API token belongs to.
-    public func admin(forAPIToken token: String) async throws -> String? {
-        guard SecretToken.isWellFormed(token) else { return nil }
-        return try await store.read { database in
-            try await database.select().column("admin").from("screenplay_admin_tokens").where(
-                "token_hash", .equal, SecretToken.digest(token)
-            )
-            .first()?.decode(column: "admin", as: String.self)
-        }
     }
 
     /// A browser session: its id (the cookie) and its CSRF token (in every form).

@@ -18,6 +18,8 @@ extension AdminSite {
         let instanceID: String
         let values: [String: String]
         let errors: [String: String]
+        /// 422 for what was typed wrong; 409 for a form that read what is no longer there.
+        var status: HTTPResponse.Status = .unprocessableContent
     }
 
     // MARK: Page
@@ -32,11 +34,11 @@ extension AdminSite {
         var focus = query["focus"].map(Self.fieldID)
         let openCard = query["open"]
         var notice = notice
-        if query["done"] == "undone",
-            let undo = try await layouts.auditLog(subject: route, limit: 10).first(where: { $0.action == "undo draft" && $0.actor == session.admin })
+        if let done = query["done"], done == "undone" || done == "redone", let id = query["step"].flatMap(Int64.init),
+            let step = try await layouts.step(id, route: route, actor: session.admin)
         {
-            // What the undo took back, in the audit log's words.
-            notice = "Undone: " + undo.detail
+            // The step's own name, written when it was done: never another widget's.
+            notice = (done == "undone" ? "Undone: " : "Redone: ") + step.label
         }
         let (template, source) = try await editable(route)
         guard let template else {
@@ -58,16 +60,12 @@ extension AdminSite {
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
         var body = "<p id=\"source\">\(source)</p>"
-        let canUndo = try await layouts.draft(of: route)?.canUndo == true
-        // Undo is one step: once taken, its button is gone and the notice saying what it did
-        // holds the focus instead of nothing.
-        let focusNotice = focus == "undo" && !canUndo && notice != nil
+        // This editor's own undo and redo, each naming its step; once the last is taken, its
+        // button is gone and the notice saying what was done holds the focus instead of nothing.
+        let steps = try await layouts.steps(of: route, by: session.admin)
+        let focusNotice = (focus == "undo" && steps.undo == nil || focus == "redo" && steps.redo == nil) && notice != nil
         if focusNotice { focus = nil }
-        if canUndo {
-            body += """
-                <form method="post" action="\(action)/undo">\(csrf)<button type="submit" id="undo"\(focus == "undo" ? " autofocus" : "")>Undo the last change</button></form>
-                """
-        }
+        body += Self.stepButtons(steps, action: action, csrf: csrf, focus: focus)
         body +=
             "<p><a href=\"\(prefix)/pages/\(Self.pathEscape(route))\">Back to the page</a> · <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\" id=\"preview-link\">Preview the draft beside the live page</a></p>"
         // A long page's shortcut for the keyboard: straight to a section.
@@ -87,18 +85,19 @@ extension AdminSite {
             body += "<h2 id=\"heading-\(Self.fieldID(section.id))\">Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
             let sectionAction = "\(action)/sections/\(Self.pathEscape(section.id))"
             let sectionKey = HTML.escape(section.id)
+            let sectionSeen = "<input type=\"hidden\" name=\"seen\" value=\"\(HTML.escape(Self.sectionDigest(template, sectionIndex)))\">"
             // The section's own tools, folded: what a person does most is move and edit widgets.
             body += """
                 <details class="section-tools" id="section-\(sectionKey)"\(openCard == "section:" + section.id ? " open" : "")>\
                 <summary>Title, order, removal<span class="visually-hidden"> of section \(sectionKey)</span></summary>\
-                <form method="post" action="\(sectionAction)" class="edit">\(csrf)\
+                <form method="post" action="\(sectionAction)" class="edit">\(csrf)\(sectionSeen)\
                 \(Self.field(name: "title", label: "Section title (empty: none)", value: section.title ?? "", error: nil, id: "section-\(section.id)-title", extra: focus == Self.fieldID("section-\(section.id)-title") ? "autofocus" : ""))\
                 <button type="submit" id="section-save-\(sectionKey)"\(autofocus("section-save-" + section.id))>Save title</button></form>\
-                <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
+                <form method="post" action="\(sectionAction)/move">\(csrf)\(sectionSeen)<input type="hidden" name="by" value="-1">\
                 <button type="submit" id="section-up-\(sectionKey)" \(sectionIndex == 0 ? "disabled" : "")\(autofocus("section-up-" + section.id))>Move section up</button></form>\
-                <form method="post" action="\(sectionAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
+                <form method="post" action="\(sectionAction)/move">\(csrf)\(sectionSeen)<input type="hidden" name="by" value="1">\
                 <button type="submit" id="section-down-\(sectionKey)" \(sectionIndex == template.sections.count - 1 ? "disabled" : "")\(autofocus("section-down-" + section.id))>Move section down</button></form>\
-                <form method="post" action="\(sectionAction)/remove">\(csrf)<button type="submit" id="section-remove-\(sectionKey)" \
+                <form method="post" action="\(sectionAction)/remove">\(csrf)\(sectionSeen)<button type="submit" id="section-remove-\(sectionKey)" \
                 \(section.widgets.isEmpty ? "" : "disabled title=\"Move or remove its widgets first\"")>Remove section</button></form></details>
                 """
             body += "<div class=\"cards\" data-section=\"\(sectionKey)\" role=\"group\" aria-label=\"Widgets of \(sectionKey)\">"
@@ -142,7 +141,12 @@ extension AdminSite {
                 if attemptHere != nil, let error = errors[""] { summary.append(("widget-\(widget.id)", widget.id, error)) }
                 let general = errors[""].map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
                 let key = HTML.escape(widget.id)
-                let isOpen = !errors.isEmpty || openCard == widget.id
+                // What Move up and down read: the widget and its section's order.
+                let placeSeen = "<input type=\"hidden\" name=\"seen\" value=\"\(HTML.escape(Self.placeDigest(of: widget, in: template)))\">"
+                // Open where there is something to see in it: a field's error, or typing kept (a
+                // refused move or removal says so on the card, its settings stay folded).
+                let isOpen = errors.keys.contains { !$0.isEmpty } || attemptHere.map { $0.values != Self.formValues(of: widget) } == true
+                    || openCard == widget.id
                 let last = sectionIndex == template.sections.count - 1 && index == section.widgets.count - 1
                 // The card itself takes the focus when asked to, or when the button asked for is
                 // disabled now (moved to the very top or bottom: a disabled button cannot hold it).
@@ -161,11 +165,11 @@ extension AdminSite {
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
                     <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\
                     \(Self.moveTo(widget.id, in: template, action: widgetAction + "/move", csrf: csrf, focused: focus == Self.fieldID("moveto-" + widget.id)))</details>
-                    <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="-1">\
+                    <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)\(placeSeen)<input type="hidden" name="by" value="-1">\
                     <button type="submit" id="up-\(key)" aria-label="Move \(key) up" \(index == 0 && sectionIndex == 0 ? "disabled" : "")\(autofocus("up-" + widget.id))>Move up</button></form>
-                    <form method="post" action="\(widgetAction)/move">\(csrf)<input type="hidden" name="by" value="1">\
+                    <form method="post" action="\(widgetAction)/move">\(csrf)\(placeSeen)<input type="hidden" name="by" value="1">\
                     <button type="submit" id="down-\(key)" aria-label="Move \(key) down" \(last ? "disabled" : "")\(autofocus("down-" + widget.id))>Move down</button></form>
-                    <form method="post" action="\(widgetAction)/remove">\(csrf)<button type="submit" id="remove-\(key)" aria-label="Remove \(key)">Remove</button></form></div>
+                    <form method="post" action="\(widgetAction)/remove">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))"><button type="submit" id="remove-\(key)" aria-label="Remove \(key)">Remove</button></form></div>
                     </article>
                     """
             }
@@ -186,7 +190,7 @@ extension AdminSite {
         // more than the palette's example; open again after a refused add.
         body += """
             <details id="add-details"\(attempt?.instanceID == "" ? " open" : "")><summary>Add a widget with every setting</summary>
-            <form method="post" action="\(action)/add" class="edit" id="add">\(csrf)
+            <form method="post" action="\(action)/add" class="edit" id="add">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">
             \(Self.field(name: "id", label: "Widget id", value: attempt?.instanceID == "" ? attempt?.values["id"] ?? "" : "", error: addErrors["id"], id: "add-id"))
             <label for="add-kind">Kind</label><select id="add-kind" name="kind">\(kinds)</select>
             <label for="add-vertical">Vertical</label><select id="add-vertical" name="vertical">\(verticals)</select>
@@ -195,7 +199,7 @@ extension AdminSite {
             \(addErrors["section"].map { "<span class=\"error\" id=\"add-section-error\">\(HTML.escape($0))</span>" } ?? "")
             \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
             <button type="submit" id="add-widget">Add</button></form></details>
-            <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)
+            <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">
             \(Self.field(name: "section-id", label: "Section id", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["section-id"] ?? "" : "", error: nil, id: "new-section-id"))
             \(Self.field(name: "title", label: "Title (optional)", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["title"] ?? "" : "", error: nil, id: "new-section-title"))
             <button type="submit" id="add-section-button">Add the section at the end</button></form>
@@ -208,7 +212,7 @@ extension AdminSite {
                 + "<div data-editor data-seen=\"\(HTML.escape(template.digest))\" class=\"editor\"><div class=\"draft\">\(body)</div>"
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
-            status: attempt == nil ? .ok : .unprocessableContent, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
+            status: attempt?.status ?? .ok, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
             script: WebSite.scriptPath)
     }
 
@@ -251,171 +255,44 @@ extension AdminSite {
         return (nil, "")
     }
 
-    // MARK: Actions
-
-    /// Applies one editor action. Each is a change to the draft as read (add this widget, move
-    /// that one), saved only if nobody saved in between; when someone did, it is read again and
-    /// the action redone on their version, so two people's changes at once both land.
-    func edit(
-        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
-    ) async throws -> ScreenplayService.Response {
-        for attempt in 1... {
-            do {
-                return try await applyEdit(route, rest, form: form, session: session)
-            } catch {
-                // Many at once take turns: one wins each round; a short random pause spreads the rest.
-                guard case .draftChanged? = error as? LayoutError, attempt < 20 else { throw error }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
-            }
-        }
-        preconditionFailure("unreachable")
-    }
-
-    private func applyEdit(
-        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
-    ) async throws
-        -> ScreenplayService.Response
-    {
-        let (found, _) = try await editable(route)
-        guard var template = found else {
-            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
-        }
-        // What the change is made to: saved only if it is still what is stored.
-        let original = template
-        let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
-        if rest.first == "sections" {
-            return try await editSection(template, Array(rest.dropFirst()), route: route, form: form, session: session, back: back)
-        }
-        if rest == ["undo"] {
-            let undone = try await layouts.undoDraft(of: route, by: session.admin)
-            return Self.redirect(to: back + (undone ? "?done=undone&focus=undo" : ""))
-        }
-        if rest == ["add"] {
-            // From the palette: an id of its own, the example's vertical and parameters, and the
-            // place it was dropped (or the end of the chosen section).
-            var form = form
-            let fromPalette = form["from"] == "palette"
-            let example = pages?.composer.catalog[form["kind"] ?? ""]?.example
-            if fromPalette {
-                if (form["id"] ?? "").isEmpty { form["id"] = Self.newWidgetID(kind: form["kind"] ?? "", in: template) }
-                if (form["vertical"] ?? "").isEmpty { form["vertical"] = example?.vertical }
-            }
-            let id = form["id"] ?? ""
-            guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
-                return try await editor(
-                    route, session, notice: nil, attempt: EditAttempt(instanceID: "", values: form, errors: ["section": "choose one of the page's sections"]))
-            }
-            let parametersText = (form["parameters"] ?? "").trimmingCharacters(in: .whitespaces)
-            var parameters: JSONValue = [:]
-            if !parametersText.isEmpty {
-                guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(parametersText.utf8)), parsed.objectValue != nil
-                else {
-                    return try await editor(
-                        route, session, notice: nil,
-                        attempt: EditAttempt(
-                            instanceID: "", values: form, errors: ["parameters": "write a JSON object, like {\"workID\": 12}"]))
-                }
-                parameters = parsed
-            } else if fromPalette, let example {
-                parameters = example.parameters
-            }
-            let widgets = template.sections[sectionIndex].widgets
-            let place = form["index"].flatMap(Int.init).map { min(max(0, $0), widgets.count) } ?? widgets.count
-            template.sections[sectionIndex].widgets.insert(
-                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), at: place)
-            // The new card open, the focus in its first parameter (or on the card): what comes
-            // after adding is saying what it shows.
-            let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
-            return try await save(
-                template, replacing: original, route: route, session: session, attemptID: "", form: form, back: back,
-                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true)
-                    + "&to=\(Self.queryEscape(template.sections[sectionIndex].id))")
-        }
-        guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
-            return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)
-        }
-        let (section, index) = position
-        let widget = template.sections[section].widgets[index]
-        switch Array(rest.dropFirst(2)) {
-        case []:
-            // A form opened before someone else saved this widget would write over their change:
-            // shown again instead, with what they saved named and what was typed kept.
-            if let seen = form["seen"], seen != Self.digest(of: widget) {
-                return try await editor(
-                    route, session, notice: nil,
-                    attempt: EditAttempt(
-                        instanceID: widget.id, values: form,
-                        errors: ["": "changed by someone else since you opened it; it now shows “\(Self.parameterSummary(widget))”. What you typed is kept: Save again to replace it."]))
-            }
-            var errors: [String: String] = [:]
-            let updated = Self.widget(widget, from: form, contract: pages?.composer.catalog[widget.kind], errors: &errors)
-            guard errors.isEmpty else {
-                return try await editor(
-                    route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
-            }
-            template.sections[section].widgets[index] = updated
-            return try await save(
-                template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back,
-                returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
-        case ["remove"]:
-            template.sections[section].widgets.remove(at: index)
-        case ["move"] where form["section"] != nil || form["place"] != nil:
-            // To a place: a section and a position in it, counted without the widget (what a drop
-            // onto the page says, or the "Move to" menu's `position@section`).
-            let place = form["place"].map { $0.split(separator: "@", maxSplits: 1).map(String.init) }
-            let (sectionID, indexText) = place.map { ($0.count == 2 ? $0[1] : nil, $0.first) } ?? (form["section"], form["index"])
-            // A place counted on a page someone has changed since may not be where it was meant.
-            if let seen = form["seen"], seen != original.digest {
-                return try await editor(
-                    route, session, notice: nil,
-                    attempt: EditAttempt(
-                        instanceID: Self.sectionAttempt, values: [:],
-                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."]))
-            }
-            guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
-                let position = indexText.flatMap(Int.init)
-            else {
-                return Self.page(title: "Not done", body: "<p>The move named no section or position of this draft.</p>", status: .unprocessableContent)
-            }
-            template.sections[section].widgets.remove(at: index)
-            template.sections[target].widgets.insert(widget, at: min(max(0, position), template.sections[target].widgets.count))
-        case ["move"]:
-            // Within the section, or across into the neighbouring one at an end.
-            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
-            template.sections[section].widgets.remove(at: index)
-            let target = index + by
-            if target < 0, section > 0 {
-                template.sections[section - 1].widgets.append(widget)
-            } else if target > template.sections[section].widgets.count, section + 1 < template.sections.count {
-                template.sections[section + 1].widgets.insert(widget, at: 0)
-            } else {
-                template.sections[section].widgets.insert(widget, at: min(max(0, target), template.sections[section].widgets.count))
-            }
-        default:
-            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
-        }
-        // After a move, back at the widget with the same button focused; after a removal, at the
-        // card that took its place (or the one before it), else at Undo, which brings it back.
-        let returnTo: String
-        if rest.last != "move" {
-            let neighbours = template.sections[section].widgets
-            let neighbour = neighbours.indices.contains(index) ? neighbours[index] : neighbours.last
-            returnTo = Self.returnTo(widget: neighbour?.id ?? "", focus: neighbour.map { "widget-" + $0.id } ?? "undo", open: false)
-        } else if form["place"] != nil {
-            returnTo = Self.returnTo(widget: widget.id, focus: "moveto-" + widget.id, open: true)
-        } else if form["section"] != nil {
-            returnTo = Self.returnTo(widget: widget.id, focus: "widget-" + widget.id, open: false)
-        } else {
-            returnTo = Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false)
-        }
-        return try await save(template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
-    }
-
-    /// `&focus=…&open=…`: where a redirect after an action puts the editor back. The focused
-    /// control (`autofocus`) scrolls itself into view; a `#fragment` would do the scrolling but
-    /// stop the browser from applying `autofocus` at all.
     static func returnTo(widget: String, focus: String, open: Bool) -> String {
         "&focus=\(queryEscape(focus))" + (open ? "&open=\(queryEscape(widget))" : "")
+    }
+
+    /// The editor's own Undo and Redo, each a form naming the step it takes (so it takes what
+    /// the button said, or nothing), with how many more there are.
+    static func stepButtons(_ steps: EditorSteps, action: String, csrf: String, focus: String?) -> String {
+        var forms = ""
+        if let undo = steps.undo {
+            let more = steps.undoCount > 1 ? " <span class=\"hint\">(\(steps.undoCount - 1) more of your changes before it)</span>" : ""
+            forms += """
+                <form method="post" action="\(action)/undo">\(csrf)<input type="hidden" name="step" value="\(undo.id)">\
+                <button type="submit" id="undo"\(focus == "undo" ? " autofocus" : "")>Undo: \(HTML.escape(undo.label))</button>\(more)</form>
+                """
+        }
+        if let redo = steps.redo {
+            forms += """
+                <form method="post" action="\(action)/redo">\(csrf)<input type="hidden" name="step" value="\(redo.id)">\
+                <button type="submit" id="redo"\(focus == "redo" ? " autofocus" : "")>Redo: \(HTML.escape(redo.label))</button></form>
+                """
+        }
+        return forms.isEmpty ? "" : "<div class=\"actions steps\" id=\"steps\">\(forms)</div>"
+    }
+
+    /// What Move up and Move down read: the widget and the order of its section. Another move
+    /// in that section since (or a change to the widget) makes "up" mean something else.
+    static func placeDigest(of widget: WidgetInstance, in template: PageTemplate) -> String {
+        let section = template.sections.first { $0.widgets.contains { $0.id == widget.id } }
+        let order = (section.map { [$0.id] + $0.widgets.map(\.id) } ?? []).joined(separator: "\n")
+        return ETag.strong(for: Array((digest(of: widget) + "\n" + order).utf8))
+    }
+
+    /// What a section's forms read: its id, title, widgets in order, and its place among the sections.
+    static func sectionDigest(_ template: PageTemplate, _ index: Int) -> String {
+        let section = template.sections[index]
+        let text = ([String(index), section.id, section.title ?? "\u{0}"] + section.widgets.map(\.id) + template.sections.map(\.id))
+            .joined(separator: "\n")
+        return ETag.strong(for: Array(text.utf8))
     }
 
     /// A move's step: `by` is -1 (up) or 1 (down); anything else is no move.
@@ -494,331 +371,4 @@ extension AdminSite {
     }
 
     /// Saves `template` as the draft, or shows the editor again with every error by field.
-    private func save(
-        _ template: PageTemplate, replacing original: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String,
-        form: [String: String], back: String, returnTo: String = ""
-    ) async throws -> ScreenplayService.Response {
-        var problems: [TemplateProblem] = []
-        do {
-            // Experiments named in conditions and works named in parameters must exist: the
-            // store's validator knows the widget kinds, the admin also asks the world. A vertical
-            // that could not answer (a warning) does not block the save.
-            problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
-            if !problems.isEmpty { throw LayoutError.invalid(problems) }
-            try await layouts.saveDraft(template, by: session.admin, replacing: original)
-            return Self.redirect(to: back + "?done=saved" + returnTo)
-        } catch {
-            // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
-            switch error as? LayoutError {
-            case .invalid(let found)?: problems = found
-            default: throw error
-            }
-        }
-        do {
-            var errors: [String: String] = [:]
-            for problem in problems {
-                let input = Self.input(for: problem.path, in: template)
-                guard let input, attemptID.isEmpty ? input.0 == form["id"] : true else {
-                    // Not about a field of the form that was sent (the page's size, its route, or
-                    // another widget): listed at the top, with its path.
-                    errors[Self.pageErrorKey, default: ""] += "\(problem.path): \(problem.message) "
-                    continue
-                }
-                if attemptID.isEmpty {
-                    // A new widget: its parameters' problems beside the parameters, the rest beside its id.
-                    errors[input.1.hasPrefix("p.") ? "parameters" : "id"] = problem.message
-                } else if input.0 == attemptID {
-                    errors[input.1, default: ""] += problem.message + " "
-                } else {
-                    errors[Self.pageErrorKey, default: ""] += "\(problem.path) (widget \(input.0)): \(problem.message) "
-                }
-            }
-            return try await editor(route, session, notice: nil, attempt: EditAttempt(instanceID: attemptID, values: form, errors: errors))
-        }
-    }
-
-    /// Adds a section at the end, retitles, moves or removes one (only an empty one: widgets are
-    /// never dropped as a side effect). Problems (a taken or malformed id) come back at the top of
-    /// the editor, as every problem that belongs to no widget does.
-    private func editSection(
-        _ template: PageTemplate, _ rest: [String], route: String, form: [String: String], session: AdminDirectory.Session,
-        back: String
-    ) async throws -> ScreenplayService.Response {
-        let original = template
-        var template = template
-        if rest == ["undo"] {
-            let undone = try await layouts.undoDraft(of: route, by: session.admin)
-            return Self.redirect(to: back + (undone ? "?done=undone&focus=undo" : ""))
-        }
-        if rest == ["add"] {
-            let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
-            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
-            template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
-            return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
-        }
-        guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
-            return Self.page(title: "Not found", body: "<p>No such section in the draft.</p>", status: .notFound)
-        }
-        switch Array(rest.dropFirst()) {
-        case []:
-            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
-            template.sections[index].title = title.isEmpty ? nil : title
-            return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
-        case ["move"]:
-            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
-            let target = index + by
-            guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
-            template.sections.swapAt(index, target)
-            // Back at the same button, its section's tools open: Enter again moves it again.
-            let button = (form["by"] == "-1" ? "section-up-" : "section-down-") + id
-            return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
-        case ["remove"]:
-            guard template.sections[index].widgets.isEmpty else {
-                return try await editor(
-                    route, session, notice: nil,
-                    attempt: EditAttempt(
-                        instanceID: Self.sectionAttempt, values: [:],
-                        errors: [
-                            Self.pageErrorKey:
-                                "$.sections[\(index)]: section '\(id)' still has \(template.sections[index].widgets.count) widget(s); move or remove them first"
-                        ]))
-            }
-            template.sections.remove(at: index)
-        default:
-            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
-        }
-        return try await save(template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
-    }
-
-    // MARK: Forms
-
-    /// The attempt id of a section form: no widget has it (ids cannot hold `§`).
-    static let sectionAttempt = "§section"
-
-    /// Where an attempt's errors that belong to no input of the sent form are kept.
-    static let pageErrorKey = "!page"
-
-    static let conditionInputs: [(String, String)] = [
-        ("c.platforms", "Platforms"),
-        ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
-        ("c.segments", "Segments (comma-separated; empty: everyone)"),
-        ("c.experiment", "Only in an experiment's variant"),
-        ("c.from", "Shown from (UTC; empty: at once)"),
-        ("c.until", "Shown until (UTC; empty: no end)"),
-        ("c.minVersion", "Lowest API version (number)"),
-        ("c.maxVersion", "Highest API version (number)"),
-    ]
-
-    /// The condition inputs that are date and time pickers.
-    static let dateInputs: Set<String> = ["c.from", "c.until"]
-
-    /// The platforms offered as boxes to tick; others a widget names (platforms are open) are
-    /// shown ticked beside them, so saving the card keeps them.
-    static let knownPlatforms: [(value: String, label: String)] = [("ios", "iOS"), ("android", "Android"), ("web", "Web")]
-
-    /// The platforms a form (or a widget's form values) names: each ticked box
-    /// (`c.platforms.ios=yes`), and any in a `c.platforms` list, as a script may send them.
-    static func platforms(in values: [String: String]) -> [String] {
-        let ticked = values.filter { $0.key.hasPrefix("c.platforms.") && $0.value == "yes" }.map { String($0.key.dropFirst("c.platforms.".count)) }
-        let listed = (values["c.platforms"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        var seen = Set<String>()
-        return (ticked + listed).map { $0.lowercased() }.filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
-    }
-
-    /// A box per platform, none ticked meaning every platform: a group labelled "Platforms", the
-    /// first box carrying the id errors link to.
-    static func platformBoxes(ticked: [String], error: String?, id: String) -> String {
-        let safeID = fieldID(id)
-        let extra = ticked.filter { platform in !knownPlatforms.contains { $0.value == platform } }
-        let boxes = (knownPlatforms + extra.map { ($0, $0) }).enumerated().map { index, platform in
-            let boxID = index == 0 ? safeID : "\(safeID)-\(fieldID(platform.value))"
-            return """
-                <label class="box"><input type="checkbox" id="\(boxID)" name="c.platforms.\(HTML.escape(platform.value))" value="yes"\
-                \(ticked.contains(platform.value) ? " checked" : "")>\(HTML.escape(platform.label))</label>
-                """
-        }.joined()
-        let errorID = "\(safeID)-error"
-        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
-        return """
-            <span class="label" id="\(safeID)-legend">Platforms</span><div class="boxes" role="group" aria-labelledby="\(safeID)-legend"\
-            \(error == nil ? "" : " aria-describedby=\"\(errorID)\"")>\(boxes)<span class="hint">none ticked: every platform</span></div>\(message)
-            """
-    }
-
-    /// A menu of the variants a widget can be limited to ("shop-free-shipping: banner"), "Everyone"
-    /// first; a value the menu does not list (several variants, an experiment since deleted, what
-    /// a script sent) is kept as an option of its own, so nothing is lost by saving the card.
-    static func experimentMenu(value: String, experiments: ExperimentCatalog, error: String?, id: String) -> String {
-        var options: [(value: String, label: String)] = [("", "Everyone (no experiment)")]
-        for key in experiments.experiments.keys.sorted() {
-            for variant in experiments[key]?.variants.map(\.name) ?? [] { options.append(("\(key)=\(variant)", "\(key): \(variant)")) }
-        }
-        let current = value.trimmingCharacters(in: .whitespaces)
-        if !options.contains(where: { $0.value == current }) {
-            let label = current.replacingOccurrences(of: "=", with: ": ").replacingOccurrences(of: "|", with: ", ")
-            options.append((current, label))
-        }
-        let safeID = fieldID(id)
-        let errorID = "\(safeID)-error"
-        let menu = options.map { option in
-            "<option value=\"\(HTML.escape(option.value))\"\(option.value == current ? " selected" : "")>\(HTML.escape(option.label))</option>"
-        }.joined()
-        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
-        return """
-            <label for="\(safeID)">Only in an experiment's variant</label><select id="\(safeID)" name="c.experiment"\
-            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
-            """
-    }
-
-    /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
-    /// A labelled input, its error (if any) and a hint (if any) under it, both read with it.
-    static func field(name: String, label: String, value: String, error: String?, id: String, extra: String = "", hint: String? = nil) -> String {
-        let safeID = fieldID(id)
-        let errorID = "\(safeID)-error"
-        let hintID = "\(safeID)-hint"
-        let describedBy = (hint == nil ? [] : [hintID]) + (error == nil ? [] : [errorID])
-        let described =
-            (error == nil ? "" : " aria-invalid=\"true\"") + (describedBy.isEmpty ? "" : " aria-describedby=\"\(describedBy.joined(separator: " "))\"")
-        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
-        let note = hint.map { "<span class=\"hint\" id=\"\(hintID)\">\(HTML.escape($0))</span>" } ?? ""
-        return """
-            <label for="\(safeID)">\(HTML.escape(label))</label><input\(extra.isEmpty ? "" : " " + extra) id="\(safeID)" \
-            name="\(HTML.escape(name))" value="\(HTML.escape(value))"\(described)>\(note)\(message)
-            """
-    }
-
-    /// The form values showing `widget` as it is.
-    static func formValues(of widget: WidgetInstance) -> [String: String] {
-        var values: [String: String] = [:]
-        for (name, value) in widget.parameters.objectValue ?? [:] {
-            values["p.\(name)"] = value.stringValue ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
-        }
-        let conditions = widget.conditions
-        for platform in conditions.platforms ?? [] { values["c.platforms.\(platform.rawValue)"] = "yes" }
-        values["c.locales"] = conditions.locales?.joined(separator: ", ") ?? ""
-        values["c.segments"] = conditions.segments.map { $0.sorted().joined(separator: ", ") } ?? ""
-        values["c.experiment"] = conditions.experiment.map { "\($0.key)=\($0.variants.sorted().joined(separator: "|"))" } ?? ""
-        values["c.from"] = conditions.window?.start.map(localValue) ?? ""
-        values["c.until"] = conditions.window?.end.map(localValue) ?? ""
-        values["c.minVersion"] = conditions.apiVersions?.minimum.map { String($0.rawValue) } ?? ""
-        values["c.maxVersion"] = conditions.apiVersions?.maximum.map { String($0.rawValue) } ?? ""
-        return values
-    }
-
-    /// `widget` with the form's parameters and conditions; what cannot be read goes to `errors`
-    /// by input name.
-    static func widget(
-        _ widget: WidgetInstance, from form: [String: String], contract: WidgetContract?, errors: inout [String: String]
-    ) -> WidgetInstance {
-        var updated = widget
-        var parameters: [String: JSONValue] = [:]
-        for field in contract?.parameters ?? [] {
-            let text = (form["p.\(field.name)"] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { continue }
-            switch field.type {
-            case .string, .url: parameters[field.name] = .string(text)
-            case .integer:
-                if let number = Int(text) {
-                    parameters[field.name] = .integer(number)
-                } else {
-                    errors["p.\(field.name)"] = "'\(text)' is not a whole number"
-                }
-            case .number:
-                if let number = Double(text), number.isFinite {
-                    parameters[field.name] = .number(number)
-                } else {
-                    errors["p.\(field.name)"] = "'\(text)' is not a number"
-                }
-            case .boolean:
-                if text == "true" || text == "false" {
-                    parameters[field.name] = .bool(text == "true")
-                } else {
-                    errors["p.\(field.name)"] = "write true or false"
-                }
-            case .object, .array:
-                if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
-                    parameters[field.name] = value
-                } else {
-                    errors["p.\(field.name)"] = "not valid JSON"
-                }
-            }
-        }
-        updated.parameters = .object(parameters)
-        func list(_ name: String) -> [String]? {
-            let items = (form[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return items.isEmpty ? nil : items
-        }
-        func date(_ name: String) -> Date? {
-            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { return nil }
-            // The picker's value (UTC), or ISO 8601 with its zone, as a script might send it.
-            if let value = try? Date(text, strategy: .iso8601) { return value }
-            return parseDate(text, field: name, errors: &errors)
-        }
-        func version(_ name: String) -> APIVersion? {
-            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { return nil }
-            guard let number = Int(text), (1...999).contains(number) else {
-                errors[name] = "'\(text)' is not an API version number"
-                return nil
-            }
-            return APIVersion(number)
-        }
-        var conditions = WidgetConditions()
-        let platforms = Self.platforms(in: form)
-        conditions.platforms = platforms.isEmpty ? nil : Set(platforms.map { Platform($0) })
-        conditions.locales = list("c.locales")
-        conditions.segments = list("c.segments").map(Set.init)
-        let experiment = (form["c.experiment"] ?? "").trimmingCharacters(in: .whitespaces)
-        if !experiment.isEmpty {
-            let parts = experiment.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, !parts[0].isEmpty {
-                conditions.experiment = ExperimentCondition(
-                    key: String(parts[0]).trimmingCharacters(in: .whitespaces),
-                    variants: Set(parts[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
-            } else {
-                errors["c.experiment"] = "write key=variant, or key=variant|variant"
-            }
-        }
-        let (from, until) = (date("c.from"), date("c.until"))
-        if from != nil || until != nil { conditions.window = DateWindow(start: from, end: until) }
-        let (minimum, maximum) = (version("c.minVersion"), version("c.maxVersion"))
-        if minimum != nil || maximum != nil { conditions.apiVersions = APIVersionRange(minimum: minimum, maximum: maximum) }
-        updated.conditions = conditions
-        return updated
-    }
-
-    /// The widget and the input a problem's JSON path points at (`$.sections[0].widgets[2].parameters.workID`
-    /// → that widget, `p.workID`); `""` for the widget as a whole.
-    static func input(for path: String, in template: PageTemplate) -> (String, String)? {
-        guard let match = path.firstMatch(of: /^\$\.sections\[(\d+)\]\.widgets\[(\d+)\](.*)$/),
-            let section = Int(match.1), let index = Int(match.2), template.sections.indices.contains(section),
-            template.sections[section].widgets.indices.contains(index)
-        else { return nil }
-        let id = template.sections[section].widgets[index].id
-        let rest = String(match.3)
-        if rest.hasPrefix(".parameters.") {
-            return (id, "p." + (rest.dropFirst(".parameters.".count).split(separator: ".").first.map(String.init) ?? ""))
-        }
-        let conditions: [String: String] = [
-            ".conditions.platforms": "c.platforms", ".conditions.locales": "c.locales", ".conditions.segments": "c.segments",
-            ".conditions.experiment": "c.experiment", ".conditions.window": "c.from", ".conditions.apiVersions": "c.minVersion",
-        ]
-        for (prefix, input) in conditions where rest.hasPrefix(prefix) { return (id, input) }
-        if rest == ".id" { return (id, "id") }
-        return (id, "")
-    }
-
-    static func position(of id: String, in template: PageTemplate) -> (Int, Int)? {
-        for (section, content) in template.sections.enumerated() {
-            if let index = content.widgets.firstIndex(where: { $0.id == id }) { return (section, index) }
-        }
-        return nil
-    }
 }

@@ -17,6 +17,11 @@ extension AdminSite {
     struct ExperimentAttempt {
         var values: [String: String]
         var errors: [String: String]
+        /// The experiment as someone else saved it after this form was loaded: shown beside what
+        /// was typed, which is kept.
+        var theirs: StoredExperiment? = nil
+        /// 422 for what was typed wrong; 409 for a form that read a version no longer there.
+        var status: HTTPResponse.Status = .unprocessableContent
     }
 
     // MARK: Pages
@@ -45,17 +50,21 @@ extension AdminSite {
     func experimentPage(
         _ key: String?, _ session: AdminDirectory.Session, query: [String: String], notice: String?, attempt: ExperimentAttempt? = nil
     ) async throws -> ScreenplayService.Response {
-        var existing: Experiment?
-        if let key { existing = try await experiments.experiment(key) }
+        var stored: StoredExperiment?
+        if let key { stored = try await experiments.stored(key) }
+        let existing = stored?.experiment
         if key != nil && existing == nil {
             return Self.page(
                 title: "Not found", session: session, prefix: prefix,
                 body: "<p>No experiment '\(HTML.escape(key ?? ""))'. <a href=\"\(prefix)/experiments\">All experiments</a></p>", status: .notFound)
         }
-        let values = attempt?.values ?? existing.map(Self.formValues) ?? ["variants": "control 50\nvariant 50"]
+        // What was typed, when the attempt was a form's; else (a refused start, stop or delete) what is stored.
+        let typed = attempt.flatMap { $0.values.isEmpty ? nil : $0.values }
+        let values = typed ?? existing.map(Self.formValues) ?? ["variants": "control 50\nvariant 50"]
         let errors = attempt?.errors ?? [:]
         let action = existing.map { "\(prefix)/experiments/\(Self.pathEscape($0.key))" } ?? "\(prefix)/experiments/new"
-        let csrf = Self.csrfField(session)
+        // Every form on the page names the version it shows: a change made to another is refused.
+        let csrf = Self.csrfField(session) + (stored.map { "<input type=\"hidden\" name=\"version\" value=\"\(HTML.escape($0.version))\">" } ?? "")
         var summary: [(target: String, label: String, message: String)] = []
         for (name, target, label) in [
             ("key", "experiment-key", "Key"), ("variants", "experiment-variants", "Variants"), ("targetSegment", "experiment-segment", "Segment"),
@@ -68,6 +77,7 @@ extension AdminSite {
             ? Self.field(name: "key", label: "Key (letters, digits and . _ : / ~ -; pages name it)", value: values["key"] ?? "", error: errors["key"], id: "experiment-key")
             : ""
         var body = Self.errorSummary(summary, pageProblems: errors[Self.pageErrorKey].map { [$0] } ?? [], refused: attempt != nil)
+        if let theirs = attempt?.theirs { body += Self.theirValues(theirs) }
         if let existing {
             body += "<p id=\"experiment-state\">\(HTML.escape(Self.state(of: existing, at: Date())))</p>"
             // The one action its state allows, saying what it replaces: a scheduled start is
@@ -112,7 +122,22 @@ extension AdminSite {
         body += "<p><a href=\"\(prefix)/experiments\">All experiments</a></p>"
         return Self.page(
             title: existing.map { "Experiment \($0.key)" } ?? "New experiment", session: session, prefix: prefix, notice: notice, body: body,
-            status: attempt == nil ? .ok : .unprocessableContent)
+            status: attempt?.status ?? .ok)
+    }
+
+    /// What someone else saved meanwhile, field by field, beside the form that keeps what was typed.
+    static func theirValues(_ theirs: StoredExperiment) -> String {
+        let values = formValues(theirs.experiment)
+        let variants = theirs.experiment.variants.map { "\($0.name) \($0.weight)" }.joined(separator: ", ")
+        func row(_ label: String, _ value: String) -> String { "<tr><th scope=\"row\">\(label)</th><td>\(HTML.escape(value))</td></tr>" }
+        return """
+            <section class="theirs" id="their-values" aria-labelledby="their-values-title"><h2 id="their-values-title">\
+            Saved meanwhile by \(HTML.escape(theirs.updatedBy)) at \(time(theirs.updatedAt))</h2><table>\
+            \(row("Variants", variants))\(row("Segment", values["targetSegment"].flatMap { $0.isEmpty ? nil : $0 } ?? "everyone"))\
+            \(row("Starts (UTC)", values["start"].flatMap { $0.isEmpty ? nil : $0 } ?? "at once"))\
+            \(row("Stops (UTC)", values["stop"].flatMap { $0.isEmpty ? nil : $0 } ?? "never"))</table>\
+            <p class="hint">The form below keeps what you typed. Save again to replace these values with yours, or change yours first.</p></section>
+            """
     }
 
     /// The results table on the metric the query chose (the first by default), with a form to choose another.
@@ -164,21 +189,32 @@ extension AdminSite {
             return Self.page(title: "Not found", body: "<p>No such experiment.</p>", status: .notFound)
         }
         let page = "\(list)/\(Self.pathEscape(key))"
+        // The version the form showed; a form without one (an old page) changes what is there.
+        let version = form["version"].map(ExpectedVersion.version) ?? .any
         switch Array(rest.dropFirst()) {
         case []:
             return try await saveExperiment(existing: existing, form: form, session: session)
-        case ["start"]:
-            var started = existing
+        case ["start"], ["stop"]:
+            let starting = rest.last == "start"
+            var changed = existing
             let now = Date()
-            started.start = now
-            if let stop = started.stop, stop <= now { started.stop = nil }
-            try await experiments.save(started, by: session.admin)
-            return Self.redirect(to: page + "?done=experimentStarted")
-        case ["stop"]:
-            var stopped = existing
-            stopped.stop = Date()
-            try await experiments.save(stopped, by: session.admin)
-            return Self.redirect(to: page + "?done=experimentStopped")
+            if starting {
+                changed.start = now
+                if let stop = changed.stop, stop <= now { changed.stop = nil }
+            } else {
+                changed.stop = now
+            }
+            do {
+                try await experiments.save(changed, by: session.admin, expecting: version)
+            } catch {
+                guard case .stale(let stale) = error else { throw error }
+                return try await experimentPage(
+                    key, session, query: [:], notice: nil,
+                    attempt: ExperimentAttempt(
+                        values: [:], errors: [Self.pageErrorKey: "Not \(starting ? "started" : "stopped"): \(Self.staleWords(stale, "this experiment")) This is it now; press \(starting ? "Start" : "Stop") again if you still mean it."],
+                        status: .conflict))
+            }
+            return Self.redirect(to: page + (starting ? "?done=experimentStarted" : "?done=experimentStopped"))
         case ["delete"]:
             // Nothing brings it back: first say what goes and ask.
             guard form["confirm"] == "yes" else {
@@ -189,12 +225,22 @@ extension AdminSite {
                         \(HTML.escape(Self.weights(existing))). Deleting it ends it for everyone and cannot be undone; its exposures stay for \
                         the record.</p>
                         <form method="post" action="\(page)/delete" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
+                        <input type="hidden" name="version" value="\(HTML.escape(form["version"] ?? ""))">\
                         <div class="actions"><button type="submit" id="confirm-delete">Delete \(HTML.escape(key))</button> \
                         <a href="\(page)" id="cancel">Keep it</a></div></form>
                         """)
             }
             // The store refuses while a page names it (LayoutError.experimentInUse, said on a page of its own).
-            _ = try await experiments.delete(key, by: session.admin)
+            do {
+                _ = try await experiments.delete(key, by: session.admin, expecting: (form["version"] ?? "").isEmpty ? .any : version)
+            } catch {
+                guard case .stale(let stale) = error as? LayoutError else { throw error }
+                return try await experimentPage(
+                    key, session, query: [:], notice: nil,
+                    attempt: ExperimentAttempt(
+                        values: [:], errors: [Self.pageErrorKey: "Not deleted: \(Self.staleWords(stale, "this experiment")) This is it now; delete it again if you still mean it."],
+                        status: .conflict))
+            }
             return Self.redirect(to: list + "?done=experimentDeleted")
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
@@ -224,11 +270,25 @@ extension AdminSite {
         let segment = (form["targetSegment"] ?? "").trimmingCharacters(in: .whitespaces)
         // An empty start is "at once" (running from now, as an experiment without a start is).
         let experiment = Experiment(key: key, variants: variants, targetSegment: segment.isEmpty ? nil : segment, start: start, stop: stop)
+        // A new one is created, never written over one someone else created meanwhile; a change
+        // is made to the version the form showed.
+        let version: ExpectedVersion = existing == nil ? .absent : form["version"].map(ExpectedVersion.version) ?? .any
         if errors.isEmpty {
             do {
-                try await experiments.save(experiment, by: session.admin)
+                try await experiments.save(experiment, by: session.admin, expecting: version)
                 return Self.redirect(to: "\(prefix)/experiments/\(Self.pathEscape(key))?done=experimentSaved")
             } catch {
+                if case .stale(let stale) = error {
+                    // Refused in words, what was typed kept, and what they saved shown beside it.
+                    let theirs = try await experiments.stored(key)
+                    let words =
+                        existing == nil
+                        ? "\(Self.staleWords(stale, "an experiment '\(key)'", created: true)) Your values are kept in the form; theirs are shown above it. Save again to replace theirs with yours."
+                        : "\(Self.staleWords(stale, "this experiment")) Your values are kept in the form; theirs are shown above it. Save again to replace theirs with yours."
+                    return try await experimentPage(
+                        theirs == nil ? existing?.key : key, session, query: [:], notice: nil,
+                        attempt: ExperimentAttempt(values: form, errors: [Self.pageErrorKey: words], theirs: theirs, status: .conflict))
+                }
                 // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
                 guard case .invalid(let problems) = error else { throw error }
                 for problem in problems {
@@ -246,6 +306,17 @@ extension AdminSite {
     }
 
     // MARK: Words and fields
+
+    /// A refusal in a reader's words: who changed `what`, when, and how, since this page was
+    /// loaded (`bob changed this experiment at 2026-11-26 16:56 UTC, after you opened it: weights
+    /// control 50 → 70`).
+    static func staleWords(_ stale: StaleWrite, _ what: String, created: Bool = false) -> String {
+        let who = stale.changedBy ?? "Someone else"
+        let when = stale.changedAt.flatMap { try? Date($0, strategy: .iso8601) }.map { " at " + AdminTime.words($0) } ?? ""
+        guard stale.currentVersion != nil else { return "\(who) deleted \(what)\(when), after you opened it." }
+        let how = stale.changes.map { ": \($0)" } ?? ""
+        return "\(who) \(created ? "created" : "changed") \(what)\(when), after you opened it\(how). Nothing was changed."
+    }
 
     /// "running since …", "starts …", "stopped …".
     static func state(of experiment: Experiment, at now: Date) -> String {

@@ -75,6 +75,7 @@ extension AdminSite {
                 <p>\(HTML.escape(contract.summary))</p><p class="kind">Parameters: \(HTML.escape(parameters))</p>\(example)\
                 <p class="kind">\(HTML.escape(Self.versionWords(contract.versioning)))</p>\
                 <form method="post" action="\(action)/add" class="add">\(csrf)<input type="hidden" name="from" value="palette">\
+                <input type="hidden" name="seen" value="\(HTML.escape(template.digest))">\
                 <input type="hidden" name="kind" value="\(HTML.escape(contract.type))">\(vertical)\
                 <label for="palette-section-\(key)">Add to</label><select id="palette-section-\(key)" name="section">\(sectionOptions)</select>\
                 <button type="submit" id="palette-add-\(key)" aria-label="Add \(HTML.escape(contract.type))">Add</button></form></li>

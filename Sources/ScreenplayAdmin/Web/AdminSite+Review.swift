@@ -53,6 +53,30 @@ extension AdminSite {
                 """)
     }
 
+    /// Discarding asks first: what the draft holds, against the live page, and the button, which
+    /// names the draft's version so that a draft saved since is shown again instead of thrown away
+    /// unseen (`refusal` says so, with a 409).
+    func discardReview(_ route: String, session: AdminDirectory.Session, refusal: String? = nil) async throws -> ScreenplayService.Response {
+        let back = "\(prefix)/pages/\(Self.pathEscape(route))"
+        guard let draft = try await layouts.draft(of: route) else {
+            guard let refusal else { return Self.redirect(to: back) }
+            return Self.page(
+                title: "Not discarded", session: session, prefix: prefix,
+                body: "<p id=\"refusal\">\(HTML.escape(refusal))</p><p><a href=\"\(back)\">Back to the page</a></p>", status: .conflict)
+        }
+        let diff = TemplateDiff(from: try await layouts.published(route: route)?.template, to: draft.template)
+        let refused = refusal.map { "<p class=\"error\" role=\"alert\" id=\"refusal\">\(HTML.escape($0))</p>" } ?? ""
+        return Self.page(
+            title: "Discard the draft of \(route)?", session: session, prefix: prefix,
+            body: """
+                \(refused)<p>The draft by \(HTML.escape(draft.updatedBy)) is thrown away; the live page stays as it is. This cannot be undone.</p>
+                \(Self.changeList(diff, id: "changes", caption: "What the draft holds"))
+                <form method="post" action="\(back)/discard" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
+                <input type="hidden" name="version" value="\(HTML.escape(draft.version))">\
+                <div class="actions"><button type="submit" id="confirm-discard">Discard the draft</button> <a href="\(back)" id="cancel">Keep it</a></div></form>
+                """, status: refusal == nil ? .ok : .conflict)
+    }
+
     /// `GET …/rollback?revision=N`: the live page against revision N, and the button that rolls back.
     func rollbackReview(_ route: String, query: [String: String], _ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
         let action = "\(prefix)/pages/\(Self.pathEscape(route))"

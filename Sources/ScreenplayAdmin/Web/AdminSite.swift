@@ -126,7 +126,7 @@ public struct AdminSite: Sendable {
             let status: HTTPResponse.Status =
                 switch error {
                 case .invalid: .unprocessableContent
-                case .conflict, .experimentInUse, .draftChanged: .conflict
+                case .conflict, .experimentInUse, .draftChanged, .stale, .stepRefused: .conflict
                 case .store: .internalServerError
                 case .unavailable: .serviceUnavailable
                 default: .notFound
@@ -180,7 +180,10 @@ public struct AdminSite: Sendable {
             return loginPage(message: "Wrong name or password.", status: .unauthorized, next: form["next"], request: request)
         }
         let admin: String
-        switch try await admins.signIn(name: name, password: password, address: address) {
+        // A browser that signed in to this account before shows its device cookie: judged by its
+        // own failures, not the account's (OWASP's device cookies; see AdminDirectory.signIn).
+        let device = DeviceCookie.cookieName(for: name).flatMap { RequestFields.cookie($0, in: request.headerFields) }
+        switch try await admins.signIn(name: name, password: password, address: address, device: device) {
         case .admin(let signedIn):
             admin = signedIn
         case .rejected:
@@ -195,12 +198,21 @@ public struct AdminSite: Sendable {
             page.head.headerFields[.retryAfter] = String(seconds)
             return page
         }
-        logger.info("admin signed in", metadata: ["name": "\(admin)", "address": "\(address ?? "unknown")"])
+        logger.info(
+            "admin signed in", metadata: ["name": "\(admin)", "address": "\(address ?? "unknown")", "trustedDevice": "\(device != nil)"])
         let session = try await admins.startSession(for: admin)
         var response = Self.redirect(to: form["next"].flatMap(localPath) ?? prefix)
         response.head.headerFields.append(
             HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=\(session.id); Path=\(prefix); HttpOnly; SameSite=Strict"))
         response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.loginCookie)=; Path=\(prefix); Max-Age=0"))
+        // A fresh device cookie at every success; only the sign-in form's post needs it back.
+        if let cookieName = DeviceCookie.cookieName(for: admin) {
+            let value = try await admins.deviceCookie(for: admin)
+            response.head.headerFields.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: "\(cookieName)=\(value); Path=\(prefix)/login; HttpOnly; SameSite=Strict; Max-Age=\(admins.deviceLifetime.components.seconds)"))
+        }
         return response
     }
 
@@ -256,19 +268,19 @@ public struct AdminSite: Sendable {
             return Self.redirect(to: back + "?done=published")
         case ["discard"]:
             // Nothing brings a discarded draft back: first say what it holds and ask.
-            guard form["confirm"] == "yes" else {
-                guard let draft = try await layouts.draft(of: route) else { return Self.redirect(to: back) }
-                let diff = TemplateDiff(from: try await layouts.published(route: route)?.template, to: draft.template)
-                return Self.page(
-                    title: "Discard the draft of \(route)?", session: session, prefix: prefix,
-                    body: """
-                        <p>The draft by \(HTML.escape(draft.updatedBy)) is thrown away; the live page stays as it is. This cannot be undone.</p>
-                        \(Self.changeList(diff, id: "changes", caption: "What the draft holds"))
-                        <form method="post" action="\(back)/discard" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
-                        <div class="actions"><button type="submit" id="confirm-discard">Discard the draft</button> <a href="\(back)" id="cancel">Keep it</a></div></form>
-                        """)
+            guard form["confirm"] == "yes" else { return try await discardReview(route, session: session) }
+            // Only the draft the confirmation showed: one saved since is shown again, not thrown away unseen.
+            let version = (form["version"] ?? "").isEmpty ? ExpectedVersion.any : .version(form["version"] ?? "")
+            let discarded: Bool
+            do {
+                discarded = try await layouts.discardDraft(of: route, by: session.admin, expecting: version)
+            } catch {
+                guard case .stale(let stale) = error as? LayoutError else { throw error }
+                return try await discardReview(
+                    route, session: session,
+                    refusal: "Not discarded: \(Self.staleWords(stale, "the draft")) This is what it holds now; discard it if you still mean it.")
             }
-            guard try await layouts.discardDraft(of: route, by: session.admin) else {
+            guard discarded else {
                 return Self.page(
                     title: "Not done",
                     body: "<p>Page '\(HTML.escape(route))' has no draft to discard.</p><p><a href=\"\(back)\">Back</a></p>",
@@ -288,8 +300,14 @@ public struct AdminSite: Sendable {
             guard let enabled = ["true": true, "false": false][form["enabled"] ?? ""] else {
                 return Self.page(title: "Not done", body: "<p>Switch on or off? The form said neither.</p>", status: .unprocessableContent)
             }
+            // The form names the revision it showed. A kill switch must work in an emergency, so
+            // it is not refused when the live page moved on (on or off is the same on any
+            // revision); the notice says it was applied to a newer revision than the one seen.
+            let seen = form["seen"].flatMap(Int.init)
+            let live = try await layouts.published(route: route)?.revision
             _ = try await layouts.setEnabled(enabled, instance: action[1], route: route, by: session.admin)
-            return Self.redirect(to: back + "?done=" + (enabled ? "switchedOn" : "switchedOff"))
+            let newer = seen != nil && live != nil && seen != live ? "Newer" : ""
+            return Self.redirect(to: back + "?done=" + (enabled ? "switchedOn" : "switchedOff") + newer)
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
@@ -354,6 +372,7 @@ public struct AdminSite: Sendable {
                     } ?? "not composed yet"
                 let toggle = """
                     <form method="post" action="\(action)/widgets/\(Self.pathEscape(widget.id))/enabled">\(csrf)\
+                    <input type="hidden" name="seen" value="\(live?.revision ?? 0)">\
                     <input type="hidden" name="enabled" value="\(widget.isEnabled ? "false" : "true")">\
                     <button type="submit" id="switch-\(HTML.escape(widget.id))">\(widget.isEnabled ? "Switch off" : "Switch on")</button></form>
                     """
@@ -379,7 +398,8 @@ public struct AdminSite: Sendable {
                 <a href="\(action)/preview" id="preview">Preview it beside the live page</a></p>
                 \(Self.changeList(TemplateDiff(from: live?.template, to: draft.template), id: "draft-changes", caption: "The draft against the live page"))
                 <p><a href="\(action)/publish" id="publish" class="button">Review and publish…</a></p>
-                <form method="post" action="\(action)/discard">\(csrf)<button type="submit" id="discard">Discard the draft</button></form>
+                <form method="post" action="\(action)/discard">\(csrf)<input type="hidden" name="version" value="\(HTML.escape(draft.version))">\
+                <button type="submit" id="discard">Discard the draft</button></form>
                 """
         }
         var history = ""
@@ -470,7 +490,10 @@ public struct AdminSite: Sendable {
         "switchedOn": "Switched on, from the next request.",
         "switchedOff": "Switched off, from the next request.",
         "saved": "Saved to the draft. The live page changes only once you publish it (Back to the page, then Publish).",
-        "undone": "The last change was undone.",
+        "undone": "Your last change was undone.",
+        "redone": "Your change was done again.",
+        "switchedOnNewer": "Switched on, from the next request, on the live page as it is now: someone published since you loaded this page.",
+        "switchedOffNewer": "Switched off, from the next request, on the live page as it is now: someone published since you loaded this page.",
         "pinned": "Pinned: that widget shows this answer in your preview until you unpin it or sign out.",
         "unpinned": "Unpinned: the provider is asked again.",
         "experimentSaved": "Experiment saved: every page uses it from the next request.",
@@ -478,103 +501,4 @@ public struct AdminSite: Sendable {
         "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",
         "experimentDeleted": "Experiment deleted; its exposures stay for the record.",
     ]
-
-    static let style = """
-        :root{color-scheme:light dark}
-        body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:1rem;color:#1d1d1f;background:#fff}
-        @media (prefers-color-scheme:dark){body{color:#e8e8ed;background:#161618}th,td{border-color:#3a3a3c}.notice{background:#1e3a24}
-        .error,.warning{color:#ff8a80}a{color:#8ab4ff}}
-        @media (max-width:48rem){table{display:block;overflow-x:auto}}
-        table{border-collapse:collapse;width:100%;margin:1rem 0}caption{text-align:left;font-weight:600;padding:.25rem 0}
-        th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}tr.off td{color:#888}
-        form{display:inline}form.login{display:grid;gap:.5rem;max-width:20rem}button{font:inherit;padding:.25rem .6rem}
-        .error,.warning{color:#a40000;font-weight:600}.notice{background:#e8f4ea;padding:.5rem}header{display:flex;gap:1rem;align-items:baseline}
-        header nav{margin-left:auto}fieldset{margin:1rem 0}form.edit{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center}
-        form.edit .error,form.edit .hint{grid-column:2}.boxes{display:flex;flex-wrap:wrap;gap:.2rem 1rem;align-items:center}.boxes .hint{flex-basis:100%}.hint{color:#555;font-size:.92em}.columns{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.rendered{border:1px solid #ccc;padding:.5rem;max-height:40rem;overflow:auto}
-        @media (max-width:48rem){.columns{grid-template-columns:1fr}}
-        ul.changes{padding-left:0;list-style:none}li.change{padding:.2rem .5rem;margin:.15rem 0;border-left:4px solid #888}
-        li.added{border-color:#1a7f37;background:#e9f6ec}li.removed{border-color:#b3261e;background:#fbeaea}
-        li.moved{border-color:#0b57d0;background:#e8f0fe}li.changed{border-color:#8a5a00;background:#fdf3e1}
-        @media (prefers-color-scheme:dark){li.added{background:#15311d}li.removed{background:#3b1717}li.moved{background:#152544}li.changed{background:#3a2b0c}}
-        a.button{display:inline-block;padding:.3rem .7rem;border:1px solid currentColor;border-radius:.3rem;text-decoration:none}
-        form.confirm{display:grid;gap:.5rem;max-width:32rem;margin:1rem 0}.actions{display:flex;gap:1rem;align-items:center}
-        td.detail{max-width:40rem;overflow-wrap:anywhere}form.pick{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}
-        article.card{border:1px solid #ccc;border-radius:.4rem;padding:.5rem .75rem;margin:.6rem 0}article.card.off{border-style:dashed}
-        article.card h3{margin:0;font-size:1.05rem}article.card .kind{font-weight:400;color:#555}article.card .summary{margin:.2rem 0}
-        .chips{display:flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}.chip{border:1px solid #888;border-radius:1rem;padding:0 .55rem;font-size:.9em}
-        details summary{cursor:pointer;margin:.3rem 0}article.card[draggable=true]{cursor:grab}article.card.dragging{opacity:.5}
-        article.card.drop-before{box-shadow:0 -4px 0 #0b57d0}.cards{min-height:1.5rem}.cards.drop-end{box-shadow:0 4px 0 #0b57d0}
-        .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-        @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind,.hint{color:#b0b0b5}}
-        form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
-        @media (max-width:48rem){form.edit{grid-template-columns:1fr}form.edit .error,form.edit .hint{grid-column:1}select{max-width:100%}}
-        :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}article.card:focus,.notice:focus{outline:3px solid #0b57d0;outline-offset:2px}
-        @media (prefers-color-scheme:dark){:focus-visible,article.card:focus,.notice:focus{outline-color:#8ab4ff}}
-        .review-warnings{border-left:4px solid #8a5a00;padding:.25rem 1rem;margin:1rem 0;background:#fdf3e1}.review-warnings h2{margin:.25rem 0;font-size:1.1rem}
-        @media (prefers-color-scheme:dark){.review-warnings{background:#3a2b0c}}
-        .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
-        .error-summary a{color:#a40000;font-weight:600}.error-summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
-        @media (prefers-color-scheme:dark){.error-summary{border-color:#ff8a80}.error-summary h2,.error-summary a{color:#ff8a80}
-        .error,.warning{color:#ff8a80}.notice{background:#1e3a24}}
-        """
-
-    static func page(
-        title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, focusNotice: Bool = false, body: String,
-        status: HTTPResponse.Status = .ok, extraStyle: String = "", mainAttributes: String = "", script: String? = nil
-    ) -> ScreenplayService.Response {
-        let navigation =
-            session.map { session in
-                """
-                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/experiments">Experiments</a> · <a href="\(prefix)/audit">Audit log</a> · \(HTML.escape(session.admin)) \
-                <form method="post" action="\(prefix)/logout"><input type="hidden" name="csrf" value="\(session.csrf)">\
-                <button type="submit" id="sign-out">Sign out</button></form></nav>
-                """
-            } ?? ""
-        // Focused when what it says is where the reader's attention belongs (nothing else to hold it).
-        let focus = focusNotice ? " tabindex=\"-1\" autofocus" : ""
-        let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\"\(focus)>\(HTML.escape(String($0.prefix(300))))</p>" } ?? ""
-        // Signed-in pages carry the site's script (times in the reader's zone, the editor in place);
-        // everything works without it.
-        let script = script ?? (session == nil ? nil : WebSite.scriptPath)
-        let scriptTag = script.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
-        let html = """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style>\(scriptTag)</head>
-            <body><header><strong>Screenplay admin</strong>\(navigation)</header><main id="main"\(mainAttributes)><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
-            """
-        var head = HTTPResponse(status: status)
-        head.headerFields[.contentType] = "text/html; charset=utf-8"
-        head.headerFields[.cacheControl] = "no-store"
-        head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
-        head.headerFields[HTTPField.Name("Content-Security-Policy")!] =
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-            + (script == nil ? "" : "; script-src 'self'; connect-src 'self'")
-        head.headerFields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        return ScreenplayService.Response(head: head, body: Array(html.utf8))
-    }
-
-    static func redirect(to location: String) -> ScreenplayService.Response {
-        var head = HTTPResponse(status: .seeOther)
-        head.headerFields[.location] = location
-        head.headerFields[.cacheControl] = "no-store"
-        return ScreenplayService.Response(head: head, body: [])
-    }
-
-    static func methodNotAllowed(_ allowed: String) -> ScreenplayService.Response {
-        var response = page(title: "Not allowed", body: "<p>This address answers \(allowed).</p>", status: .methodNotAllowed)
-        response.head.headerFields[.allow] = allowed
-        return response
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
-    static func pathEscape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? text
-    }
-
-    static func milliseconds(_ duration: Duration) -> String { duration.formattedMilliseconds }
 }

@@ -65,10 +65,24 @@ public final class ExperimentStore: ExposureRecorder {
 
     /// The experiment with `key`.
     public func experiment(_ key: String) async throws -> Experiment? {
-        try await store.read { database in
-            try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key).first()
-                .map { try Self.decode(try $0.decode(column: "definition", as: String.self)) }
-        }
+        try await stored(key)?.experiment
+    }
+
+    /// The experiment with `key` as stored: its definition, the JSON it is kept as, its version
+    /// and who saved it last. What a form or an API client reads before changing it.
+    public func stored(_ key: String) async throws -> StoredExperiment? {
+        try await store.read { database in try await Self.stored(key, on: database) }
+    }
+
+    static func stored(_ key: String, on database: any SQLDatabase) async throws -> StoredExperiment? {
+        guard
+            let row = try await database.select().columns("definition", "updated_by", "updated_at").from("screenplay_experiments")
+                .where("key", .equal, key).first()
+        else { return nil }
+        let json = try row.decode(column: "definition", as: String.self)
+        return StoredExperiment(
+            experiment: try Self.decode(json), json: json, updatedBy: try row.decode(column: "updated_by", as: String.self),
+            updatedAt: try row.decode(column: "updated_at", as: String.self))
     }
 
     /// Creates or replaces an experiment; refused (with each problem's JSON path) when it has
@@ -80,7 +94,11 @@ public final class ExperimentStore: ExposureRecorder {
     /// A variant that a live page or a draft names in a widget's condition cannot be renamed or
     /// removed: the widget would silently never show. The refusal is an ``LayoutError/invalid(_:)``
     /// problem at `$.variants` naming the pages and widgets, so the form shows it beside the box.
-    public func save(_ experiment: Experiment, by actor: String) async throws(LayoutError) {
+    ///
+    /// `version`: what the writer read (``StoredExperiment/version``; `.absent` to create only).
+    /// When the experiment is at another version by then, nothing is saved and
+    /// ``LayoutError/stale(_:)`` says who changed it and how since the version read.
+    public func save(_ experiment: Experiment, by actor: String, expecting version: ExpectedVersion = .any) async throws(LayoutError) {
         let problems = experiment.problems
         guard problems.isEmpty else { throw .invalid(problems) }
         let json: String
@@ -92,8 +110,9 @@ public final class ExperimentStore: ExposureRecorder {
         do {
             try await store.transaction { database in
                 try await database.serializeTransactions(on: Self.lockKey)
-                let previous = try await database.select().column("definition").from("screenplay_experiments")
-                    .where("key", .equal, experiment.key).first()?.decode(column: "definition", as: String.self)
+                let current = try await Self.stored(experiment.key, on: database)
+                try await Self.expect(version, current: current, key: experiment.key, on: database)
+                let previous = current?.json
                 let kept = Set(experiment.variants.map(\.name))
                 let stranded = try await Self.widgets(naming: experiment.key, on: database).filter { !kept.contains($0.variant) }
                 guard stranded.isEmpty else { throw LayoutError.invalid(Self.strandedProblems(stranded)) }
@@ -117,14 +136,14 @@ public final class ExperimentStore: ExposureRecorder {
     ///
     /// - Throws: ``LayoutError/experimentInUse(key:routes:)`` when a live page or a draft still
     ///   names it in a condition (checked in the same transaction as the delete).
+    /// - Parameter version: What the deleter read; another version is ``LayoutError/stale(_:)``.
     @discardableResult
-    public func delete(_ key: String, by actor: String) async throws -> Bool {
+    public func delete(_ key: String, by actor: String, expecting version: ExpectedVersion = .any) async throws -> Bool {
         return try await store.transaction { database in
             try await database.serializeTransactions(on: Self.lockKey)
-            guard
-                let previous = try await database.select().column("definition").from("screenplay_experiments").where("key", .equal, key)
-                    .first()?.decode(column: "definition", as: String.self)
-            else { return false }
+            let current = try await Self.stored(key, on: database)
+            if version != .any { try await Self.expect(version, current: current, key: key, on: database) }
+            guard let previous = current?.json else { return false }
             let users = try await Self.routes(naming: key, on: database)
             guard users.isEmpty else { throw LayoutError.experimentInUse(key: key, routes: users) }
             try await database.delete(from: "screenplay_experiments").where("key", .equal, key).run()

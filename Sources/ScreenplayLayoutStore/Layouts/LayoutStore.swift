@@ -64,10 +64,14 @@ public struct LayoutStore: Sendable {
                 .column("detail", type: .text, .notNull)
                 .run()
         },
-        // The draft as it was before its last save: what "undo" restores ('' for "no draft").
+        // The draft as it was before its last save: what "undo" restored ('' for "no draft").
+        // (Unused since undo became each editor's own, from the draft history below; kept, as
+        // migrations are, so databases it ran on and new ones have one schema.)
         Migration(id: "screenplay-0006-draft-undo") { database in
             try await database.alter(table: "screenplay_page_drafts").column("previous", type: .text).run()
         },
+        // Every change to a draft: each editor's undo and redo steps, and what changed since a version.
+        DraftHistory.migration,
     ]
 
     let store: any SQLStore
@@ -125,10 +129,7 @@ public struct LayoutStore: Sendable {
 
     /// The draft of `route`, if someone started one.
     public func draft(of route: String) async throws -> Draft? {
-        try await store.read { database in
-            try await database.select().columns("*").from("screenplay_page_drafts").where("route", .equal, route).first()
-                .map(Draft.init(row:))
-        }
+        try await store.read { database in try await Self.draft(route: route, on: database) }
     }
 
     /// Every route with a draft or a published revision, by route.
@@ -177,94 +178,71 @@ public struct LayoutStore: Sendable {
     /// revision the editor started from (`nil`: the current one), so a publish can tell that
     /// someone else published in between. Refused when the template has errors.
     ///
-    /// `replacing`: the template the change was made to (the draft, or the live page before
-    /// there is one), as the editor read it. When the stored one differs by then, someone else
-    /// saved meanwhile and the save is refused with ``LayoutError/draftChanged(route:)``, rather
-    /// than writing over their change; `nil` replaces whatever is there.
+    /// - Parameters:
+    ///   - expected: The template the change was made to (the draft, or the live page before
+    ///     there is one), as the editor read it. When the stored one differs by then, someone
+    ///     else saved meanwhile and the save is refused with ``LayoutError/draftChanged(route:)``,
+    ///     rather than writing over their change; `nil` replaces whatever is there.
+    ///   - version: The draft's version the writer read (the JSON API's `If-Match`); when the
+    ///     draft is at another by then, ``LayoutError/stale(_:)`` says what changed since.
+    ///   - step: What the editor did, in words naming the widget (`Moved deal-buy down`): the
+    ///     save becomes a step of `actor`'s own, which ``undo(route:by:step:)`` can take back
+    ///     and which empties their redo stack. `nil` (the JSON API): a change on nobody's stack.
     @discardableResult
-    public func saveDraft(_ template: PageTemplate, by actor: String, replacing expected: PageTemplate? = nil) async throws(LayoutError) -> Draft {
+    public func saveDraft(
+        _ template: PageTemplate, by actor: String, replacing expected: PageTemplate? = nil, expecting version: ExpectedVersion = .any,
+        step: String? = nil
+    ) async throws(LayoutError) -> Draft {
         let json = try checked(template)
         let saved = try await guarded {
             try await store.transaction { database in
                 try await database.serializeTransactions(on: Self.lockKey(template.route))
                 let live = try await Self.newestNumber(route: template.route, on: database) ?? 0
-                let existing = try await database.select().columns("based_on", "template").from("screenplay_page_drafts")
-                    .where("route", .equal, template.route).first()
-                // What undo goes back to: the draft this save replaces, or none ('').
-                let undo = try existing?.decode(column: "template", as: String.self) ?? ""
-                let basedOn = try existing?.decode(column: "based_on", as: Int.self) ?? live
+                let existing = try await Self.draft(route: template.route, on: database)
+                try await Self.expect(version, draft: existing, route: template.route, on: database)
+                let basedOn = existing?.basedOn ?? live
                 // What this save changed: against the draft it replaces, or the live page.
                 let previous: PageTemplate? =
-                    if let existing {
-                        try Self.decodeTemplate(existing.decode(column: "template", as: String.self))
-                    } else {
-                        try await Self.newest(route: template.route, on: database)?.template
-                    }
+                    if let existing { existing.template } else { try await Self.newest(route: template.route, on: database)?.template }
                 if let expected, previous != expected { throw LayoutError.draftChanged(route: template.route) }
                 let changes = TemplateDiff(from: previous, to: template).summary()
                 let now = ISO8601.now()
                 try await database.delete(from: "screenplay_page_drafts").where("route", .equal, template.route).run()
                 try await database.insert(into: "screenplay_page_drafts")
-                    .columns("route", "template", "based_on", "updated_by", "updated_at", "previous")
-                    .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now), SQLBind(undo))
+                    .columns("route", "template", "based_on", "updated_by", "updated_at")
+                    .values(SQLBind(template.route), SQLBind(json), SQLBind(basedOn), SQLBind(actor), SQLBind(now))
                     .run()
                 try await Self.audit(actor: actor, action: "save draft", subject: template.route, revision: nil, detail: changes, on: database)
+                let id = try await DraftHistory.record(
+                    route: template.route, actor: actor, label: step ?? "Saved the draft: \(changes)",
+                    before: try previous.map(Self.encodeTemplate) ?? "", after: json, state: step == nil ? .fixed : .done, on: database)
                 try await self.bus?.announce(.draftChanged(route: template.route), in: database)
-                return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now, canUndo: true)
+                return Draft(template: template, basedOn: basedOn, updatedBy: actor, updatedAt: now, version: Self.draftVersion(id: id))
             }
         }
         return saved
     }
 
-    /// Takes back the last save of `route`'s draft: the draft as it was before it, or no draft
-    /// when that save started it. One step: the undone save cannot be redone, and a second undo
-    /// has nothing to take back. Returns whether there was a save to undo.
+    /// Throws the draft of `route` away (the live revision is untouched); with `version`, only the
+    /// draft the discarder saw (``LayoutError/stale(_:)`` otherwise). Every editor's undo and redo
+    /// steps on it end with it. Returns whether there was one.
     @discardableResult
-    public func undoDraft(of route: String, by actor: String) async throws -> Bool {
-        let undone = try await store.transaction { database in
-            try await database.serializeTransactions(on: Self.lockKey(route))
-            guard
-                let row = try await database.select().columns("template", "previous").from("screenplay_page_drafts")
-                    .where("route", .equal, route).first(),
-                try !row.decodeNil(column: "previous")
-            else { return false }
-            let current = try Self.decodeTemplate(row.decode(column: "template", as: String.self))
-            let previous = try row.decode(column: "previous", as: String.self)
-            let restored: PageTemplate?
-            if previous.isEmpty {
-                restored = try await Self.newest(route: route, on: database)?.template
-                try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
-            } else {
-                restored = try Self.decodeTemplate(previous)
-                try await database.update("screenplay_page_drafts").set("template", to: previous).set("previous", to: SQLLiteral.null)
-                    .set("updated_by", to: actor).set("updated_at", to: ISO8601.now())
-                    .where("route", .equal, route).run()
-            }
-            let changes = restored.map { TemplateDiff(from: current, to: $0).summary() } ?? "back to no page"
-            try await Self.audit(
-                actor: actor, action: "undo draft", subject: route, revision: nil,
-                detail: previous.isEmpty ? "draft discarded — \(changes)" : changes, on: database)
-            try await self.bus?.announce(.draftChanged(route: route), in: database)
-            return true
-        }
-        return undone
-    }
-
-    /// Throws the draft of `route` away (the live revision is untouched). Returns whether there was one.
-    @discardableResult
-    public func discardDraft(of route: String, by actor: String) async throws -> Bool {
+    public func discardDraft(of route: String, by actor: String, expecting version: ExpectedVersion = .any) async throws -> Bool {
         let discarded = try await store.transaction { database in
             try await database.serializeTransactions(on: Self.lockKey(route))
-            guard
-                let draft = try await database.select().column("template").from("screenplay_page_drafts").where("route", .equal, route)
-                    .first()?.decode(column: "template", as: String.self)
-            else { return false }
+            let existing = try await Self.draft(route: route, on: database)
+            if version != .any { try await Self.expect(version, draft: existing, route: route, on: database) }
+            guard let existing else { return false }
             try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
             // What was thrown away, against the live page it would have replaced.
             let live = try await Self.newest(route: route, on: database)?.template
-            let thrown = (try? Self.decodeTemplate(draft)).map { TemplateDiff(from: live, to: $0).summary() } ?? "a draft that could not be read"
+            let thrown = TemplateDiff(from: live, to: existing.template).summary()
             try await Self.audit(
                 actor: actor, action: "discard draft", subject: route, revision: nil, detail: "threw away: \(thrown)", on: database)
+            try await DraftHistory.closeSteps(route: route, on: database)
+            try await DraftHistory.record(
+                route: route, actor: actor, label: "Discarded the draft", before: try Self.encodeTemplate(existing.template), after: "",
+                state: .fixed, on: database)
             try await self.bus?.announce(.draftChanged(route: route), in: database)
             return true
         }
@@ -277,38 +255,43 @@ public struct LayoutStore: Sendable {
     ///   - expectedLive: The revision the publisher saw live; when another publish happened
     ///     since, nothing changes and ``LayoutError/conflict(route:expected:live:)`` says so.
     ///     `nil` publishes over whatever is live.
+    ///   - expectedDraft: The ``PageTemplate/digest`` of the draft someone reviewed: a draft
+    ///     changed since is refused with ``LayoutError/draftChanged(route:)``.
+    ///   - version: The draft's version the publisher read (``Draft/version``, the API's
+    ///     `If-Match`): another is ``LayoutError/stale(_:)``, saying what changed.
     ///   - note: Why, for the history.
     ///   - interruption: Called inside the transaction after the revision row is written and
     ///     before the audit entry and the draft's removal: tests throw from it to show that a
     ///     failure there leaves the old revision live.
     public func publish(
-        route: String, by actor: String, expectedLive: Int? = nil, expectedDraft: String? = nil, note: String = "",
-        interruption: (@Sendable () throws -> Void)? = nil
+        route: String, by actor: String, expectedLive: Int? = nil, expectedDraft: String? = nil, expecting version: ExpectedVersion = .any,
+        note: String = "", interruption: (@Sendable () throws -> Void)? = nil
     ) async throws(LayoutError) -> PublishedRevision {
         // The draft is read in the publishing transaction: a save landing meanwhile is either
-        // published whole or kept as the draft, never lost. With `expectedDraft` (the
-        // ``PageTemplate/digest`` of the draft someone reviewed), a draft changed since is refused.
+        // published whole or kept as the draft, never lost.
         try await commit(route: route, by: actor, action: "publish", note: note, clearsDraft: true, interruption: interruption) {
             live, database in
             try Self.expect(expectedLive, live: live, route: route)
-            guard let row = try await database.select().columns("*").from("screenplay_page_drafts").where("route", .equal, route).first()
-            else { throw LayoutError.noDraft(route: route) }
-            let draft = try Draft(row: row).template
-            if let expectedDraft, draft.digest != expectedDraft { throw LayoutError.draftChanged(route: route) }
-            return (draft, true)
+            let draft = try await Self.draft(route: route, on: database)
+            if version != .any { try await Self.expect(version, draft: draft, route: route, on: database) }
+            guard let draft else { throw LayoutError.noDraft(route: route) }
+            if let expectedDraft, draft.template.digest != expectedDraft { throw LayoutError.draftChanged(route: route) }
+            return (draft.template, true)
         }
     }
 
     /// Makes revision `number` live again by publishing a copy of it as the newest revision.
-    /// The draft, if any, stays as it is.
+    /// The draft, if any, stays as it is. `version`: the live revision's version the writer read
+    /// (``PublishedRevision/version``).
     public func rollback(
-        route: String, to number: Int, by actor: String, expectedLive: Int? = nil
+        route: String, to number: Int, by actor: String, expectedLive: Int? = nil, expecting version: ExpectedVersion = .any
     ) async throws(LayoutError)
         -> PublishedRevision
     {
         try await commit(route: route, by: actor, action: "rollback", note: "rollback to revision \(number)", clearsDraft: false) {
             live, database in
             try Self.expect(expectedLive, live: live, route: route)
+            try await Self.expect(version, live: live, route: route, on: database)
             guard
                 let row = try await database.select().columns("*").from("screenplay_page_revisions").where("route", .equal, route)
                     .where("revision", .equal, number).first()
@@ -322,14 +305,16 @@ public struct LayoutStore: Sendable {
     /// switch in the draft so the next publish does not undo it. Nothing else in the draft moves.
     ///
     /// A kill must work in an emergency: it applies to whatever is live when it commits, and the
-    /// template is not re-validated (the widget's kind may be what was removed).
+    /// template is not re-validated (the widget's kind may be what was removed). `version` (the
+    /// JSON API's `If-Match` on the live revision) is there for scripts that want the switch only
+    /// on the revision they read; the pages send none, since "off" means off on whatever is live.
     public func setEnabled(
-        _ enabled: Bool, instance instanceID: String, route: String, by actor: String
+        _ enabled: Bool, instance instanceID: String, route: String, by actor: String, expecting version: ExpectedVersion = .any
     ) async throws(LayoutError)
         -> PublishedRevision
     {
         // Already so: nothing to publish (a second click, or two admins at once, adds no revision).
-        if let live = try await guarded({ try await published(route: route) }),
+        if version == .any, let live = try await guarded({ try await published(route: route) }),
             live.template.instances.first(where: { $0.id == instanceID })?.isEnabled == enabled
         {
             return live
@@ -338,15 +323,19 @@ public struct LayoutStore: Sendable {
             route: route, by: actor, action: enabled ? "enable widget" : "disable widget",
             note: "\(instanceID) switched \(enabled ? "on" : "off")", clearsDraft: false, detailsChanges: false
         ) { live, database in
+            try await Self.expect(version, live: live, route: route, on: database)
             guard let live else { throw LayoutError.notPublished(route: route) }
             guard let template = Self.flipping(live.template, instanceID, enabled) else {
                 throw LayoutError.noSuchWidget(route: route, instance: instanceID)
             }
-            if let row = try await database.select().columns("*").from("screenplay_page_drafts").where("route", .equal, route).first(),
-                let flipped = Self.flipping(try Draft(row: row).template, instanceID, enabled)
+            if let draft = try await Self.draft(route: route, on: database), let flipped = Self.flipping(draft.template, instanceID, enabled),
+                flipped != draft.template
             {
-                try await database.update("screenplay_page_drafts").set("template", to: try Self.encodeTemplate(flipped))
-                    .where("route", .equal, route).run()
+                let json = try Self.encodeTemplate(flipped)
+                try await database.update("screenplay_page_drafts").set("template", to: json).where("route", .equal, route).run()
+                try await DraftHistory.record(
+                    route: route, actor: actor, label: "Switched \(instanceID) \(enabled ? "on" : "off") (the kill switch)",
+                    before: try Self.encodeTemplate(draft.template), after: json, state: .fixed, on: database)
             }
             return (template, false)
         }
@@ -386,7 +375,13 @@ public struct LayoutStore: Sendable {
                     detail = note.isEmpty ? changes : "\(note) — \(changes)"
                 }
                 try await Self.audit(actor: actor, action: action, subject: route, revision: number, detail: detail, on: database)
-                if clearsDraft { try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run() }
+                if clearsDraft, let draft = try await Self.draft(route: route, on: database) {
+                    try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
+                    try await DraftHistory.closeSteps(route: route, on: database)
+                    try await DraftHistory.record(
+                        route: route, actor: actor, label: "Published the draft as revision \(number)",
+                        before: try Self.encodeTemplate(draft.template), after: "", state: .fixed, on: database)
+                }
                 try await self.bus?.announce(.pagePublished(route: route), in: database)
                 return PublishedRevision(template: stored, revision: number, publishedBy: actor, publishedAt: now, note: note)
             }
@@ -405,7 +400,7 @@ public struct LayoutStore: Sendable {
     }
 
     /// The stored JSON of `template`, or every reason it cannot be stored.
-    private func checked(_ template: PageTemplate, validates: Bool = true) throws(LayoutError) -> String {
+    func checked(_ template: PageTemplate, validates: Bool = true) throws(LayoutError) -> String {
         var problems: [TemplateProblem] = []
         if template.route.count > limits.routeCharacters {
             problems.append(.init(path: "$.route", message: "\(template.route.count) characters; at most \(limits.routeCharacters)"))
@@ -436,7 +431,7 @@ public struct LayoutStore: Sendable {
     }
 
     /// Runs `body`, passing ``LayoutError``s through and wrapping anything else as `.store`.
-    private func guarded<Result>(_ body: () async throws -> Result) async throws(LayoutError) -> Result {
+    func guarded<Result>(_ body: () async throws -> Result) async throws(LayoutError) -> Result {
         do {
             return try await body()
         } catch {
@@ -483,221 +478,4 @@ public struct LayoutStore: Sendable {
     static func decodeTemplate(_ json: String) throws -> PageTemplate {
         try JSONDecoder().decode(PageTemplate.self, from: Data(json.utf8))
     }
-}
-
-/// Why the layout store refused a change or a lookup.
-public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The template breaks its contract or the store's limits; every problem with its JSON path.
-    case invalid([TemplateProblem])
-    /// Publishing a route that has no draft.
-    case noDraft(route: String)
-    /// A revision that does not exist.
-    case noSuchRevision(route: String, revision: Int)
-    /// Switching a widget on a route that was never published.
-    case notPublished(route: String)
-    /// Switching a widget the live template does not have.
-    case noSuchWidget(route: String, instance: String)
-    /// Someone else published since the editor loaded the page.
-    case conflict(route: String, expected: Int, live: Int)
-    /// Someone else saved the draft since the editor read it (a save or publish naming what it
-    /// read): reading it again and redoing the change keeps both.
-    case draftChanged(route: String)
-    /// Deleting an experiment that live pages or drafts still name in their conditions: they
-    /// would stop saving (a condition naming no experiment is an error), so they change first.
-    case experimentInUse(key: String, routes: [String])
-    /// The database failed.
-    case store(String)
-    /// The database could not be reached (``StoreUnavailable``): a 503 to retry, not a failure.
-    /// `wroteNothing` as the store said: whether the change certainly did not land.
-    case unavailable(wroteNothing: Bool)
-
-    /// `error` as a layout error: itself when it is one, ``unavailable(wroteNothing:)`` for an
-    /// unreachable database, ``store(_:)`` for anything else.
-    public init(wrapping error: any Error) {
-        switch error {
-        case let error as LayoutError: self = error
-        case let error as StoreUnavailable: self = .unavailable(wroteNothing: error.wroteNothing)
-        default: self = .store(String(describing: error))
-        }
-    }
-
-    /// The same 503 the public API gives when the database is away.
-    public var unavailableError: ScreenplayError? {
-        guard case .unavailable(let wroteNothing) = self else { return nil }
-        return StoreUnavailable("", wroteNothing: wroteNothing).screenplayError
-    }
-
-    /// One line naming the route and what went wrong.
-    public var description: String {
-        switch self {
-        case .invalid(let problems): "the template has \(problems.count) problem(s): " + problems.map(\.description).joined(separator: "; ")
-        case .noDraft(let route): "page '\(route)' has no draft to publish"
-        case .noSuchRevision(let route, let revision): "page '\(route)' has no revision \(revision)"
-        case .notPublished(let route): "page '\(route)' was never published"
-        case .noSuchWidget(let route, let instance): "page '\(route)' has no widget '\(instance)' live"
-        case .conflict(let route, let expected, let live):
-            "page '\(route)' is at revision \(live) now, not \(expected): someone published meanwhile; reload and try again"
-        case .draftChanged(let route): "the draft of '\(route)' changed since you read it: someone else saved meanwhile; reload and try again"
-        case .experimentInUse(let key, let routes):
-            "experiment '\(key)' is still named by the conditions of \(routes.map { "'\($0)'" }.joined(separator: ", ")); change those pages first"
-        case .store(let message): "the layout store failed: \(message)"
-        case .unavailable(let wroteNothing):
-            wroteNothing
-                ? "the database is unavailable; nothing was changed, try again in a moment"
-                : "the database became unavailable while this was being saved; reload to see whether it was"
-        }
-    }
-}
-
-/// A template as published: one revision of one route.
-/// Encodable: the admin API sends it as it is, member for member.
-public struct PublishedRevision: Sendable, Hashable, Encodable {
-    /// The template, its `revision` set.
-    public var template: PageTemplate
-    /// The revision number, from 1.
-    public var revision: Int
-    /// Who published it.
-    public var publishedBy: String
-    /// When (ISO 8601, UTC).
-    public var publishedAt: String
-    /// Why (for rollbacks and switches, what was done).
-    public var note: String
-
-    init(template: PageTemplate, revision: Int, publishedBy: String, publishedAt: String, note: String) {
-        self.template = template
-        self.revision = revision
-        self.publishedBy = publishedBy
-        self.publishedAt = publishedAt
-        self.note = note
-    }
-
-    init(row: any SQLRow) throws {
-        let summary = try RevisionSummary(row: row)
-        var template = try LayoutStore.decodeTemplate(try row.decode(column: "template", as: String.self))
-        template.revision = summary.revision
-        self.init(
-            template: template, revision: summary.revision, publishedBy: summary.publishedBy, publishedAt: summary.publishedAt,
-            note: summary.note)
-    }
-}
-
-/// One line of a page's history.
-/// Encodable: the admin API sends it as it is, member for member.
-public struct RevisionSummary: Sendable, Hashable, Encodable {
-    /// The revision number.
-    public var revision: Int
-    /// Who published it.
-    public var publishedBy: String
-    /// When (ISO 8601, UTC).
-    public var publishedAt: String
-    /// Why.
-    public var note: String
-
-    init(row: any SQLRow) throws {
-        revision = try row.decode(column: "revision", as: Int.self)
-        publishedBy = try row.decode(column: "published_by", as: String.self)
-        publishedAt = try row.decode(column: "published_at", as: String.self)
-        note = try row.decode(column: "note", as: String.self)
-    }
-}
-
-/// The work in progress on one page.
-public struct Draft: Sendable, Hashable {
-    /// The template as last saved.
-    public var template: PageTemplate
-    /// The live revision when the draft was started (0: none was live).
-    public var basedOn: Int
-    /// Who saved it last.
-    public var updatedBy: String
-    /// When (ISO 8601, UTC).
-    public var updatedAt: String
-    /// Whether its last save can be taken back (``LayoutStore/undoDraft(of:by:)``).
-    public var canUndo: Bool
-
-    init(template: PageTemplate, basedOn: Int, updatedBy: String, updatedAt: String, canUndo: Bool = false) {
-        self.template = template
-        self.basedOn = basedOn
-        self.updatedBy = updatedBy
-        self.updatedAt = updatedAt
-        self.canUndo = canUndo
-    }
-
-    init(row: any SQLRow) throws {
-        template = try LayoutStore.decodeTemplate(try row.decode(column: "template", as: String.self))
-        basedOn = try row.decode(column: "based_on", as: Int.self)
-        updatedBy = try row.decode(column: "updated_by", as: String.self)
-        updatedAt = try row.decode(column: "updated_at", as: String.self)
-        canUndo = (try? row.decodeNil(column: "previous")) == false
-    }
-}
-
-/// One page in the admin's list.
-/// Encodable: the admin API sends it as it is, member for member.
-public struct PageSummary: Sendable, Hashable, Encodable {
-    /// The route.
-    public var route: String
-    /// The live template's title (`nil`: never published).
-    public var title: String?
-    /// The live revision (`nil`: never published).
-    public var liveRevision: Int?
-    /// When it went live.
-    public var publishedAt: String?
-    /// Who last saved the draft, when there is one.
-    public var draftUpdatedBy: String?
-    /// When.
-    public var draftUpdatedAt: String?
-
-    init(
-        route: String, title: String?, liveRevision: Int?, publishedAt: String?, draftUpdatedBy: String? = nil,
-        draftUpdatedAt: String? = nil
-    ) {
-        self.route = route
-        self.title = title
-        self.liveRevision = liveRevision
-        self.publishedAt = publishedAt
-        self.draftUpdatedBy = draftUpdatedBy
-        self.draftUpdatedAt = draftUpdatedAt
-    }
-}
-
-/// One change to layouts or experiments: who did what to which page, when.
-/// Encodable: the admin API sends it as it is, member for member.
-public struct AuditEntry: Sendable, Hashable, Encodable {
-    /// Increasing.
-    public var id: Int64
-    /// When (ISO 8601, UTC).
-    public var at: String
-    /// The admin who did it.
-    public var actor: String
-    /// `save draft`, `publish`, `rollback`, `disable widget`, `save experiment`…
-    public var action: String
-    /// The route, or `experiment:KEY`.
-    public var subject: String
-    /// The revision it produced, for publishes.
-    public var revision: Int?
-    /// What else there is to say (the note, the widget).
-    public var detail: String
-
-    init(row: any SQLRow) throws {
-        id = try row.decode(column: "id", as: Int64.self)
-        at = try row.decode(column: "at", as: String.self)
-        actor = try row.decode(column: "actor", as: String.self)
-        action = try row.decode(column: "action", as: String.self)
-        subject = try row.decode(column: "subject", as: String.self)
-        revision = try row.decode(column: "revision", as: Int?.self)
-        detail = try row.decode(column: "detail", as: String.self)
-    }
-}
-
-extension PageTemplate {
-    /// The template as stored: JSON with sorted keys.
-    static func canonicalJSON(_ template: PageTemplate) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(template), as: UTF8.self)
-    }
-
-    /// A digest of the template's content: what a form that showed it sends back (a publish
-    /// review), so the store can tell that the draft changed since (``LayoutStore/publish(route:by:expectedLive:expectedDraft:note:interruption:)``).
-    public var digest: String { ETag.strong(for: Array(((try? Self.canonicalJSON(self)) ?? "").utf8)) }
 }

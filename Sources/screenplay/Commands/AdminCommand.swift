@@ -14,7 +14,7 @@ import Darwin
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage layout admins: accounts (for /admin) and API tokens (for /admin/api).",
-        subcommands: [CreateUser.self, CreateToken.self])
+        subcommands: [CreateUser.self, CreateToken.self, Tokens.self, RevokeToken.self])
 
     /// A refusal printed as one line (`Error: …`) with exit code 1, without the usage text.
     struct Failure: Error, CustomStringConvertible {
@@ -104,9 +104,78 @@ struct AdminCommand: AsyncParsableCommand {
                 try await opened.close()
             } catch {
                 try? await opened.close()
-                throw Failure(description: "no admin named '\(name)' (create one with `screenplay admin create-user \(name)`)")
+                throw Failure(description: "\(error)")
             }
             print(token)
+        }
+    }
+
+    /// `screenplay admin tokens NAME`: the admin's API tokens, one a line, by id (never the token).
+    struct Tokens: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tokens", abstract: "List an admin's API tokens: id, made at, label (the tokens themselves are never stored).")
+
+        @Argument(help: "The admin whose tokens to list.")
+        var name: String
+
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let opened = try await location.open(logger: CreateUser.quietLogger())
+            let tokens: [AdminDirectory.APIToken]
+            do {
+                tokens = try await opened.demo.admins.apiTokens(of: name)
+                try await opened.close()
+            } catch {
+                try? await opened.close()
+                throw Failure(description: "\(error)")
+            }
+            guard !tokens.isEmpty else {
+                print("admin '\(name)' has no API tokens")
+                return
+            }
+            for token in tokens { print("\(token.id)  \(token.createdAt)  \(token.label)") }
+        }
+    }
+
+    /// `screenplay admin revoke-token NAME ID…` (or `--all`): those tokens stop working on every
+    /// replica at once (each request looks its token up in the store).
+    struct RevokeToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-token",
+            abstract: "Revoke an admin's API tokens by id (as `admin tokens NAME` lists them), or all of them with --all.")
+
+        @Argument(help: "The admin whose tokens to revoke.")
+        var name: String
+
+        @Argument(help: "The ids of the tokens to revoke (6 or more of the hex digits listed).")
+        var ids: [String] = []
+
+        @Flag(name: .long, help: "Revoke every API token of the admin.")
+        var all = false
+
+        @OptionGroup var location: Location
+
+        func validate() throws {
+            if all && !ids.isEmpty { throw ValidationError("give token ids or --all, not both") }
+            if !all && ids.isEmpty { throw ValidationError("name the tokens to revoke by id (see `screenplay admin tokens \(name)`), or pass --all") }
+        }
+
+        func run() async throws {
+            let opened = try await location.open(logger: CreateUser.quietLogger())
+            let revoked: [AdminDirectory.APIToken]
+            do {
+                revoked = try await opened.demo.admins.revokeAPITokens(of: name, ids: ids, all: all)
+                try await opened.close()
+            } catch {
+                try? await opened.close()
+                throw Failure(description: "\(error)")
+            }
+            guard !revoked.isEmpty else {
+                print("admin '\(name)' had no API tokens to revoke")
+                return
+            }
+            for token in revoked { print("revoked \(token.id)  \(token.createdAt)  \(token.label)") }
         }
     }
 }

@@ -1,0 +1,349 @@
+import Foundation
+import HTTPTypes
+import ScreenplayComposer
+import ScreenplayContract
+import ScreenplayLayoutStore
+import ScreenplayServer
+import ScreenplayStore
+import ScreenplayWeb
+
+/// The draft editor's actions: each a change to the draft as read (add this widget, move that
+/// one), saved as a step of its editor's own (``LayoutStore/saveDraft(_:by:replacing:expecting:step:)``),
+/// and refused in words when what its form read has changed since.
+extension AdminSite {
+    // MARK: Actions
+
+    /// Applies one editor action. Each is a change to the draft as read (add this widget, move
+    /// that one), saved only if nobody saved in between; when someone did, it is read again and
+    /// the action redone on their version, so two people's changes at once both land.
+    func edit(
+        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
+    ) async throws -> ScreenplayService.Response {
+        if rest == ["undo"] || rest == ["redo"] || rest == ["sections", "undo"] {
+            return try await takeStep(route, undoing: rest.last == "undo", form: form, session: session)
+        }
+        for attempt in 1... {
+            do {
+                return try await applyEdit(route, rest, form: form, session: session)
+            } catch {
+                // Many at once take turns: one wins each round; a short random pause spreads the rest.
+                guard case .draftChanged? = error as? LayoutError, attempt < 20 else { throw error }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
+            }
+        }
+        preconditionFailure("unreachable")
+    }
+
+    private func applyEdit(
+        _ route: String, _ rest: [String], form: [String: String], session: AdminDirectory.Session
+    ) async throws
+        -> ScreenplayService.Response
+    {
+        let (found, _) = try await editable(route)
+        guard var template = found else {
+            return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
+        }
+        // What the change is made to: saved only if it is still what is stored.
+        let original = template
+        let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
+        if rest.first == "sections" {
+            return try await editSection(template, Array(rest.dropFirst()), route: route, form: form, session: session, back: back)
+        }
+        if rest == ["add"] {
+            // From the palette: an id of its own, the example's vertical and parameters, and the
+            // place it was dropped (or the end of the chosen section).
+            var form = form
+            let fromPalette = form["from"] == "palette"
+            let example = pages?.composer.catalog[form["kind"] ?? ""]?.example
+            if fromPalette {
+                if (form["id"] ?? "").isEmpty { form["id"] = Self.newWidgetID(kind: form["kind"] ?? "", in: template) }
+                if (form["vertical"] ?? "").isEmpty { form["vertical"] = example?.vertical }
+            }
+            let id = form["id"] ?? ""
+            guard let sectionIndex = template.sections.firstIndex(where: { $0.id == form["section"] }) else {
+                return try await editor(
+                    route, session, notice: nil, attempt: EditAttempt(instanceID: "", values: form, errors: ["section": "choose one of the page's sections"]))
+            }
+            let parametersText = (form["parameters"] ?? "").trimmingCharacters(in: .whitespaces)
+            var parameters: JSONValue = [:]
+            if !parametersText.isEmpty {
+                guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(parametersText.utf8)), parsed.objectValue != nil
+                else {
+                    return try await editor(
+                        route, session, notice: nil,
+                        attempt: EditAttempt(
+                            instanceID: "", values: form, errors: ["parameters": "write a JSON object, like {\"workID\": 12}"]))
+                }
+                parameters = parsed
+            } else if fromPalette, let example {
+                parameters = example.parameters
+            }
+            let widgets = template.sections[sectionIndex].widgets
+            // A place counted on a page someone has changed since may not be where it was meant;
+            // the end of a section is the end whatever changed.
+            if form["index"] != nil, let seen = form["seen"], seen != original.digest {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: Self.sectionAttempt, values: [:],
+                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Nothing was added; drop the \(form["kind"] ?? "widget") again."],
+                        status: .conflict))
+            }
+            let place = form["index"].flatMap(Int.init).map { min(max(0, $0), widgets.count) } ?? widgets.count
+            template.sections[sectionIndex].widgets.insert(
+                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), at: place)
+            // The new card open, the focus in its first parameter (or on the card): what comes
+            // after adding is saying what it shows.
+            let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
+            return try await save(
+                template, replacing: original, route: route, session: session, attemptID: "", form: form, back: back,
+                step: "Added \(id) (\(form["kind"] ?? "")) to \(template.sections[sectionIndex].id)",
+                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true)
+                    + "&to=\(Self.queryEscape(template.sections[sectionIndex].id))")
+        }
+        guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
+            return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)
+        }
+        let (section, index) = position
+        let widget = template.sections[section].widgets[index]
+        // What was done, in words naming the widget: the step's name on its editor's Undo.
+        var label = ""
+        switch Array(rest.dropFirst(2)) {
+        case []:
+            // A form opened before someone else saved this widget would write over their change:
+            // shown again instead, with what they saved named and what was typed kept.
+            if let seen = form["seen"], seen != Self.digest(of: widget) {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: widget.id, values: form,
+                        errors: ["": "changed by someone else since you opened it; it now shows “\(Self.parameterSummary(widget))”. What you typed is kept: Save again to replace it."],
+                        status: .conflict))
+            }
+            var errors: [String: String] = [:]
+            let updated = Self.widget(widget, from: form, contract: pages?.composer.catalog[widget.kind], errors: &errors)
+            guard errors.isEmpty else {
+                return try await editor(
+                    route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
+            }
+            template.sections[section].widgets[index] = updated
+            return try await save(
+                template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back,
+                step: "Changed \(widget.id)'s settings",
+                returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
+        case ["remove"]:
+            // Removing a widget someone has changed since would throw their change away unseen.
+            if let seen = form["seen"], seen != Self.digest(of: widget) {
+                return try await staleWidget(route, session, widget: widget, "Changed by someone else since you loaded the page: it now shows “\(Self.parameterSummary(widget))”. Nothing was removed; Remove again if you still mean it.")
+            }
+            template.sections[section].widgets.remove(at: index)
+            label = "Removed \(widget.id)"
+        case ["move"] where form["section"] != nil || form["place"] != nil:
+            // To a place: a section and a position in it, counted without the widget (what a drop
+            // onto the page says, or the "Move to" menu's `position@section`).
+            let place = form["place"].map { $0.split(separator: "@", maxSplits: 1).map(String.init) }
+            let (sectionID, indexText) = place.map { ($0.count == 2 ? $0[1] : nil, $0.first) } ?? (form["section"], form["index"])
+            // A place counted on a page someone has changed since may not be where it was meant.
+            if let seen = form["seen"], seen != original.digest {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: Self.sectionAttempt, values: [:],
+                        errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."],
+                        status: .conflict))
+            }
+            guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
+                let position = indexText.flatMap(Int.init)
+            else {
+                return Self.page(title: "Not done", body: "<p>The move named no section or position of this draft.</p>", status: .unprocessableContent)
+            }
+            template.sections[section].widgets.remove(at: index)
+            let placed = min(max(0, position), template.sections[target].widgets.count)
+            template.sections[target].widgets.insert(widget, at: placed)
+            label = "Moved \(widget.id) to \(template.sections[target].id), position \(placed + 1)"
+        case ["move"]:
+            // Within the section, or across into the neighbouring one at an end.
+            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
+            // "Up" means past the neighbour the page showed: not past one someone put there since.
+            if let seen = form["seen"], seen != Self.placeDigest(of: widget, in: template) {
+                return try await staleWidget(route, session, widget: widget, "It or its neighbours moved since you loaded the page (someone else saved): this is where it is now. Nothing was moved; move it again if you still mean it.")
+            }
+            label = "Moved \(widget.id) \(by < 0 ? "up" : "down")"
+            template.sections[section].widgets.remove(at: index)
+            let target = index + by
+            if target < 0, section > 0 {
+                template.sections[section - 1].widgets.append(widget)
+            } else if target > template.sections[section].widgets.count, section + 1 < template.sections.count {
+                template.sections[section + 1].widgets.insert(widget, at: 0)
+            } else {
+                template.sections[section].widgets.insert(widget, at: min(max(0, target), template.sections[section].widgets.count))
+            }
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+        // After a move, back at the widget with the same button focused; after a removal, at the
+        // card that took its place (or the one before it), else at Undo, which brings it back.
+        let returnTo: String
+        if rest.last != "move" {
+            let neighbours = template.sections[section].widgets
+            let neighbour = neighbours.indices.contains(index) ? neighbours[index] : neighbours.last
+            returnTo = Self.returnTo(widget: neighbour?.id ?? "", focus: neighbour.map { "widget-" + $0.id } ?? "undo", open: false)
+        } else if form["place"] != nil {
+            returnTo = Self.returnTo(widget: widget.id, focus: "moveto-" + widget.id, open: true)
+        } else if form["section"] != nil {
+            returnTo = Self.returnTo(widget: widget.id, focus: "widget-" + widget.id, open: false)
+        } else {
+            returnTo = Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false)
+        }
+        return try await save(
+            template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back, step: label,
+            returnTo: returnTo)
+    }
+
+    /// `&focus=…&open=…`: where a redirect after an action puts the editor back. The focused
+    /// control (`autofocus`) scrolls itself into view; a `#fragment` would do the scrolling but
+    /// stop the browser from applying `autofocus` at all.
+
+    private func save(
+        _ template: PageTemplate, replacing original: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String,
+        form: [String: String], back: String, step: String, returnTo: String = ""
+    ) async throws -> ScreenplayService.Response {
+        var problems: [TemplateProblem] = []
+        do {
+            // Experiments named in conditions and works named in parameters must exist: the
+            // store's validator knows the widget kinds, the admin also asks the world. A vertical
+            // that could not answer (a warning) does not block the save.
+            problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
+            if !problems.isEmpty { throw LayoutError.invalid(problems) }
+            try await layouts.saveDraft(template, by: session.admin, replacing: original, step: step)
+            return Self.redirect(to: back + "?done=saved" + returnTo)
+        } catch {
+            // A switch, not `catch .invalid(…)`: that pattern on a typed throw crashed the compiler.
+            switch error as? LayoutError {
+            case .invalid(let found)?: problems = found
+            default: throw error
+            }
+        }
+        do {
+            var errors: [String: String] = [:]
+            for problem in problems {
+                let input = Self.input(for: problem.path, in: template)
+                guard let input, attemptID.isEmpty ? input.0 == form["id"] : true else {
+                    // Not about a field of the form that was sent (the page's size, its route, or
+                    // another widget): listed at the top, with its path.
+                    errors[Self.pageErrorKey, default: ""] += "\(problem.path): \(problem.message) "
+                    continue
+                }
+                if attemptID.isEmpty {
+                    // A new widget: its parameters' problems beside the parameters, the rest beside its id.
+                    errors[input.1.hasPrefix("p.") ? "parameters" : "id"] = problem.message
+                } else if input.0 == attemptID {
+                    errors[input.1, default: ""] += problem.message + " "
+                } else {
+                    errors[Self.pageErrorKey, default: ""] += "\(problem.path) (widget \(input.0)): \(problem.message) "
+                }
+            }
+            return try await editor(route, session, notice: nil, attempt: EditAttempt(instanceID: attemptID, values: form, errors: errors))
+        }
+    }
+
+    /// Adds a section at the end, retitles, moves or removes one (only an empty one: widgets are
+    /// never dropped as a side effect). Problems (a taken or malformed id) come back at the top of
+    /// the editor, as every problem that belongs to no widget does.
+    private func editSection(
+        _ template: PageTemplate, _ rest: [String], route: String, form: [String: String], session: AdminDirectory.Session,
+        back: String
+    ) async throws -> ScreenplayService.Response {
+        let original = template
+        var template = template
+        if rest == ["add"] {
+            let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
+            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
+            template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
+            return try await save(
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                step: "Added section \(id)", returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
+        }
+        guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
+            return Self.page(title: "Not found", body: "<p>No such section in the draft.</p>", status: .notFound)
+        }
+        // A section's form names the section as it read it (its title, its widgets, its place).
+        if let seen = form["seen"], seen != Self.sectionDigest(template, index) {
+            return try await editor(
+                route, session, notice: nil,
+                attempt: EditAttempt(
+                    instanceID: Self.sectionAttempt, values: [:],
+                    errors: [Self.pageErrorKey: "Section \(id) changed since you loaded the page (someone else saved): this is it now. Nothing was changed; do it again if you still mean it."],
+                    status: .conflict))
+        }
+        switch Array(rest.dropFirst()) {
+        case []:
+            let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
+            template.sections[index].title = title.isEmpty ? nil : title
+            return try await save(
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                step: "Retitled section \(id)", returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
+        case ["move"]:
+            guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
+            let target = index + by
+            guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
+            template.sections.swapAt(index, target)
+            // Back at the same button, its section's tools open: Enter again moves it again.
+            let button = (form["by"] == "-1" ? "section-up-" : "section-down-") + id
+            return try await save(
+                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+                step: "Moved section \(id) \(by < 0 ? "up" : "down")", returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
+        case ["remove"]:
+            guard template.sections[index].widgets.isEmpty else {
+                return try await editor(
+                    route, session, notice: nil,
+                    attempt: EditAttempt(
+                        instanceID: Self.sectionAttempt, values: [:],
+                        errors: [
+                            Self.pageErrorKey:
+                                "$.sections[\(index)]: section '\(id)' still has \(template.sections[index].widgets.count) widget(s); move or remove them first"
+                        ]))
+            }
+            template.sections.remove(at: index)
+        default:
+            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
+        }
+        return try await save(
+            template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
+            step: "Removed section \(id)")
+    }
+
+    // MARK: Undo and redo
+
+    /// Takes the editor's own newest step back (or does again the one they undid last), naming
+    /// the step their page showed; a refusal (nothing to take back, another step is the newest,
+    /// someone has since built on it) comes back on the editor in words, nothing changed.
+    private func takeStep(
+        _ route: String, undoing: Bool, form: [String: String], session: AdminDirectory.Session
+    ) async throws -> ScreenplayService.Response {
+        let back = "\(prefix)/pages/\(Self.pathEscape(route))/edit"
+        let expected = form["step"].flatMap(Int64.init)
+        do {
+            let step =
+                undoing
+                ? try await layouts.undo(route: route, by: session.admin, step: expected)
+                : try await layouts.redo(route: route, by: session.admin, step: expected)
+            return Self.redirect(to: back + "?done=\(undoing ? "undone" : "redone")&step=\(step.id)&focus=\(undoing ? "undo" : "redo")")
+        } catch {
+            guard case .stepRefused(_, let reason) = error else { throw error }
+            return try await editor(
+                route, session, notice: nil,
+                attempt: EditAttempt(instanceID: Self.sectionAttempt, values: [:], errors: [Self.pageErrorKey: reason], status: .conflict))
+        }
+    }
+
+    /// The editor again with `widget`'s card open and `words` on it (the summary names the widget), nothing changed:
+    /// an action whose form read the widget as it no longer is.
+    private func staleWidget(
+        _ route: String, _ session: AdminDirectory.Session, widget: WidgetInstance, _ words: String
+    ) async throws -> ScreenplayService.Response {
+        try await editor(
+            route, session, notice: nil,
+            attempt: EditAttempt(instanceID: widget.id, values: Self.formValues(of: widget), errors: ["": words], status: .conflict))
+    }
+}
