@@ -5,6 +5,18 @@ import NIOHTTP1
 import ScreenplayClient
 import Synchronization
 
+/// The client event streams are read with: a connection each, used once, as a browser's
+/// `EventSource` opens its own. A stream's connection handed back to a shared pool could be
+/// picked for the next request just as the server closes it after the stream's end, which a
+/// loaded machine turned into `remoteConnectionClosed` for a request that was never sent.
+let streamClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    configuration.maximumUsesPerConnection = 1
+    configuration.timeout.connect = .seconds(30)
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}()
+
 /// One open screen event stream over loopback, read as a client would (AsyncHTTPClient, bytes
 /// fed to ``EventStreamParser``), its events kept for the test to wait on.
 final class EventListener: Sendable {
@@ -31,7 +43,7 @@ final class EventListener: Sendable {
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await rawClient.execute(request, timeout: .seconds(600))
+        let response = try await streamClient.execute(request, timeout: .seconds(600))
         let listener = EventListener(status: response.status.code, headers: response.headers.map { ($0.name, $0.value) })
         let task = Task {
             var parser = EventStreamParser()
