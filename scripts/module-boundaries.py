@@ -92,7 +92,6 @@ for who, roots, forbidden in RULES:
 LINKED_NOWHERE_BY_DEFAULT = {
     "PostgresNIO": "the PostgreSQL driver", "PostgresKit": "the PostgreSQL driver",
     "NIOSSL": "a TLS stack", "CNIOBoringSSL": "a TLS stack (BoringSSL for swift-nio-ssl)",
-    "NIOTransportServices": "a TLS stack (Network.framework)",
     "AsyncHTTPClient": "an HTTPS client", "CAsyncHTTPClient": "an HTTPS client",
 }
 graph = read(arguments.job_graph, "build", "--product", "screenplay", "--print-manifest-job-graph")
