@@ -70,6 +70,15 @@ finish() {
   done
 }
 
+# However the script ends: the phases still running end too, and so does PostgreSQL once started.
+pg_dir=""
+cleanup() {
+  local pid
+  for pid in "${phase_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+  [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
 # Ends the run when a phase has failed: the phases after it would only fail for the same reason.
 stop_if_failed() {
   [ ${#failed[@]} -eq 0 ] && return 0
@@ -78,53 +87,60 @@ stop_if_failed() {
   exit 1
 }
 
-apt_install() {
-  say "installing: $*"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq "$@" >/dev/null
-}
-pip_install() {
-  python3 -m pip install --quiet "$@" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "$@"
+# Installs a fresh machine lacks (minutes there; nothing here once they are in). Kept as one
+# function so it can run as a phase of its own, beside the build.
+install_missing() {
+  local need=()
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]} (Debian)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  pip() { python3 -m pip install --quiet "$@" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "$@"; }
+  # The contract tests validate served JSON with Python's jsonschema, independently of Swift.
+  python3 -c 'import jsonschema' >/dev/null 2>&1 || { echo "installing jsonschema (pip)"; pip 'jsonschema>=4.18'; }
+  # The browser flows drive Debian's Chromium with Selenium (PyPI).
+  python3 -c 'import selenium' >/dev/null 2>&1 || { echo "installing selenium (pip)"; pip 'selenium>=4.20'; }
+  # axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
+  # axe.min.js, injected into Selenium's pages (installed without Playwright, which is not used).
+  if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' >/dev/null 2>&1; then
+    echo "installing axe-core (axe-playwright-python's axe.min.js, pip)"
+    pip --no-deps 'axe-playwright-python==0.1.8'
+  fi
+  echo "nothing else to install"
 }
 
-# --- 1. What the build needs, then the build, while the rest installs ------------------------------
+# --- 1. What the build needs; what each kind of app builds; the build, while the rest installs ----
 need_apt=()
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 # Cached responses are gzipped with the system zlib (part of Swift's documented Debian setup).
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
-[ ${#need_apt[@]} -eq 0 ] || apt_install "${need_apt[@]}"
-
-say "swift $(swift --version 2>&1 | head -1)"
-start "build" 60 swift build --build-tests --traits "$TRAITS"
-
-# Meanwhile (a fresh machine spends minutes here): the browsers, PostgreSQL and Python's packages.
-need_apt=()
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
-[ ${#need_apt[@]} -eq 0 ] || apt_install "${need_apt[@]}"
-# The contract tests validate served JSON with Python's jsonschema, independently of Swift.
-python3 -c 'import jsonschema' >/dev/null 2>&1 || { say "installing jsonschema (pip)"; pip_install 'jsonschema>=4.18'; }
-# The browser flows drive Debian's Chromium with Selenium (PyPI).
-python3 -c 'import selenium' >/dev/null 2>&1 || { say "installing selenium (pip)"; pip_install 'selenium>=4.20'; }
-# axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
-# axe.min.js, injected into Selenium's pages (installed without Playwright, which is not used).
-if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' >/dev/null 2>&1; then
-  say "installing axe-core (axe-playwright-python's axe.min.js, pip)"
-  pip_install --no-deps 'axe-playwright-python==0.1.8'
+if [ ${#need_apt[@]} -gt 0 ]; then
+  say "installing: ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+say "swift $(swift --version 2>&1 | head -1)"
+start "installs" 30 bash -c "$(declare -f install_missing); install_missing"
+
+# Coded screens only never build the composer; apps never a server; the default CLI (no traits)
+# links no PostgreSQL driver, TLS stack or HTTPS client. From SwiftPM's own plan of the default
+# build (no second build): before the build, whose plan differs (traits), so neither plans twice.
+start "module boundaries" 10 python3 scripts/module-boundaries.py
+finish "module boundaries"
+stop_if_failed
+start "build" 60 swift build --build-tests --traits "$TRAITS"
 
 # The store suites run on SQLite and on PostgreSQL; the replica flows run two servers on one
 # PostgreSQL. One private cluster (Debian's postgresql) for the whole run, on loopback and a socket
 # in its own folder, stopped when this script ends however it ends (with every phase still running).
+finish "installs"
+stop_if_failed
 pg_dir=$(mktemp -d /tmp/screenplay-test-pg-XXXXXX)
-cleanup() {
-  local pid
-  for pid in "${phase_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
-  bash scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
 pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 SCREENPLAY_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pg_dir" "$pg_port")
 export SCREENPLAY_TEST_DATABASE_URL SCREENPLAY_TEST_POSTGRES_DIR="$pg_dir"
@@ -133,14 +149,7 @@ say "PostgreSQL for the tests: $pg_dir (port $pg_port)"
 finish "build"
 stop_if_failed
 
-# --- 2. What each kind of app builds --------------------------------------------------------------
-# Coded screens only never build the composer; apps never a server; the default CLI (no traits)
-# links no PostgreSQL driver, TLS stack or HTTPS client (from SwiftPM's plan, no second build).
-start "module boundaries" 5 python3 scripts/module-boundaries.py
-finish "module boundaries"
-stop_if_failed
-
-# --- 3. The Swift tests, while the fuzz targets build ----------------------------------------------
+# --- 2. The Swift tests, while the fuzz targets build ----------------------------------------------
 # The fuzz build has a folder of its own (release, instrumented: nothing to share with the debug
 # build), so it needs no lock the tests hold.
 # `nice -n 19`: work that only fills idle cores takes what the tests leave, never their share.
@@ -163,7 +172,7 @@ fi
 [ -f Fuzz/run.sh ] && finish "fuzz build"
 stop_if_failed
 
-# --- 4. The flows in real processes, beside the other packages and fuzzing ------------------------
+# --- 3. The flows in real processes, beside the other packages and fuzzing ------------------------
 # The layout admin and the web player in a real headless Chromium (each file starts its own demo
 # servers on loopback, on SQLite); two replicas on the one PostgreSQL (consistency across them, a
 # lost listener, PostgreSQL restarted under load, kill -9 during a burst). They share nothing but
