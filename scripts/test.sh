@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TRAITS=postgres,https
+TRAITS=postgres
 export SCREENPLAY_TRAITS="$TRAITS"
 logs="$(pwd)/.build/test-logs"
 rm -rf "$logs"
