@@ -27,11 +27,25 @@ let package = Package(
         .library(name: "ScreenplayStorePostgres", targets: ["ScreenplayStorePostgres"]),
         .library(name: "ScreenplayClient", targets: ["ScreenplayClient"]),
         .library(name: "ScreenplayClientAsyncHTTPClient", targets: ["ScreenplayClientAsyncHTTPClient"]),
+        .library(name: "ScreenplayClientNIO", targets: ["ScreenplayClientNIO"]),
         .library(name: "ScreenplaySwiftUI", targets: ["ScreenplaySwiftUI"]),
         .library(name: "ScreenplayWeb", targets: ["ScreenplayWeb"]),
         .library(name: "ScreenplayTerminal", targets: ["ScreenplayTerminal"]),
         .library(name: "ScreenplayDemo", targets: ["ScreenplayDemo"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
+    ],
+    // What `swift run screenplay` leaves out unless asked (`swift run --traits postgres,https
+    // screenplay …`): the default CLI builds only what the embedded demo and the contract tools
+    // use. Traits change only which modules the `screenplay` executable links; the libraries are
+    // the same, so an app picks its own products as before.
+    traits: [
+        .trait(
+            name: "postgres",
+            description: "`screenplay serve` and `admin` take --database: several replicas on one PostgreSQL (links PostgresNIO)."),
+        .trait(
+            name: "https",
+            description: "`screenplay render` reaches https:// servers too (links AsyncHTTPClient and a TLS stack)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -41,7 +55,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Hummingbird's `ConfigurationSupport` trait (on by default) builds swift-configuration,
+        // which nothing here reads: only `FullFoundation` stays on.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
@@ -201,6 +217,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The client core over plain HTTP/1.1 on SwiftNIO (screens, commands, event streams): no
+        // TLS, for `screenplay render` and anything talking to a server on loopback or a private
+        // network. NIO is already in every server's build.
+        .target(
+            name: "ScreenplayClientNIO",
+            dependencies: [
+                "ScreenplayClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "ScreenplaySwiftUI", dependencies: ["ScreenplayClient"], exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ScreenplayWeb",
@@ -229,13 +261,17 @@ let package = Package(
             resources: [.copy("Resources/catalog.json")],
             swiftSettings: swiftSettings
         ),
-        // The CLI links no HTTP client of its own (no second TLS stack to build before `serve`
-        // runs): `validate URL` uses Foundation's.
+        // The CLI links only what the embedded demo and the contract tools use: no PostgreSQL
+        // driver, no TLS stack, no HTTPS client (`render` speaks plain HTTP over NIO, `validate
+        // URL` uses Foundation's client). The `postgres` and `https` traits add them;
+        // scripts/module-boundaries.py fails the tests if the default build reaches them.
         .executableTarget(
             name: "screenplay",
             dependencies: [
-                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayTerminal", "ScreenplayHummingbird",
-                "ScreenplayAdmin", "ScreenplayClientAsyncHTTPClient", "ScreenplayStore", "ScreenplayStorePostgres",
+                "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayClient", "ScreenplayClientNIO", "ScreenplayTerminal",
+                "ScreenplayHummingbird", "ScreenplayAdmin", "ScreenplayStore",
+                .target(name: "ScreenplayStorePostgres", condition: .when(traits: ["postgres"])),
+                .target(name: "ScreenplayClientAsyncHTTPClient", condition: .when(traits: ["https"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -307,6 +343,16 @@ let package = Package(
         .testTarget(
             name: "ScreenplayClientTests",
             dependencies: ["ScreenplayClient", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreenplayClientNIOTests",
+            dependencies: [
+                "ScreenplayClientNIO", "ScreenplayClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -6,6 +6,7 @@
 #   bash Fuzz/run.sh --time 60 FuzzHTMLRenderer FuzzJSONSyntax
 #   bash Fuzz/run.sh --planted           # prove each target finds its planted bug (FUZZ_PLANTED_TIME, default 600 s)
 #   bash Fuzz/run.sh --asan              # fuzz with AddressSanitizer too (slower; separate build in Fuzz/.build-asan)
+#   bash Fuzz/run.sh --build-only        # build the fuzz targets and stop (scripts/test.sh builds while the tests run)
 #
 # Before fuzzing, every input in Fuzz/Regressions/<Target>/ is replayed. Each target fuzzes a
 # working copy of its seeds in Fuzz/.work/<Target>/corpus (kept between local runs, never
@@ -20,13 +21,15 @@ time_per_target="${FUZZ_TIME:-30}"
 planted_time="${FUZZ_PLANTED_TIME:-600}"
 mode=fuzz
 asan=0
+build_only=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time_per_target="$2"; planted_time="$2"; shift 2 ;;
     --planted) mode=planted; shift ;;
     --asan) asan=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --build-only) build_only=1; shift ;;
+    -h|--help) sed -n '2,14p' "$fuzz_dir/run.sh"; exit 0 ;;
     Fuzz*) targets+=("$1"); shift ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -57,6 +60,7 @@ swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "==> FAILED: the fuzz targets do not build" >&2; exit 1; }
 bin="$(swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[@]}" --show-bin-path)"
 echo "==> built in $(( $(date +%s) - build_start )) s: $bin"
+[ "$build_only" = 0 ] || exit 0
 
 max_len() { echo 4096; }  # every seed fits; small inputs mutate (and run) faster
 dict_flag() {

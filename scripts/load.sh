@@ -70,8 +70,11 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 for tool in curl python3; do command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
 
-echo "==> building screenplay (release, $SCRATCH)"
-swift build -c release --product screenplay --scratch-path "$SCRATCH" 2>&1 | grep -v "unhandled; explicitly declare" | tail -1
+# The PostgreSQL rows need the driver the default build leaves out (the postgres trait).
+TRAIT_FLAGS=()
+[ "$DATABASE" = postgres ] && TRAIT_FLAGS=(--traits postgres)
+echo "==> building screenplay (release, $SCRATCH${TRAIT_FLAGS:+, ${TRAIT_FLAGS[*]}})"
+swift build -c release --product screenplay --scratch-path "$SCRATCH" "${TRAIT_FLAGS[@]}" 2>&1 | grep -v "unhandled; explicitly declare" | tail -1
 BIN="$SCRATCH/release/screenplay"
 
 WORK=$(mktemp -d /tmp/screenplay-load.XXXXXX)

@@ -1,6 +1,7 @@
 """The time from a write on replica A to the change visible on replica B, over N writes.
 
-Starts a private PostgreSQL (scripts/postgres.sh) and two replicas (the debug build), then for each
+Starts a private PostgreSQL (scripts/postgres.sh) and two replicas (the debug build, built with
+the PostgreSQL driver: `swift build --traits postgres`), then for each
 write: A creates a playlist for one user; B's home for that user is polled until it names the new
 playlist. Prints p50/p99 of that delay against a same-run baseline: the same write read back from
 A itself (no bus involved).

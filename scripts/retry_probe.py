@@ -18,7 +18,8 @@ Faults:
     kill-9            the one SQLite server killed (-9) and started again on the same data
     sigterm           the one SQLite server stopped (SIGTERM) and started again on the same data
 
-Run (after `swift build`):
+Run (after `swift build --traits postgres`: the PostgreSQL faults need the driver the default
+build leaves out; the SQLite faults run on the default build too):
     python3 scripts/retry_probe.py --fault kill-9
     python3 scripts/retry_probe.py --fault restart-postgres      # starts a private PostgreSQL
 Prints one line of figures (and `--json` prints them as JSON); exits 1 when anything was lost,

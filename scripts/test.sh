@@ -1,123 +1,215 @@
 #!/usr/bin/env bash
-# Runs the whole Screenplay test suite on a fresh Debian machine with the Swift toolchain.
-# Installs what the tests need when it is missing, then builds and runs every test target,
-# then builds every other Swift package in the repository (e.g. Benchmarks/).
+# Runs the whole Screenplay test suite on a fresh Debian machine with the Swift toolchain:
+# installs what is missing, builds once, runs every suite, and says how long each phase took.
+#
+# One build serves everything: `swift build --build-tests --traits postgres,https` compiles the
+# test targets and the CLI with both of its optional parts (the browser flows, the replica flows
+# and the CLI tests run that binary). Benchmarks/ and Fuzz/ build in the same folder with the same
+# traits (their manifests read SCREENPLAY_TRAITS), so they compile only their own targets. Only
+# the fuzz targets build apart (release, instrumented), while the tests run.
+#
+# Phases that do not compete for the same thing run side by side: the Swift tests with the fuzz
+# build; then the browser flows, the replica flows, and the other packages' builds with the fuzz
+# corpus replay and fuzzing. Work that only fills idle cores runs at the lowest CPU priority, so it
+# never slows the tests beside it. Each phase writes its own log; a failed phase is named with the
+# end of its log. Arguments go to `swift test` (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every step's header says how long the run has taken so far (minutes:seconds).
+TRAITS=postgres
+export SCREENPLAY_TRAITS="$TRAITS"
+logs="$(pwd)/.build/test-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+
+# Every line says how long the run has taken so far (minutes:seconds).
 say() { printf '==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
+# --- Phases: each runs in the background with its log, bounded in minutes ------------------------
+# A hang fails the run with the phase's name (the Python flows also print every thread's stack)
+# instead of using up CI's 90 minutes; `timeout` ends the phase's whole process group.
+declare -A phase_pid phase_start phase_log
+passed=()
+failed=()
+
+# start NAME MINUTES COMMAND…: runs COMMAND in the background as phase NAME.
+start() {
+  local name=$1 minutes=$2
+  shift 2
+  local log="$logs/${name// /-}.log"
+  phase_log[$name]=$log
+  phase_start[$name]=$SECONDS
+  # timeout leads a process group of its own: the phase and all it starts end together.
+  timeout --kill-after=30s "${minutes}m" "$@" >"$log" 2>&1 &
+  phase_pid[$name]=$!
+  say "started: $name (log: $log)"
+}
+
+# finish NAME…: waits for each phase; says how it ended, with the end of the log if it failed.
+finish() {
+  local name status took begun
+  for name in "$@"; do
+    status=0
+    wait "${phase_pid[$name]}" || status=$?
+    unset "phase_pid[$name]"
+    begun=${phase_start[$name]}
+    took=$((SECONDS - begun))
+    if [ "$status" -eq 0 ]; then
+      passed+=("$name")
+      say "passed: $name in $((took / 60)) min $((took % 60)) s"
+    else
+      failed+=("$name")
+      if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        say "FAILED: $name did not finish in time (after $took s); its log ends with:" >&2
+      else
+        say "FAILED: $name (exit $status, after $took s); its log ends with:" >&2
+      fi
+      tail -n 60 "${phase_log[$name]}" | sed 's/^/    /' >&2
+      echo "    (whole log: ${phase_log[$name]})" >&2
+    fi
+  done
+}
+
+# However the script ends: the phases still running end too, and so does PostgreSQL once started.
+pg_dir=""
+cleanup() {
+  local pid
+  for pid in "${phase_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+  [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# Ends the run when a phase has failed: the phases after it would only fail for the same reason.
+stop_if_failed() {
+  [ ${#failed[@]} -eq 0 ] && return 0
+  say "stopped: ${#passed[@]} phase(s) passed, ${#failed[@]} failed (${failed[*]})"
+  echo "phases: ${#passed[@]} passed, ${#failed[@]} failed"
+  exit 1
+}
+
+# Installs a fresh machine lacks (minutes there; nothing here once they are in). Kept as one
+# function so it can run as a phase of its own, beside the build.
+install_missing() {
+  local need=()
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]} (Debian)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  pip() { python3 -m pip install --quiet "$@" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "$@"; }
+  # The contract tests validate served JSON with Python's jsonschema, independently of Swift.
+  python3 -c 'import jsonschema' >/dev/null 2>&1 || { echo "installing jsonschema (pip)"; pip 'jsonschema>=4.18'; }
+  # The browser flows drive Debian's Chromium with Selenium (PyPI).
+  python3 -c 'import selenium' >/dev/null 2>&1 || { echo "installing selenium (pip)"; pip 'selenium>=4.20'; }
+  # axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
+  # axe.min.js, injected into Selenium's pages (installed without Playwright, which is not used).
+  if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' >/dev/null 2>&1; then
+    echo "installing axe-core (axe-playwright-python's axe.min.js, pip)"
+    pip --no-deps 'axe-playwright-python==0.1.8'
+  fi
+  echo "nothing else to install"
+}
+
+# --- 1. What the build needs; what each kind of app builds; the build, while the rest installs ----
 need_apt=()
-# The build links sqlite-nio's vendored SQLite and BoringSSL: only a C compiler and the
-# toolchain are needed, both part of the Swift image.
-for tool in git; do command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool"); done
+command -v git >/dev/null 2>&1 || need_apt+=(git)
 # Cached responses are gzipped with the system zlib (part of Swift's documented Debian setup).
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+say "swift $(swift --version 2>&1 | head -1)"
+start "installs" 30 bash -c "$(declare -f install_missing); install_missing"
 
-# The contract tests validate served JSON with Python's jsonschema, independently of Swift.
-command -v python3 >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq python3 python3-pip; }
-if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
-  say "installing jsonschema (pip)"
-  python3 -m pip install --quiet 'jsonschema>=4.18' || python3 -m pip install --quiet --break-system-packages 'jsonschema>=4.18'
-fi
+# Coded screens only never build the composer; apps never a server; the default CLI (no traits)
+# links no PostgreSQL driver, TLS stack or HTTPS client. From SwiftPM's own plan of the default
+# build (no second build): before the build, whose plan differs (traits), so neither plans twice.
+start "module boundaries" 10 python3 scripts/module-boundaries.py
+finish "module boundaries"
+stop_if_failed
+start "build" 60 swift build --build-tests --traits "$TRAITS"
 
-# The layout admin's browser tests drive Debian's Chromium with Selenium (PyPI).
-need_browser=()
-command -v chromium >/dev/null 2>&1 || need_browser+=(chromium)
-command -v chromedriver >/dev/null 2>&1 || need_browser+=(chromium-driver)
-if [ ${#need_browser[@]} -gt 0 ]; then
-  say "installing: ${need_browser[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq "${need_browser[@]}"
-fi
-if ! python3 -c 'import selenium' >/dev/null 2>&1; then
-  say "installing selenium (pip)"
-  python3 -m pip install --quiet 'selenium>=4.20' || python3 -m pip install --quiet --break-system-packages 'selenium>=4.20'
-fi
-# axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
-# axe.min.js, injected into Selenium's pages (installed without Playwright, which is not used).
-if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' >/dev/null 2>&1; then
-  say "installing axe-core (axe-playwright-python's axe.min.js, pip)"
-  python3 -m pip install --quiet --no-deps 'axe-playwright-python==0.1.8' \
-    || python3 -m pip install --quiet --no-deps --break-system-packages 'axe-playwright-python==0.1.8'
-fi
-
-# The store suites run on SQLite and on PostgreSQL; the replica tests run two servers on one
-# PostgreSQL. One private cluster (Debian's postgresql, installed when missing) for the whole run,
-# on loopback and a socket in its own folder, stopped when this script ends however it ends.
+# The store suites run on SQLite and on PostgreSQL; the replica flows run two servers on one
+# PostgreSQL. One private cluster (Debian's postgresql) for the whole run, on loopback and a socket
+# in its own folder, stopped when this script ends however it ends (with every phase still running).
+finish "installs"
+stop_if_failed
 pg_dir=$(mktemp -d /tmp/screenplay-test-pg-XXXXXX)
-trap 'bash scripts/postgres.sh stop "$pg_dir"' EXIT
 pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-say "PostgreSQL for the tests: $pg_dir (port $pg_port)"
 SCREENPLAY_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pg_dir" "$pg_port")
 export SCREENPLAY_TEST_DATABASE_URL SCREENPLAY_TEST_POSTGRES_DIR="$pg_dir"
+say "PostgreSQL for the tests: $pg_dir (port $pg_port)"
 
-# Each test step has a bound far past its usual time (minutes, below): a hang fails the run with
-# the step's name (the Python flows also print every thread's stack) instead of using up CI's
-# 90 minutes. `timeout` ends the step's whole process group: servers and browsers too.
-bounded() {
-  local minutes=$1 status=0
-  shift
-  timeout --kill-after=30s "${minutes}m" "$@" || status=$?
-  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-    say "FAILED: '$*' did not finish within ${minutes} minutes" >&2
-  fi
-  return "$status"
-}
+finish "build"
+stop_if_failed
 
-say "swift $(swift --version 2>&1 | head -1)"
-# What each kind of app builds: coded screens only never build the composer; apps never a server.
-swift package describe --type json | python3 scripts/module-boundaries.py
-say "building (debug, with tests)"
-swift build --build-tests
-say "running tests"
-bounded 30 swift test --skip-build "$@"
+# --- 2. The Swift tests, while the fuzz targets build ----------------------------------------------
+# The fuzz build has a folder of its own (release, instrumented: nothing to share with the debug
+# build), so it needs no lock the tests hold.
+# `nice -n 19`: work that only fills idle cores takes what the tests leave, never their share.
+[ -f Fuzz/run.sh ] && start "fuzz build" 30 nice -n 19 bash Fuzz/run.sh --build-only
+say "running: swift tests (output below)"
+swift_tests_start=$SECONDS
+set +e
+timeout --kill-after=30s 30m swift test --skip-build --traits "$TRAITS" "$@" 2>&1 | tee "$logs/swift-tests.log"
+status=${PIPESTATUS[0]}
+set -e
+phase_log["swift tests"]="$logs/swift-tests.log"
+phase_start["swift tests"]=$swift_tests_start
+if [ "$status" -eq 0 ]; then
+  passed+=("swift tests")
+  say "passed: swift tests in $(((SECONDS - swift_tests_start) / 60)) min $(((SECONDS - swift_tests_start) % 60)) s"
+else
+  failed+=("swift tests")
+  say "FAILED: swift tests (exit $status; whole log: $logs/swift-tests.log)" >&2
+fi
+[ -f Fuzz/run.sh ] && finish "fuzz build"
+stop_if_failed
 
+# --- 3. The flows in real processes, beside the other packages and fuzzing ------------------------
 # The layout admin and the web player in a real headless Chromium (each file starts its own demo
-# servers on loopback, once, and stops them).
-say "browser tests (Selenium, headless Chromium)"
-bounded 10 python3 Tests/Browser/admin_flow.py
-bounded 10 python3 Tests/Browser/web_flow.py
+# servers on loopback, on SQLite); two replicas on the one PostgreSQL (consistency across them, a
+# lost listener, PostgreSQL restarted under load, kill -9 during a burst), then the retry flows (a
+# retry changes nothing, whatever died: SQLite restarted by SIGTERM and kill -9 between a keyed
+# write and its retry, a process killed after its commit and before its answer, bursts of retried
+# writes through a PostgreSQL restart and a replica's kill -9). The browser flows and the replica
+# flows share nothing but the binary, so they run side by side.
+start "browser flows" 20 bash -c 'python3 Tests/Browser/admin_flow.py && python3 Tests/Browser/web_flow.py'
+start "replica flows" 20 bash -c 'python3 Tests/Replicas/replica_flow.py && python3 Tests/Replicas/retry_flow.py'
 
-# Two replicas on one PostgreSQL (the cluster above): consistency across them, a lost listener,
-# PostgreSQL restarted under load, kill -9 during a burst.
-say "replica tests (two servers, one PostgreSQL)"
-bounded 10 python3 Tests/Replicas/replica_flow.py
-# A retry changes nothing, whatever died: restarts between a keyed write and its retry (SQLite,
-# SIGTERM and kill -9), a process killed after its commit and before its answer (SQLite, and a
-# replica), bursts of retried writes through a PostgreSQL restart and kill -9 (scripts/retry_probe.py).
-bounded 10 python3 Tests/Replicas/retry_flow.py
-
-# Every other Swift package in the repository (Benchmarks/, and any later one such as Fuzz/) is
-# built too, so none can stop compiling unnoticed. Debug build of all targets, in the root's build
-# folder: each of them depends on this package, whose modules are then built once for all (about
-# a minute for both instead of four and a half, each in a folder of its own). Hidden folders
-# (.build/checkouts, .git, …) are skipped. Runs after the main suite; a failure fails this script.
+# Every other Swift package in the repository (Benchmarks/, Fuzz/, any later one) is built too, so
+# none can stop compiling unnoticed: debug, all targets, in the root's build folder with its traits
+# (each depends on this package, whose modules are then built once for all). Hidden folders are
+# skipped. Then the fuzz corpus and every recorded crash are replayed in that plain build, and
+# each fuzz target runs for FUZZ_TIME seconds (30 by default; a crash fails the run and prints its
+# input's path).
 packages=()
 while IFS= read -r manifest; do packages+=("$(dirname "${manifest#./}")"); done < <(
   find . \( -path '*/.*' -o -name node_modules \) -prune -o -type f -name Package.swift ! -path ./Package.swift -print | LC_ALL=C sort)
-for package in "${packages[@]}"; do
-  say "building package ${package}/ (debug, all targets)"
-  if ! swift build --package-path "$package" --scratch-path .build --build-tests; then
-    say "FAILED: package ${package}/ does not build" >&2
-    exit 1
+other_packages() {
+  local package
+  for package in "$@"; do
+    echo "==> building package ${package}/ (debug, all targets)"
+    swift build --package-path "$package" --scratch-path .build --build-tests || { echo "==> FAILED: package ${package}/ does not build"; return 1; }
+  done
+  if [ -f Fuzz/run.sh ]; then
+    echo "==> replaying the fuzz corpus and recorded crashes"
+    swift test --package-path Fuzz --scratch-path .build --skip-build
+    echo "==> fuzzing each target for ${FUZZ_TIME:-30} s, one per core at a time"
+    bash Fuzz/run.sh
   fi
-done
-say "tests passed; ${#packages[@]} other package(s) built: ${packages[*]:-none}"
+}
+start "packages and fuzzing" 30 nice -n 19 bash -c "$(declare -f other_packages); other_packages \"\$@\"" _ "${packages[@]}"
 
-# Fuzzing (Fuzz/, libFuzzer): the committed seeds and every recorded crash replayed in the plain
-# build above, then each target fuzzed for a bounded time (FUZZ_TIME seconds each, 30 by
-# default) in an instrumented release build. A crash fails the run and prints its input's path.
-if [ -f Fuzz/run.sh ]; then
-  say "replaying the fuzz corpus and recorded crashes"
-  bounded 10 swift test --package-path Fuzz --scratch-path .build --skip-build
-  say "fuzzing each target for ${FUZZ_TIME:-30} s, one per core at a time"
-  bash Fuzz/run.sh
-fi
-say "all passed"
+finish "browser flows" "replica flows" "packages and fuzzing"
+grep -E '^    Fuzz[A-Za-z]+ ' "${phase_log["packages and fuzzing"]}" | sed 's/^    /    fuzz: /' || true
+stop_if_failed
+
+say "all passed: ${passed[*]}; ${#packages[@]} other package(s) built: ${packages[*]:-none}"
+echo "phases: ${#passed[@]} passed, 0 failed"

@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PostgreSQL to share with other replicas: postgres://USER:PASSWORD@HOST:PORT/DATABASE (?host=/socket/dir, ?sslmode=, ?schema=). Default: SCREENPLAY_DATABASE_URL, else embedded SQLite in --data.",
+            "PostgreSQL to share with other replicas: postgres://USER:PASSWORD@HOST:PORT/DATABASE (?host=/socket/dir, ?sslmode=, ?schema=). Default: SCREENPLAY_DATABASE_URL, else embedded SQLite in --data. Needs the postgres trait: swift run --traits postgres screenplay serve --database URL.",
             valueName: "url"))
     var database: String?
 

@@ -5,7 +5,9 @@ load and a kill -9 of a replica during a burst of writes.
 
 Uses the cluster `scripts/test.sh` started (SCREENPLAY_TEST_DATABASE_URL, and
 SCREENPLAY_TEST_POSTGRES_DIR to restart it), or starts its own through scripts/postgres.sh.
-Each test class gets a schema of its own. Run: python3 Tests/Replicas/replica_flow.py
+Each test class gets a schema of its own. The replicas are the debug build, which needs the
+PostgreSQL driver the default build leaves out (scripts/test.sh builds it so):
+    swift build --traits postgres && python3 Tests/Replicas/replica_flow.py
 """
 import faulthandler
 import json

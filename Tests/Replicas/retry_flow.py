@@ -5,7 +5,8 @@ retried writes through a PostgreSQL restart, a replica's kill -9 and a SQLite ki
 scripts/retry_probe.py (acked, present, lost 0, duplicates 0).
 
 Uses the cluster `scripts/test.sh` started (SCREENPLAY_TEST_DATABASE_URL and
-SCREENPLAY_TEST_POSTGRES_DIR), or starts its own. Run: python3 Tests/Replicas/retry_flow.py
+SCREENPLAY_TEST_POSTGRES_DIR), or starts its own. The debug build needs the PostgreSQL driver:
+    swift build --traits postgres && python3 Tests/Replicas/retry_flow.py
 """
 import faulthandler
 import hashlib

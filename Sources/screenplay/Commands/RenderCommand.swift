@@ -1,9 +1,13 @@
 import ArgumentParser
 import Foundation
 import ScreenplayClient
-import ScreenplayClientAsyncHTTPClient
+import ScreenplayClientNIO
 import ScreenplayContract
 import ScreenplayTerminal
+
+#if https
+import ScreenplayClientAsyncHTTPClient
+#endif
 
 /// `screenplay render <URL> [--tap X]… [--type key=value]…`: the resolved view tree of a screen
 /// as an outline, and a way to drive the real navigator (navigation, commands, prompts, choices)
@@ -86,7 +90,7 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (endpoint, reference) = try Self.endpoint(of: url, apiVersion: apiVersion)
-        let loader = ScreenLoader(endpoint: endpoint, transport: AsyncHTTPClientTransport(), tokens: InMemoryTokenStore(token: token))
+        let loader = ScreenLoader(endpoint: endpoint, transport: try Self.transport(for: endpoint.root), tokens: InMemoryTokenStore(token: token))
         let navigator = ScreenNavigator(loader: loader)
         let printer = TerminalRenderer()
 
@@ -160,6 +164,24 @@ struct RenderCommand: AsyncParsableCommand {
             write("── change \(printed)\n" + printer.changes(diff) + Self.describe(snapshot, printer: printer))
             if let changes, printed >= changes { return }
         }
+    }
+
+    /// The transport for a server at `root`: plain HTTP over the project's own NIO transport
+    /// (no TLS stack to build), and for `https://` AsyncHTTPClient when the `https` trait built
+    /// it in; without it, a clear refusal that says how to build it in.
+    static func transport(for root: URL) throws -> any ScreenTransport & EventStreamTransport {
+        guard root.scheme?.lowercased() == "https" else { return PlainHTTPTransport() }
+        #if https
+        return AsyncHTTPClientTransport()
+        #else
+        throw Failure(httpsLeftOut(root.absoluteString))
+        #endif
+    }
+
+    /// What a build without the `https` trait says to an `https://` URL.
+    static func httpsLeftOut(_ url: String) -> String {
+        "\(url) is an https:// address, and this build of screenplay has no TLS stack (plain HTTP only); "
+            + "build HTTPS in with the https trait: swift run --traits https screenplay render URL"
     }
 
     /// Splits a screen's URL into the server (root, path prefix, version) and the screen's
