@@ -5,8 +5,8 @@ import Testing
 ///
 /// The package's traits are compiler flags on every module, this target's too: a plain `swift
 /// test` checks the default CLI (what `swift run screenplay` builds), which must refuse both with
-/// the one step that builds the missing part in; scripts/test.sh builds with `--traits
-/// postgres,https` and checks that both are built in.
+/// the one step that builds the missing part in; scripts/test.sh builds with `--traits postgres`
+/// (the driver built in, `https://` still refused) and `--traits postgres,https` checks both built in.
 @Suite("Command line: what the postgres and https traits add")
 struct CommandLineTraitTests {
     /// Nothing listens on port 1 on loopback (binding it takes root, and no test does): a
