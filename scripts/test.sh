@@ -4,16 +4,15 @@
 #
 # One build serves everything: `swift build --build-tests --traits postgres` compiles the test
 # targets and the CLI with the PostgreSQL driver (the browser flows, the replica flows and the CLI
-# tests run that binary; no test needs the HTTPS client, so it is not compiled). Benchmarks/ and Fuzz/ build in the same folder with the same
-# traits (their manifests read SCREENPLAY_TRAITS), so they compile only their own targets. Only
-# the fuzz targets build apart (release, instrumented).
+# tests run that binary; no test needs the HTTPS client, so it is not compiled). Benchmarks/ and
+# Fuzz/ build in the same folder with the same traits (their manifests read SCREENPLAY_TRAITS), so
+# they compile only their own targets. Only the fuzz targets build apart (release, instrumented).
 #
 # The Swift tests run first, with nothing beside them (a few that measure the machine run after
 # the rest, alone). Then the phases that do not compete for the same thing run side by side: the
 # browser flows, the replica flows, and (at the lowest CPU priority, filling idle cores) the fuzz
 # build, the other packages' builds, the fuzz corpus replay and fuzzing. Each phase writes its own
-# log; a failed phase is named with the
-# end of its log. Arguments go to `swift test` (e.g. --filter).
+# log; a failed phase is named with the end of its log. Arguments go to `swift test` (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
