@@ -85,6 +85,24 @@ struct JSONSyntaxTests {
         #expect(JSONSyntax.firstError(in: Data(text.utf8)) == nil)
     }
 
+    @Test("Asked to, a member named twice in one object is refused at its second name, saying where the first was")
+    func duplicateNames() throws {
+        let repeated = #"{"screens":[{"path":"a"},{"path":"b",\#n "p\u0061th":"c"}]}"#
+        // Foundation reads it without complaint (and keeps one of the two): only the check refuses it.
+        #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(repeated.utf8)) }
+        #expect(JSONSyntax.firstError(in: Data(repeated.utf8)) == nil, "by default a repeated name is well-formed JSON")
+        let failure = try #require(JSONSyntax.firstError(in: Data(repeated.utf8), refusingDuplicateNames: true))
+        #expect(failure.line == 2 && failure.column == 2)
+        #expect(failure.reason == #"the member name "path" appears twice in one object (first at line 1, column 27)"#)
+        // The same name in sibling or nested objects is no repetition; names are case-sensitive.
+        for fine in [#"{"a":{"a":1},"b":[{"a":1},{"a":2}],"A":{}}"#, #"[{"x":1},{"x":2}]"#, "{}", #"{"a":{},"b":{}}"#] {
+            #expect(JSONSyntax.firstError(in: Data(fine.utf8), refusingDuplicateNames: true) == nil, "\(fine)")
+        }
+        // An object closed empty or with members pops its names: the outer object's names go on.
+        let outer = try #require(JSONSyntax.firstError(in: Data(#"{"a":{},"b":{"c":1},"a":2}"#.utf8), refusingDuplicateNames: true))
+        #expect(outer.column == 21 && outer.reason.hasPrefix(#"the member name "a" appears twice"#))
+    }
+
     @Test("Agrees with Foundation on well-formed documents")
     func agreesWithFoundation() throws {
         for text in Self.valid {

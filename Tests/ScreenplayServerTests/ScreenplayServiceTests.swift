@@ -162,6 +162,16 @@ struct ScreenplayServiceTests {
             #expect(body.error.message.contains("line 2, column 3"))
         }
 
+        @Test("a member named twice is a 400 at the second name: parsers disagree on which one counts")
+        func repeatedName() async throws {
+            let response = await makeService().respond(
+                to: request(.post, "/api/v1/commands/echo/a", headers: Self.json), body: Array(#"{"text":"hi","text":"bye"}"#.utf8))
+            #expect(response.head.status == .badRequest)
+            let body = try decodeError(response)
+            #expect(body.error.code == "malformedJSON")
+            #expect(body.error.message.contains(#"line 1, column 14: the member name "text" appears twice in one object"#))
+        }
+
         @Test("wrong content type is a 415 naming what was sent")
         func contentType() async throws {
             let response = await makeService().respond(

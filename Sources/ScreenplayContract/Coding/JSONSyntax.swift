@@ -28,8 +28,19 @@ public enum JSONSyntax {
     /// The first syntax error in `data`, or `nil` when it is well-formed JSON within
     /// ``maximumDepth``.
     public static func firstError(in data: Data) -> Failure? {
+        firstError(in: data, refusingDuplicateNames: false)
+    }
+
+    /// As ``firstError(in:)``, and with `refusingDuplicateNames` an object naming a member twice
+    /// is an error too (at the second name, saying where the first was). JSON leaves the meaning
+    /// of a repeated name open and parsers differ (one keeps the first, another the last), so a
+    /// request body that repeats one could be read one way by a proxy or a check and another way
+    /// by the handler: request bodies refuse it. Names are compared as the strings they decode
+    /// to (`"p\u0061th"` is `"path"`).
+    public static func firstError(in data: Data, refusingDuplicateNames: Bool) -> Failure? {
         data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            scanner.tracksNames = refusingDuplicateNames
             return scanner.run()
         }
     }
@@ -43,6 +54,10 @@ public enum JSONSyntax {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Whether each open object's member names are kept, to refuse one named twice.
+        var tracksNames = false
+        /// For each open object (innermost last), its member names so far and where each began.
+        var names: [[[UInt8]: Int]] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -85,11 +100,13 @@ public enum JSONSyntax {
                         if stack.count > JSONSyntax.maximumDepth {
                             return failure("nesting deeper than \(JSONSyntax.maximumDepth) levels", at: index)
                         }
+                        if tracksNames { names.append([:]) }
                         index += 1
                         skipWhitespace()
                         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                             index += 1
                             stack.removeLast()
+                            if tracksNames { names.removeLast() }
                             expectValue = false
                             if stack.isEmpty { return trailing() }
                             continue
@@ -141,6 +158,7 @@ public enum JSONSyntax {
                     } else if (container == .array && byte == UInt8(ascii: "]")) || (container == .object && byte == UInt8(ascii: "}")) {
                         index += 1
                         stack.removeLast()
+                        if tracksNames, container == .object { names.removeLast() }
                         if stack.isEmpty { return trailing() }
                     } else {
                         return failure("unexpected \(found(index)): expected ',' or '\(container == .array ? "]" : "}")'", at: index)
@@ -154,12 +172,36 @@ public enum JSONSyntax {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 return failure("unexpected \(found(index)): expected a member name in double quotes", at: index)
             }
+            let start = index
             if let error = scanString() { return error }
+            if tracksNames, let error = remember(nameFrom: start) { return error }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 return failure("unexpected \(found(index)): expected ':' after the member name", at: index)
             }
             index += 1
+            return nil
+        }
+
+        /// Records the member name whose string literal spans `start..<index` in the innermost
+        /// object; a name it already has is the failure.
+        mutating func remember(nameFrom start: Int) -> Failure? {
+            let literal = Array(bytes[start..<index])
+            var name = Array(literal.dropFirst().dropLast())
+            if name.contains(UInt8(ascii: "\\")) {
+                // Escapes: compare what the name decodes to (the literal was just checked).
+                guard let decoded = try? JSONDecoder().decode(String.self, from: Data(literal)) else { return nil }
+                name = Array(decoded.utf8)
+            }
+            guard !names.isEmpty else { return nil }
+            if let first = names[names.count - 1][name] {
+                let earlier = failure("", at: first)
+                let shown = String(decoding: name.prefix(60), as: UTF8.self)
+                return failure(
+                    "the member name \"\(shown)\" appears twice in one object (first at line \(earlier.line), column \(earlier.column))",
+                    at: start)
+            }
+            names[names.count - 1][name] = start
             return nil
         }
 

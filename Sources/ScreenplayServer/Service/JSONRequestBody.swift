@@ -3,7 +3,8 @@ import ScreenplayContract
 
 /// The one reader of JSON request bodies (commands, offline sync): the body must be declared
 /// `application/json` (else `415`, naming what was declared) and be JSON within the contract's
-/// nesting limit (else `400`, naming the line and column where it stops being JSON).
+/// nesting limit, naming no member twice in one object (else `400`, naming the line and column
+/// where it stops being JSON, or of the repeated name).
 enum JSONRequestBody {
     /// Parses `body`, declared as `contentType`. An empty body is `400` like any other that is
     /// not JSON; a caller for whom empty means something (a command without payload) decides
@@ -12,7 +13,7 @@ enum JSONRequestBody {
         let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingWhitespaceSubstring().lowercased() }
         guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
         let data = Data(body)
-        if let failure = JSONSyntax.firstError(in: data) {
+        if let failure = JSONSyntax.firstError(in: data, refusingDuplicateNames: true) {
             throw .malformedJSON("request body is not valid JSON: \(failure)")
         }
         do {
