@@ -137,6 +137,11 @@ struct AdminAPITests {
             let malformed = try await Self.call(.put, root, "pages/shop/draft", token: token, json: "{\n  \"route\": \"shop\",\n  oops\n}")
             #expect(malformed.status == .badRequest)
             #expect(try malformed.errorBody().error.message.contains("line 3"), "\(malformed.text)")
+            // Named twice: one reader would publish the first route, another the second.
+            let repeated = try await Self.call(.put, root, "pages/shop/draft", token: token, json: #"{"route": "shop", "route": "home"}"#)
+            #expect(repeated.status == .badRequest)
+            #expect(
+                try repeated.errorBody().error.message.contains(#"line 1, column 19: the member name "route" appears twice"#), "\(repeated.text)")
             let missing = try await Self.call(.put, root, "pages/shop/draft", token: token, json: #"{"route":"shop"}"#)
             #expect(missing.status == .unprocessableContent)
             #expect(try missing.errorBody().error.path == "$.title", "\(missing.text)")

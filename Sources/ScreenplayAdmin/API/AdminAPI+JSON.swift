@@ -56,11 +56,12 @@ extension AdminAPI {
         return ScreenplayService.Response(head: head, body: body)
     }
 
-    /// Decodes a body, as the service would: malformed JSON names line and column, a wrong shape
-    /// names the JSON path.
+    /// Decodes a body, as the service would: malformed JSON (or a member named twice in one
+    /// object, which readers take differently) names line and column, a wrong shape names the
+    /// JSON path.
     static func decode<Value: Decodable>(_ body: [UInt8]) throws -> Value {
         let data = Data(body)
-        if let failure = JSONSyntax.firstError(in: data) { throw ScreenplayError.malformedJSON("the body is not valid JSON: \(failure)") }
+        if let failure = JSONSyntax.firstError(in: data, refusingDuplicateNames: true) { throw ScreenplayError.malformedJSON("the body is not valid JSON: \(failure)") }
         do {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
