@@ -115,6 +115,14 @@ new_user() {
     "${BASES[0]}/api/v4/commands/playlists/create" | tr -d '\r' | awk -F': ' 'tolower($1)=="screenplay-token" {print $2}'
 }
 
+# new_user_refusal NAME: what the server answers a new user's first command when new_user got no
+# token (its status line and body), for the error.
+new_user_refusal() {
+  curl -s -i -X POST -H 'Content-Type: application/json' \
+    --data "$(python3 -c 'import json,sys; print(json.dumps({"name": sys.argv[1]}))' "$1")" \
+    "${BASES[0]}/api/v4/commands/playlists/create" | tr -d '\r' | sed -n '1p;$p'
+}
+
 # etag_of BASE: the user's home ETag from that server.
 etag_of() {
   curl -s -o /dev/null -D - -H "Authorization: Bearer $TOKEN" "$1/api/v4/screens/home" \
@@ -150,9 +158,13 @@ request = function()
 end
 EOF
   # The same writes, each with an Idempotency-Key of its own (as the client core sends them): the
-  # answer is recorded in the command's transaction.
+  # answer is recorded in the command's transaction. Headers given to wrk.format replace
+  # wrk.headers, so the key goes in a copy of them (else the writes would go without a token,
+  # each a new identity, refused 429 once an address made too many).
   { echo "local run = '$(date +%s%N)'"
-    sed 's/return wrk.format(nil, path, nil,/return wrk.format(nil, path, { ["Idempotency-Key"] = "load-" .. run .. "-" .. n },/' "$WORK/command.lua"
+    sed 's/return wrk.format(nil, path, nil,/local headers = { ["Idempotency-Key"] = "load-" .. run .. "-" .. n }\
+  for name, value in pairs(wrk.headers) do headers[name] = value end\
+  return wrk.format(nil, path, headers,/' "$WORK/command.lua"
   } >"$WORK/command-keyed.lua"
 }
 
@@ -204,6 +216,7 @@ measure_routes() {
   local users="" index token playlist
   for index in $(seq 1 "$CONNECTIONS"); do
     token=$(new_user "Writer $index")
+    [ -n "$token" ] || { echo "could not create writer $index: $(new_user_refusal "Writer $index")" >&2; exit 1; }
     playlist=$(curl -s -H "Authorization: Bearer $token" "${BASES[0]}/api/v4/screens/home" | python3 -c '
 import json, sys
 print(next(key.split("/")[1] for key in json.load(sys.stdin).get("entities", {}) if key.startswith("playlist/")))')
