@@ -49,20 +49,11 @@ extension PlainHTTPTransport: EventStreamTransport {
         }
         bytes.onTermination = { _ in reader.cancel() }
         do {
-            let response = try await withThrowingTaskGroup(of: HTTPResponse?.self) { tasks in
-                tasks.addTask {
-                    for try await response in heads { return response }
-                    throw PlainHTTPError(.closedEarly, "\(server) closed the connection before its response head")
-                }
-                tasks.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    return nil
-                }
-                defer { tasks.cancelAll() }
-                guard let first = try await tasks.next(), let response = first else {
-                    throw PlainHTTPError(.timedOut, "\(server) sent no response head within \(timeout)")
-                }
-                return response
+            let response = try await Self.answer(
+                by: deadline, orThrow: { PlainHTTPError(.timedOut, "\(server) sent no response head within \(timeout)") }
+            ) {
+                for try await response in heads { return response }
+                throw PlainHTTPError(.closedEarly, "\(server) closed the connection before its response head")
             }
             return (response, body)
         } catch {

@@ -49,19 +49,8 @@ public struct PlainHTTPTransport: ScreenTransport {
         let outgoing = Self.outgoing(request, bodySize: body?.count)
         let deadline = ContinuousClock.now + timeout
         let (group, limit, timeout) = (self.group, maximumResponseSize, self.timeout)
-        return try await withThrowingTaskGroup(of: (HTTPResponse, [UInt8])?.self) { tasks in
-            tasks.addTask {
-                try await Self.exchange(outgoing, body: body, with: server, group: group, connectTimeout: timeout, limit: limit)
-            }
-            tasks.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { tasks.cancelAll() }
-            guard let first = try await tasks.next(), let answer = first else {
-                throw PlainHTTPError(.timedOut, "\(server) sent no whole answer within \(timeout)")
-            }
-            return answer
+        return try await Self.answer(by: deadline, orThrow: { PlainHTTPError(.timedOut, "\(server) sent no whole answer within \(timeout)") }) {
+            try await Self.exchange(outgoing, body: body, with: server, group: group, connectTimeout: timeout, limit: limit)
         }
     }
 
