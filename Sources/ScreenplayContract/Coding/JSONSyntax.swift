@@ -3,8 +3,9 @@ public import Foundation
 /// Finds where a document stops being JSON, so errors can say "line 3, column 14" instead of
 /// Foundation's bare "not valid JSON".
 ///
-/// Runs only after the real decoder has failed, never on the happy path. Iterative (no
-/// recursion), so hostile nesting cannot overflow the stack.
+/// Screen decoding runs it only after the real decoder has failed; request bodies run it first
+/// (``firstError(in:refusingDuplicateNames:)``), since it is also their depth and duplicate-name
+/// check. Iterative (no recursion), so hostile nesting cannot overflow the stack.
 public enum JSONSyntax {
     /// The deepest nesting the contract accepts; deeper documents are refused with this in the
     /// message. Real screens are a few dozen levels deep.
