@@ -90,8 +90,7 @@ final class AudioRenderThreads: @unchecked Sendable {
     /// A thread's life: take the oldest job, run it, repeat; end after ``idleTimeout`` idle.
     private func work() {
         Self.lowerPriority(to: niceness)
-        // Named from the thread itself: Foundation on Linux names the system thread only then.
-        Thread.current.name = Self.threadName
+        Self.nameCurrentThread(Self.threadName)
         condition.lock()
         while true {
             while queue.isEmpty {
@@ -109,6 +108,22 @@ final class AudioRenderThreads: @unchecked Sendable {
             job()
             condition.lock()
         }
+    }
+
+    /// Names the calling thread as the system sees it. A new Linux thread starts with its
+    /// creator's name (here often a Dispatch thread's), and `Thread.current.name` did not always
+    /// replace it (one render in three kept it in a test), so on Linux the name is written to
+    /// the thread's own /proc entry, as `prctl(PR_SET_NAME)` would (Swift cannot call variadic
+    /// `prctl`); Foundation's name is set too, for Foundation's readers.
+    private static func nameCurrentThread(_ name: String) {
+        Thread.current.name = name
+        #if os(Linux)
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        defer { close(file) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count) }
+        #endif
     }
 
     /// Nice `niceness` for the calling thread: on Linux `setpriority` with `who` 0 changes the
