@@ -17,6 +17,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -1306,7 +1307,20 @@ class AdminInTheBrowser(unittest.TestCase):
             plain.find_element(By.ID, "name").send_keys("ada")
             plain.find_element(By.ID, "password").send_keys(PASSWORD)
             exhaust()
-            self.submit("sign-in", plain)
+            # The guessing goes on while the form is sent: the budget refills one attempt every
+            # 6 s, and a loaded machine's slow submit once arrived just after a refill, with no
+            # guess in between to spend it.
+            guessing = threading.Event()
+            def keep_guessing():
+                while not guessing.is_set():
+                    self.scripted_sign_in(server.root, "ada", "wrong guess meanwhile")
+            guesser = threading.Thread(target=keep_guessing, daemon=True)
+            guesser.start()
+            try:
+                self.submit("sign-in", plain)
+            finally:
+                guessing.set()
+                guesser.join(timeout=60)
             self.assertIn("Too many sign-in attempts", plain.find_element(By.ID, "login-error").text)
             self.shot_of(plain, "21-sign-in-throttled-untrusted")
 
