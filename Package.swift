@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ScreenplayServer", targets: ["ScreenplayServer"]),
         .library(name: "ScreenplayComposer", targets: ["ScreenplayComposer"]),
         .library(name: "ScreenplayHummingbird", targets: ["ScreenplayHummingbird"]),
+        .library(name: "ScreenplayOpenAPI", targets: ["ScreenplayOpenAPI"]),
         .library(name: "ScreenplayStore", targets: ["ScreenplayStore"]),
         .library(name: "ScreenplayLayoutStore", targets: ["ScreenplayLayoutStore"]),
         .library(name: "ScreenplayAdmin", targets: ["ScreenplayAdmin"]),
@@ -82,6 +83,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The OpenAPI 3.1 description of a host's route tables, with the contract's schemas.
+        .target(
+            name: "ScreenplayOpenAPI",
+            dependencies: [
+                "ScreenplayServer", "ScreenplayContract", "ScreenplayContractTools", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "ScreenplayHummingbird",
             dependencies: [
@@ -250,7 +258,7 @@ let package = Package(
             dependencies: [
                 "ScreenplayServer", "ScreenplayComposer", "ScreenplayComposerNIO", "ScreenplayHummingbird", "ScreenplayStore",
                 "ScreenplayLayoutStore",
-                "ScreenplayStoreSQLite", "ScreenplayWeb", "ScreenplayAdmin",
+                "ScreenplayStoreSQLite", "ScreenplayWeb", "ScreenplayAdmin", "ScreenplayOpenAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -295,6 +303,13 @@ let package = Package(
         .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract", "ScreenplayTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScreenplayOpenAPITests",
+            dependencies: [
+                "ScreenplayOpenAPI", "ScreenplayServer", "ScreenplayContract", "ScreenplayTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayServerTests",

@@ -102,6 +102,9 @@ install_missing() {
   pip() { python3 -m pip install --quiet "$@" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "$@"; }
   # The contract tests validate served JSON with Python's jsonschema, independently of Swift.
   python3 -c 'import jsonschema' >/dev/null 2>&1 || { echo "installing jsonschema (pip)"; pip 'jsonschema>=4.18'; }
+  # The OpenAPI flow validates the API's description and fuzzes the running demo against it.
+  python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || { echo "installing openapi-spec-validator (pip)"; pip 'openapi-spec-validator>=0.7'; }
+  python3 -c 'import schemathesis.cli' >/dev/null 2>&1 || { echo "installing schemathesis (pip)"; pip 'schemathesis>=4.0'; }
   # The browser flows drive Debian's Chromium with Selenium (PyPI).
   python3 -c 'import selenium' >/dev/null 2>&1 || { echo "installing selenium (pip)"; pip 'selenium>=4.20'; }
   # axe-core for the accessibility checks: the release axe-playwright-python ships as a plain
@@ -192,9 +195,13 @@ stop_if_failed
 # retry changes nothing, whatever died: SQLite restarted by SIGTERM and kill -9 between a keyed
 # write and its retry, a process killed after its commit and before its answer, bursts of retried
 # writes through a PostgreSQL restart and a replica's kill -9). The browser flows and the replica
-# flows share nothing but the binary, so they run side by side.
+# flows share nothing but the binary, so they run side by side, and so does the OpenAPI flow.
 start "browser flows" 20 bash -c 'python3 Tests/Browser/admin_flow.py && python3 Tests/Browser/web_flow.py'
 start "replica flows" 20 bash -c 'python3 Tests/Replicas/replica_flow.py && python3 Tests/Replicas/retry_flow.py'
+# The API's OpenAPI description: valid (openapi-spec-validator), what `screenplay openapi` writes,
+# and schemathesis's fuzzing of every operation against the running demo (no 500, every answer
+# as declared, what it allows accepted and what it forbids refused).
+start "openapi flow" 15 python3 Tests/OpenAPI/openapi_flow.py
 
 # Every other Swift package in the repository (Benchmarks/, Fuzz/, any later one) is built too, so
 # none can stop compiling unnoticed: debug, all targets, in the root's build folder with its traits
@@ -226,7 +233,7 @@ other_packages() {
 }
 start "packages and fuzzing" 30 nice -n 19 bash -c "$(declare -f other_packages); other_packages \"\$@\"" _ "${packages[@]}"
 
-finish "browser flows" "replica flows" "packages and fuzzing"
+finish "browser flows" "replica flows" "openapi flow" "packages and fuzzing"
 grep -E '^    Fuzz[A-Za-z]+ ' "${phase_log["packages and fuzzing"]}" | sed 's/^    /    fuzz: /' || true
 stop_if_failed
 

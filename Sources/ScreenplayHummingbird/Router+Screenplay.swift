@@ -10,24 +10,51 @@ public import ScreenplayWeb
 extension RouterMethods {
     /// Mounts a Screenplay service on this router, under the service's path prefix.
     ///
-    /// Every method on `{prefix}/**` goes to the service, which answers screens, commands and
-    /// all errors itself (wrong method, unknown version, oversized body) as JSON. Generic over
-    /// the host's request context, so it sits beside an app's own routes and middleware.
+    /// The router is built from the service's route table (``ScreenplayService/routeTable(version:)``):
+    /// each coded screen and command, the event stream and the sync at its own path, so the
+    /// router's trie sees real paths. Every method on those paths, on each of their prefixes, and
+    /// on `{prefix}/**` goes to the service, which answers screens, commands and all errors
+    /// itself (wrong method, unknown version, oversized body) as JSON, and pages of any depth.
+    /// Generic over the host's request context, so it sits beside an app's own routes and
+    /// middleware.
     @discardableResult
     public func addScreenplay(_ service: ScreenplayService) -> Self {
         mountScreenplay(service) { Self.clientAddress(of: $0) }
     }
 
     func mountScreenplay(_ service: ScreenplayService, address: @escaping @Sendable (Context) -> String?) -> Self {
-        let prefix = service.configuration.pathPrefix.split(separator: "/").joined(separator: "/")
-        let path = RouterPath(prefix.isEmpty ? "**" : prefix + "/**")
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             try await ScreenplayResponder.respond(with: service, to: request, clientAddress: address(context))
         }
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
-            on(path, method: method, use: handler)
+        for path in Self.servicePaths(service.routeTable(), prefix: service.configuration.pathPrefix) {
+            for method in ScreenplayResponder.methods { on(RouterPath(path), method: method, use: handler) }
         }
+        _ = add(
+            middleware: UnlistedMethodMiddleware(
+                mount: service.configuration.pathPrefix.split(separator: "/"), methods: Set(ScreenplayResponder.methods), respond: handler))
         return self
+    }
+
+    /// The paths registered for a service: its table's; each prefix of them below the mount
+    /// point (a trie that stops at a node without a value answers 404 itself, without trying
+    /// other branches: `api/v5/screens/albums` would never reach a page named `albums`); the
+    /// mount point itself; and the catch-all `{prefix}/:version/**`, for pages of several
+    /// segments and the service's own 404s. The catch-all sits under the version segment, not
+    /// beside it: a wildcard beside a capture is a clash the router refuses (any one segment
+    /// would match both).
+    static func servicePaths(_ table: RouteTable, prefix: String) -> [String] {
+        let mount = prefix.split(separator: "/").map(String.init)
+        var paths = [mount.joined(separator: "/")]
+        var seen = Set(paths)
+        for (pattern, _) in table.paths {
+            let segments = pattern.description.split(separator: "/").map(String.init)
+            guard segments.count > mount.count else { continue }
+            for end in (mount.count + 1)...segments.count {
+                let path = segments[..<end].joined(separator: "/")
+                if seen.insert(path).inserted { paths.append(path) }
+            }
+        }
+        return paths + [(mount + [":version", "**"]).joined(separator: "/")]
     }
 }
 
@@ -131,6 +158,10 @@ public enum ScreenplayResponder {
                     status: .requestTimeout, code: "requestTimeout", message: "the request's body did not arrive in time (\(deadline))"))
         }
     }
+
+    /// The methods routed to the service, which answers each (a `405` naming the path's methods
+    /// where it does not serve it).
+    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
 
     /// Whether requests with this method are answered without reading their body.
     static func ignoresBody(_ method: HTTPRequest.Method) -> Bool { method == .get || method == .head }

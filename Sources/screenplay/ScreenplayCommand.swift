@@ -14,7 +14,7 @@ struct ScreenplayCommand: AsyncParsableCommand {
         abstract: "Server-driven UI for Swift: run the demo server and work with the contract.",
         subcommands: [
             Serve.self, SchemaCommand.self, Validate.self, DocsCommand.self, ContractDiffCommand.self, ContractCheckCommand.self,
-            RenderCommand.self, PromotionsCommand.self, AdminCommand.self,
+            RenderCommand.self, PromotionsCommand.self, AdminCommand.self, OpenAPICommand.self,
         ])
 }
 

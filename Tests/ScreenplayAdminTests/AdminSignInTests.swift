@@ -73,4 +73,41 @@ struct AdminSignInTests {
             #expect(adas.cookies["screenplay_admin_device_ada"] != device, "each success issues a new device cookie")
         }
     }
+
+    @Test("a form posted from another site is refused before anything else, sign-in included; the same form from the site goes through")
+    func crossSiteForms() async throws {
+        try await withStore(.sqlite) { store in
+            try await Migrator(LayoutStore.migrations + ExperimentStore.migrations + AdminDirectory.migrations).run(on: store)
+            let admins = AdminDirectory(store: store, hasher: .fastForTests)
+            let site = AdminSite(admins: admins, layouts: LayoutStore(store: store), experiments: ExperimentStore(store: store), pages: nil)
+            _ = try await admins.createAdmin(name: "ada", password: "correct horse battery")
+            var browser = Browser()
+            #expect(await Self.signIn(site, &browser, name: "ada", password: "correct horse battery", address: "10.0.0.1").head.status == .seeOther)
+            let sessionID = try #require(browser.cookies[AdminSite.sessionCookie])
+            let session = try #require(try await admins.session(id: sessionID))
+            // A valid session and CSRF token, posted by a page of another site.
+            func post(_ path: String, _ body: String, _ fields: HTTPFields) async -> ScreenplayService.Response {
+                var request = HTTPRequest(method: .post, scheme: "http", authority: "admin.test", path: path)
+                request.headerFields[.cookie] = browser.header
+                request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+                request.headerFields.append(contentsOf: fields)
+                return await site.respond(to: request, body: Array(body.utf8), clientAddress: "10.0.0.1")
+            }
+            let form = "csrf=\(session.csrf)&key=launch&description=x"
+            let evil: [HTTPFields] = [
+                [.origin: "http://evil.example"], [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"],
+                [.origin: "http://evil.example", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"],
+            ]
+            for fields in evil {
+                let refused = await post("/admin/experiments/new", form, fields)
+                #expect(refused.head.status == .forbidden, "\(fields)")
+                #expect(String(decoding: refused.body, as: UTF8.self).contains("only from this site"))
+                let login = await post("/admin/login", "name=ada&password=correct+horse+battery", fields)
+                #expect(login.head.status == .forbidden, "a sign-in from another site (login CSRF): \(fields)")
+            }
+            let sameSite = await post(
+                "/admin/experiments/new", form, [.origin: "http://admin.test", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
+            #expect(sameSite.head.status != .forbidden, "\(String(decoding: sameSite.body, as: UTF8.self).prefix(300))")
+        }
+    }
 }

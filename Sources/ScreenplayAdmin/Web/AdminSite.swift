@@ -72,6 +72,12 @@ public struct AdminSite: Sendable {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let form = RequestFields.form(body)
+        // A form posted from another site is refused before anything else, sign-in included
+        // (login CSRF): the session cookie's SameSite=Strict is then one layer of two.
+        if request.method == .post, RequestPolicy.foreignSiteRefusal(request) != nil {
+            return Self.page(
+                title: "Refused", body: "<p>Admin forms are accepted only from this site's own pages.</p>", status: .forbidden)
+        }
         do {
             if rest == ["login"] {
                 switch request.method {
@@ -431,32 +437,6 @@ public struct AdminSite: Sendable {
                 <tbody>\(history)</tbody></table>
                 <p><a href="\(action)/compare" id="compare-revisions">Compare any two revisions</a></p>
                 """)
-    }
-
-    private func audit(_ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
-        var rows = ""
-        for entry in try await layouts.auditLog(limit: 200) {
-            rows += """
-                <tr><td>\(Self.time(entry.at))</td><td>\(HTML.escape(entry.actor))</td><td>\(HTML.escape(entry.action))</td>\
-                <td>\(HTML.escape(entry.subject))</td><td>\(entry.revision.map(String.init) ?? "")</td><td class="detail">\(Self.auditDetail(entry.detail))</td></tr>
-                """
-        }
-        return Self.page(
-            title: "Audit log", session: session, prefix: prefix, notice: nil,
-            body: """
-                <table id="audit"><thead><tr><th>At</th><th>Who</th><th>What</th><th>Subject</th><th>Revision</th><th>Detail</th></tr></thead>
-                <tbody>\(rows)</tbody></table>
-                """)
-    }
-
-    /// An audit row's detail: the summary in words, and a definition it keeps (an experiment's
-    /// JSON, after ` — `) folded away for whoever needs it.
-    static func auditDetail(_ detail: String) -> String {
-        guard let mark = detail.range(of: " — was {") ?? detail.range(of: " — {") else { return HTML.escape(String(detail.prefix(1_000))) }
-        let kept = detail[mark.lowerBound...].dropFirst(3)
-        return HTML.escape(String(detail[..<mark.lowerBound].prefix(1_000)))
-            + "<details><summary>\(kept.hasPrefix("was") ? "The definition before" : "The definition")</summary>"
-            + "<code>\(HTML.escape(String(kept.drop { $0 != "{" }.prefix(4_000))))</code></details>"
     }
 
     // MARK: HTML and HTTP

@@ -315,6 +315,7 @@ public struct DemoApp: Sendable {
                 return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
             }
         }
+        addOpenAPIRoute(to: router)
         router.addScreenplay(service)
         let adminAPI = self.adminAPI
         router.addScreenplayResponder(

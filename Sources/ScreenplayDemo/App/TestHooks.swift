@@ -50,9 +50,10 @@ extension DemoApp {
 extension ScreenplayRoutes {
     /// Registers a command through the demo's test hooks.
     mutating func command(
-        _ pattern: String, identity: CommandIdentity = .created, hooks: DemoApp.TestHooks, perform: @escaping CommandFunction
+        _ pattern: String, identity: CommandIdentity = .created, payload: CommandPayloadSchema? = nil, hooks: DemoApp.TestHooks,
+        perform: @escaping CommandFunction
     ) {
-        command(pattern, identity: identity, perform: hooks.around(pattern, perform))
+        command(pattern, identity: identity, payload: payload, perform: hooks.around(pattern, perform))
     }
 }
 

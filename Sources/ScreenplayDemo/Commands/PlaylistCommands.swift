@@ -50,12 +50,19 @@ struct PlaylistCommands: Sendable {
     // MARK: Routes
 
     func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
-        routes.command("favorites/add", hooks: hooks) { request in try await setFavorite(true, request) }
-        routes.command("favorites/remove", hooks: hooks) { request in try await setFavorite(false, request) }
-        routes.command("playlists/new", hooks: hooks) { request in try await newPlaylist(request) }
-        routes.command("playlists/create", hooks: hooks) { request in try await createPlaylist(request) }
-        routes.command("playlists/choose", hooks: hooks) { request in try await choosePlaylist(request) }
-        routes.command("playlists/add-work", hooks: hooks) { request in try await addWork(request) }
+        let playlist = CommandPayloadSchema(required: ["playlistId": .id])
+        let work = CommandPayloadSchema(required: ["workId": .id])
+        let name = CommandPayloadSchema.Field.text(maxLength: Self.maximumNameLength)
+        routes.command("favorites/add", payload: playlist, hooks: hooks) { request in try await setFavorite(true, request) }
+        routes.command("favorites/remove", payload: playlist, hooks: hooks) { request in try await setFavorite(false, request) }
+        routes.command("playlists/new", payload: .init(optional: ["workId": .id]), hooks: hooks) { request in try await newPlaylist(request) }
+        routes.command("playlists/create", payload: .init(required: ["name": name], optional: ["workId": .id]), hooks: hooks) { request in
+            try await createPlaylist(request)
+        }
+        routes.command("playlists/choose", payload: work, hooks: hooks) { request in try await choosePlaylist(request) }
+        routes.command("playlists/add-work", payload: .init(required: ["playlistId": .id, "workId": .id]), hooks: hooks) { request in
+            try await addWork(request)
+        }
     }
 
     func setFavorite(_ favorite: Bool, _ request: CommandRequest) async throws -> CommandResult {

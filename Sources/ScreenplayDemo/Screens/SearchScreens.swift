@@ -42,7 +42,9 @@ struct SearchScreens: Sendable {
     /// The screen, empty or with the results for `query` (`nil` or blank: the empty screen; too
     /// short or too long: the field says why, and nothing is searched).
     func screen(query raw: String?) async throws -> Screen {
-        let query = raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping } ?? ""
+        // Checked as typed, then composed (so "e" + U+0301 finds "é"), as the command does.
+        let typed = raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let query = typed.precomposedStringWithCanonicalMapping
         guard !query.isEmpty else {
             return Screen(id: "search", title: "Search", header: Self.header) {
                 Section("field") {
@@ -51,7 +53,7 @@ struct SearchScreens: Sendable {
                 }
             }
         }
-        if let problem = Self.problem(with: query) {
+        if let problem = Self.problem(with: typed) {
             return Screen(id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: String(query.prefix(500))]) {
                 Section("field") {
                     Self.field.id("search-field")
@@ -89,6 +91,9 @@ struct SearchScreens: Sendable {
     /// applied the same way here (the client's check is a courtesy; this one is the rule).
     static func problem(with query: String) -> String? {
         guard let rule else { return "the search pattern does not compile" }
+        if let bad = query.unicodeScalars.first(where: CommandRequest.isForbiddenInText) {
+            return "The text contains U+\(String(format: "%04X", bad.value)), a control character"
+        }
         let range = NSRange(query.startIndex..., in: query)
         guard rule.firstMatch(in: query, options: [.anchored], range: range)?.range.length == range.length else { return validationMessage }
         guard query.count <= maximumLength else { return "The text is \(query.count) characters long; the limit is \(maximumLength)" }
@@ -96,25 +101,34 @@ struct SearchScreens: Sendable {
     }
 
     func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
-        routes.command("search", hooks: hooks) { request in try await search(request) }
+        let text = CommandPayloadSchema.Field.text(maxLength: Self.maximumLength, visible: 2)
+        routes.command("search", payload: .init(optional: [Self.storageKey: text], storage: [Self.storageKey: text]), hooks: hooks) { request in
+            try await search(request)
+        }
     }
 
     /// Reads the text from the screen's storage (v4) or from a prompt's field (older apps); with
     /// none, asks for it. Answers with the results' URL.
     func search(_ request: CommandRequest) async throws -> CommandResult {
         let stored = try request.storedText(Self.storageKey)
-        guard let text = try stored ?? request.optionalText(Self.storageKey) else {
+        let typed = try request.optionalText(Self.storageKey)
+        guard stored != nil || typed != nil else {
             return .prompt(
                 .init(
                     title: "Search", message: "Composer, work or performer", field: .init(name: Self.storageKey, maxLength: Self.maximumLength),
                     submitTitle: "Search", submit: .init(url: Self.command)))
         }
-        let field = stored == nil ? Self.storageKey : "storage." + Self.storageKey
-        // Composed form, so "e" + U+0301 finds "é".
-        let query = text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
-        if let problem = Self.problem(with: query) {
-            throw ScreenplayError.invalidField(field, problem == Self.validationMessage ? "\(problem) ('\(field)')" : "'\(field)': \(problem)")
+        // Each text sent is checked, the one used (the storage's, else the prompt's) and the
+        // other: a bad field is refused, never silently ignored.
+        var query: String?
+        for (field, text) in [("storage." + Self.storageKey, stored), (Self.storageKey, typed)] {
+            guard let text else { continue }
+            if let problem = Self.problem(with: text) {
+                throw ScreenplayError.invalidField(field, problem == Self.validationMessage ? "\(problem) ('\(field)')" : "'\(field)': \(problem)")
+            }
+            // Composed form, so "e" + U+0301 finds "é".
+            query = query ?? text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         }
-        return .navigate(.init(url: Self.resultsURL(query), header: Self.header))
+        return .navigate(.init(url: Self.resultsURL(query ?? ""), header: Self.header))
     }
 }

@@ -51,7 +51,9 @@ struct ShopClicks: Sendable {
     }
 
     func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {
-        routes.command(Self.openPath, identity: .anonymous, hooks: hooks) { request in try await open(request) }
+        let payload = CommandPayloadSchema(
+            required: ["workId": .id, "widget": .schema(["type": "string", "enum": .array(Self.widgets.sorted().map(JSONValue.string))])])
+        routes.command(Self.openPath, identity: .anonymous, payload: payload, hooks: hooks) { request in try await open(request) }
     }
 
     /// Records the click (for a user with an identity) and navigates to the work, carrying its

@@ -53,22 +53,14 @@ struct CommandAdmission: Sendable {
     }
 
     /// Why a command that authenticates with the browser's cookie (no `Authorization`) is
-    /// refused, if it is: such a request must say it came from this site (`Sec-Fetch-Site`
-    /// same-origin, an `Origin` equal to the host) and be JSON (which a cross-site form cannot
+    /// refused, if it is: such a request must say it came from this site (the API's route policy,
+    /// ``RequestPolicy/crossSiteRefusal(_:cookie:)``) and be JSON (which a cross-site form cannot
     /// send without a preflight), whatever its body. Apps, which send `Authorization`, are not affected.
     static func crossSiteRefusal(_ request: HTTPRequest) -> ScreenplayError? {
         guard request.headerFields[.authorization] == nil,
             request.headerFields[values: .cookie].contains(where: { $0.contains(ScreenplayService.tokenCookie + "=") })
         else { return nil }
-        if let site = request.headerFields[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
-            return .crossSiteRequest("a command with this site's cookie must come from this site (Sec-Fetch-Site: \(site))")
-        }
-        if let origin = request.headerFields[.origin] {
-            let host = (request.authority ?? "").lowercased()
-            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else {
-                return .crossSiteRequest("a command with this site's cookie must come from this site (Origin: \(origin.prefix(100)))")
-            }
-        }
+        if let refusal = RequestPolicy.crossSiteRefusal(request, cookie: ScreenplayService.tokenCookie) { return refusal }
         let mediaType = request.headerFields[.contentType]?.split(separator: ";").first.map {
             $0.trimmingWhitespaceSubstring().lowercased()
         }

@@ -13,15 +13,16 @@ extension CommandPipeline {
     ) async throws -> ScreenplayService.Response {
         // A client's first command (no token) is never replayed: the answer carries a new
         // identity's token, which must go to nobody else, whatever key they send.
-        guard let key = request.headerFields[ScreenplayService.idempotencyKeyHeader],
-            let token = ScreenplayService.token(in: request.headerFields)
-        else {
-            return try await performOnce(request, at: endpoint, route: route, body: body)
-        }
-        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        let key = request.headerFields[ScreenplayService.idempotencyKeyHeader]
+        // A malformed key is refused whether or not it would be used: a client learns of its bug
+        // on its first command, not on the first one it retries.
+        if let key, !(1...255).contains(key.utf8.count) || !key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
             throw ScreenplayError(
                 status: .badRequest, code: "invalidHeader", message: "Idempotency-Key must be 1...255 visible ASCII characters",
                 path: "Idempotency-Key")
+        }
+        guard let key, let token = ScreenplayService.token(in: request.headerFields) else {
+            return try await performOnce(request, at: endpoint, route: route, body: body)
         }
         // Scoped by the user the token resolves to (a revoked or unknown token is refused here,
         // before anything is replayed).

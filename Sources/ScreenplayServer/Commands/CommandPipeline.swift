@@ -45,6 +45,10 @@ struct CommandPipeline: Sendable {
         let segments = RequestTarget.segments(of: path)
         guard let (route, parameters) = routes.commandRoute(for: segments) else { throw Self.noCommand(path) }
         try CommandPayload.checkStorage(in: payload)
+        if route.payload != nil, payload.objectValue == nil {
+            // A command that declares its fields reads them from an object (an empty body is `{}`).
+            throw ScreenplayError.invalidField("$", "the body must be a JSON object with the command's fields, found \(payload.typeName)")
+        }
         let request = CommandRequest(
             path: segments.joined(separator: "/"), parameters: parameters, payload: payload, apiVersion: apiVersion, user: user)
         var result: CommandResult

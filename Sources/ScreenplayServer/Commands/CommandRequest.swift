@@ -31,14 +31,14 @@ public struct CommandRequest: Sendable {
         guard let text = value.stringValue else {
             throw .invalidField(field, "'\(field)' must be a string, found \(value.typeName)")
         }
-        let trimmed = text.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw .invalidField(field, "'\(field)' must not be empty") }
         // Control characters (NUL, line breaks, escapes) and the bidirectional overrides that make
-        // a name read as another have no place in a one-line text.
-        if let bad = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control || Self.bidiControls.contains($0.value) }) {
+        // a name read as another have no place in a one-line text, at its ends either.
+        if let bad = text.unicodeScalars.first(where: Self.isForbiddenInText) {
             let code = String(bad.value, radix: 16, uppercase: true)
             throw .invalidField(field, "'\(field)' contains U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), a control character")
         }
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .invalidField(field, "'\(field)' must not be empty") }
         guard trimmed.count <= maxLength else {
             throw .invalidField(field, "'\(field)' is \(trimmed.count) characters long; the limit is \(maxLength)")
         }
@@ -50,6 +50,13 @@ public struct CommandRequest: Sendable {
     }
 
     /// The bidirectional formatting characters (embeddings, overrides, isolates, marks).
+    /// Whether `scalar` has no place in a one-line text: a control character (NUL, line breaks,
+    /// escapes), a line or paragraph separator, or a bidirectional mark or override (which make a
+    /// name read as another). ``CommandPayloadSchema`` documents the same set.
+    public static func isForbiddenInText(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 || bidiControls.contains(scalar.value)
+    }
+
     static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     /// A value of the sending screen's client storage (v4: the body's `storage` member, which the

@@ -41,13 +41,26 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The pattern as written.
-    public var description: String {
+    /// The segments as written (`["albums", ":id"]`).
+    var segmentsAsWritten: [String] {
         segments.map { segment in
             switch segment {
             case .literal(let text): text
             case .parameter(let name): ":" + name
             }
-        }.joined(separator: "/")
+        }
+    }
+
+    /// The pattern as written.
+    public var description: String { segmentsAsWritten.joined(separator: "/") }
+
+    /// The segments as OpenAPI writes a path template: `:id` as `{id}`.
+    public var templateSegments: [String] {
+        segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .parameter(let name): "{" + name + "}"
+            }
+        }
     }
 }

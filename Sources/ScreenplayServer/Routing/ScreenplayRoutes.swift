@@ -57,6 +57,7 @@ public struct ScreenplayRoutes: Sendable {
     struct CommandRoute: Sendable {
         let pattern: RoutePattern
         let identity: CommandIdentity
+        let payload: CommandPayloadSchema?
         let perform: CommandFunction
     }
 
@@ -115,9 +116,12 @@ public struct ScreenplayRoutes: Sendable {
 
     /// Serves a command at `commands/<pattern>` (POST, JSON body = the action's payload).
     /// `identity` says who it runs as for a client without a token: a new identity (the
-    /// default), or the anonymous user (``CommandIdentity/anonymous``).
-    public mutating func command(_ pattern: String, identity: CommandIdentity = .created, perform: @escaping CommandFunction) {
-        commands.append(CommandRoute(pattern: RoutePattern(pattern), identity: identity, perform: perform))
+    /// default), or the anonymous user (``CommandIdentity/anonymous``). `payload` declares the
+    /// fields it reads, for the API's description (without it, any JSON is documented).
+    public mutating func command(
+        _ pattern: String, identity: CommandIdentity = .created, payload: CommandPayloadSchema? = nil, perform: @escaping CommandFunction
+    ) {
+        commands.append(CommandRoute(pattern: RoutePattern(pattern), identity: identity, payload: payload, perform: perform))
     }
 
     func screenRoute(for segments: [String]) -> (ScreenRoute, [String: String])? {

@@ -65,7 +65,8 @@ extension ScreenplayService {
         var entries: [String] = []
         for (index, entry) in parameter.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
             guard !entry.isEmpty else { throw .invalidField("screens[\(index)]", "is empty") }
-            guard entry.utf8.count <= 2_048 else { throw .invalidField("screens[\(index)]", "is \(entry.utf8.count) bytes; the limit is 2048") }
+            let length = entry.unicodeScalars.count
+            guard length <= 2_048 else { throw .invalidField("screens[\(index)]", "is \(length) characters long; the limit is 2048") }
             if !entries.contains(String(entry)) { entries.append(String(entry)) }
         }
         return entries

@@ -150,19 +150,36 @@ extension ScreenplayService {
     /// Why `path` is not a screen path a sync may name, or `nil`.
     static func problem(withPath path: String) -> String? {
         guard !path.isEmpty else { return "is empty" }
-        guard path.utf8.count <= 2_048 else { return "is \(path.utf8.count) bytes; the limit is 2048" }
+        let length = path.unicodeScalars.count
+        guard length <= 2_048 else { return "is \(length) characters long; the limit is 2048" }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else {
             return "contains a control character or a backslash"
         }
         let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard !route.hasPrefix("/"), !route.contains("://") else { return "must be a path under screens/, such as 'home' or 'playlist/3'" }
         for segment in route.split(separator: "/", omittingEmptySubsequences: false) {
-            let decoded = segment.removingPercentEncoding ?? String(segment)
-            if decoded.isEmpty || decoded == "." || decoded == ".." || decoded.contains("/") {
-                return "has an empty, '.', '..' or encoded '/' segment"
+            if segment.isEmpty || segment == "." || segment == ".." { return "has an empty, '.' or '..' segment" }
+            // Read on the raw text, not decoded: a `%` starts an escape, and no escape spells a
+            // dot or a slash (neither needs one), so what is checked is what is looked up.
+            let bytes = Array(segment.utf8)
+            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2]) else {
+                    return "has a '%' that starts no escape (%XX)"
+                }
+                if high == 2 && (low == 0xE || low == 0xF) { return "encodes '.' or '/' (%2E, %2F): write them as they are" }
             }
         }
         return nil
+    }
+
+    /// The value of a hexadecimal digit's byte, or `nil`.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     static func jsonString(_ text: String) -> String {

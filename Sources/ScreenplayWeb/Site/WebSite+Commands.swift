@@ -123,20 +123,14 @@ extension WebSite {
     }
 
     /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
-    /// whose `Origin` is not this host.
+    /// whose `Origin` is not this host: the rule every site applies
+    /// (``RequestPolicy/foreignSiteRefusal(_:)``), here even before the listener has a cookie.
     func crossSiteRefusal(_ request: HTTPRequest) -> Response? {
-        let refused = html(
+        guard RequestPolicy.foreignSiteRefusal(request) != nil else { return nil }
+        return html(
             renderer.errorPage(title: "Refused", message: "commands are accepted only from this site's own pages", back: "/"),
             status: .forbidden, cookie: nil)
-        if let site = request.headerFields[Self.fetchSite], !["same-origin", "none"].contains(site.lowercased()) { return refused }
-        if let origin = request.headerFields[.origin] {
-            let host = (request.authority ?? "").lowercased()
-            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else { return refused }
-        }
-        return nil
     }
-
-    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 }
 
 extension WebSite {

@@ -1,0 +1,62 @@
+public import HTTPTypes
+public import ScreenplayContract
+
+/// A mounted site's routes (``SiteRoute``): the one place that says what the site answers, to
+/// whom, and with what.
+///
+/// The HTTP adapter registers each route's real path with the framework's router, and answers a
+/// path the table knows with a method it does not list with a `405` naming the ones it does
+/// (``methodNotAllowed(_:at:)``). The OpenAPI description is generated from the tables.
+public struct RouteTable: Sendable {
+    /// The site's name (`api`, `web`, `admin`, `adminAPI`): the OpenAPI tag of its operations.
+    public var site: String
+    /// Its routes, in the order they were declared.
+    public private(set) var routes: [SiteRoute]
+    /// JSON Schemas of the shapes the site defines itself (not the contract's), by the names its
+    /// routes use (``RouteSchema``); references between them are written `#/$defs/Name`, as in
+    /// the contract's schemas.
+    public var schemas: [String: JSONValue] = [:]
+
+    /// A table for `site` with `routes`.
+    ///
+    /// Two routes with the same method and path, or the same operation name, are a programming
+    /// error: the table traps at once, naming them, rather than serving one of the two.
+    public init(site: String, routes: [SiteRoute]) {
+        self.site = site
+        self.routes = []
+        for route in routes { add(route) }
+    }
+
+    /// Adds `route` (see ``init(site:routes:)`` for what may not be added twice).
+    public mutating func add(_ route: SiteRoute) {
+        for known in routes {
+            precondition(
+                !(known.method == route.method && known.path == route.path),
+                "\(site): \(route.method) \(route.path) is declared twice (\(known.operation), \(route.operation))")
+            precondition(known.operation != route.operation, "\(site): the operation \(route.operation) is declared twice")
+        }
+        routes.append(route)
+    }
+
+    /// The distinct paths, in the order they were declared, each with the methods it answers.
+    public var paths: [(path: RoutePattern, methods: [HTTPRequest.Method])] {
+        var order: [RoutePattern] = []
+        var methods: [RoutePattern: [HTTPRequest.Method]] = [:]
+        for route in routes {
+            if methods[route.path] == nil { order.append(route.path) }
+            methods[route.path, default: []].append(route.method)
+        }
+        return order.map { ($0, methods[$0]!) }
+    }
+
+    /// The route for `method` at exactly `path` (a pattern as declared), if there is one.
+    public func route(_ method: HTTPRequest.Method, at path: RoutePattern) -> SiteRoute? {
+        routes.first { $0.method == method && $0.path == path }
+    }
+
+    /// The `405` for `method` at `path`, whose methods are `allowed`: JSON, naming them, with an
+    /// `Allow` header (RFC 9110 §15.5.6).
+    public static func methodNotAllowed(_ method: HTTPRequest.Method, at path: String, allowed: [HTTPRequest.Method]) -> ScreenplayError {
+        .methodNotAllowed(method, allowed: allowed.map(\.rawValue).joined(separator: ", "), path: path)
+    }
+}
