@@ -86,7 +86,9 @@ def main():
         print("$ schemathesis " + " ".join(command[3:]).replace(token, "TOKEN"), flush=True)
         # Each well-formed Idempotency-Key made unique, as a client makes its keys.
         environment = dict(os.environ, SCHEMATHESIS_HOOKS="idempotency_hooks", PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        done = subprocess.run(command, text=True, capture_output=True, env=environment)
+        # In a folder of its own: schemathesis keeps a cache of what it found where it runs.
+        with tempfile.TemporaryDirectory(prefix="screenplay-schemathesis-") as scratch:
+            done = subprocess.run(command, text=True, capture_output=True, env=environment, cwd=scratch)
         print(done.stdout[-6000:])
         if done.returncode != 0:
             print(done.stderr[-3000:], file=sys.stderr)
