@@ -379,6 +379,33 @@ class WithJavaScript(unittest.TestCase):
         self.assertTrue(page.js("return window.stillHere === true"), "updated in place, not reloaded")
         self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true")
 
+    def test_a_new_listeners_first_write_makes_their_other_tab_live(self):
+        # No cookie yet: both tabs open the playlist (and its stream) as an anonymous reader.
+        page = self.page
+        page.open("/screens/playlist/1")
+        self.assertIsNone(self.browser.get_cookie("screenplay_token"), "a fresh listener")
+        other = self.browser.current_window_handle
+        page.js("""window.stillHere = true;
+            new MutationObserver(() => {
+              const heart = document.querySelector("form[data-binding='playlist/1.favorite'] button");
+              if (heart && heart.getAttribute('aria-pressed') === 'true' && !window.changedAt) window.changedAt = Date.now();
+            }).observe(document.getElementById('main'), { subtree: true, attributes: true, childList: true });""")
+        self.browser.switch_to.new_window("tab")
+        try:
+            page.open("/screens/playlist/1")
+            heart = page.find("form[data-binding='playlist/1.favorite'] button")
+            self.assertEqual(heart.get_attribute("aria-pressed"), "false")
+            heart.click()
+            page.wait(lambda: "favorites" in page.announced(), message="the first heart was not answered")
+            self.assertIsNotNone(self.browser.get_cookie("screenplay_token"), "the first write gave the listener an identity")
+            self.assertEqual(self.browser.get_cookie("screenplay_listener")["httpOnly"], False, "the script may read it")
+        finally:
+            self.browser.close()
+            self.browser.switch_to.window(other)
+        page.wait(lambda: page.js("return !!window.changedAt"), timeout=10, message="the other tab never showed the first heart")
+        self.assertTrue(page.js("return window.stillHere === true"), "updated in place, not reloaded")
+        self.assertEqual(page.find("form[data-binding='playlist/1.favorite'] button").get_attribute("aria-pressed"), "true")
+
     def test_a_refresh_keeps_what_was_typed_and_the_focus(self):
         page = self.page
         page.open("/screens/search?q=bach")

@@ -89,7 +89,9 @@ struct RouteTableTests {
         #expect(check(cookie + [HTTPField.Name("Sec-Fetch-Site")!: "same-site"]) == "crossSiteRequest", "a sibling subdomain is another site here")
         #expect(check([.origin: "http://evil.example"]) == nil, "no cookie: nothing ambient to misuse")
         #expect(check(cookie + [.origin: "http://evil.example", .authorization: "Bearer t"]) == nil, "an app's token")
-        #expect(RequestPolicy.foreignSiteRefusal(request(.post, "/x", headers: [.origin: "null"])) != nil, "an opaque origin")
+        #expect(check(cookie + [.origin: "null"]) == "crossSiteRequest", "an opaque origin, with nothing else to go by")
+        #expect(check(cookie + [.origin: "null", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]) == nil, "a page under no-referrer")
+        #expect(check(cookie + [.origin: "null", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]) == "crossSiteRequest", "a sandboxed frame")
     }
 }
 

@@ -77,7 +77,7 @@ extension AdminSite {
         head.headerFields[HTTPField.Name("Content-Security-Policy")!] =
             "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
             + (script == nil ? "" : "; script-src 'self'; connect-src 'self'")
-        head.headerFields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        head.headerFields[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return ScreenplayService.Response(head: head, body: Array(html.utf8))
     }
 

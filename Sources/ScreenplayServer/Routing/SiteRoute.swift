@@ -109,16 +109,20 @@ public struct RequestPolicy: Sendable, Hashable {
     }
 
     /// Why `request` is refused as coming from another site, if it is: `Sec-Fetch-Site` names
-    /// another site, or `Origin` is not this host. Browsers send `Sec-Fetch-Site` on every
+    /// another site, or `Origin` is not this host. `Origin: null` (what a page sent under a
+    /// `no-referrer` policy posts, and what a sandboxed frame of any site posts too) passes only
+    /// beside a `Sec-Fetch-Site` that says same-origin. Browsers send `Sec-Fetch-Site` on every
     /// request and `Origin` on every `POST`; a request with neither is not from a browser page,
     /// so no ambient credential is at stake and it passes (the route's other checks still apply).
     public static func foreignSiteRefusal(_ request: HTTPRequest) -> ScreenplayError? {
-        if let site = request.headerFields[Self.secFetchSite], !["same-origin", "none"].contains(site.lowercased()) {
+        let site = request.headerFields[Self.secFetchSite]
+        if let site, !["same-origin", "none"].contains(site.lowercased()) {
             return .crossSiteRequest("a write with this site's cookie must come from this site (Sec-Fetch-Site: \(site.prefix(40)))")
         }
         if let origin = request.headerFields[.origin] {
             let host = (request.authority ?? "").lowercased()
-            guard !host.isEmpty, ["http://" + host, "https://" + host].contains(origin.lowercased()) else {
+            let same = !host.isEmpty && ["http://" + host, "https://" + host].contains(origin.lowercased())
+            guard same || (origin == "null" && site != nil) else {
                 return .crossSiteRequest("a write with this site's cookie must come from this site (Origin: \(origin.prefix(100)))")
             }
         }

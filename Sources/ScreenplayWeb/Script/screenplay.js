@@ -22,6 +22,7 @@ async function fetchPage(url, init = {}) {
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const main = page.getElementById("main");
   if (!main) throw new Error("not a page: " + response.status);
+  followListener();
   return { url: response.url, status: response.status, page, main };
 }
 
@@ -162,8 +163,11 @@ function syncAttributes(live, next) {
   for (const { name, value } of Array.from(next.attributes)) if (!kept(live, name) && live.getAttribute(name) !== value) live.setAttribute(name, value);
 }
 
+let refreshAfterDialog = false;
 async function refresh() {
   if (pending || loading) return; // their answer shows the page as it is then
+  // A dialog open over the page stays open (what it asks may be half typed); the page follows once it closes.
+  if (dialog?.open) return void (refreshAfterDialog = true);
   try {
     const page = await fetchPage(location.pathname + location.search);
     if (page.status >= 500) return; // an outage: the page shown is still the last one known
@@ -220,6 +224,20 @@ function listen() {
 doc.addEventListener("visibilitychange", () => {
   if (!doc.hidden && stream?.readyState === EventSource.CLOSED) { stream = null; listen(); }
 });
+
+// One listener, every tab: a browser's first write gives it an identity (the readable cookie
+// screenplay_listener says so). Each open tab's stream, opened before that, is opened again as
+// the listener's, and its "ready" shows what is theirs; the tab that saw it tells the others.
+const identity = () => /(?:^|;\s*)screenplay_listener=1/.test(doc.cookie);
+let identified = identity();
+const tabs = self.BroadcastChannel ? new BroadcastChannel("screenplay-listener") : null;
+function followListener(told) {
+  if (identified === identity()) return;
+  identified = !identified;
+  if (!told) tabs?.postMessage(identified);
+  if (stream) { stream.close(); stream = null; listen(); }
+}
+tabs?.addEventListener("message", () => followListener(true));
 
 // ---- Commands: sent in the background, answered in place ----
 let pending = 0;
@@ -322,6 +340,7 @@ function openDialog(page, trigger) {
       dialog.replaceChildren();
       if (opener?.isConnected) opener.focus();
       opener = null;
+      if (refreshAfterDialog) { refreshAfterDialog = false; refresh(); }
     });
     doc.body.append(dialog);
   }

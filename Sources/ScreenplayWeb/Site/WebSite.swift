@@ -150,6 +150,21 @@ public struct WebSite: Sendable {
     /// The cookie that clears a stale token (also what a refused command with one answers with).
     public static let expiredCookie = "\(ScreenplayService.tokenCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
 
+    /// A cookie the page's script may read, set and cleared with the token's: whether this
+    /// browser has an identity. It holds no secret (the token stays `HttpOnly`); it is how a tab
+    /// learns that a write, in it or in another tab, gave the listener an identity, so its event
+    /// stream, opened anonymously, is opened again as the listener's.
+    static let listenerCookie = "screenplay_listener=1; Path=/; SameSite=Lax; Max-Age=31536000"
+    static let listenerGoneCookie = "screenplay_listener=; Path=/; SameSite=Lax; Max-Age=0"
+
+    /// The `Set-Cookie` fields for `cookie` (a new token's, or the stale token's clearing): it,
+    /// and the listener cookie beside it (``listenerCookie``).
+    static func cookieFields(_ cookie: String?) -> [HTTPField] {
+        guard let cookie else { return [] }
+        let marker = cookie == expiredCookie ? listenerGoneCookie : listenerCookie
+        return [HTTPField(name: .setCookie, value: cookie), HTTPField(name: .setCookie, value: marker)]
+    }
+
     // MARK: Answers
 
     /// The query of a request target, decoded.
@@ -179,7 +194,7 @@ public struct WebSite: Sendable {
         headers[ScreenplayService.contentTypeOptions] = "nosniff"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
-        if let cookie { headers[.setCookie] = cookie }
+        headers.append(contentsOf: Self.cookieFields(cookie))
         return Response(head: HTTPResponse(status: status, headerFields: headers), body: bytes)
     }
 
@@ -187,7 +202,7 @@ public struct WebSite: Sendable {
     /// session's cookie when the post handed one out, and always a new ``changeCookie``.
     func redirect(to location: String, cookie: String? = nil) -> Response {
         var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
-        if let cookie { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        headers.append(contentsOf: Self.cookieFields(cookie))
         headers.append(HTTPField(name: .setCookie, value: Self.changeCookie()))
         return Response(head: HTTPResponse(status: .seeOther, headerFields: headers), body: [])
     }
