@@ -21,6 +21,16 @@ struct ScreenPageTests {
             #expect(!html.contains("<script"))
         }
 
+        @Test("The page tells its script where commands go and how long their answer may take, as the server has them")
+        func commandSettings() {
+            var renderer = HTMLRenderer()
+            renderer.links = WebLinks(commandPath: "/shop/do")
+            let html = renderer.page(for: Fixture.screen([]), currentPath: "/")
+            #expect(html.contains(#"data-command-path="/shop/do""#))
+            #expect(html.contains(#"data-command-ms="\#(CommandTiming.optimisticTimeoutMilliseconds)""#))
+            #expect(CommandTiming.optimisticTimeoutMilliseconds == 10_000, "the client core's default, in milliseconds")
+        }
+
         @Test("Every page has the site's shell: a skip link, the navigation with the current page marked, the search box")
         func shell() throws {
             let shell = WebShell(

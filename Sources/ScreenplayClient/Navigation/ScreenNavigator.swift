@@ -65,7 +65,7 @@ public actor ScreenNavigator {
 
     /// Creates a navigator over a loader. An optimistic command not answered within
     /// `optimisticTimeout` is undone and reported, as if it had failed.
-    public init(loader: ScreenLoader, optimisticTimeout: Duration = .seconds(10)) {
+    public init(loader: ScreenLoader, optimisticTimeout: Duration = CommandTiming.optimisticTimeout) {
         self.loader = loader
         self.optimisticTimeout = optimisticTimeout
     }

@@ -1,4 +1,5 @@
 import ScreenplayClient
+import ScreenplayContract
 
 /// The site around every page: what a browser user finds on each one whatever the screen is.
 public struct WebShell: Sendable {
@@ -97,7 +98,8 @@ extension HTMLRenderer {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(fullTitle))</title>\
             \(style)\(script)</head>
-            <body data-command-failure="That did not work: the server could not be reached." \
+            <body data-command-path="\(HTML.escape(links.commandPath))" data-command-ms="\(CommandTiming.optimisticTimeoutMilliseconds)" \
+            data-command-failure="That did not work: the server could not be reached." \
             data-command-timeout="That did not work: the server did not answer in time.">\
             <a class="skip-link" href="#main">Skip to content</a>\
             <header class="site-header"><div class="bar"><a class="brand" href="/">\(HTML.escape(shell.siteName))</a>\

@@ -4,7 +4,8 @@ const doc = document;
 const $ = (selector, root = doc) => root.querySelector(selector);
 const $$ = (selector, root = doc) => Array.from(root.querySelectorAll(selector));
 const slot = (name, root) => $(`[data-slot=${name}]`, root);
-const commandTimeout = 15000;
+// The server says where commands go and how long an answer may take (the client core's wait).
+const commandTimeout = Number(doc.body?.dataset.commandMs) || 10000;
 // The site's own pages (their shell has the loading view) are driven; another page that loads
 // the script, the admin's preview, only follows its stream.
 const shell = !!$("#sp-loading");
@@ -512,7 +513,7 @@ doc.addEventListener("submit", (event) => {
     visit(action.pathname + "?" + query.toString());
     return;
   }
-  if (form.method === "post" && !action.pathname.startsWith("/admin")) {
+  if (form.method === "post" && action.pathname === doc.body.dataset.commandPath) {
     event.preventDefault();
     submitCommand(form, event.submitter);
   }
