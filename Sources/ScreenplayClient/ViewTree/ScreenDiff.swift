@@ -1,3 +1,5 @@
+import ScreenplayContract
+
 /// What changed between two resolved trees of one screen, node by node, keyed by ``NodeID``:
 /// which nodes were inserted, removed, moved among their siblings, and updated (and in which
 /// fields); everything else is unchanged. Renderers apply only what changed: a row whose text
@@ -92,7 +94,7 @@ public struct ScreenDiff: Sendable, Hashable {
         // the others moved.
         let kept = new.children.filter { olds[$0.id] != nil }.map(\.id)
         let oldPosition = Dictionary(old.children.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let stay = Self.longestIncreasingRun(kept.map { oldPosition[$0] ?? 0 })
+        let stay = Set(LongestIncreasingRun.indices(kept.map { oldPosition[$0] ?? 0 }))
         for (index, id) in kept.enumerated() where !stay.contains(index) { moved.insert(id) }
         childOrder[new.id] = new.children.map(\.id)
         for child in new.children {
@@ -129,28 +131,5 @@ public struct ScreenDiff: Sendable, Hashable {
         if old.toggle != new.toggle { fields.insert(.toggle) }
         if old.isPending != new.isPending { fields.insert(.pending) }
         return fields
-    }
-
-    /// The indexes of one longest strictly increasing run of `values` (patience sorting).
-    static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []  // index into values of the smallest tail of each run length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var run: Set<Int> = []
-        var index = tails.last ?? -1
-        while index >= 0 {
-            run.insert(index)
-            index = previous[index]
-        }
-        return run
     }
 }

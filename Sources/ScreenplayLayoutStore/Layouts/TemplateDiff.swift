@@ -329,7 +329,7 @@ public struct TemplateDiff: Sendable, Hashable {
         let sequence = kept.map { oldIndex[$0]! }
         guard !sequence.isEmpty else { return [] }
         // Beyond a thousand, the quadratic tie-break costs more than it is worth: any longest run.
-        guard sequence.count <= 1_000 else { return Set(Self.longestIncreasing(sequence).map { kept[$0] }) }
+        guard sequence.count <= 1_000 else { return Set(LongestIncreasingRun.indices(sequence).map { kept[$0] }) }
         let stays = kept.map { newIndex[$0] == oldIndex[$0] ? 1 : 0 }
         // Per end, the best run ending there: (length, ids that stayed), and where it came from.
         var best = stays.map { (length: 1, stayed: $0) }
@@ -349,29 +349,6 @@ public struct TemplateDiff: Sendable, Hashable {
         var result: Set<String> = []
         while cursor >= 0 {
             result.insert(kept[cursor])
-            cursor = previous[cursor]
-        }
-        return result
-    }
-
-    /// The indices of one longest strictly increasing subsequence of `sequence`, O(n log n).
-    static func longestIncreasing(_ sequence: [Int]) -> [Int] {
-        var tails: [Int] = []  // index into `sequence` of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: sequence.count)
-        for (index, value) in sequence.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sequence[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 {
-            result.append(cursor)
             cursor = previous[cursor]
         }
         return result
