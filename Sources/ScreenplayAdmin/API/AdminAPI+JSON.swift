@@ -8,14 +8,12 @@ import ScreenplayServer
 /// Bodies in and out: decoding with JSON paths in every error, encoding answers, and the layout
 /// store's refusals as the service's JSON errors.
 extension AdminAPI {
+    /// A refusal of the layout store as JSON (``LayoutError/answer``), with every problem of an
+    /// invalid template (`problems`) and what changed since a stale write's version beside it.
     static func response(for error: LayoutError) -> ScreenplayService.Response {
         switch error {
         case .invalid(let problems):
-            var response = ScreenplayService.errorResponse(
-                ScreenplayError(
-                    status: .unprocessableContent, code: "invalidTemplate",
-                    message: "\(problems.count) problem(s): " + problems.prefix(3).map(\.description).joined(separator: "; "),
-                    path: problems.first?.path))
+            var response = ScreenplayService.errorResponse(error.answer)
             let listing = problems.map { ProblemListing(path: $0.path, message: $0.message, warning: $0.isWarning) }
             if var object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(response.body)),
                 let encoded = try? JSONEncoder().encode(listing), let list = try? JSONDecoder().decode(JSONValue.self, from: encoded)
@@ -24,22 +22,10 @@ extension AdminAPI {
                 response.body = (try? Array(ScreenplayEncoder().encode(JSONValue.object(object)))) ?? response.body
             }
             return response
-        case .noDraft, .noSuchRevision, .notPublished, .noSuchWidget:
-            return ScreenplayService.errorResponse(.notFound(error.description))
-        case .conflict:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "conflict", message: error.description))
-        case .draftChanged:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "draftChanged", message: error.description))
-        case .experimentInUse:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "experimentInUse", message: error.description))
         case .stale(let stale):
             return response(for: stale)
-        case .stepRefused:
-            return ScreenplayService.errorResponse(ScreenplayError(status: .conflict, code: "stepRefused", message: error.description))
-        case .store:
-            return ScreenplayService.errorResponse(.internalError(error.description))
-        case .unavailable:
-            return ScreenplayService.errorResponse(error.unavailableError ?? .internalError(error.description))
+        default:
+            return ScreenplayService.errorResponse(error.answer)
         }
     }
 

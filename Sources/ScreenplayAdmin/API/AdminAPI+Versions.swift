@@ -79,8 +79,7 @@ extension AdminAPI {
     /// needs to look again: the current `etag` (absent: it is gone), `changedBy`, `changedAt`
     /// and `changes` (in words, since the version the request named, when the store still knows it).
     static func response(for stale: StaleWrite) -> ScreenplayService.Response {
-        var response = ScreenplayService.errorResponse(
-            ScreenplayError(status: .preconditionFailed, code: "preconditionFailed", message: stale.description, path: "If-Match"))
+        var response = ScreenplayService.errorResponse(LayoutError.stale(stale).answer)
         var extra: [String: JSONValue] = [:]
         if let version = stale.currentVersion { extra["etag"] = .string(version) }
         if let by = stale.changedBy { extra["changedBy"] = .string(by) }

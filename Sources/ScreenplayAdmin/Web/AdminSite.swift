@@ -129,16 +129,8 @@ public struct AdminSite: Sendable {
                     title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
             }
         } catch let error as LayoutError {
-            let status: HTTPResponse.Status =
-                switch error {
-                case .invalid: .unprocessableContent
-                case .conflict, .experimentInUse, .draftChanged, .stale, .stepRefused: .conflict
-                case .store: .internalServerError
-                case .unavailable: .serviceUnavailable
-                default: .notFound
-                }
             return Self.page(
-                title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: status)
+                title: "Not done", body: "<p>\(HTML.escape(error.description))</p><p><a href=\"\(prefix)\">Back</a></p>", status: error.answer.status)
         } catch let error as any ScreenplayErrorConvertible {
             // The database away (a 503), and the like: the words the API would send, not a 500.
             let failure = error.screenplayError
