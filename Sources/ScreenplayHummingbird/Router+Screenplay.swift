@@ -13,8 +13,9 @@ extension RouterMethods {
     /// The router is built from the service's route table (``ScreenplayService/routeTable(version:)``):
     /// each coded screen and command, the event stream and the sync at its own path, so the
     /// router's trie sees real paths. Every method on those paths, on each of their prefixes, and
-    /// on `{prefix}/**` goes to the service, which answers screens, commands and all errors
-    /// itself (wrong method, unknown version, oversized body) as JSON, and pages of any depth.
+    /// on `{prefix}/:version/**` goes to the service (and any other method under the prefix, through
+    /// `UnlistedMethodMiddleware`), which answers screens, commands and all errors itself (wrong
+    /// method, unknown version, oversized body) as JSON, and pages of any depth.
     /// Generic over the host's request context, so it sits beside an app's own routes and
     /// middleware.
     @discardableResult

@@ -57,6 +57,20 @@ struct CommandLineTests {
         #expect(refused.output.contains("--api-version 9"))
     }
 
+    @Test("openapi prints the description of the version asked for (its paths name it), and refuses unknown versions")
+    func openAPI() async throws {
+        let (status, output) = try await runCLI(["openapi", "--api-version", "3"])
+        #expect(status == 0, "\(output.suffix(500))")
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(output.utf8))
+        #expect(document["openapi"] == "3.1.0" && document["info"]?["version"] == "v3")
+        let paths = try #require(document["paths"]?.objectValue?.keys)
+        #expect(paths.contains("/api/v3/screens/composer/{slug}") && paths.contains("/api/v3/commands/favorites/add"))
+        #expect(!paths.contains { $0.contains("/v5/") })
+        let refused = try await runCLI(["openapi", "--api-version", "9"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("--api-version 9"))
+    }
+
     @Test("validate passes a clean payload and lists each issue with its path otherwise, with exit codes to match")
     func validate() async throws {
         let clean = try Self.temporaryFile(

@@ -4,9 +4,8 @@ public import ScreenplayContract
 /// A mounted site's routes (``SiteRoute``): the one place that says what the site answers, to
 /// whom, and with what.
 ///
-/// The HTTP adapter registers each route's real path with the framework's router, and answers a
-/// path the table knows with a method it does not list with a `405` naming the ones it does
-/// (``methodNotAllowed(_:at:)``). The OpenAPI description is generated from the tables.
+/// The HTTP adapter registers each route's real path with the framework's router; the OpenAPI
+/// description is generated from the tables.
 public struct RouteTable: Sendable {
     /// The site's name (`api`, `web`, `admin`, `adminAPI`): the OpenAPI tag of its operations.
     public var site: String
@@ -52,11 +51,5 @@ public struct RouteTable: Sendable {
     /// The route for `method` at exactly `path` (a pattern as declared), if there is one.
     public func route(_ method: HTTPRequest.Method, at path: RoutePattern) -> SiteRoute? {
         routes.first { $0.method == method && $0.path == path }
-    }
-
-    /// The `405` for `method` at `path`, whose methods are `allowed`: JSON, naming them, with an
-    /// `Allow` header (RFC 9110 §15.5.6).
-    public static func methodNotAllowed(_ method: HTTPRequest.Method, at path: String, allowed: [HTTPRequest.Method]) -> ScreenplayError {
-        .methodNotAllowed(method, allowed: allowed.map(\.rawValue).joined(separator: ", "), path: path)
     }
 }

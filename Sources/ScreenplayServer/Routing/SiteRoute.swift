@@ -4,10 +4,9 @@ public import ScreenplayContract
 /// One route of a mounted site, as data: its method and path, who may call it and how it is
 /// admitted (``RequestPolicy``), and what it takes and answers.
 ///
-/// A site's routes form its ``RouteTable``. One table serves three readers: the HTTP adapter
-/// builds its router from it (real paths, so the framework's trie sees them), the site applies
-/// its policy before any handler runs, and the OpenAPI description is generated from it, so
-/// what is documented is what is served.
+/// A site's routes form its ``RouteTable``. The HTTP adapter builds its router from it (real
+/// paths, so the framework's trie sees them), and the OpenAPI description is generated from it,
+/// so what is documented is what is served.
 public struct SiteRoute: Sendable {
     /// The method it answers (`HEAD` is listed as its own route where it is answered).
     public var method: HTTPRequest.Method
@@ -48,8 +47,10 @@ public struct SiteRoute: Sendable {
 }
 
 /// Who may call a route, whether a cookie-authenticated write must come from the site itself,
-/// which budget admits it, and how large a body it reads. Applied by the site's table before the
-/// route's handler runs, never by the handler.
+/// which budget admits it, and how large a body it reads: declared with the route, documented in
+/// the OpenAPI description. The cross-site rule is this type's (``crossSiteRefusal(_:cookie:)``,
+/// ``foreignSiteRefusal(_:)``), used by every site; the budgets and the body limit are still
+/// applied by the service's pipelines, in the same terms.
 public struct RequestPolicy: Sendable, Hashable {
     /// A kind of caller.
     public enum Caller: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -62,6 +63,7 @@ public struct RequestPolicy: Sendable, Hashable {
         /// An admin API token (`Authorization: Bearer`).
         case adminToken
 
+        /// By name: a stable order for listings (OpenAPI's `security`, the policy's callers).
         public static func < (lhs: Caller, rhs: Caller) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 

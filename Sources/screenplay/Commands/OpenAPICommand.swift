@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScreenplayContract
 import ScreenplayDemo
 
@@ -11,31 +12,23 @@ struct OpenAPICommand: AsyncParsableCommand {
         discussion:
             "Generated from the server's route tables, with the contract's JSON Schemas for the version: what GET /api/openapi.json answers (for the latest version).")
 
-    @Option(
-        name: .customLong("api-version"),
-        help: "The API version (\(APIVersion.supported.lowerBound.rawValue)...\(APIVersion.supported.upperBound.rawValue)).")
-    var apiVersion: Int = APIVersion.latest.rawValue
+    @OptionGroup var contract: ContractVersionOption
 
     @Option(name: .shortAndLong, help: "Write it to this file instead of printing it.")
     var output: String?
-
-    func validate() throws {
-        guard APIVersion.supported.contains(APIVersion(apiVersion)) else {
-            throw ValidationError(
-                "--api-version \(apiVersion) is not a contract version; this build knows \(APIVersion.supported.lowerBound.rawValue)...\(APIVersion.supported.upperBound.rawValue)"
-            )
-        }
-    }
 
     func run() async throws {
         // The tables are the demo's: its routes, read from a demo opened on a scratch database.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-openapi-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let demo = try await DemoApp.open(dataDirectory: scratch)
+        // Quiet: what this command prints is the document (a migration's notice is no news here).
+        var logger = Logger(label: "screenplay.openapi")
+        logger.logLevel = .warning
+        let demo = try await DemoApp.open(dataDirectory: scratch, logger: logger)
         let bytes: [UInt8]
         do {
-            bytes = try demo.openAPIDescription(version: APIVersion(apiVersion), pretty: true)
+            bytes = try demo.openAPIDescription(version: contract.version, pretty: true)
             try await demo.close()
         } catch {
             try? await demo.close()

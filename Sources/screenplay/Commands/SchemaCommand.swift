@@ -11,20 +11,9 @@ struct SchemaCommand: ParsableCommand {
         discussion:
             "Generated from the Swift definitions, with the app's widget kinds. Kinds carry x-introduced, x-deprecated and x-fallback.")
 
-    @Option(
-        name: .customLong("api-version"),
-        help: "The API version (\(APIVersion.supported.lowerBound.rawValue)...\(APIVersion.supported.upperBound.rawValue)).")
-    var apiVersion: Int = APIVersion.latest.rawValue
-
-    func validate() throws {
-        guard APIVersion.supported.contains(APIVersion(apiVersion)) else {
-            throw ValidationError(
-                "--api-version \(apiVersion) is not a contract version; this build knows \(APIVersion.supported.lowerBound.rawValue)...\(APIVersion.supported.upperBound.rawValue)"
-            )
-        }
-    }
+    @OptionGroup var contract: ContractVersionOption
 
     func run() throws {
-        print(try ContractSchema.text(for: APIVersion(apiVersion), appKinds: DemoApp.appDefinedKinds), terminator: "")
+        print(try ContractSchema.text(for: contract.version, appKinds: DemoApp.appDefinedKinds), terminator: "")
     }
 }
