@@ -218,7 +218,6 @@ let package = Package(
             name: "ScreenplayClientAsyncHTTPClient",
             dependencies: [
                 "ScreenplayClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -326,10 +325,11 @@ let package = Package(
         .testTarget(
             name: "ScreenplayHummingbirdTests",
             dependencies: [
-                "ScreenplayHummingbird",
+                "ScreenplayHummingbird", "ScreenplayClientNIO", "ScreenplayTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -391,10 +391,9 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
-                "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient", "ScreenplayComposerNIO",
+                "ScreenplayClientNIO", "ScreenplayComposerNIO",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -11,7 +11,10 @@ public import ScreenplayServer
 /// It sits after Hummingbird's connection-state handler (see ``ScreenplayHTTP1Channel``), so
 /// the idle timeout sees these requests and answers like any other, and it keeps HTTP/1.1's
 /// order: while an earlier request on the connection is still being answered by the
-/// framework, a later one goes the normal way, behind it.
+/// framework, a later one goes the normal way, behind it. A request that asks to close the
+/// connection (`Connection: close`, as clients that use a connection once send) is answered here
+/// too, with `Connection: close`, and the connection closes once the answer is written; any other
+/// `Connection` option (an upgrade) is the framework's to honour.
 public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Request parts, passed on unless answered here.
     public typealias InboundIn = HTTPRequestPart
@@ -28,6 +31,8 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     private var passedOn = 0
     /// Whether the parts after an answered head are dropped (up to its `.end`).
     private var dropping = false
+    /// Whether a 304 answered here closed the connection: nothing after it is read.
+    private var closing = false
     /// The `Date` header, made once a second.
     private var date = HTTPDate()
 
@@ -42,31 +47,56 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            // `Connection` (close, upgrade) is the framework's to honour. While the socket is
-            // not writable (a client that sends and does not read), requests go to the
-            // framework, whose backpressure stops reading; answering here would queue without
-            // bound.
-            if passedOn == 0, context.channel.isWritable, !request.headerFields.contains(.connection),
+            if closing { return }
+            // While the socket is not writable (a client that sends and does not read),
+            // requests go to the framework, whose backpressure stops reading; answering here
+            // would queue without bound.
+            if passedOn == 0, context.channel.isWritable, let closes = Self.asksToClose(request.headerFields),
                 var fields = memory.notModified(request)
             {
                 dropping = true
                 fields[.date] = date.now()
                 if let serverName { fields[.server] = serverName }
+                if closes { fields[.connection] = "close" }
                 context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                guard closes else {
+                    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                    return
+                }
+                closing = true
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
                 return
             }
             passedOn += 1
             context.fireChannelRead(data)
         case .body:
-            if !dropping { context.fireChannelRead(data) }
+            if !dropping, !closing { context.fireChannelRead(data) }
         case .end:
+            if closing { return }
             if dropping {
                 dropping = false
             } else {
                 context.fireChannelRead(data)
             }
         }
+    }
+
+    /// Whether a request's `Connection` field asks to close the connection after the answer
+    /// (`true`), asks nothing or only keep-alive (`false`), or asks for something this handler
+    /// leaves to the framework, an upgrade (`nil`).
+    static func asksToClose(_ fields: HTTPFields) -> Bool? {
+        var closes = false
+        for value in fields[values: .connection] {
+            for option in value.split(separator: ",") {
+                switch String(option.filter { $0 != " " && $0 != "\t" }).lowercased() {
+                case "close": closes = true
+                case "keep-alive", "": continue
+                default: return nil
+                }
+            }
+        }
+        return closes
     }
 
     /// Counts the framework's finished responses.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ScreenplayClient
-import ScreenplayClientAsyncHTTPClient
+import ScreenplayClientNIO
 import ScreenplayContract
 import ScreenplayTestSupport
 import Testing
@@ -90,7 +90,7 @@ struct BadInputTests {
         let port = try #require(await iterator.next())
         let loader = ScreenLoader(
             endpoint: ServerEndpoint(root: URL(string: "http://127.0.0.1:\(port)/")!, apiVersion: .v1),
-            transport: AsyncHTTPClientTransport())
+            transport: PlainHTTPTransport())
         let loaded = try await loader.screen(at: "screens/odd")
         let components = loaded.screen.sections[0].components
         #expect(components.count == 3)

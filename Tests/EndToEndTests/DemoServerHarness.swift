@@ -1,10 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import ScreenplayClient
-import ScreenplayClientAsyncHTTPClient
+import ScreenplayClientNIO
 import ScreenplayContract
 import ScreenplayDemo
 import ScreenplayHummingbird
@@ -69,7 +68,7 @@ struct DemoServerHarness {
     enum HarnessError: Error { case serverDidNotStart }
 }
 
-/// A client of the demo: loader + navigator over AsyncHTTPClient, with its own token.
+/// A client of the demo: loader + navigator over plain HTTP on NIO, with its own token.
 struct DemoClient {
     let loader: ScreenLoader
     let navigator: ScreenNavigator
@@ -78,7 +77,7 @@ struct DemoClient {
     init(root: URL, token: String? = nil, apiVersion: APIVersion = .latest) {
         tokens = InMemoryTokenStore(token: token)
         loader = ScreenLoader(
-            endpoint: ServerEndpoint(root: root, apiVersion: apiVersion), transport: AsyncHTTPClientTransport(), tokens: tokens)
+            endpoint: ServerEndpoint(root: root, apiVersion: apiVersion), transport: PlainHTTPTransport(), tokens: tokens)
         navigator = ScreenNavigator(loader: loader)
     }
 }
@@ -96,22 +95,14 @@ struct RawResponse {
     }
 }
 
-/// Does not follow redirects, so tests see the 303s themselves. Lives for the whole test process.
-/// Tests that send many requests at once (ten adds together) get a connection each rather than
-/// queueing behind the pool's default of 8 per server, where a loaded machine's slow answers
-/// made the queued ones give up waiting (`getConnectionFromPoolTimeout` after 10 s).
-let rawClient: HTTPClient = {
-    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
-    configuration.timeout.connect = .seconds(30)
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-}()
-
+/// A raw exchange on a connection of its own (`PlainHTTPTransport`): redirects are not
+/// followed, so tests see the 303s themselves, and requests sent at once (ten adds together) do
+/// not queue behind a pool.
 func raw(
     _ method: HTTPRequest.Method, _ root: URL, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil
 ) async throws -> RawResponse {
     let request = HTTPRequest(method: method, scheme: "http", authority: "\(root.host!):\(root.port!)", path: path, headerFields: headers)
-    let (response, bytes) = try await AsyncHTTPClientTransport(client: rawClient).send(request, body: body)
+    let (response, bytes) = try await PlainHTTPTransport().send(request, body: body)
     return RawResponse(status: response.status, headers: response.headerFields, body: bytes)
 }
 

@@ -1,24 +1,12 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
+import HTTPTypes
 import ScreenplayClient
+import ScreenplayClientNIO
 import Synchronization
 
-/// The client event streams are read with: a connection each, used once, as a browser's
-/// `EventSource` opens its own. A stream's connection handed back to a shared pool could be
-/// picked for the next request just as the server closes it after the stream's end, which a
-/// loaded machine turned into `remoteConnectionClosed` for a request that was never sent.
-let streamClient: HTTPClient = {
-    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-    configuration.maximumUsesPerConnection = 1
-    configuration.timeout.connect = .seconds(30)
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-}()
-
-/// One open screen event stream over loopback, read as a client would (AsyncHTTPClient, bytes
-/// fed to ``EventStreamParser``), its events kept for the test to wait on.
+/// One open screen event stream over loopback, read as a client would (a connection of its own,
+/// as a browser's `EventSource` opens, bytes fed to ``EventStreamParser``), its events kept for
+/// the test to wait on.
 final class EventListener: Sendable {
     let status: UInt
     let headers: [(String, String)]
@@ -38,18 +26,19 @@ final class EventListener: Sendable {
         _ root: URL, screens: [String], token: String? = nil, lastEventID: String? = nil, version: Int = 4, path: String? = nil,
         cookie: String? = nil
     ) async throws -> EventListener {
-        var request = HTTPClientRequest(
-            url: root.absoluteString + (path ?? "api/v\(version)/events?screens=" + screens.joined(separator: ",")))
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
-        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await streamClient.execute(request, timeout: .seconds(600))
-        let listener = EventListener(status: response.status.code, headers: response.headers.map { ($0.name, $0.value) })
+        var fields = HTTPFields()
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        if let cookie { fields[.cookie] = cookie }
+        if let lastEventID { fields[HTTPField.Name("Last-Event-ID")!] = lastEventID }
+        let request = HTTPRequest(
+            method: .get, scheme: "http", authority: "\(root.host!):\(root.port!)",
+            path: "/" + (path ?? "api/v\(version)/events?screens=" + screens.joined(separator: ",")), headerFields: fields)
+        let (response, body) = try await PlainHTTPTransport().open(request)
+        let listener = EventListener(status: UInt(response.status.code), headers: response.headerFields.map { ($0.name.rawName, $0.value) })
         let task = Task {
             var parser = EventStreamParser()
             do {
-                for try await buffer in response.body {
-                    let bytes = Array(buffer.readableBytesView)
+                for try await bytes in body {
                     if String(decoding: bytes, as: UTF8.self).contains(": heartbeat") { listener.comments.withLock { $0 += 1 } }
                     let events = try parser.feed(bytes)
                     listener.received.withLock { $0 += events }

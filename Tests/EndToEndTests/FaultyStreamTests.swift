@@ -1,6 +1,6 @@
 import Foundation
 import ScreenplayClient
-import ScreenplayClientAsyncHTTPClient
+import ScreenplayClientNIO
 import ScreenplayContract
 import Testing
 
@@ -10,7 +10,7 @@ import Testing
 @Suite("A navigator rides out a faulty event stream")
 struct FaultyStreamTests {
     static func navigator(_ root: URL) -> ScreenNavigator {
-        let loader = ScreenLoader(endpoint: ServerEndpoint(root: root, apiVersion: .v5), transport: AsyncHTTPClientTransport())
+        let loader = ScreenLoader(endpoint: ServerEndpoint(root: root, apiVersion: .v5), transport: PlainHTTPTransport())
         return ScreenNavigator(loader: loader)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import ScreenplayClient
-import ScreenplayClientAsyncHTTPClient
+import ScreenplayClientNIO
 import ScreenplayContract
 import Testing
 
@@ -92,7 +92,7 @@ struct OfflineSyncDemoTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let storage = try FileOfflineStorage(directory: folder)
             let loader = ScreenLoader(
-                endpoint: ServerEndpoint(root: root, apiVersion: .v5), transport: AsyncHTTPClientTransport(),
+                endpoint: ServerEndpoint(root: root, apiVersion: .v5), transport: PlainHTTPTransport(),
                 tokens: InMemoryTokenStore(token: token), offlineStorage: storage)
             try await loader.markForOffline("screens/home", depth: 2)
             let full = try await loader.syncOffline()

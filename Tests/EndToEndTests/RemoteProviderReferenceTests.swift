@@ -48,13 +48,12 @@ extension RemoteProviderTests {
         }
 
         @Test(
-            "values the service does not know are errors at their paths; known ones pass; the question is as documented",
-            arguments: Transport.allCases)
-        func missingValues(transport: Transport) async throws {
+            "values the service does not know are errors at their paths; known ones pass; the question is as documented")
+        func missingValues() async throws {
             let asked = AskedQuestions()
             try await RemoteProviderTests.withProviderServer(asked: asked) { root in
                 let provider = RemoteWidgetProvider(
-                    url: root + "/ok", transport: transport.transport, referencesURL: root + "/references", referencesTimeout: .seconds(5))
+                    url: root + "/ok", transport: PlainHTTPWidgetTransport(), referencesURL: root + "/references", referencesTimeout: .seconds(5))
                 #expect(provider.checksReferences)
                 let problems = await Self.problems(Self.template(["spring-sale", "ghost", "summer-sale", "ghost", 7]), provider: provider)
                 #expect(
@@ -75,13 +74,12 @@ extension RemoteProviderTests {
         }
 
         @Test(
-            "a service that fails, answers something unreadable or answers another question gives warnings naming the vertical, not errors",
-            arguments: Transport.allCases)
-        func failuresWarn(transport: Transport) async throws {
+            "a service that fails, answers something unreadable or answers another question gives warnings naming the vertical, not errors")
+        func failuresWarn() async throws {
             try await RemoteProviderTests.withProviderServer { root in
                 func warnings(_ path: String, timeout: Duration = .seconds(5)) async -> [TemplateProblem] {
                     let provider = RemoteWidgetProvider(
-                        url: root + "/ok", transport: transport.transport, maximumResponseBytes: 1 << 20, referencesURL: root + path,
+                        url: root + "/ok", transport: PlainHTTPWidgetTransport(), maximumResponseBytes: 1 << 20, referencesURL: root + path,
                         referencesTimeout: timeout)
                     return await Self.problems(Self.template(["spring-sale", "ghost"]), provider: provider)
                 }

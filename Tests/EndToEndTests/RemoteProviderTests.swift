@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import ScreenplayComposerAsyncHTTPClient
 import ScreenplayComposer
 import ScreenplayComposerNIO
 import ScreenplayContract
@@ -12,8 +10,9 @@ import ScreenplayServer
 import ScreenplayTestSupport
 import Testing
 
-/// Remote widget providers over both transports against a real HTTP server that answers well,
-/// badly, slowly, hugely and not at all.
+/// Remote widget providers over the plain NIO transport against a real HTTP server that answers
+/// well, badly, slowly, hugely and not at all. (AsyncHTTPClient's transport has the same cases in
+/// HTTPSAdapters/, a package of its own, so this build compiles no HTTPS client.)
 @Suite("Remote widget providers over HTTP")
 struct RemoteProviderTests {
     /// What `/references-named` answers, by the question's `names`: each but `none` is wrong in
@@ -109,17 +108,6 @@ struct RemoteProviderTests {
         return try outcome.get()
     }
 
-    enum Transport: String, CaseIterable, CustomStringConvertible {
-        case plainNIO, asyncHTTPClient
-        var transport: any WidgetHTTPTransport {
-            switch self {
-            case .plainNIO: PlainHTTPWidgetTransport()
-            case .asyncHTTPClient: AsyncHTTPClientWidgetTransport()
-            }
-        }
-        var description: String { rawValue }
-    }
-
     static func request(timeout: Duration = .seconds(2)) -> WidgetRequest {
         WidgetRequest(
             vertical: "promotions",
@@ -128,24 +116,24 @@ struct RemoteProviderTests {
             deadline: .now + timeout)
     }
 
-    @Test("a good answer's widgets arrive byte for byte, its entities decoded, the call fully described", arguments: Transport.allCases)
-    func goodAnswer(transport: Transport) async throws {
+    @Test("a good answer's widgets arrive byte for byte, its entities decoded, the call fully described")
+    func goodAnswer() async throws {
         try await Self.withProviderServer { root in
-            let response = try await RemoteWidgetProvider(url: root + "/ok", transport: transport.transport).fragments(for: Self.request())
+            let response = try await RemoteWidgetProvider(url: root + "/ok", transport: PlainHTTPWidgetTransport()).fragments(for: Self.request())
             #expect(response.fragments["b1"] == .bytes(Array(#"{"type":"banner",  "headline":"Sale"}"#.utf8)))
             #expect(response.entities == ["product/1": ["price": "€1"]])
-            let echoed = try await RemoteWidgetProvider(url: root + "/echo", transport: transport.transport).fragments(for: Self.request())
+            let echoed = try await RemoteWidgetProvider(url: root + "/echo", transport: PlainHTTPWidgetTransport()).fragments(for: Self.request())
             guard case .bytes(let bytes) = echoed.fragments["b1"] else { throw CancellationError() }
             #expect(String(decoding: bytes, as: UTF8.self).contains("promotions|shop|b1|android|fr-CH"))
         }
     }
 
-    @Test("failures are errors that say what happened", arguments: Transport.allCases)
-    func failures(transport: Transport) async throws {
+    @Test("failures are errors that say what happened")
+    func failures() async throws {
         try await Self.withProviderServer { root in
             func failure(_ path: String, timeout: Duration = .seconds(2)) async -> String {
                 do {
-                    _ = try await RemoteWidgetProvider(url: root + path, transport: transport.transport, maximumResponseBytes: 1 << 20)
+                    _ = try await RemoteWidgetProvider(url: root + path, transport: PlainHTTPWidgetTransport(), maximumResponseBytes: 1 << 20)
                         .fragments(for: Self.request(timeout: timeout))
                     return "no error"
                 } catch {
@@ -164,7 +152,7 @@ struct RemoteProviderTests {
         #expect(
             await {
                 do {
-                    _ = try await RemoteWidgetProvider(url: "http://127.0.0.1:9/widgets", transport: transport.transport).fragments(
+                    _ = try await RemoteWidgetProvider(url: "http://127.0.0.1:9/widgets", transport: PlainHTTPWidgetTransport()).fragments(
                         for: Self.request())
                     return false
                 } catch { return true }

@@ -64,9 +64,11 @@ struct RevalidationTests {
             for _ in 0..<3 { answers.append(try await Self.home(root, token: alice, etag: etag)) }
             #expect(answers.allSatisfy { $0.status == .notModified && $0.body.isEmpty && $0.headers[.date] != nil })
             #expect(memory.answered == before + 3, "all three answered before routing")
-            // The fields a 200 carries, less those about its body, are what the 304 says.
+            // The fields a 200 carries, less those about its body, are what the 304 says (and,
+            // as these requests ask to close, `Connection: close`).
             let expected = first.headers.filter { ![.contentType, .contentLength, .date].contains($0.name) }
-            let fast = answers[0].headers.filter { $0.name != .date }
+            #expect(answers.allSatisfy { $0.headers[.connection] == "close" })
+            let fast = answers[0].headers.filter { ![.date, .connection].contains($0.name) }
             #expect(Set(fast.map(\.description)) == Set(expected.map(\.description)))
 
             let bobsTag = try #require(try await Self.home(root, token: bob).headers[.eTag])
@@ -129,6 +131,25 @@ struct RevalidationTests {
             // A status line follows the previous body directly (a JSON body ends without a line break).
             let statuses = received.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
             #expect(statuses == ["200", "304", "200"], "\(received.prefix(300))")
+        }
+    }
+
+    @Test("a revalidation that asks to close is answered from memory saying so, then closed; one that asks an upgrade is the framework's")
+    func closeAsked() async throws {
+        try await Self.withUsersHome { _, port, token, etag, demo in
+            let memory = try #require(demo.service.revalidations)
+            func asking(_ connection: String) -> String {
+                Self.revalidation(token: token, etag: etag).replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: \(connection)\r\n\r\n")
+            }
+            let before = memory.answered
+            // `exchange` reads until the server closes: it returns only if the server does.
+            let closed = try await ConnectionLimitTests.exchange(port: port, asking("Keep-Alive, close"))
+            #expect(closed.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "\(closed)")
+            #expect(closed.lowercased().contains("\r\nconnection: close\r\n"), "\(closed)")
+            #expect(memory.answered == before + 1, "answered before routing")
+            let upgrade = try await ConnectionLimitTests.exchange(port: port, asking("upgrade, close"))
+            #expect(upgrade.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "the framework's own 304: \(upgrade)")
+            #expect(memory.answered == before + 1, "not answered here")
         }
     }
 

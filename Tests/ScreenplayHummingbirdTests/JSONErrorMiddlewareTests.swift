@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer
@@ -12,7 +11,7 @@ import Testing
 struct JSONErrorMiddlewareTests {
     struct Broken: Error {}
 
-    static func makeApplication() -> some ApplicationProtocol {
+    static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
         router.get("plain") { _, _ -> Response in throw HTTPError(.notFound) }
@@ -21,10 +20,10 @@ struct JSONErrorMiddlewareTests {
         router.get("empty") { _, _ in Response(status: .serviceUnavailable, headers: [.retryAfter: "2"]) }
         router.get("broken") { _, _ -> Response in throw Broken() }
         router.get("fine") { _, _ in "ok" }
-        return Application(router: router)
+        return router
     }
 
-    static func error(_ response: TestResponse) throws -> ErrorBody.Detail {
+    static func error(_ response: LoopbackResponse) throws -> ErrorBody.Detail {
         try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body)).error
     }
 
@@ -35,7 +34,7 @@ struct JSONErrorMiddlewareTests {
             ("/broken", 500, "internalError"), ("/nowhere", 404, "notFound"),
         ])
     func shapes(path: String, status: Int, code: String) async throws {
-        try await Self.makeApplication().test(.router) { client in
+        try await withLoopbackServer(Self.makeRouter()) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status.code == status)
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
@@ -47,7 +46,7 @@ struct JSONErrorMiddlewareTests {
 
     @Test("messages and headers survive; a 404 names the path; HEAD gets the head alone; answers with a body pass untouched")
     func details() async throws {
-        try await Self.makeApplication().test(.router) { client in
+        try await withLoopbackServer(Self.makeRouter()) { client in
             try await client.execute(uri: "/said", method: .get) { response in
                 let error = try Self.error(response)
                 #expect(error.message == "no such thing")

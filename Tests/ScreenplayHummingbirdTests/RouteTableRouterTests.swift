@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer
@@ -44,7 +43,7 @@ struct RouteTableRouterTests {
 
     @Test("pages at a coded route's prefix and deeper than any route are served; unknown paths and methods get the service's JSON")
     func answers() async throws {
-        try await Application(router: Self.router()).test(.router) { client in
+        try await withLoopbackServer(Self.router()) { client in
             try await client.execute(uri: "/api/v5/screens/albums/7", method: .get) { response in
                 #expect(response.status == .ok && String(buffer: response.body).contains("\"title\":\"7\""))
             }

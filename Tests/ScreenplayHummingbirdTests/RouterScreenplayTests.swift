@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayServer
@@ -16,7 +15,7 @@ final class OneUser: IdentityResolver {
 
 @Suite("Hummingbird adapter")
 struct RouterScreenplayTests {
-    static func makeApplication(maximumBodySize: Int = 100) -> some ApplicationProtocol {
+    static func makeRouter(maximumBodySize: Int = 100) -> Router<BasicRequestContext> {
         var routes = ScreenplayRoutes()
         routes.screen("home") { _ in Screen(id: "home", title: "Home") { Section("s") { Text("hi") } } }
         routes.command("echo") { request in .done(.init(message: try request.text("text"))) }
@@ -24,12 +23,12 @@ struct RouterScreenplayTests {
         let router = Router()
         router.get("hello") { _, _ in "app route" }
         router.addScreenplay(service)
-        return Application(router: router)
+        return router
     }
 
     @Test("screens, 304s and commands pass through unchanged; the app's own routes still work")
     func passThrough() async throws {
-        try await Self.makeApplication().test(.router) { client in
+        try await withLoopbackServer(Self.makeRouter()) { client in
             let etag = try await client.execute(uri: "/api/v1/screens/home", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[ScreenplayService.tokenHeader] == nil, "reading hands out no identity")
@@ -58,7 +57,7 @@ struct RouterScreenplayTests {
 
     @Test("a streamed body over the limit is cut off with a 413 stating the limit")
     func bodyLimit() async throws {
-        try await Self.makeApplication(maximumBodySize: 100).test(.live) { client in
+        try await withLoopbackServer(Self.makeRouter(maximumBodySize: 100)) { client in
             let body = ByteBuffer(string: "{\"text\":\"" + String(repeating: "a", count: 5000) + "\"}")
             try await client.execute(uri: "/api/v1/commands/echo", method: .post, headers: [.contentType: "application/json"], body: body) {
                 response in
