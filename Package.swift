@@ -175,6 +175,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The editor's script module, served on top of the web site's shared one.
+            resources: [.copy("Web/Script/editor.js")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -247,7 +249,7 @@ let package = Package(
                 "ScreenplayContract", "ScreenplayClient", "ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // The site's one script, served by the site (no build step, no registry).
-            resources: [.copy("Script/screenplay.js")],
+            resources: [.copy("Script/core.js"), .copy("Script/site.js")],
             swiftSettings: swiftSettings),
         .target(name: "ScreenplayTerminal", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
 

@@ -241,7 +241,9 @@ extension RouterMethods {
         // Every path a browser is sent to that nothing answers gets the site's own 404 page
         // (unknown paths, and routes added after this one that answer 404).
         _ = add(middleware: WebNotFoundMiddleware(site: site))
-        for path in ["/", "screens/**", "web/results/**", "web/screenplay.js", "web/screenplay.css", "web/icon.svg"] {
+        // The site's pages ("/screens/*" is every path under it) and its own files.
+        let pages = WebSite.pagePaths.map { $0.hasSuffix("*") ? $0 + "*" : $0 }
+        for path in pages + WebSite.assetPaths {
             get(RouterPath(path), use: handler)
             head(RouterPath(path), use: handler)
         }

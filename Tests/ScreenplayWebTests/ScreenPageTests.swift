@@ -35,7 +35,7 @@ struct ScreenPageTests {
         func shell() throws {
             let shell = WebShell(
                 siteName: "Classical", navigation: [.init("Home", path: "/"), .init("Library", path: "/screens/library")],
-                search: .init(path: "/screens/search", parameter: "q", placeholder: "Find"), scriptPath: "/web/screenplay.js?v=1")
+                search: .init(path: "/screens/search", parameter: "q", placeholder: "Find"), scriptPath: "/web/site.js?v=1")
             let renderer = HTMLRenderer(shell: shell)
             let home = renderer.page(for: Fixture.screen([]), currentPath: "/")
             let library = renderer.page(for: Fixture.screen([], title: "Night <Music>"), currentPath: "/screens/library/4?x=1")
@@ -47,7 +47,7 @@ struct ScreenPageTests {
                 home.contains(
                     #"<form class="site-search" role="search" method="get" action="/screens/search"><label for="site-search" class="visually-hidden">Search</label><input id="site-search" type="search" name="q" placeholder="Find" autocomplete="off">"#
                 ))
-            #expect(home.contains(#"<script type="module" src="/web/screenplay.js?v=1"></script>"#))
+            #expect(home.contains(#"<script type="module" src="/web/site.js?v=1"></script>"#))
             // The player, the live region and the loading state are in every page, outside <main>.
             let main = try #require(home.range(of: "</main>"))
             #expect(home[main.upperBound...].contains(#"<section id="sp-player" class="player" aria-label="Now playing" hidden>"#))

@@ -72,7 +72,7 @@ struct WebSiteTests {
         #expect(home.head.headerFields[.setCookie] == nil, "reading creates no identity")
         // The site's own script, and nothing else: no inline script, no other origin.
         #expect(home.head.headerFields[.contentSecurityPolicy]?.contains("script-src 'self';") == true)
-        #expect(String(decoding: home.body, as: UTF8.self).contains(#"<script type="module" src="/web/screenplay.js?v="#))
+        #expect(String(decoding: home.body, as: UTF8.self).contains(#"<script type="module" src="/web/site.js?v="#))
         #expect(String(decoding: home.body, as: UTF8.self).contains("Hello &lt;world&gt;"))
         let missing = try #require(
             await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/screens/nope"), body: []))
@@ -156,29 +156,56 @@ struct WebSiteTests {
         #expect(String(decoding: page.body, as: UTF8.self).contains(#"<p class="error" role="alert" data-notice="error">missing required field &#39;name&#39;</p>"#))
     }
 
-    @Test("the script and the stylesheet are served with a version in their URLs, a year in caches, and revalidated by tag")
+    /// Every script module `html` loads (its module scripts, and all they import, followed), with
+    /// what the site answered for each, and the URLs the page preloads.
+    static func scripts(of html: String, from site: WebSite, gzip: Bool = false) async throws -> (
+        modules: [String: WebSite.Response], preloaded: Set<String>
+    ) {
+        func matches(_ pattern: String, in text: String) -> [String] {
+            let expression = try! NSRegularExpression(pattern: pattern)
+            return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+            }
+        }
+        var waiting = matches(#"<script type="module" src="([^"]+)""#, in: html)
+        var modules: [String: WebSite.Response] = [:]
+        while let url = waiting.popLast() {
+            guard modules[url] == nil else { continue }
+            let fields: HTTPFields = gzip ? [.acceptEncoding: "gzip"] : [:]
+            let answer = try #require(
+                await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: url, headerFields: fields), body: []))
+            modules[url] = answer
+            let plain = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: url), body: []))
+            waiting += matches(#"(?:import|from)\s*"([^"]+)""#, in: String(decoding: plain.body, as: UTF8.self))
+        }
+        return (modules, Set(matches(#"<link rel="modulepreload" href="([^"]+)""#, in: html)))
+    }
+
+    @Test("a listener's page loads at most 20 KB of script in all, every module it imports preloaded, each versioned and kept a year")
     func script() async throws {
         let site = Self.site()
         let home = String(decoding: try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/"), body: [])).body, as: UTF8.self)
-        let range = try #require(home.range(of: #"/web/screenplay.js\?v=[0-9a-f-]+"#, options: .regularExpression))
-        let script = try #require(
-            await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: String(home[range])), body: []))
-        #expect(script.head.status == .ok)
-        #expect(script.head.headerFields[.contentType] == "text/javascript; charset=utf-8")
-        #expect(script.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
-        // One script for the site and the admin (the editor's drag and drop and palette are in it too).
-        #expect(script.body.count > 1_000 && script.body.count < 28_000, "under 28 KB: \(script.body.count) bytes")
-        // What a browser downloads: the compressed script, held under 8.8 KB.
-        let compressed = try #require(
-            await site.respond(
-                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: String(home[range]), headerFields: [.acceptEncoding: "gzip"]),
-                body: []))
-        #expect(compressed.head.headerFields[.contentEncoding] == "gzip")
-        #expect(compressed.body.count < 8_800, "under 8.8 KB gzipped: \(compressed.body.count) bytes")
-        let etag = try #require(script.head.headerFields[.eTag])
+        let (modules, preloaded) = try await Self.scripts(of: home, from: site)
+        #expect(Set(modules.keys) == [WebScript.site!.versionedPath, WebScript.core!.versionedPath])
+        for (url, module) in modules {
+            #expect(module.head.status == .ok, "\(url)")
+            #expect(module.head.headerFields[.contentType] == "text/javascript; charset=utf-8")
+            #expect(module.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
+        }
+        // Everything the entry imports loads beside it, not after it.
+        #expect(preloaded == Set(modules.keys).subtracting([WebScript.site!.versionedPath]))
+        let total = modules.values.map(\.body.count).reduce(0, +)
+        #expect(total <= 20_000, "a listener's script, every module: \(total) bytes")
+        #expect(!String(decoding: modules[WebScript.site!.versionedPath]!.body, as: UTF8.self).contains("dragstart"), "no editor")
+        // What a browser downloads: the compressed modules, held under 7.5 KB together.
+        let compressed = try await Self.scripts(of: home, from: site, gzip: true).modules
+        #expect(compressed.values.allSatisfy { $0.head.headerFields[.contentEncoding] == "gzip" })
+        let gzipped = compressed.values.map(\.body.count).reduce(0, +)
+        #expect(gzipped < 7_500, "gzipped: \(gzipped) bytes")
+        let etag = try #require(modules[WebScript.core!.versionedPath]?.head.headerFields[.eTag])
         let revalidated = try #require(
             await site.respond(
-                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/web/screenplay.js", headerFields: [.ifNoneMatch: etag]),
+                to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/web/core.js", headerFields: [.ifNoneMatch: etag]),
                 body: []))
         #expect(revalidated.head.status == .notModified && revalidated.body.isEmpty)
         // The stylesheet likewise: linked from every page, not repeated in each.
@@ -191,28 +218,40 @@ struct WebSiteTests {
         #expect(String(decoding: style.body, as: UTF8.self).contains("--sp-accent"))
     }
 
-    @Test("the script is served without its whole-line comments and blank lines, its code as written")
+    @Test("a module is served without whole-line comments, blank lines and indentation, its code as written, its imports versioned")
     func servedScript() throws {
         let sample = """
             // What the module does.
-            const a = 1; // a comment after code stays
+            import { a } from "./core.js";
+            const b = 1; // a comment after code stays
 
               // indented too
             const url = "http://example.org//path";
             \tfoo(); //  ok
             """
-        #expect(WebScript.served(sample) == "const a = 1; // a comment after code stays\nconst url = \"http://example.org//path\";\n\tfoo(); //  ok\n")
-        // A template literal spanning lines may hold a line that begins with //: left whole.
-        let literal = "const text = `first\n// not a comment\n`;\n// a comment\n"
-        #expect(WebScript.served(literal) == literal)
-        // The real script loses bytes, not code: every line it keeps is one of the source's.
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/ScreenplayWeb/Script/screenplay.js")
-        let source = try #require(try? String(contentsOf: file, encoding: .utf8))
-        let served = WebScript.served(source)
-        #expect(served.utf8.count < source.utf8.count * 95 / 100)
-        let sourceLines = Set(source.split(separator: "\n"))
-        #expect(served.split(separator: "\n").allSatisfy { sourceLines.contains($0) })
+        let core = ScriptModule(path: "/web/core.js", source: "export const a = 1;\n")
+        let module = ScriptModule(path: "/web/site.js", source: sample, dependencies: [core])
+        #expect(
+            String(decoding: module.asset.bytes, as: UTF8.self)
+                == "import { a } from \"\(core.versionedPath)\";\nconst b = 1; // a comment after code stays\nconst url = \"http://example.org//path\";\nfoo(); //  ok\n")
+        #expect(module.imports == [core.versionedPath])
+        #expect(module.versionedPath.hasPrefix("/web/site.js?v=") && module.versionedPath != core.versionedPath)
+        // A new version of what it imports is a new version of the importer.
+        let newer = ScriptModule(path: "/web/site.js", source: sample, dependencies: [ScriptModule(path: "/web/core.js", source: "export const a = 2;\n")])
+        #expect(newer.versionedPath != module.versionedPath)
+        // A template literal spanning lines may hold a line that begins with // or spaces: left whole.
+        let literal = "const text = `first\n// not a comment\n  kept`;\n// a comment\n"
+        #expect(ScriptModule.served(literal) == literal)
+        // The real modules lose bytes, not code: every line served is one of the source's, unindented.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ScreenplayWeb/Script")
+        for name in ["core.js", "site.js"] {
+            let source = try #require(try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+            let served = ScriptModule.served(source)
+            #expect(served.utf8.count < source.utf8.count * 90 / 100, "\(name)")
+            let sourceLines = Set(source.split(separator: "\n").map { String($0.drop { $0 == " " }) })
+            #expect(served.split(separator: "\n").allSatisfy { sourceLines.contains(String($0)) }, "\(name)")
+        }
     }
 
     @Test("a page is cached by its screen's ETag and revalidated with a 304; a page with a banner is never stored")

@@ -212,8 +212,7 @@ extension AdminSite {
                 + "<div data-editor data-seen=\"\(HTML.escape(template.digest))\" class=\"editor\"><div class=\"draft\">\(body)</div>"
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
-            status: attempt?.status ?? .ok, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"),
-            script: WebSite.scriptPath)
+            status: attempt?.status ?? .ok, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"))
     }
 
     /// The box at the top of a refused save: how many problems, each a link to its field (the

@@ -48,7 +48,7 @@ extension AdminSite {
 
     static func page(
         title: String, session: AdminDirectory.Session? = nil, prefix: String = "/admin", notice: String? = nil, focusNotice: Bool = false, body: String,
-        status: HTTPResponse.Status = .ok, extraStyle: String = "", mainAttributes: String = "", script: String? = nil
+        status: HTTPResponse.Status = .ok, extraStyle: String = "", mainAttributes: String = ""
     ) -> ScreenplayService.Response {
         let navigation =
             session.map { session in
@@ -61,10 +61,9 @@ extension AdminSite {
         // Focused when what it says is where the reader's attention belongs (nothing else to hold it).
         let focus = focusNotice ? " tabindex=\"-1\" autofocus" : ""
         let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\"\(focus)>\(HTML.escape(String($0.prefix(300))))</p>" } ?? ""
-        // Signed-in pages carry the site's script (times in the reader's zone, the editor in place);
-        // everything works without it.
-        let script = script ?? (session == nil ? nil : WebSite.scriptPath)
-        let scriptTag = script.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
+        // Signed-in pages carry the admin's script (times in the reader's zone, the editor in
+        // place, a preview live); everything works without it.
+        let scriptTag = session == nil ? "" : AdminScript.tags(prefix: prefix)
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
             <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style>\(scriptTag)</head>
@@ -76,7 +75,7 @@ extension AdminSite {
         head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
         head.headerFields[HTTPField.Name("Content-Security-Policy")!] =
             "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-            + (script == nil ? "" : "; script-src 'self'; connect-src 'self'")
+            + (scriptTag.isEmpty ? "" : "; script-src 'self'; connect-src 'self'")
         head.headerFields[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return ScreenplayService.Response(head: head, body: Array(html.utf8))
     }

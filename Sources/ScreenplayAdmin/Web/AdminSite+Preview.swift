@@ -231,7 +231,7 @@ extension AdminSite {
         // The screens in the site's own look, confined to the preview boxes.
         return Self.page(
             title: "Preview of \(route)", session: session, prefix: prefix, notice: notice, body: body,
-            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle, mainAttributes: live, script: events == nil ? nil : WebSite.scriptPath)
+            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle, mainAttributes: live)
     }
 
     /// The colors of the change marks, light and dark; the words beside them say the same.

@@ -78,6 +78,10 @@ public struct AdminSite: Sendable {
             return Self.page(
                 title: "Refused", body: "<p>Admin forms are accepted only from this site's own pages.</p>", status: .forbidden)
         }
+        if rest == [AdminScript.file], request.method == .get || request.method == .head, let editor = AdminScript.editor {
+            let (head, body) = editor.response(to: request)
+            return ScreenplayService.Response(head: head, body: request.method == .head ? [] : body)
+        }
         do {
             if rest == ["login"] {
                 switch request.method {

@@ -40,8 +40,10 @@ public struct WebShell: Sendable {
     public var navigation: [Link]
     /// The search box, if the site has one.
     public var search: Search?
-    /// The script's URL (``WebSite`` sets it to the copy it serves), or `nil` for none.
+    /// The script's URL (``WebSite`` sets it to the module it serves), or `nil` for none.
     public var scriptPath: String?
+    /// The URLs of the modules the script imports, preloaded beside it.
+    public var scriptImports: [String] = []
     /// The stylesheet's URL (``WebSite`` sets it to the copy it serves, which browsers keep), or
     /// `nil` to put the stylesheet in every page.
     public var stylesheetPath: String?
@@ -92,13 +94,16 @@ extension HTMLRenderer {
         }
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
-        let script = shell.scriptPath.map { "<script type=\"module\" src=\"\(HTML.escape($0))\"></script>" } ?? ""
+        let script = shell.scriptPath.map { path in
+            shell.scriptImports.map { "<link rel=\"modulepreload\" href=\"\(HTML.escape($0))\">" }.joined()
+                + "<script type=\"module\" src=\"\(HTML.escape(path))\"></script>"
+        } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta name="color-scheme" content="light dark"><link rel="icon" href="\(WebSite.iconPath)" type="image/svg+xml"><title>\(HTML.escape(fullTitle))</title>\
             \(style)\(script)</head>
-            <body data-command-path="\(HTML.escape(links.commandPath))" data-command-ms="\(CommandTiming.optimisticTimeoutMilliseconds)" \
+            <body data-command-path="\(HTML.escape(links.commandPath))" data-pages="\(HTML.escape(links.pagePaths.joined(separator: " ")))" data-command-ms="\(CommandTiming.optimisticTimeoutMilliseconds)" \
             data-command-failure="That did not work: the server could not be reached." \
             data-command-timeout="That did not work: the server did not answer in time.">\
             <a class="skip-link" href="#main">Skip to content</a>\

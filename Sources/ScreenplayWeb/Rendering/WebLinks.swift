@@ -8,9 +8,15 @@ public import ScreenplayContract
 public struct WebLinks: Sendable {
     /// The path that answers command form posts.
     public var commandPath: String
+    /// The paths that are the site's pages (``WebSite/pagePaths``), which its script loads in
+    /// place: `"/"` is that path alone, `"/screens/*"` every path under it.
+    public var pagePaths: [String]
 
     /// Creates the mapping.
-    public init(commandPath: String = "/web/command") { self.commandPath = commandPath }
+    public init(commandPath: String = "/web/command", pagePaths: [String] = WebSite.pagePaths) {
+        self.commandPath = commandPath
+        self.pagePaths = pagePaths
+    }
 
     /// The browser URL of a screen path such as `screens/home`.
     public func href(_ url: String, policy: LinkPolicy = .endpoint) -> String? {

@@ -1,39 +1,27 @@
 import Foundation
 import ScreenplayServer
 
-/// The site's one script (`Script/screenplay.js`, a resource of this module, loaded through
-/// `Bundle.module`): served by the site itself at a URL that names its content, so browsers keep
-/// it for a year and a new version is a new URL. No framework, no build step.
+/// The site's script modules (`Script/*.js`, resources of this module, loaded through
+/// `Bundle.module`): `core.js`, the shared one (fetch a page, morph it in, follow it live), and
+/// `site.js`, the listener's pages (navigation, commands, dialogs, the player), which imports it.
+/// The layout admin's editor module imports `core.js` too (``WebSite/sharedScript``).
 enum WebScript {
-    /// Where pages load it from.
-    static let path = "/web/screenplay.js"
+    /// The shared module; `nil` when the resource is missing (pages then carry no script and work
+    /// as they do with scripting off).
+    static let core: ScriptModule? = source("core").map { ScriptModule(path: "/web/core.js", source: $0) }
 
-    /// The script, its ETag and gzip form; `nil` when the resource is missing (pages then carry
-    /// no script and work as they do with scripting off).
-    static let asset: EncodedBody? = {
-        guard let url = Bundle.module.url(forResource: "screenplay", withExtension: "js"), let data = try? Data(contentsOf: url) else {
-            return nil
-        }
-        return EncodedBody(bytes: Array(served(String(decoding: data, as: UTF8.self)).utf8))
-    }()
-
-    /// The script as browsers get it: without its whole-line comments and blank lines (the
-    /// source explains itself to its readers; a listener's phone needs none of it: about 10 %
-    /// fewer bytes gzipped). Code is never touched: a comment after code stays, and a source
-    /// with a template literal spanning lines (where a line may begin with `//` as text) is
-    /// served as it is.
-    static func served(_ source: String) -> String {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard !lines.contains(where: { $0.filter { $0 == "`" }.count % 2 == 1 }) else { return source }
-        let kept = lines.filter { line in
-            let code = line.drop { $0 == " " || $0 == "\t" }
-            return !code.isEmpty && !code.hasPrefix("//")
-        }
-        return kept.joined(separator: "\n") + "\n"
+    /// The listener's pages' module.
+    static let site: ScriptModule? = core.flatMap { core in
+        source("site").map { ScriptModule(path: "/web/site.js", source: $0, dependencies: [core]) }
     }
 
-    /// The URL pages reference: the path and a version from the content's tag.
-    static let versionedPath: String? = asset.map { path + "?v=" + $0.etag.filter { $0.isHexDigit || $0 == "-" }.suffix(16) }
+    /// Every module the site serves.
+    static let all: [ScriptModule] = [core, site].compactMap { $0 }
+
+    static func source(_ name: String) -> String? {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// The pages' stylesheet (``WebStylesheet``) as a file of its own: one download a browser keeps

@@ -17,9 +17,19 @@ public import ScreenplayServer
 /// with the page); a command never does: it must come from one of the site's own pages, in a
 /// browser that already has its identity.
 public struct WebSite: Sendable {
-    /// Where the site serves its script (with its version), for other pages of the same origin
-    /// that follow changes the same way (the layout admin's preview); `nil` when not bundled.
-    public static var scriptPath: String? { WebScript.versionedPath }
+    /// Where the site serves its pages' script (with its version); `nil` when not bundled.
+    public static var scriptPath: String? { WebScript.site?.versionedPath }
+
+    /// The shared module (fetch a page, morph it in, follow it live), for the modules of other
+    /// sites on the same origin to import (the layout admin's editor); `nil` when not bundled.
+    public static var sharedScript: ScriptModule? { WebScript.core }
+
+    /// The paths of the site's own files (its scripts, stylesheet and icon), without versions.
+    public static var assetPaths: [String] { WebScript.all.map(\.path) + [WebStyle.path, iconPath] }
+
+    /// The paths that are the site's pages, for its script: `"/"` is that path alone, `"/screens/*"`
+    /// every path under it.
+    public static let pagePaths = ["/", "/screens/*", resultsPath + "*"]
 
     /// The server core the pages and commands go to.
     public let service: ScreenplayService
@@ -38,7 +48,10 @@ public struct WebSite: Sendable {
         self.pages = PageCache(byteBudget: pageCacheBytes, cost: \.storedSize)
         self.service = service
         self.renderer = renderer
-        if self.renderer.shell.scriptPath == nil { self.renderer.shell.scriptPath = WebScript.versionedPath }
+        if self.renderer.shell.scriptPath == nil, let script = WebScript.site {
+            self.renderer.shell.scriptPath = script.versionedPath
+            self.renderer.shell.scriptImports = script.imports
+        }
         if self.renderer.shell.stylesheetPath == nil { self.renderer.shell.stylesheetPath = WebStyle.versionedPath }
     }
 
@@ -74,8 +87,9 @@ public struct WebSite: Sendable {
                 page = await screenPage(path: String(path.dropFirst("/screens/".count)), request: request)
             } else if path.hasPrefix(Self.resultsPath) {
                 page = await resultPage(id: String(path.dropFirst(Self.resultsPath.count)), request: request)
-            } else if path == WebScript.path {
-                page = WebScript.asset.map { asset(request, $0, type: "text/javascript; charset=utf-8") } ?? notFound(request)
+            } else if let module = WebScript.all.first(where: { $0.path == path }) {
+                let (head, body) = module.response(to: request)
+                page = Response(head: head, body: body)
             } else if path == WebStyle.path {
                 page = asset(request, WebStyle.asset, type: "text/css; charset=utf-8")
             } else if path == Self.iconPath {
@@ -218,16 +232,7 @@ public struct WebSite: Sendable {
     /// A file of the site's own (the script, the stylesheet): a year in any cache (its URL names
     /// its version), revalidated by tag, gzipped when the browser takes it.
     func asset(_ request: HTTPRequest, _ asset: EncodedBody, type: String) -> Response {
-        let sent = asset.representation(acceptEncoding: request.headerFields[.acceptEncoding])
-        var headers: HTTPFields = [
-            .contentType: type, .cacheControl: "public, max-age=31536000, immutable", .eTag: sent.etag, .vary: "Accept-Encoding",
-        ]
-        headers[ScreenplayService.contentTypeOptions] = "nosniff"
-        if sent.gzip { headers[.contentEncoding] = "gzip" }
-        if let condition = request.headerFields[.ifNoneMatch], asset.matches(ifNoneMatch: condition) {
-            headers[.contentEncoding] = nil
-            return Response(head: HTTPResponse(status: .notModified, headerFields: headers), body: [])
-        }
-        return Response(head: HTTPResponse(status: .ok, headerFields: headers), body: sent.bytes)
+        let (head, body) = ScriptModule.immutable(asset, type: type, for: request)
+        return Response(head: head, body: body)
     }
 }

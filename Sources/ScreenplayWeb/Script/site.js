@@ -1,0 +1,342 @@
+// Screenplay's web player: the listener's pages behave like an app, and work without it:
+// navigation with the carried header at once, commands answered in place, dialogs, the player and
+// share. Fetching and morphing pages, and following them live, is the shared module's (core.js).
+import { $, $$, announce, doc, enhance, fetchPage, imported, refresh, samePage, show, site, slot, withoutNotice } from "./core.js";
+
+// The server says where commands go, how long an answer may take (the client core's wait) and
+// which paths are its pages ("/screens/*": every path under it).
+const commandTimeout = Number(doc.body.dataset.commandMs) || 10000;
+const pages = (doc.body.dataset.pages || "/").split(" ");
+const isPagePath = (path) => pages.some((page) => page.endsWith("*") ? path.startsWith(page.slice(0, -1)) : path === page);
+
+// ---- Navigation: the carried header at once, then the body ----
+let loading = null;
+
+function showLoading(header) {
+  const main = $("#main");
+  const view = $("#sp-loading").content.cloneNode(true);
+  // Low-res first, unless this page already shows the full image (the browser has it).
+  const full = header.full && new URL(header.full, location.href).href;
+  const cached = full && $$("img").some((img) => img.complete && img.naturalWidth && img.currentSrc === full);
+  if (header.image) Object.assign(slot("image", view), { src: cached ? full : header.image, alt: header.alt || "", hidden: false });
+  slot("title", view).textContent = header.title || "";
+  const subtitle = slot("subtitle", view);
+  if (header.subtitle) subtitle.textContent = header.subtitle; else subtitle.remove();
+  main.replaceChildren(view);
+  main.setAttribute("aria-busy", "true");
+  doc.title = header.title || doc.title;
+}
+
+function showFailure(url, header) {
+  const main = $("#main");
+  if (!slot("failure", main)) showLoading(header || { title: doc.title });
+  const failure = slot("failure", main);
+  const progress = slot("progress", main);
+  if (progress) progress.hidden = true;
+  failure.hidden = false;
+  main.removeAttribute("aria-busy");
+  $("[data-retry]", failure).onclick = () => visit(url, { header, push: false });
+  announce(slot("message", failure).textContent);
+}
+
+const headerOf = ({ dataset: d }) =>
+  d.headerTitle ? { title: d.headerTitle, subtitle: d.headerSubtitle, image: d.headerImage, full: d.headerFull, alt: d.headerAlt } : null;
+
+async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
+  loading?.abort();
+  const controller = (loading = new AbortController());
+  if (push) saveScroll();
+  const target = new URL(url, location.href);
+  if (header) showLoading(header); else $("#main").setAttribute("aria-busy", "true");
+  if (push) history.pushState({ scroll: 0 }, "", target.pathname + target.search);
+  try {
+    const page = await fetchPage(target.href, { signal: controller.signal });
+    if (loading !== controller) return;
+    loading = null;
+    show(page, { focus: true });
+    if (page.url !== target.href) history.replaceState({ scroll: 0 }, "", withoutNotice(page.url));
+    scrollTo(0, scroll);
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    loading = null;
+    showFailure(target.href, header);
+  }
+}
+
+function saveScroll() {
+  history.replaceState({ ...history.state, scroll: scrollY }, "");
+}
+
+
+// ---- Commands: sent in the background, answered in place ----
+let pending = 0;
+const chains = new Map();
+
+function submitCommand(form, submitter) {
+  const body = new URLSearchParams(new FormData(form, submitter));
+  const undo = form.hasAttribute("data-toggle") ? flipAll(form) : null;
+  const run = () => sendCommand(form, body, submitter, undo);
+  // One toggle's commands go one after another, so the last tap is the last word.
+  const key = form.dataset.binding || form;
+  const chain = (chains.get(key) || Promise.resolve()).then(run, run);
+  chains.set(key, chain);
+  chain.finally(() => { if (chains.get(key) === chain) chains.delete(key); });
+}
+
+async function sendCommand(form, body, submitter, undo) {
+  pending += 1;
+  submitter?.setAttribute("aria-busy", "true");
+  try {
+    const page = await fetchPage(form.action, {
+      method: "POST", body, signal: AbortSignal.timeout(commandTimeout),
+      headers: { Accept: "text/html", "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    const refused = page.status >= 400 || $("[data-notice=error]", page.main);
+    if (refused && undo) undo();
+    pending -= 1;
+    if (page.main.dataset.page === "dialog") return openDialog(page, submitter);
+    if (samePage(page.url, location.href)) {
+      // Done or refused: the page as it is now, once nothing else is on its way.
+      if (pending === 0) show(page, { morphing: true });
+      else if (refused) announce($("[data-notice]", page.main).textContent);
+      history.replaceState(history.state, "", withoutNotice(page.url));
+      return;
+    }
+    saveScroll();
+    history.pushState({ scroll: 0 }, "", withoutNotice(page.url));
+    show(page, { focus: true });
+    scrollTo(0, 0);
+  } catch (error) {
+    pending -= 1;
+    undo?.();
+    const message = doc.body.dataset[error.name === "TimeoutError" ? "commandTimeout" : "commandFailure"];
+    closeDialog();
+    announce(message);
+    showError(message);
+  } finally {
+    submitter?.removeAttribute("aria-busy");
+  }
+}
+
+function showError(message) {
+  const main = $("#main");
+  $$("[data-notice]", main).forEach((notice) => notice.remove());
+  const box = $("#sp-error").content.firstElementChild.cloneNode(true);
+  box.textContent = message;
+  const header = $(".hero", main);
+  if (header) header.after(box); else main.prepend(box);
+}
+
+// A toggle flips the moment it is tapped, with every copy bound to the same entity; the
+// returned function flips them back (a refusal, a timeout).
+function flipAll(form) {
+  const binding = form.dataset.binding;
+  const forms = binding ? $$("form[data-toggle]").filter((each) => each.dataset.binding === binding) : [form];
+  forms.forEach(flip);
+  return () => forms.forEach(flip);
+}
+
+function flip(form) {
+  const button = $("button", form);
+  const icon = $("span[aria-hidden]", button);
+  const { url, payload } = form.elements;
+  const data = form.dataset;
+  const text = $(".label", button);
+  const now = {
+    flipText: text.textContent, flipIcon: icon?.textContent || "",
+    flipLabel: button.getAttribute("aria-label") || "", flipUrl: url.value, flipPayload: payload.value,
+  };
+  if (icon) icon.textContent = data.flipIcon || "";
+  text.textContent = data.flipText;
+  if (data.flipLabel) button.setAttribute("aria-label", data.flipLabel);
+  url.value = data.flipUrl;
+  payload.value = data.flipPayload;
+  data.toggle = data.toggle === "on" ? "off" : "on";
+  button.setAttribute("aria-pressed", String(data.toggle === "on"));
+  Object.assign(data, now);
+}
+
+// ---- Dialogs: prompts and choices over the page that asked ----
+let dialog = null;
+let opener = null;
+let refreshAfterDialog = false;
+
+function openDialog(page, trigger) {
+  if (!dialog) {
+    dialog = doc.createElement("dialog");
+    dialog.className = "sp-dialog";
+    dialog.setAttribute("aria-labelledby", "dialog-title");
+    dialog.addEventListener("close", () => {
+      dialog.replaceChildren();
+      if (opener?.isConnected) opener.focus();
+      opener = null;
+      if (refreshAfterDialog) { refreshAfterDialog = false; refresh(); }
+    });
+    doc.body.append(dialog);
+  }
+  dialog.replaceChildren(...imported(page.main));
+  enhance(dialog);
+  if (!dialog.open) {
+    opener = trigger || doc.activeElement;
+    dialog.showModal();
+  }
+  const field = $("input:not([type=hidden])", dialog) || $("button, a", dialog);
+  field?.focus();
+  announce($("[role=alert]", dialog)?.textContent);
+}
+
+function closeDialog() {
+  if (dialog?.open) dialog.close();
+}
+
+// ---- The player: a queue that keeps playing while pages change ----
+const player = $("#sp-player");
+const audio = $("#sp-audio");
+let queue = [];
+let position = 0;
+
+const pad = (number) => String(number).padStart(2, "0");
+const clock = (seconds) => {
+  const t = Math.max(0, Math.floor(seconds || 0));
+  return (t >= 3600 ? Math.floor(t / 3600) + ":" + pad(Math.floor(t / 60) % 60) : Math.floor(t / 60)) + ":" + pad(t % 60);
+};
+
+async function play(link) {
+  const data = link.dataset;
+  const first = { id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc };
+  queue = [first];
+  position = 0;
+  start(first);
+  if (!data.queue) return;
+  try {
+    const response = await fetch(data.queue, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const tracks = ((await response.json()).tracks || []).map((track) => ({
+      id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
+    }));
+    const index = tracks.findIndex((track) => track.id === first.id);
+    if (index >= 0 && queue[0] === first) [queue, position] = [tracks, index];
+  } catch (error) { /* the queue is the first track alone */ }
+}
+
+function start(track) {
+  if (!player || !audio || !track) return;
+  audio.src = track.src;
+  audio.play().catch(() => {});
+  slot("title", player).textContent = track.title;
+  slot("subtitle", player).textContent = track.subtitle || "";
+  slot("duration", player).textContent = clock(track.duration);
+  $("[data-player=seek]", player).max = String(track.duration || 0);
+  player.hidden = false;
+  doc.body.classList.add("has-player");
+  if ("mediaSession" in navigator && window.MediaMetadata) {
+    navigator.mediaSession.metadata = new MediaMetadata({ title: track.title, artist: track.subtitle || "" });
+  }
+  announce(player.getAttribute("aria-label") + ": " + track.title);
+}
+
+function step(by) {
+  if (by < 0 && audio.currentTime > 3) { audio.currentTime = 0; return; }
+  const next = position + by;
+  if (next < 0 || next >= queue.length) return;
+  position = next;
+  start(queue[position]);
+}
+
+if (player && audio) {
+  const toggle = $("[data-player=toggle]", player);
+  const seek = $("[data-player=seek]", player);
+  const showState = () => {
+    const playing = !audio.paused;
+    toggle.toggleAttribute("data-playing", playing);
+    toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
+    if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
+  };
+  audio.onplay = audio.onpause = showState;
+  audio.onended = () => step(1);
+  audio.ontimeupdate = () => {
+    slot("elapsed", player).textContent = clock(audio.currentTime);
+    if (doc.activeElement !== seek) seek.value = String(Math.floor(audio.currentTime));
+  };
+  audio.ondurationchange = () => {
+    if (Number.isFinite(audio.duration)) {
+      seek.max = String(Math.floor(audio.duration));
+      slot("duration", player).textContent = clock(audio.duration);
+    }
+  };
+  toggle.onclick = () => (audio.paused ? audio.play().catch(() => {}) : audio.pause());
+  for (const [name, by] of [["previous", -1], ["next", 1]]) $(`[data-player=${name}]`, player).onclick = () => step(by);
+  seek.oninput = () => { audio.currentTime = Number(seek.value); };
+  if ("mediaSession" in navigator) {
+    const actions = { play: () => audio.play(), pause: () => audio.pause(), previoustrack: () => step(-1), nexttrack: () => step(1),
+      seekto: (details) => (audio.currentTime = details.seekTime) };
+    for (const [name, handler] of Object.entries(actions)) navigator.mediaSession.setActionHandler(name, handler);
+  }
+}
+
+// ---- Share: the system's sheet, else the link copied ----
+async function share(details, summary) {
+  const url = new URL(details.dataset.shareUrl, location.href).href;
+  try {
+    if (navigator.share) return await navigator.share({ title: details.dataset.shareTitle, url });
+    await navigator.clipboard.writeText(url);
+    announce(summary.dataset.copied = details.dataset.shareCopied);
+  } catch (error) {
+    if (error.name !== "AbortError") details.open = true;
+  }
+}
+
+// ---- Listening ----
+doc.addEventListener("click", (event) => {
+  const { target } = event;
+  if (event.defaultPrevented || event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const take = (run) => { event.preventDefault(); run(); };
+  if (target.closest("dialog [data-dialog-close]")) return take(closeDialog);
+  const summary = target.closest("details.share > summary");
+  if (summary && (navigator.share || navigator.clipboard)) return take(() => share(summary.parentElement, summary));
+  const link = target.closest("a[href]");
+  if (!link || link.target || link.hasAttribute("download")) return;
+  if (link.dataset.play) return take(() => play(link));
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
+  if (url.hash && url.pathname + url.search === location.pathname + location.search) return;
+  take(() => visit(url.href, { header: headerOf(link) }));
+});
+
+doc.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || form.target) return;
+  const action = new URL(form.action, location.href);
+  if (action.origin !== location.origin) return;
+  if (form.method === "get" && isPagePath(action.pathname)) {
+    event.preventDefault();
+    const query = new URLSearchParams(new FormData(form, event.submitter));
+    visit(action.pathname + "?" + query.toString());
+    return;
+  }
+  if (form.method === "post" && action.pathname === doc.body.dataset.commandPath) {
+    event.preventDefault();
+    submitCommand(form, event.submitter);
+  }
+});
+
+window.addEventListener("popstate", (event) => {
+  if (!isPagePath(location.pathname)) return;
+  visit(location.href, { push: false, scroll: event.state?.scroll || 0 });
+});
+
+let saving = 0;
+window.addEventListener("scroll", () => {
+  clearTimeout(saving);
+  saving = setTimeout(() => { if (!loading) saveScroll(); }, 200);
+}, { passive: true });
+
+// What the shared module asks of this one: answers on their way, dialogs, a refresh held back
+// while a dialog is open (what it asks may be half typed; the page follows once it closes).
+Object.assign(site, {
+  busy: () => pending > 0 || !!loading,
+  holds: () => !!dialog?.open && (refreshAfterDialog = true),
+  openDialog, closeDialog,
+});
+
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+history.replaceState({ scroll: scrollY, ...history.state }, "", withoutNotice(location.href));
