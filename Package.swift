@@ -293,6 +293,7 @@ let package = Package(
             name: "ScreenplayTestSupport",
             dependencies: [
                 "ScreenplayServer", "ScreenplayContract", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayStorePostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),

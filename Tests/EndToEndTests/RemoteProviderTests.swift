@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import ScreenplayComposer
 import ScreenplayComposerNIO
@@ -86,26 +85,7 @@ struct RemoteProviderTests {
             let json = try JSONEncoder().encode(JSONValue.object(["widgets": ["b1": ["type": "banner", "headline": .string(headline)]]]))
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: json)))
         }
-        var logger = Logger(label: "provider.test")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let server = BackgroundServer(app)
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            await server.stop()
-            throw CancellationError()
-        }
-        let outcome: Swift.Result<Result, any Error>
-        do {
-            outcome = .success(try await body("http://127.0.0.1:\(port)"))
-        } catch {
-            outcome = .failure(error)
-        }
-        await server.stop()
-        return try outcome.get()
+        return try await withLoopbackServer(router) { port in try await body("http://127.0.0.1:\(port)") }
     }
 
     static func request(timeout: Duration = .seconds(2)) -> WidgetRequest {

@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import ScreenplayClientNIO
 import ScreenplayTestSupport
@@ -29,31 +28,9 @@ struct LoopbackClient {
     }
 }
 
-/// Serves `router` on a free loopback port for `body`, through the whole HTTP/1.1 channel as a
-/// deployment does, then stops it gracefully.
-func withLoopbackServer<Result>(
+/// Serves `router` on a free loopback port for `body`, then stops it gracefully.
+func withLoopbackServer<Result: Sendable>(
     _ router: Router<BasicRequestContext>, _ body: (LoopbackClient) async throws -> Result
 ) async throws -> Result {
-    var logger = Logger(label: "screenplay.hummingbird-tests")
-    logger.logLevel = .critical
-    let (ports, found) = AsyncStream<Int>.makeStream()
-    let application = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { found.yield($0.localAddress?.port ?? 0) }, logger: logger)
-    let server = BackgroundServer(application)
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next(), port > 0 else {
-        await server.stop()
-        throw LoopbackServerError.didNotStart
-    }
-    let outcome: Swift.Result<Result, any Error>
-    do {
-        outcome = .success(try await body(LoopbackClient(port: port)))
-    } catch {
-        outcome = .failure(error)
-    }
-    await server.stop()
-    return try outcome.get()
+    try await withLoopbackServer(router) { (port: Int) in try await body(LoopbackClient(port: port)) }
 }
-
-enum LoopbackServerError: Error { case didNotStart }
