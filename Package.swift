@@ -390,6 +390,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The AsyncHTTPClient transports against a server on loopback.
+        .testTarget(
+            name: "HTTPSAdapterTests",
+            dependencies: [
+                "ScreenplayClient", "ScreenplayComposer", "ScreenplayContract", "ScreenplayTestSupport",
+                "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -2,18 +2,16 @@
 # Runs the whole Screenplay test suite on a fresh Debian machine with the Swift toolchain:
 # installs what is missing, builds once, runs every suite, and says how long each phase took.
 #
-# One build serves everything: the test product and the CLI, with the PostgreSQL driver
-# (`--traits postgres`; the browser flows, the replica flows and the CLI tests run that binary).
-# It compiles no HTTPS client: the AsyncHTTPClient adapters are tested in HTTPSAdapters/, which,
-# like Benchmarks/ and Fuzz/, builds in the same folder with the same traits (their manifests read
-# SCREENPLAY_TRAITS) and compiles only its own targets and what they add. Only the fuzz targets
-# build apart (release, instrumented), at the lowest CPU priority from the start, filling the
-# cores the main build leaves idle, and paused while the Swift tests run.
+# One build serves everything: `swift build --build-tests --traits postgres` compiles the test
+# targets and the CLI with the PostgreSQL driver (the browser flows, the replica flows and the CLI
+# tests run that binary). Benchmarks/ and Fuzz/ build in the same folder with the same traits
+# (their manifests read SCREENPLAY_TRAITS), so they compile only their own targets. Only the fuzz
+# targets build apart (release, instrumented).
 #
 # The Swift tests run first, with nothing beside them (a few that measure the machine run after
 # the rest, alone). Then the phases that do not compete for the same thing run side by side: the
 # browser flows, the replica flows, the OpenAPI flow, and (at the lowest CPU priority, filling
-# idle cores) the other packages' builds and tests, then fuzzing once the fuzz build is done.
+# idle cores) the fuzz build, the other packages' builds and tests, and fuzzing.
 # Each phase writes its own log; a failed phase is named with the end of its log. Arguments go to
 # `swift test` (e.g. --filter).
 set -euo pipefail
@@ -77,8 +75,7 @@ finish() {
 pg_dir=""
 cleanup() {
   local pid
-  # A paused phase (the fuzz build, while the tests run) is woken to receive its end.
-  for pid in "${phase_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; kill -CONT -- "-$pid" 2>/dev/null || true; done
+  for pid in "${phase_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
   [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -140,12 +137,9 @@ start "installs" 30 bash -c "$(declare -f install_missing); install_missing"
 start "module boundaries" 10 python3 scripts/module-boundaries.py
 finish "module boundaries"
 stop_if_failed
-# Two products, not `--build-tests` (every target of the package): the test product and the CLI
-# need no AsyncHTTPClient, which only the HTTPS adapters' library targets link.
-start "build" 60 bash -c "swift build --traits $TRAITS --product ScreenplayPackageTests && swift build --traits $TRAITS --product screenplay"
-# The fuzz targets' release build has a folder of its own (nothing to share with the debug
-# build, so no lock either): it runs from now on at the lowest priority.
-[ ! -f Fuzz/run.sh ] || start "fuzz build" 60 nice -n 19 bash Fuzz/run.sh --build-only
+# (Building the fuzz targets beside it, even at the lowest priority, made it 4 minutes slower on
+# two cores: they build after the Swift tests.)
+start "build" 60 swift build --build-tests --traits "$TRAITS"
 
 # The store suites run on SQLite and on PostgreSQL; the replica flows run two servers on one
 # PostgreSQL. One private cluster (Debian's postgresql) for the whole run, on loopback and a socket
@@ -171,10 +165,6 @@ stop_if_failed
 # in a second process. Arguments (e.g. --filter) make it one run of
 # what they select.
 alone='AudioFairnessTests|ConnectionFairnessTests|PostgresConnectionLossTests|concurrentSwitches|ShopTests|FaultyStreamTests'
-# The fuzz build pauses while the tests run (SIGSTOP to its whole process group), so nothing
-# competes with what they measure; it goes on after them.
-fuzz_build_pid=${phase_pid["fuzz build"]:-}
-[ -z "$fuzz_build_pid" ] || kill -STOP -- "-$fuzz_build_pid" 2>/dev/null || true
 say "running: swift tests (output below)"
 swift_tests_start=$SECONDS
 status=0
@@ -201,7 +191,6 @@ else
   say "FAILED: swift tests (exit $status; whole log: $logs/swift-tests.log)" >&2
   grep -E '^✘ Test .* (failed|recorded an issue)' "$logs/swift-tests.log" | head -30 >&2 || true
 fi
-[ -z "$fuzz_build_pid" ] || kill -CONT -- "-$fuzz_build_pid" 2>/dev/null || true
 stop_if_failed
 
 # --- 3. The flows in real processes, beside the other packages and fuzzing ------------------------
@@ -219,16 +208,23 @@ start "replica flows" 20 bash -c 'python3 Tests/Replicas/replica_flow.py && pyth
 # as declared, what it allows accepted and what it forbids refused).
 start "openapi flow" 15 python3 Tests/OpenAPI/openapi_flow.py
 
-# Every other Swift package in the repository (Benchmarks/, Fuzz/, HTTPSAdapters/, any later one)
-# is built too, so none can stop compiling unnoticed: debug, all targets, in the root's build
-# folder with its traits (each depends on this package, whose modules are then built once for
-# all). Hidden folders are skipped. A package with tests runs them (Fuzz/ replays its corpus and
-# every recorded crash; HTTPSAdapters/ tests the AsyncHTTPClient transports over loopback).
+# Every other Swift package in the repository (Benchmarks/, Fuzz/, any later one) is built too, so
+# none can stop compiling unnoticed: debug, all targets, in the root's build folder with its traits
+# (each depends on this package, whose modules are then built once for all). Hidden folders are
+# skipped. A package with tests runs them (Fuzz/ replays its corpus and every recorded crash in
+# that plain build). Then each fuzz target runs for FUZZ_TIME seconds (30 by default; a crash
+# fails the run and prints its input's path).
 packages=()
 while IFS= read -r manifest; do packages+=("$(dirname "${manifest#./}")"); done < <(
   find . \( -path '*/.*' -o -name node_modules \) -prune -o -type f -name Package.swift ! -path ./Package.swift -print | LC_ALL=C sort)
 other_packages() {
   local package
+  # The fuzz build has a folder of its own (release, instrumented: nothing to share with the
+  # debug build), so it needs no lock the others hold.
+  if [ -f Fuzz/run.sh ]; then
+    echo "==> building the fuzz targets (release, instrumented)"
+    bash Fuzz/run.sh --build-only || { echo "==> FAILED: the fuzz targets do not build"; return 1; }
+  fi
   for package in "$@"; do
     echo "==> building package ${package}/ (debug, all targets)"
     swift build --package-path "$package" --scratch-path .build --build-tests || { echo "==> FAILED: package ${package}/ does not build"; return 1; }
@@ -238,22 +234,15 @@ other_packages() {
     echo "==> testing package ${package}/"
     swift test --package-path "$package" --scratch-path .build --skip-build || { echo "==> FAILED: package ${package}/'s tests"; return 1; }
   done
+  if [ -f Fuzz/run.sh ]; then
+    echo "==> fuzzing each target for ${FUZZ_TIME:-30} s, one per core at a time"
+    bash Fuzz/run.sh
+  fi
 }
-start "packages" 30 nice -n 19 bash -c "$(declare -f other_packages); other_packages \"\$@\"" _ "${packages[@]}"
+start "packages and fuzzing" 30 nice -n 19 bash -c "$(declare -f other_packages); other_packages \"\$@\"" _ "${packages[@]}"
 
-# Fuzzing starts once its build (running since the main build began) is done: each fuzz target
-# runs for FUZZ_TIME seconds (30 by default; a crash fails the run and prints its input's path).
-if [ -n "$fuzz_build_pid" ]; then
-  finish "fuzz build"
-  stop_if_failed
-  start "fuzzing" 20 nice -n 19 bash Fuzz/run.sh
-fi
-
-finish "browser flows" "replica flows" "openapi flow" "packages"
-if [ -n "$fuzz_build_pid" ]; then
-  finish "fuzzing"
-  grep -E '^    Fuzz[A-Za-z]+ ' "${phase_log["fuzzing"]}" | sed 's/^    /    fuzz: /' || true
-fi
+finish "browser flows" "replica flows" "openapi flow" "packages and fuzzing"
+grep -E '^    Fuzz[A-Za-z]+ ' "${phase_log["packages and fuzzing"]}" | sed 's/^    /    fuzz: /' || true
 stop_if_failed
 
 say "all passed: ${passed[*]}; ${#packages[@]} other package(s) built: ${packages[*]:-none}"

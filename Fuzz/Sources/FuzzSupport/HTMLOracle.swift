@@ -25,7 +25,7 @@ public enum HTMLOracle {
         // What the script acts on: each one the renderer writes, none other.
         "data-binding", "data-command-failure", "data-command-ms", "data-command-path", "data-command-timeout", "data-flip-icon",
         "data-flip-label", "data-flip-payload", "data-flip-text", "data-flip-url", "data-header-alt", "data-header-image", "data-header-subtitle", "data-header-title",
-        "data-limit", "data-limit-counter", "data-limit-over", "data-node", "data-notice", "data-page", "data-paused-label",
+        "data-limit", "data-limit-counter", "data-limit-over", "data-node", "data-notice", "data-page", "data-pages", "data-paused-label",
         "data-play", "data-player", "data-playing-label", "data-queue", "data-scroll", "data-share-copied", "data-share-title",
         "data-share-url", "data-slot", "data-toggle", "data-track-duration", "data-track-src", "data-track-subtitle", "data-track-title",
         "data-share-field", "data-dialog-close", "data-retry",

@@ -4,11 +4,12 @@ import NIOCore
 import ScreenplayComposer
 import ScreenplayComposerAsyncHTTPClient
 import ScreenplayContract
+import ScreenplayTestSupport
 import Testing
 
 /// Remote widget providers over AsyncHTTPClient, against a real HTTP server that answers well,
 /// badly, slowly, hugely and not at all: the same cases the plain NIO transport passes in the
-/// main package's end-to-end tests.
+/// end-to-end tests.
 @Suite("AsyncHTTPClient: the remote widget provider transport")
 struct AsyncHTTPClientWidgetTransportTests {
     static let envelope = #"{"widgets": {"b1": {"type":"banner",  "headline":"Sale"}}, "entities": {"product/1": {"price": "€1"}}}"#
@@ -42,7 +43,8 @@ struct AsyncHTTPClientWidgetTransportTests {
 
     @Test("a good answer's widgets arrive byte for byte with its entities; the call is the one the composer made")
     func goodAnswer() async throws {
-        try await withLoopbackServer(Self.router()) { root in
+        try await withLoopbackServer(Self.router()) { port in
+            let root = "http://127.0.0.1:\(port)"
             let response = try await RemoteWidgetProvider(url: root + "/ok", transport: AsyncHTTPClientWidgetTransport()).fragments(for: Self.request())
             #expect(response.fragments["b1"] == .bytes(Array(#"{"type":"banner",  "headline":"Sale"}"#.utf8)))
             #expect(response.entities == ["product/1": ["price": "€1"]])
@@ -54,7 +56,8 @@ struct AsyncHTTPClientWidgetTransportTests {
 
     @Test("failures are errors that say what happened; a slow provider is cut at the deadline")
     func failures() async throws {
-        try await withLoopbackServer(Self.router()) { root in
+        try await withLoopbackServer(Self.router()) { port in
+            let root = "http://127.0.0.1:\(port)"
             func failure(_ path: String, timeout: Duration = .seconds(5)) async -> String {
                 do {
                     _ = try await RemoteWidgetProvider(url: root + path, transport: AsyncHTTPClientWidgetTransport(), maximumResponseBytes: 1 << 20)

@@ -6,6 +6,7 @@ import NIOCore
 import ScreenplayClient
 import ScreenplayClientAsyncHTTPClient
 import ScreenplayContract
+import ScreenplayTestSupport
 import Testing
 
 /// The client core's transport over AsyncHTTPClient is a pipe, as every transport must be: the
@@ -49,7 +50,8 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a screen loads through the client core, lossily; its revalidation is the server's 304, not a 200 made up")
     func loadsAndRevalidates() async throws {
-        try await withLoopbackServer(Self.router()) { root in
+        try await withLoopbackServer(Self.router()) { port in
+            let root = "http://127.0.0.1:\(port)"
             let transport = AsyncHTTPClientTransport()
             let loader = ScreenLoader(endpoint: ServerEndpoint(root: URL(string: root + "/")!, apiVersion: .v1), transport: transport)
             let loaded = try await loader.screen(at: "screens/odd")
@@ -64,7 +66,8 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("headers and a body go out as given; a 303 comes back as a 303; an answer over the limit fails")
     func pipe() async throws {
-        try await withLoopbackServer(Self.router()) { root in
+        try await withLoopbackServer(Self.router()) { port in
+            let root = "http://127.0.0.1:\(port)"
             let bytes = Array(#"{"text":"ünïcode ✓"}"#.utf8)
             let (echoed, body) = try await AsyncHTTPClientTransport().send(
                 Self.request(.post, root, "/echo", [HTTPField.Name("X-Probe")!: "p-1", .contentType: "application/json"]), body: bytes)
@@ -80,7 +83,8 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("an event stream's bytes arrive as they are sent, and parse into its events")
     func eventStream() async throws {
-        try await withLoopbackServer(Self.router()) { root in
+        try await withLoopbackServer(Self.router()) { port in
+            let root = "http://127.0.0.1:\(port)"
             let (head, body) = try await AsyncHTTPClientTransport().open(Self.request(.get, root, "/events"))
             #expect(head.status == .ok)
             var parser = EventStreamParser()
