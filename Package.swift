@@ -220,6 +220,7 @@ let package = Package(
             name: "ScreenplayClientAsyncHTTPClient",
             dependencies: [
                 "ScreenplayClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -390,26 +391,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The AsyncHTTPClient transports against a server on loopback.
-        .testTarget(
-            name: "HTTPSAdapterTests",
-            dependencies: [
-                "ScreenplayClient", "ScreenplayComposer", "ScreenplayContract", "ScreenplayTestSupport",
-                "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
-                "ScreenplayClientNIO", "ScreenplayComposerNIO",
+                "ScreenplayClientNIO", "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient", "ScreenplayComposerNIO",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

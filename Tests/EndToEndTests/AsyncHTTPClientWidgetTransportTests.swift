@@ -4,6 +4,7 @@ import NIOCore
 import ScreenplayComposer
 import ScreenplayComposerAsyncHTTPClient
 import ScreenplayContract
+import ScreenplayServer
 import ScreenplayTestSupport
 import Testing
 
