@@ -395,10 +395,9 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
-                "ScreenplayClientNIO", "ScreenplayClientAsyncHTTPClient", "ScreenplayComposerAsyncHTTPClient", "ScreenplayComposerNIO",
+                "ScreenplayClientNIO", "ScreenplayComposerNIO",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayAdmin",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
