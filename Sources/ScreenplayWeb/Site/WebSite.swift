@@ -29,7 +29,7 @@ public struct WebSite: Sendable {
 
     /// The paths that are the site's pages, for its script: `"/"` is that path alone, `"/screens/*"`
     /// every path under it.
-    public static let pagePaths = ["/", "/screens/*", resultsPath + "*"]
+    public static let pagePaths = ["/", screensPath + "*", resultsPath + "*"]
 
     /// The server core the pages and commands go to.
     public let service: ScreenplayService
@@ -72,6 +72,8 @@ public struct WebSite: Sendable {
 
     /// The path under which result pages live.
     static let resultsPath = "/web/results/"
+    /// The path under which screens' pages live (home is `/`).
+    static let screensPath = "/screens/"
 
     /// Answers a browser request: a page for `GET /` and `GET /screens/…`, a kept result for
     /// `GET /web/results/…`, the script, the command flow for `POST` to the renderer's command
@@ -83,8 +85,8 @@ public struct WebSite: Sendable {
             let page: Response
             if path == "/" {
                 page = await screenPage(path: "home", request: request)
-            } else if path.hasPrefix("/screens/") {
-                page = await screenPage(path: String(path.dropFirst("/screens/".count)), request: request)
+            } else if path.hasPrefix(Self.screensPath) {
+                page = await screenPage(path: String(path.dropFirst(Self.screensPath.count)), request: request)
             } else if path.hasPrefix(Self.resultsPath) {
                 page = await resultPage(id: String(path.dropFirst(Self.resultsPath.count)), request: request)
             } else if let module = WebScript.all.first(where: { $0.path == path }) {
