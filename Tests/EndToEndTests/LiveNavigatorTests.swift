@@ -49,6 +49,9 @@ struct LiveNavigatorTests {
         await navigator.navigate(.init(url: "screens/playlist/1"))
         #expect(await navigator.watching.streamEntries == ["playlist/1"])
         #expect(try await Self.waitUntil { hub.openStreams == 1 } != nil, "the stream opened")
+        // The server counts a stream before its head reaches the navigator: wait for both, or a
+        // stream cancelled in between would be the server's and never the navigator's.
+        #expect(try await Self.waitUntil { await navigator.streamsOpened >= 1 } != nil, "the navigator has its stream")
         #expect(await Self.favorite(navigator) == true)
 
         // The same user's tablet takes the heart off: this phone shows it without asking.
@@ -67,6 +70,7 @@ struct LiveNavigatorTests {
         // Pushed again, then the app goes to the background and comes back.
         await navigator.navigate(.init(url: "screens/playlist/1"))
         #expect(try await Self.waitUntil { hub.openStreams == 1 } != nil)
+        #expect(try await Self.waitUntil { await navigator.streamsOpened >= 2 } != nil, "the navigator has its second stream")
         await navigator.enterBackground()
         #expect(try await Self.waitUntil { hub.openStreams == 0 } != nil, "the background closed the stream")
         await navigator.enterForeground()
