@@ -50,7 +50,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -143,6 +142,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Crypto: SHA-256, HMAC, PBKDF2 and scrypt in Swift, with no dependency: the store
+        // hashes tokens and the admin passwords with it, and no C++ crypto library is compiled
+        // for the demo.
+        .target(name: "ScreenplayCrypto", swiftSettings: swiftSettings),
+
         // MARK: Store: migrations and users through SQLKit; SQLite is its own product.
         .target(
             name: "ScreenplayStore",
@@ -150,7 +154,7 @@ let package = Package(
                 "ScreenplayServer",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ScreenplayCrypto",
             ],
             swiftSettings: swiftSettings
         ),
@@ -171,8 +175,7 @@ let package = Package(
                 "ScreenplayServer", "ScreenplayComposer", "ScreenplayStore", "ScreenplayLayoutStore", "ScreenplayContract", "ScreenplayWeb",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "ScreenplayCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The editor's script module, served on top of the web site's shared one.
@@ -304,6 +307,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScreenplayContractTests", dependencies: ["ScreenplayContract"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreenplayCryptoTests", dependencies: ["ScreenplayCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScreenplayContractToolsTests", dependencies: ["ScreenplayContractTools", "ScreenplayContract", "ScreenplayTestSupport"],
             swiftSettings: swiftSettings),

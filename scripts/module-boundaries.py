@@ -12,8 +12,9 @@ Two sources, both SwiftPM's own answer for the default build (no traits enabled)
 - `swift build --product screenplay --print-manifest-job-graph`: SwiftPM's build plan, which
   lists every object file the `screenplay` executable links, through every package. The check
   fails when the default CLI (what `swift run screenplay serve` builds on a fresh clone) links
-  the PostgreSQL driver, a TLS stack or an HTTPS client: those stay behind the `postgres` and
-  `https` traits, so a new user's first build does not compile them.
+  the PostgreSQL driver, a TLS stack, an HTTPS client or a C++ crypto library: the first three
+  stay behind the `postgres` and `https` traits, and ScreenplayCrypto (Swift) does the hashing, so
+  a new user's first build compiles none of them.
 
 Run by scripts/test.sh:  python3 scripts/module-boundaries.py
 Either source may be given as a file instead (`--describe FILE`, `--job-graph FILE`), to check a
@@ -93,6 +94,8 @@ LINKED_NOWHERE_BY_DEFAULT = {
     "PostgresNIO": "the PostgreSQL driver", "PostgresKit": "the PostgreSQL driver",
     "NIOSSL": "a TLS stack", "CNIOBoringSSL": "a TLS stack (BoringSSL for swift-nio-ssl)",
     "AsyncHTTPClient": "an HTTPS client", "CAsyncHTTPClient": "an HTTPS client",
+    "Crypto": "swift-crypto (ScreenplayCrypto has what the store and admin need)",
+    "CCryptoBoringSSL": "BoringSSL's C++ (for swift-crypto)",
 }
 graph = read(arguments.job_graph, "build", "--product", "screenplay", "--print-manifest-job-graph")
 writer = re.search(r'^\s*"([^"]+)" \[style=bold\];// \S*/screenplay\.product/Objects\.LinkFileList$', graph, re.MULTILINE)

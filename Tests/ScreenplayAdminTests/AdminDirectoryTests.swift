@@ -34,6 +34,13 @@ struct PasswordHashTests {
         #expect(!PasswordHasher.verify("", against: first))
     }
 
+    @Test("a hash stored by another scrypt (Python's hashlib, as swift-crypto's made them before) still verifies")
+    func storedElsewhere() {
+        let stored = "scrypt$16$8$1$AAECAwQFBgcICQoLDA0ODw==$h66i3JN6jBDKpEAloIMBBVm15ojnTRer7M/NcQ+3VXM="
+        #expect(PasswordHasher.verify("correct horse ✓", against: stored))
+        #expect(!PasswordHasher.verify("correct horse ✗", against: stored))
+    }
+
     @Test(
         "a malformed or hostile stored hash never matches (and never asks for absurd work)",
         arguments: [

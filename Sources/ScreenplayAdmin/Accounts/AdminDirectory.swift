@@ -161,13 +161,13 @@ public struct AdminDirectory: Sendable {
     /// browser last signed in).
     public func deviceCookie(for admin: String) async throws -> String {
         let cookie = DeviceCookie(account: admin, issuedAt: Int64(Date().timeIntervalSince1970))
-        return cookie.value(signedWith: try await deviceKey.symmetricKey())
+        return cookie.value(signedWith: try await deviceKey.key())
     }
 
     /// The device `value` names when it is a sound, unexpired device cookie for `account`.
     func trustedDevice(_ value: String, for account: String) async throws -> DeviceCookie? {
         guard !value.isEmpty, value.utf8.count <= DeviceCookie.maximumLength else { return nil }
-        return DeviceCookie.verified(value, for: account, key: try await deviceKey.symmetricKey(), lifetime: deviceLifetime)
+        return DeviceCookie.verified(value, for: account, key: try await deviceKey.key(), lifetime: deviceLifetime)
     }
 
     /// Why an account could not be made.

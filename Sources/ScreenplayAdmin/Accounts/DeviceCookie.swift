@@ -1,4 +1,4 @@
-import Crypto
+import ScreenplayCrypto
 import Foundation
 import ScreenplayStore
 
@@ -44,7 +44,7 @@ public struct DeviceCookie: Sendable, Hashable {
     }
 
     /// The cookie's value, signed with `key`.
-    func value(signedWith key: SymmetricKey) -> String {
+    func value(signedWith key: [UInt8]) -> String {
         let payload = Self.payload(account: account, issuedAt: issuedAt, nonce: nonce)
         return payload + ":" + Self.mac(payload, key: key)
     }
@@ -52,14 +52,14 @@ public struct DeviceCookie: Sendable, Hashable {
     /// The cookie `value` carries when it is ours, unaltered (its MAC checks with `key`, compared
     /// in constant time), names `account` and was issued within `lifetime` of `now`; `nil` for
     /// anything else (another account's, a forged or mangled one, an expired one).
-    static func verified(_ value: String, for account: String, key: SymmetricKey, lifetime: Duration, now: Date = Date()) -> DeviceCookie? {
+    static func verified(_ value: String, for account: String, key: [UInt8], lifetime: Duration, now: Date = Date()) -> DeviceCookie? {
         guard value.utf8.count <= maximumLength else { return nil }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "v1", parts[1] == account, let issued = Int64(parts[2]),
             parts[3].utf8.count == 32, parts[3].utf8.allSatisfy(isHexDigit), parts[4].utf8.count == 64
         else { return nil }
         let payload = parts[0..<4].joined(separator: ":")
-        guard constantTimeEqual(Array(mac(payload, key: key).utf8), Array(parts[4].utf8)) else { return nil }
+        guard ConstantTime.equal(Array(mac(payload, key: key).utf8), Array(parts[4].utf8)) else { return nil }
         let age = Int64(now.timeIntervalSince1970) - issued
         guard age >= -300, age <= lifetime.components.seconds else { return nil }
         return DeviceCookie(account: account, issuedAt: issued, nonce: String(parts[3]))
@@ -67,8 +67,8 @@ public struct DeviceCookie: Sendable, Hashable {
 
     static func payload(account: String, issuedAt: Int64, nonce: String) -> String { "v1:\(account):\(issuedAt):\(nonce)" }
 
-    static func mac(_ payload: String, key: SymmetricKey) -> String {
-        HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: key).map { byte in
+    static func mac(_ payload: String, key: [UInt8]) -> String {
+        HMACSHA256.authenticationCode(for: payload.utf8, key: key).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -80,8 +80,4 @@ public struct DeviceCookie: Sendable, Hashable {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

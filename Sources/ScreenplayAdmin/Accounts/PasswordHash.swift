@@ -1,6 +1,5 @@
-import Crypto
 import Foundation
-import _CryptoExtras
+import ScreenplayCrypto
 
 /// Salted, slow, memory-hard password hashes (scrypt), stored with their parameters:
 /// `scrypt$N$r$p$<salt base64>$<key base64>`. A database copy gives an attacker one expensive
@@ -45,14 +44,10 @@ public struct PasswordHasher: Sendable, Hashable {
             let salt = Data(base64Encoded: String(parts[4])), let expected = Data(base64Encoded: String(parts[5])), expected.count == 32,
             let key = try? derive(password, salt: Array(salt), cost: cost, blockSize: blockSize, parallelism: parallelism)
         else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(key, expected) { difference |= a ^ b }
-        return difference == 0
+        return ConstantTime.equal(key, Array(expected))
     }
 
     static func derive(_ password: String, salt: [UInt8], cost: Int, blockSize: Int, parallelism: Int) throws -> [UInt8] {
-        let key = try KDF.Scrypt.deriveKey(
-            from: Array(password.utf8), salt: salt, outputByteCount: 32, rounds: cost, blockSize: blockSize, parallelism: parallelism)
-        return key.withUnsafeBytes { Array($0) }
+        try Scrypt.deriveKey(password: password.utf8, salt: salt, cost: cost, blockSize: blockSize, parallelism: parallelism, length: 32)
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SQLKit
 import ScreenplayStore
@@ -16,7 +15,7 @@ final class ServerSecret: Sendable {
     let store: any SQLStore
     /// The row's name (`device-cookie`): one table can hold keys for several purposes.
     let name: String
-    /// The key's bytes once read (a `SymmetricKey` is not `Sendable`; its bytes are).
+    /// The key's bytes once read.
     private let bytes = Mutex<[UInt8]?>(nil)
 
     /// The table, created by ``AdminDirectory/migrations``.
@@ -28,8 +27,8 @@ final class ServerSecret: Sendable {
     }
 
     /// The key: from memory, else from the store (made there first when no replica has yet).
-    func symmetricKey() async throws -> SymmetricKey {
-        if let known = bytes.withLock({ $0 }) { return SymmetricKey(data: known) }
+    func key() async throws -> [UInt8] {
+        if let known = bytes.withLock({ $0 }) { return known }
         let name = self.name
         let hex = try await store.transaction { database in
             try await database.insert(into: Self.table).columns("name", "value", "created_at")
@@ -44,7 +43,7 @@ final class ServerSecret: Sendable {
         }
         let made = Array(hex.utf8)
         bytes.withLock { $0 = made }
-        return SymmetricKey(data: made)
+        return made
     }
 
     /// Why the secret could not be had.

@@ -1,4 +1,4 @@
-import Crypto
+import ScreenplayCrypto
 
 /// Bearer secrets (user tokens, admin API tokens, admin sessions): 256 random bits as 64
 /// lowercase hex digits, stored only as their SHA-256, so a copy of the database opens nothing.
@@ -26,7 +26,7 @@ public enum SecretToken {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(token.utf8)) {
+        for byte in SHA256.hash(token.utf8) {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0F)])
         }
