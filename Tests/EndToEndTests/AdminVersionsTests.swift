@@ -60,6 +60,62 @@ struct AdminVersionsTests {
         }
     }
 
+    @Test("draft edits as data: applied in order to the live page, one undoable step; a refusal names the edit and saves nothing; If-Match holds")
+    func draftEdits() async throws {
+        try await AdminAPITests.withAdmin { root, token in
+            let live = try AdminAPITests.object(try await Self.call(.get, root, "pages/shop/live", token: token))
+            let sections = try #require(live["template"]?["sections"]?.arrayValue)
+            let first = try #require(sections.first?["id"]?.stringValue)
+            let ids = try #require(sections.first?["widgets"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            try #require(ids.count >= 2)
+            func draftIDs() async throws -> [String] {
+                let draft = try AdminAPITests.object(try await Self.call(.get, root, "pages/shop/draft", token: token))
+                return draft["template"]?["sections"]?.arrayValue?.first?["widgets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            }
+
+            // Swap the first two widgets, then add a section: one request, one step.
+            let edits = #"{"edits": [{"op": "nudge", "id": "\#(ids[0])", "by": 1}, {"op": "addSection", "section": "extras", "title": "Extras"}]}"#
+            let applied = try await Self.call(.post, root, "pages/shop/draft/edits", token: token, json: edits)
+            #expect(applied.status == .ok, "\(applied.text)")
+            let tag = try #require(applied.headers[.eTag])
+            #expect(try await draftIDs().prefix(2) == [ids[1], ids[0]])
+            let draft = try AdminAPITests.object(try await Self.call(.get, root, "pages/shop/draft", token: token))
+            #expect(draft["template"]?["sections"]?.arrayValue?.last?["id"] == "extras")
+            let audit = try AdminAPITests.object(try await Self.call(.get, root, "audit?subject=shop", token: token))
+            #expect(audit.arrayValue?.first?["action"] == "save draft", "\(audit)")
+
+            // A refusal names the edit and where; the first edit of the list is not saved either.
+            let refused = try await Self.call(
+                .post, root, "pages/shop/draft/edits", token: token,
+                json: #"{"edits": [{"op": "remove", "id": "\#(ids[1])"}, {"op": "removeSection", "section": "\#(first)"}]}"#)
+            #expect(refused.status == .unprocessableContent, "\(refused.text)")
+            let problem = try #require(try AdminAPITests.object(refused)["problems"]?.arrayValue?.first)
+            #expect(problem["path"]?.stringValue == "edits[1]: $.sections[0]", "\(refused.text)")
+            #expect(problem["message"]?.stringValue?.contains("still has") == true)
+            #expect(try await draftIDs().prefix(2) == [ids[1], ids[0]], "nothing of a refused list is saved")
+
+            // Malformed: an unknown op, an empty list, a widget the page does not have.
+            let unknown = try await Self.call(.post, root, "pages/shop/draft/edits", token: token, json: #"{"edits": [{"op": "explode"}]}"#)
+            #expect(unknown.status.code / 100 == 4 && unknown.text.contains("explode"), "\(unknown.text)")
+            #expect(try await Self.call(.post, root, "pages/shop/draft/edits", token: token, json: #"{"edits": []}"#).status == .unprocessableContent)
+            let missing = try await Self.call(.post, root, "pages/shop/draft/edits", token: token, json: #"{"edits": [{"op": "remove", "id": "nobody"}]}"#)
+            #expect(missing.status == .unprocessableContent && missing.text.contains("no widget 'nobody'"), "\(missing.text)")
+            #expect(try await Self.call(.get, root, "pages/shop/draft/edits", token: token).status == .methodNotAllowed)
+
+            // With If-Match: only to that draft. Someone's save in between makes it a 412.
+            let moved = try await Self.call(
+                .post, root, "pages/shop/draft/edits", token: token, json: #"{"edits": [{"op": "nudge", "id": "\#(ids[0])", "by": -1}]}"#,
+                headers: [.ifMatch: tag])
+            #expect(moved.status == .ok, "\(moved.text)")
+            #expect(try await draftIDs().prefix(2) == [ids[0], ids[1]])
+            let stale = try await Self.call(
+                .post, root, "pages/shop/draft/edits", token: token, json: #"{"edits": [{"op": "nudge", "id": "\#(ids[0])", "by": 1}]}"#,
+                headers: [.ifMatch: tag])
+            #expect(stale.status == .preconditionFailed, "\(stale.text)")
+            #expect(try await draftIDs().prefix(2) == [ids[0], ids[1]])
+        }
+    }
+
     @Test("drafts and the live page: versions at their own addresses, If-Match on save, publish, rollback and the kill switch")
     func drafts() async throws {
         try await AdminAPITests.withAdmin { root, token in

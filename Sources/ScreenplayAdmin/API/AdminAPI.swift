@@ -35,6 +35,7 @@ public import ScreenplayStore
 /// | `GET pages/{route}/draft` | the draft, its `ETag` its version | |
 /// | `PUT pages/{route}/draft` | saves the body (a template) as the draft | the draft |
 /// | `DELETE pages/{route}/draft` | discards the draft | the draft |
+/// | `POST pages/{route}/draft/edits` | `{"edits": [{"op": "nudge", "id": "deal-buy", "by": -1}, …]}`: the editor's changes as data (``DraftEdit``), all or none, one step | the draft |
 /// | `GET pages/{route}/live` | the live revision, its `ETag` its version | |
 /// | `POST pages/{route}/publish` | `{"expectedLive": N, "note": "…"}` (both optional) | the draft |
 /// | `POST pages/{route}/rollback` | `{"revision": N}` | the live page |
@@ -158,6 +159,9 @@ public struct AdminAPI: Sendable {
         case 3 where segments[0] == "pages":
             return try await pageAction(
                 route: segments[1], action: segments[2], method: method, body: body, admin: admin, expected: expected, path: rawPath)
+        case 4 where segments[0] == "pages" && segments[2] == "draft" && segments[3] == "edits":
+            try allow(.post)
+            return try await applyEdits(route: segments[1], body: body, admin: admin, expected: expected, path: rawPath)
         case 5 where segments[0] == "pages" && segments[2] == "widgets" && segments[4] == "enabled":
             try allow(.post)
             let switched: EnabledBody = try Self.decode(body)

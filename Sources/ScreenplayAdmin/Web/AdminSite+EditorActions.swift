@@ -40,7 +40,7 @@ extension AdminSite {
         -> ScreenplayService.Response
     {
         let (found, _) = try await editable(route)
-        guard var template = found else {
+        guard let template = found else {
             return Self.page(title: "Not found", body: "<p>No page '\(HTML.escape(route))'.</p>", status: .notFound)
         }
         // What the change is made to: saved only if it is still what is stored.
@@ -89,25 +89,23 @@ extension AdminSite {
                         errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Nothing was added; drop the \(form["kind"] ?? "widget") again."],
                         status: .conflict))
             }
-            let place = form["index"].flatMap(Int.init).map { min(max(0, $0), widgets.count) } ?? widgets.count
-            template.sections[sectionIndex].widgets.insert(
-                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), at: place)
+            let sectionID = template.sections[sectionIndex].id
+            let edit = DraftEdit.insert(
+                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), section: sectionID,
+                index: form["index"].flatMap(Int.init) ?? widgets.count)
             // The new card open, the focus in its first parameter (or on the card): what comes
             // after adding is saying what it shows.
             let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
             return try await save(
-                template, replacing: original, route: route, session: session, attemptID: "", form: form, back: back,
-                step: "Added \(id) (\(form["kind"] ?? "")) to \(template.sections[sectionIndex].id)",
-                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true)
-                    + "&to=\(Self.queryEscape(template.sections[sectionIndex].id))")
+                edit, to: original, route: route, session: session, attemptID: "", form: form, back: back,
+                returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true) + "&to=\(Self.queryEscape(sectionID))")
         }
-        guard rest.count >= 2, rest[0] == "widgets", let position = Self.position(of: rest[1], in: template) else {
+        guard rest.count >= 2, rest[0] == "widgets", let position = try? DraftEdit.position(of: rest[1], in: template) else {
             return Self.page(title: "Not found", body: "<p>No such widget in the draft.</p>", status: .notFound)
         }
         let (section, index) = position
         let widget = template.sections[section].widgets[index]
-        // What was done, in words naming the widget: the step's name on its editor's Undo.
-        var label = ""
+        let edit: DraftEdit
         switch Array(rest.dropFirst(2)) {
         case []:
             // A form opened before someone else saved this widget would write over their change:
@@ -126,18 +124,15 @@ extension AdminSite {
                 return try await editor(
                     route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
             }
-            template.sections[section].widgets[index] = updated
             return try await save(
-                template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back,
-                step: "Changed \(widget.id)'s settings",
+                .change(updated), to: original, route: route, session: session, attemptID: widget.id, form: form, back: back,
                 returnTo: Self.returnTo(widget: widget.id, focus: "save-" + widget.id, open: true))
         case ["remove"]:
             // Removing a widget someone has changed since would throw their change away unseen.
             if let seen = form["seen"], seen != Self.digest(of: widget) {
                 return try await staleWidget(route, session, widget: widget, "Changed by someone else since you loaded the page: it now shows “\(Self.parameterSummary(widget))”. Nothing was removed; Remove again if you still mean it.")
             }
-            template.sections[section].widgets.remove(at: index)
-            label = "Removed \(widget.id)"
+            edit = .remove(widget: widget.id)
         case ["move"] where form["section"] != nil || form["place"] != nil:
             // To a place: a section and a position in it, counted without the widget (what a drop
             // onto the page says, or the "Move to" menu's `position@section`).
@@ -152,15 +147,10 @@ extension AdminSite {
                         errors: [Self.pageErrorKey: "The page changed since you loaded it (someone else saved): this is it now. Move \(widget.id) again."],
                         status: .conflict))
             }
-            guard let target = template.sections.firstIndex(where: { $0.id == sectionID }),
-                let position = indexText.flatMap(Int.init)
-            else {
+            guard let sectionID, template.sections.contains(where: { $0.id == sectionID }), let position = indexText.flatMap(Int.init) else {
                 return Self.page(title: "Not done", body: "<p>The move named no section or position of this draft.</p>", status: .unprocessableContent)
             }
-            template.sections[section].widgets.remove(at: index)
-            let placed = min(max(0, position), template.sections[target].widgets.count)
-            template.sections[target].widgets.insert(widget, at: placed)
-            label = "Moved \(widget.id) to \(template.sections[target].id), position \(placed + 1)"
+            edit = .move(widget: widget.id, section: sectionID, index: position)
         case ["move"]:
             // Within the section, or across into the neighbouring one at an end.
             guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
@@ -168,16 +158,7 @@ extension AdminSite {
             if let seen = form["seen"], seen != Self.placeDigest(of: widget, in: template) {
                 return try await staleWidget(route, session, widget: widget, "It or its neighbours moved since you loaded the page (someone else saved): this is where it is now. Nothing was moved; move it again if you still mean it.")
             }
-            label = "Moved \(widget.id) \(by < 0 ? "up" : "down")"
-            template.sections[section].widgets.remove(at: index)
-            let target = index + by
-            if target < 0, section > 0 {
-                template.sections[section - 1].widgets.append(widget)
-            } else if target > template.sections[section].widgets.count, section + 1 < template.sections.count {
-                template.sections[section + 1].widgets.insert(widget, at: 0)
-            } else {
-                template.sections[section].widgets.insert(widget, at: min(max(0, target), template.sections[section].widgets.count))
-            }
+            edit = .nudge(widget: widget.id, by: by)
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
@@ -185,7 +166,10 @@ extension AdminSite {
         // card that took its place (or the one before it), else at Undo, which brings it back.
         let returnTo: String
         if rest.last != "move" {
-            let neighbours = template.sections[section].widgets
+            // What is there once the widget is gone (a removal is the only other action here).
+            var after = template.sections[section].widgets
+            after.remove(at: index)
+            let neighbours = after
             let neighbour = neighbours.indices.contains(index) ? neighbours[index] : neighbours.last
             returnTo = Self.returnTo(widget: neighbour?.id ?? "", focus: neighbour.map { "widget-" + $0.id } ?? "undo", open: false)
         } else if form["place"] != nil {
@@ -195,14 +179,30 @@ extension AdminSite {
         } else {
             returnTo = Self.returnTo(widget: widget.id, focus: (form["by"] == "-1" ? "up-" : "down-") + widget.id, open: false)
         }
-        return try await save(
-            template, replacing: original, route: route, session: session, attemptID: widget.id, form: form, back: back, step: label,
-            returnTo: returnTo)
+        return try await save(edit, to: original, route: route, session: session, attemptID: widget.id, form: form, back: back, returnTo: returnTo)
     }
 
     /// `&focus=…&open=…`: where a redirect after an action puts the editor back. The focused
     /// control (`autofocus`) scrolls itself into view; a `#fragment` would do the scrolling but
     /// stop the browser from applying `autofocus` at all.
+
+    /// Applies `edit` to the draft as read and saves it as a step named by the edit; an edit the
+    /// draft refuses (a section with widgets removed) comes back at the top of the editor.
+    private func save(
+        _ edit: DraftEdit, to original: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String,
+        form: [String: String], back: String, returnTo: String = ""
+    ) async throws -> ScreenplayService.Response {
+        let outcome: DraftEdit.Outcome
+        do {
+            outcome = try edit.applied(to: original)
+        } catch {
+            return try await editor(
+                route, session, notice: nil, attempt: EditAttempt(instanceID: Self.sectionAttempt, values: [:], errors: [Self.pageErrorKey: error.description]))
+        }
+        return try await save(
+            outcome.template, replacing: original, route: route, session: session, attemptID: attemptID, form: form, back: back,
+            step: outcome.label, returnTo: returnTo)
+    }
 
     private func save(
         _ template: PageTemplate, replacing original: PageTemplate, route: String, session: AdminDirectory.Session, attemptID: String,
@@ -255,14 +255,12 @@ extension AdminSite {
         back: String
     ) async throws -> ScreenplayService.Response {
         let original = template
-        var template = template
         if rest == ["add"] {
             let id = (form["section-id"] ?? "").trimmingCharacters(in: .whitespaces)
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
-            template.sections.append(.init(id: id, title: title.isEmpty ? nil : title, widgets: []))
             return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                step: "Added section \(id)", returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
+                .addSection(id: id, title: title.isEmpty ? nil : title), to: original, route: route, session: session,
+                attemptID: Self.sectionAttempt, form: form, back: back, returnTo: Self.returnTo(widget: "section:" + id, focus: "section-\(id)-title", open: true))
         }
         guard let id = rest.first, let index = template.sections.firstIndex(where: { $0.id == id }) else {
             return Self.page(title: "Not found", body: "<p>No such section in the draft.</p>", status: .notFound)
@@ -279,38 +277,24 @@ extension AdminSite {
         switch Array(rest.dropFirst()) {
         case []:
             let title = (form["title"] ?? "").trimmingCharacters(in: .whitespaces)
-            template.sections[index].title = title.isEmpty ? nil : title
             return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                step: "Retitled section \(id)", returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
+                .retitleSection(id: id, title: title.isEmpty ? nil : title), to: original, route: route, session: session,
+                attemptID: Self.sectionAttempt, form: form, back: back, returnTo: Self.returnTo(widget: "section:" + id, focus: "section-save-" + id, open: true))
         case ["move"]:
             guard let by = Self.step(form) else { return Self.page(title: "Not done", body: "<p>Move up or down? The form said neither.</p>", status: .unprocessableContent) }
-            let target = index + by
-            guard template.sections.indices.contains(target) else { return Self.redirect(to: back) }
-            template.sections.swapAt(index, target)
+            guard template.sections.indices.contains(index + by) else { return Self.redirect(to: back) }
             // Back at the same button, its section's tools open: Enter again moves it again.
             let button = (form["by"] == "-1" ? "section-up-" : "section-down-") + id
             return try await save(
-                template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-                step: "Moved section \(id) \(by < 0 ? "up" : "down")", returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
+                .moveSection(id: id, by: by), to: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form,
+                back: back, returnTo: Self.returnTo(widget: "section:" + id, focus: button, open: true))
         case ["remove"]:
-            guard template.sections[index].widgets.isEmpty else {
-                return try await editor(
-                    route, session, notice: nil,
-                    attempt: EditAttempt(
-                        instanceID: Self.sectionAttempt, values: [:],
-                        errors: [
-                            Self.pageErrorKey:
-                                "$.sections[\(index)]: section '\(id)' still has \(template.sections[index].widgets.count) widget(s); move or remove them first"
-                        ]))
-            }
-            template.sections.remove(at: index)
+            // A section with widgets is refused by the edit, in words, at the top of the editor.
+            return try await save(
+                .removeSection(id: id), to: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back)
         default:
             return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
         }
-        return try await save(
-            template, replacing: original, route: route, session: session, attemptID: Self.sectionAttempt, form: form, back: back,
-            step: "Removed section \(id)")
     }
 
     // MARK: Undo and redo

@@ -228,11 +228,4 @@ extension AdminSite {
         if rest == ".id" { return (id, "id") }
         return (id, "")
     }
-
-    static func position(of id: String, in template: PageTemplate) -> (Int, Int)? {
-        for (section, content) in template.sections.enumerated() {
-            if let index = content.widgets.firstIndex(where: { $0.id == id }) { return (section, index) }
-        }
-        return nil
-    }
 }
