@@ -85,6 +85,27 @@ struct ScreenplayServiceTests {
             #expect(third.head.headerFields[.eTag] != first.head.headerFields[.eTag])
         }
 
+        @Test("a host rendering in process gets the screen it built as a value (the bytes decoded), and from the cache bytes only")
+        func renderable() async throws {
+            let builds = Counter()
+            let revision = RevisionBox("r1")
+            let service = makeService(builds: builds, revision: { revision.value })
+            let user = UserIdentity(id: 3)
+            let built = try await service.renderableScreen(path: "home", apiVersion: .latest, user: user)
+            let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: .latest).decode(Screen.self, from: Data(built.body.bytes))
+            #expect(decoded.issues.isEmpty)
+            #expect(built.screen == decoded.value, "the value is what its bytes say")
+            let cached = try await service.renderableScreen(path: "home", apiVersion: .latest, user: user)
+            #expect(builds.count == 1 && cached.screen == nil && cached.body.etag == built.body.etag)
+            // Not built (a hit): nothing is kept from the last request that did build.
+            revision.value = "r2"
+            let rebuilt = try await service.renderableScreen(path: "home", apiVersion: .latest, user: user)
+            #expect(builds.count == 2 && rebuilt.screen != nil && rebuilt.body.etag != built.body.etag)
+            // A route without a revision is built for every request.
+            let item = try await service.renderableScreen(path: "item/7", apiVersion: .latest, user: user)
+            #expect(item.screen?.title == "7")
+        }
+
         @Test("path parameters are percent-decoded")
         func parameters() async throws {
             let service = makeService()

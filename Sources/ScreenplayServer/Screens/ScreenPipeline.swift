@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ScreenplayContract
+import Synchronization
 
 /// How a screen's bytes are made: route → revision → (from the cache, or) build → downgrade →
 /// ids → encode → verify → cache. Coded screens come from the routes; a path no route defines
@@ -40,11 +41,19 @@ struct ScreenPipeline: Sendable {
         return (route, request)
     }
 
+    /// Where a request that built its coded screen (a cache miss) leaves the screen as encoded:
+    /// a host that renders in process (the web pages) renders that value instead of decoding the
+    /// bytes it was just encoded to. Nothing is kept beyond the request.
+    final class BuiltScreen: Sendable {
+        let screen = Mutex<Screen?>(nil)
+    }
+
     /// The encoded screen at `path`: the coded screen, or else the page of that route (for
-    /// `platform` and `locale`), as an HTTP request for it would get.
+    /// `platform` and `locale`), as an HTTP request for it would get; a coded screen built for this
+    /// request is left in `built`.
     func encoded(
         path: String, query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity, platform: Platform,
-        locale: String?
+        locale: String?, keeping built: BuiltScreen? = nil
     ) async throws(ScreenplayError) -> EncodedBody {
         let segments = RequestTarget.segments(of: path)
         let route = segments.joined(separator: "/")
@@ -54,8 +63,9 @@ struct ScreenPipeline: Sendable {
             guard let page = try await pages.body(for: request) else { throw Self.noScreen(route) }
             return page
         }
-        return try await coded(path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user)
-            .body
+        return try await coded(
+            path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, keeping: built
+        ).body
     }
 
     /// A coded screen's bytes, from the cache when its route declares a revision and it has not
@@ -64,7 +74,7 @@ struct ScreenPipeline: Sendable {
     /// `started` (when the request began) is given.
     func coded(
         path: String, segments: [String], query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity,
-        remembering started: Date? = nil
+        remembering started: Date? = nil, keeping built: BuiltScreen? = nil
     ) async throws(ScreenplayError) -> (body: EncodedBody, remembered: Remembered?) {
         let (route, request) = try screenRequest(path: path, segments: segments, query: query, apiVersion: apiVersion, user: user)
         let body: EncodedBody
@@ -80,12 +90,14 @@ struct ScreenPipeline: Sendable {
                 query: request.query, apiVersion: apiVersion.rawValue, clientKinds: clientKinds,
                 user: route.sharing == .everyone ? nil : user.id)
             do {
-                body = try await cache.value(for: key, revision: value) { try await self.encode(route, request, clientKinds: clientKinds) }
+                body = try await cache.value(for: key, revision: value) {
+                    try await self.encode(route, request, clientKinds: clientKinds, keeping: built)
+                }
             } catch {
                 throw boundary.answer(for: error, in: "screen '\(request.path)'")
             }
         } else {
-            body = try await encode(route, request, clientKinds: clientKinds)
+            body = try await encode(route, request, clientKinds: clientKinds, keeping: built)
         }
         guard let started, case .fromMemory(let until) = route.revalidation else { return (body, nil) }
         let owner = route.sharing == .everyone ? nil : user
@@ -111,9 +123,10 @@ struct ScreenPipeline: Sendable {
         return try boundary.checked(built, what: "screen '\(request.path)'")
     }
 
-    /// Builds, downgrades, encodes and (when configured) verifies one screen: what a cache miss costs.
+    /// Builds, downgrades, encodes and (when configured) verifies one screen: what a cache miss
+    /// costs. The screen as encoded is left in `built`.
     private func encode(
-        _ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest, clientKinds: Set<String>
+        _ route: ScreenplayRoutes.ScreenRoute, _ request: ScreenRequest, clientKinds: Set<String>, keeping built: BuiltScreen? = nil
     ) async throws(ScreenplayError) -> EncodedBody {
         let downgrade = Downgrade(to: request.apiVersion, customKinds: routes.customKinds, clientKinds: clientKinds)
         let screen = downgrade.screen(try await build(route, request)).identified(for: request.apiVersion)
@@ -124,6 +137,7 @@ struct ScreenPipeline: Sendable {
             throw boundary.answer(for: error, in: "encoding of screen '\(request.path)'")
         }
         if verifies { try verify(body, path: request.path, version: request.apiVersion, clientKinds: clientKinds) }
+        built?.screen.withLock { $0 = screen }
         return body
     }
 

@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import ScreenplayContract
+import Synchronization
 
 /// The in-process API: what hosts that render beside the service (the web pages, the admin's
 /// preview) and tests call instead of HTTP. The same pipelines and caches as the HTTP API.
@@ -36,6 +37,20 @@ extension ScreenplayService {
             path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale)
     }
 
+    /// The encoded screen at `path` as ``encodedScreen(path:query:apiVersion:clientKinds:user:platform:locale:)``
+    /// answers it, with the screen value itself when this request built it (a coded screen not in
+    /// the cache): a host that renders in process renders that instead of decoding the bytes again.
+    public func renderableScreen(
+        path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity,
+        platform: Platform = .web, locale: String? = nil
+    ) async throws(ScreenplayError) -> RenderableScreen {
+        let built = ScreenPipeline.BuiltScreen()
+        let body = try await screens.encoded(
+            path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale,
+            keeping: built)
+        return RenderableScreen(body: body, screen: built.screen.withLock { $0 })
+    }
+
     /// Performs the command at `path` under `commands/`.
     public func perform(
         command path: String, payload: JSONValue, apiVersion: APIVersion, user: UserIdentity
@@ -57,4 +72,13 @@ extension ScreenplayService {
     public func commandIdentity(path: String) -> ScreenplayRoutes.CommandIdentity? {
         commands.routes.commandRoute(for: RequestTarget.segments(of: path))?.0.identity
     }
+}
+
+/// A screen for a host that renders it in process (``ScreenplayService/renderableScreen(path:query:apiVersion:clientKinds:user:platform:locale:)``).
+public struct RenderableScreen: Sendable {
+    /// The encoded screen, as an app's request gets it; its ETag names the version.
+    public let body: EncodedBody
+    /// The screen those bytes encode, when the request built it; `nil` when they came from the
+    /// cache or from the pages (composed pages are spliced as bytes): decode ``body`` then.
+    public let screen: Screen?
 }

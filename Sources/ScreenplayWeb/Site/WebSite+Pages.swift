@@ -19,7 +19,7 @@ extension WebSite {
         let query = Self.query(of: request)
         // Only a notice this site issued shows: a link cannot put its own words in the banner.
         let notice = query["notice"].flatMap { notices.take($0, token: Self.sessionToken(request.headerFields)) }
-        let currentPath = path == "home" ? "/" : "/screens/" + path
+        let currentPath = path == "home" ? "/" : Self.screensPath + path
         // Query values reach the screen (a search's `q`); the service passes on only those the
         // route declares. The page's own path for forms keeps them, the notice aside.
         let screenQuery = query.filter { $0.key != "notice" }
@@ -28,13 +28,15 @@ extension WebSite {
             // The web renders the latest kinds, and app-defined kinds through their fallbacks (the
             // service's encoded screen for a client that renders none). From the service's cache,
             // like an app's request; the page itself is cached by the screen's ETag.
-            let encoded = try await service.encodedScreen(
+            // A screen this request built is rendered as built, not decoded from its own bytes.
+            let answer = try await service.renderableScreen(
                 path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
                 locale: ScreenplayService.locale(in: request.headerFields))
+            let encoded = answer.body
             guard notice == nil else {
                 var renderer = self.renderer
                 renderer.origin = Self.origin(of: request)
-                let screen = try Self.decode(encoded)
+                let screen = if let built = answer.screen { built } else { try Self.decode(encoded) }
                 let live = live(path: path, query: screenQuery, etag: encoded.etag, declared: screen.live)
                 var page = html(renderer.page(for: screen, currentPath: back, notice: notice, live: live), cookie: cookie)
                 page.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeShownCookie))
@@ -44,7 +46,7 @@ extension WebSite {
             let page: EncodedBody
             do {
                 page = try await pages.value(for: PageCacheKey(path: back, origin: renderer.origin, screen: encoded)) {
-                    let screen = try Self.decode(encoded)
+                    let screen = if let built = answer.screen { built } else { try Self.decode(encoded) }
                     let live = live(path: path, query: screenQuery, etag: encoded.etag, declared: screen.live)
                     return EncodedBody(bytes: Array(renderer.page(for: screen, currentPath: back, live: live).utf8))
                 }
