@@ -73,7 +73,18 @@ extension RouterMethods {
         refused: @escaping @Sendable (ScreenplayError) -> ScreenplayService.Response = { ScreenplayService.errorResponse($0) },
         respond: @escaping @Sendable (HTTPRequest, [UInt8], String?) async -> ScreenplayService.Response
     ) -> Self {
-        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
+        let handler = Self.responder(maximumBodySize: maximumBodySize, refused: refused, respond: respond)
+        for method in methods { on(RouterPath(path), method: method, use: handler) }
+        return self
+    }
+
+    /// A router handler for a responder in the service's shape: the body collected up to
+    /// `maximumBodySize` (more, or too slow, is `refused`'s answer), the peer's address passed on.
+    static func responder(
+        maximumBodySize: Int, refused: @escaping @Sendable (ScreenplayError) -> ScreenplayService.Response,
+        respond: @escaping @Sendable (HTTPRequest, [UInt8], String?) async -> ScreenplayService.Response
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        { request, context in
             var body: [UInt8] = []
             if !ScreenplayResponder.ignoresBody(request.method) {
                 switch try await ScreenplayResponder.collect(request, limit: maximumBodySize) {
@@ -83,8 +94,6 @@ extension RouterMethods {
             }
             return ScreenplayResponder.response(await respond(request.head, body, Self.clientAddress(of: context)))
         }
-        for method in methods { on(RouterPath(path), method: method, use: handler) }
-        return self
     }
 }
 

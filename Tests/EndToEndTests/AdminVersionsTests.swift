@@ -116,6 +116,39 @@ struct AdminVersionsTests {
         }
     }
 
+    @Test("routes by the table: a 405 names the path's methods (TRACE too), a path it lacks is a JSON 404, the token comes first; preconditions as RFC 9110 reads them")
+    func routesAndPreconditions() async throws {
+        try await AdminAPITests.withAdmin { root, token in
+            for method in [HTTPRequest.Method.trace, .patch, .options] {
+                let wrong = try await Self.call(method, root, "pages/shop/draft", token: token)
+                #expect(wrong.status == .methodNotAllowed && wrong.headers[.allow] == "GET, PUT, DELETE", "\(method): \(wrong.status) \(wrong.text)")
+            }
+            let nowhere = try await Self.call(.get, root, "pages/shop/draft/nowhere", token: token)
+            #expect(nowhere.status == .notFound && (try? nowhere.errorBody().error.code) == "notFound", "\(nowhere.text)")
+            #expect(try await Self.call(.get, root, "nothing/at/all", token: token).status == .notFound)
+            let anonymous = try await raw(.trace, root, "/admin/api/pages/shop/draft")
+            #expect(anonymous.status == .unauthorized, "no token: 401 before anything else")
+
+            let experiment = #"{"variants": [{"name": "control", "weight": 1}]}"#
+            // An empty If-Match (a script's unset variable) is a list of no tags: nothing is written.
+            let empty = try await Self.call(.put, root, "experiments/empty-tag", token: token, json: experiment, headers: [.ifMatch: ""])
+            #expect(empty.status == .preconditionFailed, "\(empty.text)")
+            #expect(try await Self.call(.get, root, "experiments/empty-tag", token: token).status == .notFound)
+            // Both headers: one of the two cannot hold.
+            let both = try await Self.call(
+                .put, root, "experiments/empty-tag", token: token, json: experiment, headers: [.ifMatch: "*", .ifNoneMatch: "*"])
+            #expect(both.status == .preconditionFailed, "\(both.text)")
+            // A comma inside quotes belongs to its tag; a list of them is read as a list.
+            let created = try await Self.call(.put, root, "experiments/listed", token: token, json: experiment, headers: [.ifNoneMatch: "*"])
+            let tag = try #require(created.headers[.eTag])
+            let odd = try await Self.call(.put, root, "experiments/listed", token: token, json: experiment, headers: [.ifMatch: #""a,b", W/"c""#])
+            #expect(odd.status == .preconditionFailed, "\(odd.text)")
+            let listed = try await Self.call(.put, root, "experiments/listed", token: token, json: experiment, headers: [.ifMatch: #""x,y" , \#(tag)"#])
+            #expect(listed.status == .ok, "\(listed.text)")
+            #expect(try await Self.call(.put, root, "experiments/listed", token: token, json: experiment, headers: [.ifMatch: #""open"#]).status == .badRequest)
+        }
+    }
+
     @Test("drafts and the live page: versions at their own addresses, If-Match on save, publish, rollback and the kill switch")
     func drafts() async throws {
         try await AdminAPITests.withAdmin { root, token in

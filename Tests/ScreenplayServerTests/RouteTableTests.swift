@@ -48,6 +48,51 @@ struct RouteTableTests {
         #expect(Set(table.routes.map(\.operation)).count == table.routes.count, "operation names are unique")
     }
 
+    @Test("resolve: a path and method reach their route with its parameters; HEAD a GET; another method a 405 listing the path's; else a 404")
+    func resolve() throws {
+        let policy = RequestPolicy(callers: [.adminToken])
+        let table = RouteTable(
+            site: "t",
+            routes: [
+                SiteRoute(.get, "admin/pages/:route", operation: "page", summary: "", policy: policy, answers: []),
+                SiteRoute(.put, "admin/pages/:route", operation: "save", summary: "", policy: policy, answers: []),
+                SiteRoute(.post, "admin/pages/:route/publish", operation: "publish", summary: "", policy: policy, answers: []),
+                SiteRoute(.get, "admin/pages/new", operation: "new", summary: "", policy: policy, answers: []),
+            ])
+        guard case .route(let page, let parameters) = table.resolve(.get, ["admin", "pages", "shop"]) else {
+            Issue.record("GET admin/pages/shop reached no route")
+            return
+        }
+        #expect(page.operation == "page" && parameters == ["route": "shop"])
+        guard case .route(let head, _) = table.resolve(.head, ["admin", "pages", "shop"]) else {
+            Issue.record("HEAD reached no route")
+            return
+        }
+        #expect(head.operation == "page")
+        // Declared first wins: `admin/pages/new` is also `:route` = "new".
+        guard case .route(let first, _) = table.resolve(.get, ["admin", "pages", "new"]) else {
+            Issue.record("no route for new")
+            return
+        }
+        #expect(first.operation == "page")
+        guard case .methodNotAllowed(let allowed) = table.resolve(.delete, ["admin", "pages", "shop"]) else {
+            Issue.record("no 405")
+            return
+        }
+        #expect(allowed == [.get, .put])
+        guard case .methodNotAllowed(let post) = table.resolve(.trace, ["admin", "pages", "shop", "publish"]) else {
+            Issue.record("no 405")
+            return
+        }
+        #expect(post == [.post])
+        for path in [["admin", "pages"], ["admin", "pages", "shop", "nope"], ["admin", "pages", "", "publish"], []] {
+            guard case .notFound = table.resolve(.get, path) else {
+            Issue.record("\(path) reached something")
+            return
+        }
+        }
+    }
+
     @Test("policies: screens are open reads; commands are same-site cookie writes on the command budget, with the body limit")
     func policies() throws {
         let table = Self.service().routeTable()

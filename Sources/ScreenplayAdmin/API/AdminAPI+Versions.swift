@@ -10,30 +10,51 @@ extension AdminAPI {
     /// What a write's headers expect: `If-Match: *` that it exists, `If-Match: "a", "b"` one of
     /// those versions, `If-None-Match: *` that it does not; neither, anything (`.any`).
     ///
-    /// - Throws: A 400 naming the header for one that cannot be read (a tag without quotes, both
-    ///   headers at once), rather than writing as if it had not been sent.
+    /// - Throws: A 400 naming the header for one that cannot be read (a tag without quotes),
+    ///   rather than writing as if it had not been sent; a 412 for `If-Match` beside
+    ///   `If-None-Match: *` (one of the two cannot hold).
     static func expectedVersion(_ headers: HTTPFields) throws -> ExpectedVersion {
         let ifMatch = headers[values: .ifMatch].joined(separator: ",").trimmingCharacters(in: .whitespaces)
         let noneMatch = headers[values: .ifNoneMatch].joined(separator: ",").trimmingCharacters(in: .whitespaces)
         if !ifMatch.isEmpty && noneMatch == "*" {
+            // "Exists" and "does not exist" at once: one of the two fails whatever is stored.
             throw ScreenplayError(
-                status: .badRequest, code: "invalidPrecondition", message: "send If-Match or If-None-Match: *, not both", path: "If-Match")
+                status: .preconditionFailed, code: "preconditionFailed",
+                message: "If-Match and If-None-Match: * cannot both hold; nothing was written", path: "If-Match")
         }
         if noneMatch == "*" { return .absent }
+        // Sent but empty is a list of no tags (RFC 9110's #entity-tag), which nothing matches: a
+        // script's unset variable (`If-Match: $ETAG`) writes nothing instead of writing
+        // unconditionally, which is what the header was sent to prevent.
+        if headers[.ifMatch] != nil, ifMatch.isEmpty { return .oneOf([]) }
         guard !ifMatch.isEmpty else { return .any }
         if ifMatch == "*" { return .present }
+        func malformed(_ near: Substring) -> ScreenplayError {
+            ScreenplayError(
+                status: .badRequest, code: "invalidPrecondition",
+                message: "If-Match holds ETags in quotes, as an ETag header gave them (\"sp-…\"), or *; '\(near.prefix(60))' is neither",
+                path: "If-Match")
+        }
+        // A list of entity tags (RFC 9110 §8.8.3): a comma inside quotes is part of its tag.
         var tags = Set<String>()
-        for part in ifMatch.split(separator: ",") {
-            let tag = part.trimmingCharacters(in: .whitespaces)
+        var rest = Substring(ifMatch)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let start = rest
             // A weak tag never matches a strong comparison (RFC 9110 §13.1.1): it is kept, and fails.
-            let bare = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
-            guard bare.count >= 2, bare.hasPrefix("\""), bare.hasSuffix("\""), tag.utf8.count <= 200 else {
-                throw ScreenplayError(
-                    status: .badRequest, code: "invalidPrecondition",
-                    message: "If-Match holds ETags in quotes, as an ETag header gave them (\"sp-…\"), or *; '\(tag.prefix(60))' is neither",
-                    path: "If-Match")
+            var tag = ""
+            if rest.hasPrefix("W/") {
+                tag = "W/"
+                rest = rest.dropFirst(2)
             }
+            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { throw malformed(start) }
+            tag += rest[...close]
+            guard tag.utf8.count <= 200 else { throw malformed(start) }
             tags.insert(tag)
+            rest = rest[rest.index(after: close)...].drop { $0 == " " || $0 == "\t" }
+            if rest.isEmpty { break }
+            guard rest.first == "," else { throw malformed(start) }
+            rest = rest.dropFirst()
         }
         return .oneOf(tags)
     }

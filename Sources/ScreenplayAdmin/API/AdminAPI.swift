@@ -56,6 +56,8 @@ public struct AdminAPI: Sendable {
     let pages: ComposedScreens?
     /// Where the API is mounted.
     public let prefix: String
+    /// Its routes (``routeTable(prefix:)``): what a request is dispatched by.
+    public let routes: RouteTable
 
     /// The API over the stores; `pages` (the service's composed pages) gives previews and reports.
     public init(
@@ -68,6 +70,7 @@ public struct AdminAPI: Sendable {
         self.experiments = experiments
         self.pages = pages
         self.prefix = prefix
+        routes = Self.routeTable(prefix: prefix)
     }
 
     /// The largest body accepted (a template is at most 256 KiB as stored).
@@ -87,8 +90,7 @@ public struct AdminAPI: Sendable {
                 return refusal
             }
             guard body.count <= Self.maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: Self.maximumBodySize) }
-            let expected = try Self.expectedVersion(request.headerFields)
-            let response = try await route(request, body: body, admin: admin, expected: expected)
+            let response = try await route(request, body: body, admin: admin)
             return Self.revalidated(response, request: request)
         } catch let error as ScreenplayError {
             return ScreenplayService.errorResponse(error)
@@ -114,116 +116,93 @@ public struct AdminAPI: Sendable {
 
     // MARK: Routing
 
-    private func route(_ request: HTTPRequest, body: [UInt8], admin: String, expected: ExpectedVersion) async throws -> ScreenplayService.Response {
+    private func route(_ request: HTTPRequest, body: [UInt8], admin: String) async throws -> ScreenplayService.Response {
         let rawPath = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        guard rawPath.hasPrefix(prefix) else { throw ScreenplayError.notFound("nothing at '\(rawPath)'", path: rawPath) }
-        let segments = rawPath.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let segments = rawPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let query = RequestFields.query(request.path ?? "")
         let method = request.method
-        func allow(_ methods: HTTPRequest.Method...) throws {
-            guard methods.contains(method) || (method == .head && methods.contains(.get)) else {
-                throw ScreenplayError.methodNotAllowed(method, allowed: methods.map(\.rawValue).joined(separator: ", "), path: rawPath)
-            }
-            // A precondition on a read would be ignored: say so rather than pretend it was checked.
-            if method == .get || method == .head, expected != .any { throw Self.preconditionOnRead }
+        // The table says which route this is, and what the path answers when the method is not one.
+        let route: SiteRoute
+        let parameters: [String: String]
+        switch routes.resolve(method, segments) {
+        case .route(let found, let values): (route, parameters) = (found, values)
+        case .methodNotAllowed(let allowed):
+            throw ScreenplayError.methodNotAllowed(method, allowed: allowed.map(\.rawValue).joined(separator: ", "), path: rawPath)
+        case .notFound: throw ScreenplayError.notFound("nothing at '\(rawPath)'; see GET \(prefix)/pages", path: rawPath)
         }
-        switch segments.count {
-        case 1 where segments[0] == "pages":
-            try allow(.get)
-            return try Self.json(try await layouts.pages())
-        case 1 where segments[0] == "experiments":
-            try allow(.get)
-            return try Self.json(try await experiments.all())
-        case 1 where segments[0] == "audit":
-            try allow(.get)
-            return try Self.json(try await layouts.auditLog(subject: query["subject"], limit: 200))
-        case 1 where segments[0] == "tokens":
-            try allow(.get)
-            return try Self.json(try await admins.apiTokens(of: query["admin"]))
-        case 2 where segments[0] == "pages":
-            try allow(.get)
-            return try await page(segments[1])
-        case 2 where segments[0] == "tokens" && segments[1] == "revoke":
-            try allow(.post)
-            return try await revoke(try Self.decode(body), by: admin, path: rawPath)
-        case 2 where segments[0] == "experiments":
-            try allow(.get, .put, .delete)
-            return try await experiment(segments[1], method: method, body: body, admin: admin, expected: expected, path: rawPath)
-        case 3 where segments[0] == "experiments" && segments[2] == "report":
-            try allow(.get)
-            let report = try await experiments.report(for: segments[1])
+        // The route's policy: its body limit; then the preconditions, and none on a read (it would
+        // be ignored: say so rather than pretend it was checked).
+        if route.policy.bodyLimit > 0, body.count > route.policy.bodyLimit { throw ScreenplayError.payloadTooLarge(limit: route.policy.bodyLimit) }
+        let expected = try Self.expectedVersion(request.headerFields)
+        if method == .get || method == .head, expected != .any { throw Self.preconditionOnRead }
+        let page = parameters["route"] ?? ""
+        let key = parameters["key"] ?? ""
+        switch route.operation {
+        case "adminListPages": return try Self.json(try await layouts.pages())
+        case "adminPage": return try await self.page(page)
+        case "adminDraft":
+            guard let draft = try await layouts.draft(of: page) else { throw ScreenplayError.notFound("page '\(page)' has no draft", path: rawPath) }
+            return try Self.json(DraftListing(draft, warnings: warnings(of: draft)), etag: draft.version)
+        case "adminSaveDraft": return try await saveDraft(page, body: body, admin: admin, expected: expected)
+        case "adminDiscardDraft":
+            guard try await layouts.discardDraft(of: page, by: admin, expecting: expected) else {
+                throw ScreenplayError.notFound("page '\(page)' has no draft", path: rawPath)
+            }
+            return try Self.json(["discarded": page])
+        case "adminEditDraft": return try await applyEdits(route: page, body: body, admin: admin, expected: expected, path: rawPath)
+        case "adminLivePage":
+            guard let live = try await layouts.published(route: page) else {
+                throw ScreenplayError.notFound("page '\(page)' was never published", path: rawPath)
+            }
+            return try Self.json(live, etag: live.version)
+        case "adminPublish":
+            let request: PublishBody = body.isEmpty ? PublishBody() : try Self.decode(body)
+            let revision = try await layouts.publish(
+                route: page, by: admin, expectedLive: request.expectedLive, expecting: expected, note: request.note ?? "")
+            return try Self.json(revision, etag: revision.version)
+        case "adminRollback":
+            let request: RollbackBody = try Self.decode(body)
+            let revision = try await layouts.rollback(
+                route: page, to: request.revision, by: admin, expectedLive: request.expectedLive, expecting: expected)
+            return try Self.json(revision, etag: revision.version)
+        case "adminPreview":
+            let request: PreviewBody = body.isEmpty ? PreviewBody() : try Self.decode(body)
+            return try await preview(route: page, request)
+        case "adminSwitchWidget":
+            let switched: EnabledBody = try Self.decode(body)
+            let revision = try await layouts.setEnabled(switched.enabled, instance: parameters["id"] ?? "", route: page, by: admin, expecting: expected)
+            return try Self.json(revision, etag: revision.version)
+        case "adminListExperiments": return try Self.json(try await experiments.all())
+        case "adminExperiment", "adminSaveExperiment", "adminDeleteExperiment":
+            return try await experiment(key, method: method, body: body, admin: admin, expected: expected, path: rawPath)
+        case "adminExperimentReport":
+            let report = try await experiments.report(for: key)
             guard report.definition != nil || !report.exposures.isEmpty else {
-                throw ScreenplayError.notFound("no experiment '\(segments[1])'", path: rawPath)
+                throw ScreenplayError.notFound("no experiment '\(key)'", path: rawPath)
             }
             return try Self.json(ReportListing(experiment: report.experiment, exposures: report.exposures, total: report.total))
-        case 3 where segments[0] == "pages":
-            return try await pageAction(
-                route: segments[1], action: segments[2], method: method, body: body, admin: admin, expected: expected, path: rawPath)
-        case 4 where segments[0] == "pages" && segments[2] == "draft" && segments[3] == "edits":
-            try allow(.post)
-            return try await applyEdits(route: segments[1], body: body, admin: admin, expected: expected, path: rawPath)
-        case 5 where segments[0] == "pages" && segments[2] == "widgets" && segments[4] == "enabled":
-            try allow(.post)
-            let switched: EnabledBody = try Self.decode(body)
-            let revision = try await layouts.setEnabled(switched.enabled, instance: segments[3], route: segments[1], by: admin, expecting: expected)
-            return try Self.json(revision, etag: revision.version)
-        default:
-            throw ScreenplayError.notFound("nothing at '\(rawPath)'; see GET \(prefix)/pages", path: rawPath)
+        case "adminAudit": return try Self.json(try await layouts.auditLog(subject: query["subject"], limit: 200))
+        case "adminTokens": return try Self.json(try await admins.apiTokens(of: query["admin"]))
+        case "adminRevokeTokens": return try await revoke(try Self.decode(body), by: admin, path: rawPath)
+        default: throw ScreenplayError.internalError("the admin API's table lists \(route.operation), which it does not answer")
         }
     }
 
-    private func pageAction(
-        route: String, action: String, method: HTTPRequest.Method, body: [UInt8], admin: String, expected: ExpectedVersion, path: String
-    ) async throws -> ScreenplayService.Response {
-        switch (action, method) {
-        case ("draft", .get), ("draft", .head):
-            guard expected == .any else { throw Self.preconditionOnRead }
-            guard let draft = try await layouts.draft(of: route) else { throw ScreenplayError.notFound("page '\(route)' has no draft", path: path) }
-            return try Self.json(DraftListing(draft, warnings: warnings(of: draft)), etag: draft.version)
-        case ("live", .get), ("live", .head):
-            guard expected == .any else { throw Self.preconditionOnRead }
-            guard let live = try await layouts.published(route: route) else {
-                throw ScreenplayError.notFound("page '\(route)' was never published", path: path)
-            }
-            return try Self.json(live, etag: live.version)
-        case ("draft", .put):
-            var template: PageTemplate = try Self.decode(body)
-            if template.route.isEmpty { template.route = route }
-            guard template.route == route else {
-                throw ScreenplayError.invalidField("route", "the body's route '\(template.route)' is not the URL's '\(route)'")
-            }
-            let world = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments)
-            let errors = world.filter { !$0.isWarning }
-            if !errors.isEmpty { throw LayoutError.invalid(errors) }
-            let draft = try await layouts.saveDraft(template, by: admin, expecting: expected)
-            let warnings = layouts.problems(in: template).filter(\.isWarning) + world.filter(\.isWarning)
-            return try Self.json(
-                DraftListing(draft, warnings: warnings.map { ProblemListing(path: $0.path, message: $0.message, warning: true) }),
-                etag: draft.version)
-        case ("draft", .delete):
-            guard try await layouts.discardDraft(of: route, by: admin, expecting: expected) else {
-                throw ScreenplayError.notFound("page '\(route)' has no draft", path: path)
-            }
-            return try Self.json(["discarded": route])
-        case ("publish", .post):
-            let request: PublishBody = body.isEmpty ? PublishBody() : try Self.decode(body)
-            let revision = try await layouts.publish(
-                route: route, by: admin, expectedLive: request.expectedLive, expecting: expected, note: request.note ?? "")
-            return try Self.json(revision, etag: revision.version)
-        case ("rollback", .post):
-            let request: RollbackBody = try Self.decode(body)
-            let revision = try await layouts.rollback(
-                route: route, to: request.revision, by: admin, expectedLive: request.expectedLive, expecting: expected)
-            return try Self.json(revision, etag: revision.version)
-        case ("preview", .post):
-            let request: PreviewBody = body.isEmpty ? PreviewBody() : try Self.decode(body)
-            return try await preview(route: route, request)
-        case ("draft", _), ("live", _), ("publish", _), ("rollback", _), ("preview", _):
-            let allowed = action == "draft" ? "GET, PUT, DELETE" : action == "live" ? "GET" : "POST"
-            throw ScreenplayError.methodNotAllowed(method, allowed: allowed, path: path)
-        default:
-            throw ScreenplayError.notFound("no action '\(action)' on a page (draft, live, publish, rollback, preview)", path: path)
+    /// `PUT pages/{route}/draft`: the body, a template, saved as the draft.
+    private func saveDraft(_ route: String, body: [UInt8], admin: String, expected: ExpectedVersion) async throws -> ScreenplayService.Response {
+        var template: PageTemplate = try Self.decode(body)
+        if template.route.isEmpty { template.route = route }
+        guard template.route == route else {
+            throw ScreenplayError.invalidField("route", "the body's route '\(template.route)' is not the URL's '\(route)'")
         }
+        let world = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments)
+        let errors = world.filter { !$0.isWarning }
+        if !errors.isEmpty { throw LayoutError.invalid(errors) }
+        let draft = try await layouts.saveDraft(template, by: admin, expecting: expected)
+        let warnings = layouts.problems(in: template).filter(\.isWarning) + world.filter(\.isWarning)
+        return try Self.json(
+            DraftListing(draft, warnings: warnings.map { ProblemListing(path: $0.path, message: $0.message, warning: true) }),
+            etag: draft.version)
     }
 
     /// `GET`, `PUT` and `DELETE experiments/{key}`: one experiment, versioned.

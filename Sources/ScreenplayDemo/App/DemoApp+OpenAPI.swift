@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import ScreenplayAdmin
 public import ScreenplayContract
 import ScreenplayHummingbird
 import ScreenplayOpenAPI
@@ -21,6 +22,16 @@ extension DemoApp {
         try OpenAPIDescription.json(
             tables: [apiRoutes(version: version)], version: version, title: "Screenplay demo",
             summary: "The demo's public API: screens, commands, the screen event stream and the offline sync.",
+            appKinds: Self.appDefinedKinds, pretty: pretty)
+    }
+
+    /// The OpenAPI 3.1 description of the layout admin's JSON API (``AdminAPI/routeTable(prefix:)``):
+    /// what `screenplay openapi --site admin` writes. Every operation needs an admin API token.
+    public func adminAPIDescription(pretty: Bool = false) throws -> [UInt8] {
+        try OpenAPIDescription.json(
+            tables: [adminAPI.routes], version: .latest, title: "Screenplay layout admin API",
+            summary: "Pages, drafts and their edits, publish, rollback, widget switches, previews, experiments, the audit log and tokens. "
+                + "Every request carries an admin API token (`screenplay admin create-token NAME`).",
             appKinds: Self.appDefinedKinds, pretty: pretty)
     }
 

@@ -318,9 +318,9 @@ public struct DemoApp: Sendable {
         addOpenAPIRoute(to: router)
         router.addScreenplay(service)
         let adminAPI = self.adminAPI
-        router.addScreenplayResponder(
-            "admin/api/**", methods: [.get, .head, .post, .put, .delete, .patch], maximumBodySize: AdminAPI.maximumBodySize
-        ) { request, body, _ in await adminAPI.respond(to: request, body: body) }
+        router.addScreenplayRoutes(adminAPI.routes, mount: adminAPI.prefix, maximumBodySize: AdminAPI.maximumBodySize) { request, body, _ in
+            await adminAPI.respond(to: request, body: body)
+        }
         let adminSite = self.adminSite
         for path in ["admin", "admin/**"] {
             router.addScreenplayResponder(

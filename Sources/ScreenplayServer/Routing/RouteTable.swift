@@ -48,6 +48,32 @@ public struct RouteTable: Sendable {
         return order.map { ($0, methods[$0]!) }
     }
 
+    /// What a request for `method` at `segments` (its path, split and percent-decoded) reaches.
+    public enum Resolution: Sendable {
+        /// A route, with the values of its `:name` segments.
+        case route(SiteRoute, parameters: [String: String])
+        /// Routes have this path but not this method: they answer `allowed`.
+        case methodNotAllowed(allowed: [HTTPRequest.Method])
+        /// No route has this path.
+        case notFound
+    }
+
+    /// The route a request for `method` at `segments` reaches: the first declared whose path
+    /// matches and whose method is `method` (`HEAD` reaches a `GET` when no `HEAD` is declared).
+    /// How a site that dispatches by its table finds the handler and the 405's `Allow`.
+    public func resolve(_ method: HTTPRequest.Method, _ segments: [String]) -> Resolution {
+        var allowed: [HTTPRequest.Method] = []
+        var get: (SiteRoute, [String: String])?
+        for route in routes {
+            guard let parameters = route.path.match(segments) else { continue }
+            if route.method == method { return .route(route, parameters: parameters) }
+            if route.method == .get, get == nil { get = (route, parameters) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if method == .head, let get { return .route(get.0, parameters: get.1) }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+    }
+
     /// The route for `method` at exactly `path` (a pattern as declared), if there is one.
     public func route(_ method: HTTPRequest.Method, at path: RoutePattern) -> SiteRoute? {
         routes.first { $0.method == method && $0.path == path }

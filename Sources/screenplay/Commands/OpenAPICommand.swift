@@ -17,6 +17,13 @@ struct OpenAPICommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Write it to this file instead of printing it.")
     var output: String?
 
+    @Option(help: "Which API: 'api' (the public API, served at /api/openapi.json) or 'admin' (the layout admin's JSON API, for scripts with an admin token).")
+    var site: String = "api"
+
+    func validate() throws {
+        guard ["api", "admin"].contains(site) else { throw ValidationError("--site is 'api' or 'admin', not '\(site)'") }
+    }
+
     func run() async throws {
         // The tables are the demo's: its routes, read from a demo opened on a scratch database.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-openapi-\(UUID().uuidString)").path
@@ -28,7 +35,7 @@ struct OpenAPICommand: AsyncParsableCommand {
         let demo = try await DemoApp.open(dataDirectory: scratch, logger: logger)
         let bytes: [UInt8]
         do {
-            bytes = try demo.openAPIDescription(version: contract.version, pretty: true)
+            bytes = site == "admin" ? try demo.adminAPIDescription(pretty: true) : try demo.openAPIDescription(version: contract.version, pretty: true)
             try await demo.close()
         } catch {
             try? await demo.close()
