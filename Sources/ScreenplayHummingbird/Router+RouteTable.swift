@@ -35,11 +35,11 @@ extension RouterMethods {
         var capturedChildren = Set<String>()
         var prefixes: [String] = [base.joined(separator: "/")]
         for (pattern, _) in table.paths {
-            let segments = pattern.description.split(separator: "/").map(String.init)
+            let segments = pattern.routerPath.split(separator: "/").map(String.init)
             guard segments.count > base.count, Array(segments[..<base.count]) == base else { continue }
             for end in (base.count + 1)...segments.count {
                 let path = segments[..<end].joined(separator: "/")
-                if segments[end - 1].hasPrefix(":") { capturedChildren.insert(segments[..<(end - 1)].joined(separator: "/")) }
+                if segments[end - 1].hasPrefix(":") || segments[end - 1] == "**" { capturedChildren.insert(segments[..<(end - 1)].joined(separator: "/")) }
                 if seen.insert(path).inserted {
                     paths.append(path)
                     prefixes.append(path)

@@ -48,7 +48,7 @@ extension RouterMethods {
         var paths = [mount.joined(separator: "/")]
         var seen = Set(paths)
         for (pattern, _) in table.paths {
-            let segments = pattern.description.split(separator: "/").map(String.init)
+            let segments = pattern.routerPath.split(separator: "/").map(String.init)
             guard segments.count > mount.count else { continue }
             for end in (mount.count + 1)...segments.count {
                 let path = segments[..<end].joined(separator: "/")
@@ -250,13 +250,13 @@ extension RouterMethods {
         // Every path a browser is sent to that nothing answers gets the site's own 404 page
         // (unknown paths, and routes added after this one that answer 404).
         _ = add(middleware: WebNotFoundMiddleware(site: site))
-        // The site's pages ("/screens/*" is every path under it) and its own files.
-        let pages = WebSite.pagePaths.map { $0.hasSuffix("*") ? $0 + "*" : $0 }
-        for path in pages + WebSite.assetPaths {
-            get(RouterPath(path), use: handler)
-            head(RouterPath(path), use: handler)
+        // The site's table: its pages (`screens/*path` as `**`, every path under it), its own
+        // files and the command form's path; the event stream is a streaming route of its own.
+        for route in site.routes.routes where route.operation != "webEvents" {
+            let path = RouterPath("/" + route.path.routerPath)
+            on(path, method: route.method, use: handler)
+            if route.method == .get { on(path, method: .head, use: handler) }
         }
-        post(RouterPath(site.renderer.links.commandPath), use: handler)
         mountEventStream(WebSite.eventsPath, heartbeat: site.service.configuration.eventStreams.heartbeat, address: address) {
             request, address in await site.openEvents(request, clientAddress: address)
         }

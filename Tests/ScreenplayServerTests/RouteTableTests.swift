@@ -93,6 +93,47 @@ struct RouteTableTests {
         }
     }
 
+    @Test("a last `*name` segment takes the rest of the path, one segment or more, joined; written as `**` for the router")
+    func restOfPath() throws {
+        let table = RouteTable(
+            site: "t",
+            routes: [
+                SiteRoute(.get, "", operation: "home", summary: "", policy: RequestPolicy(callers: [.anonymous]), answers: []),
+                SiteRoute(.get, "screens/*path", operation: "screen", summary: "", policy: RequestPolicy(callers: [.anonymous]), answers: []),
+                SiteRoute(.get, "files/*", operation: "star", summary: "", policy: RequestPolicy(callers: [.anonymous]), answers: []),
+            ])
+        guard case .route(let home, _) = table.resolve(.get, []) else {
+            Issue.record("the root reached nothing")
+            return
+        }
+        #expect(home.operation == "home")
+        for (path, expected) in [(["screens", "home"], "home"), (["screens", "playlist", "1"], "playlist/1"), (["screens", "a", "b", "c", "d"], "a/b/c/d")] {
+            guard case .route(let route, let parameters) = table.resolve(.get, path) else {
+                Issue.record("\(path) reached nothing")
+                return
+            }
+            #expect(route.operation == "screen" && parameters == ["path": expected])
+        }
+        guard case .notFound = table.resolve(.get, ["screens"]) else {
+            Issue.record("the rest is one segment or more")
+            return
+        }
+        guard case .notFound = table.resolve(.get, ["screens", "a", ""]) else {
+            Issue.record("an empty segment is no part of a path")
+            return
+        }
+        // A lone `*` is a literal segment, as before.
+        guard case .route(let star, _) = table.resolve(.get, ["files", "*"]), case .notFound = table.resolve(.get, ["files", "x"]) else {
+            Issue.record("`*` alone should be a literal")
+            return
+        }
+        #expect(star.operation == "star")
+        #expect(RoutePattern("screens/*path").routerPath == "screens/**" && RoutePattern("screens/*path").description == "screens/*path")
+        #expect(RoutePattern("screens/*path").templateSegments == ["screens", "{path}"])
+        // Only last: elsewhere it is a literal.
+        #expect(RoutePattern("*a/b").routerPath == "*a/b")
+    }
+
     @Test("policies: screens are open reads; commands are same-site cookie writes on the command budget, with the body limit")
     func policies() throws {
         let table = Self.service().routeTable()

@@ -80,6 +80,26 @@ struct WebSiteTests {
         #expect(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/assets/x.css"), body: []) == nil)
     }
 
+    @Test("the site routes by its table: pages at any depth, HEAD as GET without a body, the command path for POST only; the rest is the host's")
+    func routesByTable() async throws {
+        let site = Self.site()
+        let operations = site.routes.routes.map { "\($0.method) \($0.path)" }
+        #expect(operations.contains("GET screens/*path") && operations.contains("POST web/command") && operations.contains("GET web/events"))
+        func get(_ path: String, _ method: HTTPRequest.Method = .get) async -> WebSite.Response? {
+            await site.respond(to: HTTPRequest(method: method, scheme: "http", authority: "h", path: path), body: [])
+        }
+        let home = try #require(await get("/"))
+        let head = try #require(await get("/", .head))
+        #expect(head.head.status == home.head.status && head.body.isEmpty && head.head.headerFields[.contentLength] == String(home.body.count))
+        #expect(await get("/screens/nope/deeper/still")?.head.status == .notFound, "a screen path at any depth is the site's page (its 404)")
+        #expect(await get("/web/command") == nil, "GET on the command path is not the site's")
+        #expect(await get("/", .post) == nil)
+        #expect(await get("/screens/x", .delete) == nil)
+        #expect(await get("/web/events") == nil, "the stream is the host's streaming route")
+        #expect(await get("/web/icon.svg")?.head.headerFields[.contentType] == "image/svg+xml")
+        #expect(await get("/web/results/none")?.head.status == .notFound)
+    }
+
     @Test("a command's done result redirects back with a notice only the site can issue; a prompt is a page with its form")
     func commandFlow() async throws {
         let site = Self.site()

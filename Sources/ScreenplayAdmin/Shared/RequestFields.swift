@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ScreenplayWeb
 
 /// What the admin reads from a request besides its path: the bearer token, cookies, query and
 /// form fields. One parser for the API and the pages.
@@ -21,18 +22,10 @@ enum RequestFields {
         return nil
     }
 
-    /// An `application/x-www-form-urlencoded` body (at most 64 fields).
+    /// An `application/x-www-form-urlencoded` body (at most 64 fields), decoded as the web
+    /// pages decode theirs (``WebForm/fields(of:limit:)``).
     static func form(_ body: [UInt8]) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(64) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            fields[decode(parts[0])] = parts.count == 2 ? decode(parts[1]) : ""
-        }
-        return fields
+        WebForm.fields(of: body, limit: 64)
     }
 
     /// The query of a request path, decoded as a form.

@@ -103,10 +103,12 @@ public struct WebForm: Sendable, Equatable {
     }
 
     /// Decodes `a=1&b=two+words` into a dictionary; later duplicates win (``init(urlEncoded:)``
-    /// refuses them first).
-    public static func fields(of body: [UInt8]) -> [String: String] {
+    /// refuses them first). Only the first `limit` pairs are read: a host that knows how many
+    /// fields its forms have (the admin's, 64) reads no more. The one form decoder of the web
+    /// pages and the admin.
+    public static func fields(of body: [UInt8], limit: Int = .max) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(limit) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ part: Substring) -> String {
                 let spaced = part.replacingOccurrences(of: "+", with: " ")

@@ -41,6 +41,8 @@ public struct WebSite: Sendable {
     let results = ResultBook()
     /// Rendered pages by screen ETag.
     let pages: PageCache
+    /// The site's routes, what requests are dispatched by (``routeTable(commandPath:bodyLimit:)``).
+    let table: RouteTable
 
     /// A site over `service`; rendered pages are kept up to `pageCacheBytes` (least recently used
     /// go first). The renderer's shell gets the site's script.
@@ -53,6 +55,7 @@ public struct WebSite: Sendable {
             self.renderer.shell.scriptImports = script.imports
         }
         if self.renderer.shell.stylesheetPath == nil { self.renderer.shell.stylesheetPath = WebStyle.versionedPath }
+        table = Self.routeTable(commandPath: renderer.links.commandPath, bodyLimit: service.configuration.maximumBodySize)
     }
 
     /// An HTML page, a redirect or the script.
@@ -80,38 +83,33 @@ public struct WebSite: Sendable {
     /// path; `nil` for any other request (the host's own).
     public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response? {
         let path = request.path.map { String($0.split(separator: "?", maxSplits: 1).first ?? "") } ?? "/"
-        switch request.method {
-        case .get, .head:
-            let page: Response
-            if path == "/" {
-                page = await screenPage(path: "home", request: request)
-            } else if path.hasPrefix(Self.screensPath) {
-                page = await screenPage(path: String(path.dropFirst(Self.screensPath.count)), request: request)
-            } else if path.hasPrefix(Self.resultsPath) {
-                page = await resultPage(id: String(path.dropFirst(Self.resultsPath.count)), request: request)
-            } else if let module = WebScript.all.first(where: { $0.path == path }) {
-                let (head, body) = module.response(to: request)
-                page = Response(head: head, body: body)
-            } else if path == WebStyle.path {
-                page = asset(request, WebStyle.asset, type: "text/css; charset=utf-8")
-            } else if path == Self.iconPath {
-                page = Response(
-                    head: HTTPResponse(
-                        status: .ok, headerFields: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]),
-                    body: Array(Self.icon.utf8))
-            } else {
-                return nil
-            }
-            // HEAD: the same status and headers (Content-Length included), no body.
-            guard request.method == .head else { return page }
-            var head = page.head
-            head.headerFields[.contentLength] = String(page.body.count)
-            return Response(head: head, body: [])
-        case .post where path == renderer.links.commandPath:
-            return await command(request: request, body: body, clientAddress: clientAddress)
-        default:
+        // By the table; a path or method it does not have is the host's (its own routes, or 404).
+        guard case .route(let route, let parameters) = table.resolve(request.method, path.split(separator: "/").map(String.init)) else {
             return nil
         }
+        let page: Response
+        switch route.operation {
+        case "webHome": page = await screenPage(path: "home", request: request)
+        case "webScreen": page = await screenPage(path: parameters["path"] ?? "", request: request)
+        case "webResult": page = await resultPage(id: parameters["id"] ?? "", request: request)
+        case "webStyle": page = asset(request, WebStyle.asset, type: "text/css; charset=utf-8")
+        case "webIcon":
+            page = Response(
+                head: HTTPResponse(status: .ok, headerFields: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]),
+                body: Array(Self.icon.utf8))
+        case "webCommand": return await command(request: request, body: body, clientAddress: clientAddress)
+        default:
+            guard let module = WebScript.all.first(where: { "webScript:" + $0.path == route.operation }) else {
+                return nil  // The event stream: the host's streaming route answers it.
+            }
+            let (head, body) = module.response(to: request)
+            page = Response(head: head, body: body)
+        }
+        // HEAD: the same status and headers (Content-Length included), no body.
+        guard request.method == .head else { return page }
+        var head = page.head
+        head.headerFields[.contentLength] = String(page.body.count)
+        return Response(head: head, body: [])
     }
 
     /// The styled page for a path nothing answers (hosts call it for their own 404s, so a
