@@ -252,7 +252,7 @@ extension RouterMethods {
         _ = add(middleware: WebNotFoundMiddleware(site: site))
         // The site's table: its pages (`screens/*path` as `**`, every path under it), its own
         // files and the command form's path; the event stream is a streaming route of its own.
-        for route in site.routes.routes where route.operation != "webEvents" {
+        for route in site.routes.routes where !route.answers.contains(where: { $0.body == .eventStream }) {
             let path = RouterPath("/" + route.path.routerPath)
             on(path, method: route.method, use: handler)
             if route.method == .get { on(path, method: .head, use: handler) }

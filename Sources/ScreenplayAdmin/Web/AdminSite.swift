@@ -33,6 +33,8 @@ public struct AdminSite: Sendable {
     let metrics: [ExperimentMetric]
     /// Where the site is mounted.
     public let prefix: String
+    /// Its pages (``routeTable(prefix:)``): what a request is dispatched by.
+    let table: RouteTable
     /// Where sign-ins (refused, throttled, accepted) are logged.
     let logger: Logger
     /// How long an editor page waits for the verticals to name what parameters point at before
@@ -64,13 +66,18 @@ public struct AdminSite: Sendable {
         self.events = events
         self.prefix = prefix
         self.logger = logger
+        table = Self.routeTable(prefix: prefix)
     }
+
+    /// The site's pages, for the router and for documentation.
+    public var routes: RouteTable { table }
 
     /// Answers one request under ``prefix``; `clientAddress` (the peer's IP address, when the host
     /// knows it) limits sign-in attempts per address.
     public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> ScreenplayService.Response {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        let rest = path.dropFirst(prefix.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let segments = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let rest = Array(segments.dropFirst(prefix.split(separator: "/").count))
         let form = RequestFields.form(body)
         // A form posted from another site is refused before anything else, sign-in included
         // (login CSRF): the session cookie's SameSite=Strict is then one layer of two.
@@ -78,17 +85,23 @@ public struct AdminSite: Sendable {
             return Self.page(
                 title: "Refused", body: "<p>Admin forms are accepted only from this site's own pages.</p>", status: .forbidden)
         }
-        if rest == [AdminScript.file], request.method == .get || request.method == .head, let editor = AdminScript.editor {
-            let (head, body) = editor.response(to: request)
-            return ScreenplayService.Response(head: head, body: request.method == .head ? [] : body)
-        }
+        // By the table: the routes for anyone first, then everything else behind the session.
+        let resolution = table.resolve(request.method, segments)
+        let query = RequestFields.query(request.path ?? "")
         do {
-            if rest == ["login"] {
-                switch request.method {
-                case .get, .head: return loginPage(message: nil, status: .ok, next: RequestFields.query(request.path ?? "")["next"], request: request)
-                case .post: return try await login(request, form: form, address: clientAddress)
-                default: return Self.methodNotAllowed("GET, POST")
+            if case .route(let route, _) = resolution, route.policy.callers.contains(.anonymous) {
+                switch route.operation {
+                case "adminEditorModule":
+                    guard let editor = AdminScript.editor else { break }
+                    let (head, body) = editor.response(to: request)
+                    return ScreenplayService.Response(head: head, body: request.method == .head ? [] : body)
+                case "adminSignInPage": return loginPage(message: nil, status: .ok, next: query["next"], request: request)
+                case "adminSignIn": return try await login(request, form: form, address: clientAddress)
+                default: break
                 }
+            }
+            if rest == ["login"], case .methodNotAllowed(let allowed) = resolution {
+                return Self.methodNotAllowed(allowed.map(\.rawValue).joined(separator: ", "))
             }
             guard let id = RequestFields.cookie(Self.sessionCookie, in: request.headerFields),
                 let session = try await admins.session(id: id)
@@ -98,6 +111,15 @@ public struct AdminSite: Sendable {
                 let next = request.method == .get ? "?next=" + Self.queryEscape(request.path ?? prefix) : ""
                 return Self.redirect(to: prefix + "/login" + next)
             }
+            let route: SiteRoute
+            let parameters: [String: String]
+            switch resolution {
+            case .route(let found, let values): (route, parameters) = (found, values)
+            case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed.map(\.rawValue).joined(separator: ", "))
+            case .notFound:
+                guard request.method != .post else { return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound) }
+                return Self.page(title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
+            }
             if request.method == .post {
                 guard let csrf = form["csrf"], Self.constantTimeEqual(csrf, session.csrf) else {
                     return Self.page(
@@ -106,31 +128,37 @@ public struct AdminSite: Sendable {
                             "<p>This form was not sent from this admin session (its CSRF token is missing or stale). Go back, reload and try again.</p>",
                         status: .forbidden)
                 }
-                return try await act(rest, form: form, session: session)
             }
-            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed("GET, POST") }
+            let page = parameters["route"] ?? ""
             // Only the server's own notices: a link cannot put words in this banner.
-            let notice = RequestFields.query(request.path ?? "")["done"].flatMap { Self.notices[$0] }
-            switch rest.count {
-            case 0: return try await overview(session, notice: notice)
-            case 1 where rest[0] == "audit": return try await audit(session)
-            case 1 where rest[0] == "experiments": return try await experimentList(session, notice: notice)
-            case 2 where rest[0] == "experiments":
-                return try await experimentPage(
-                    rest[1] == "new" ? nil : rest[1], session, query: RequestFields.query(request.path ?? ""), notice: notice)
-            case 2 where rest[0] == "pages": return try await pageView(rest[1], session, notice: notice)
-            case 3 where rest[0] == "pages" && rest[2] == "edit":
-                return try await editor(rest[1], session, notice: notice, query: RequestFields.query(request.path ?? ""))
-            case 3 where rest[0] == "pages" && rest[2] == "publish": return try await publishReview(rest[1], session)
-            case 3 where rest[0] == "pages" && rest[2] == "rollback":
-                return try await rollbackReview(rest[1], query: RequestFields.query(request.path ?? ""), session)
-            case 3 where rest[0] == "pages" && rest[2] == "compare":
-                return try await compare(rest[1], query: RequestFields.query(request.path ?? ""), session)
-            case 3 where rest[0] == "pages" && rest[2] == "preview":
-                return try await preview(rest[1], session, query: RequestFields.query(request.path ?? ""))
+            let notice = query["done"].flatMap { Self.notices[$0] }
+            switch route.operation {
+            case "adminSignOut":
+                try await admins.endSession(id: session.id)
+                var response = Self.redirect(to: prefix + "/login")
+                response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=\(prefix); Max-Age=0"))
+                return response
+            case "adminOverview": return try await overview(session, notice: notice)
+            case "adminAuditPage": return try await audit(session)
+            case "adminExperimentsPage": return try await experimentList(session, notice: notice)
+            case "adminExperimentPage":
+                let key = parameters["key"] ?? ""
+                return try await experimentPage(key == "new" ? nil : key, session, query: query, notice: notice)
+            case "adminCreateExperiment", "adminSaveExperiment", "adminStartExperiment", "adminStopExperiment", "adminDeleteExperiment":
+                return try await actOnExperiment(Array(rest.dropFirst()), form: form, session: session)
+            case "adminPageView": return try await pageView(page, session, notice: notice)
+            case "adminEditor": return try await editor(page, session, notice: notice, query: query)
+            case "adminEdit": return try await edit(page, Array(rest.dropFirst(3)), form: form, session: session)
+            case "adminPublishReview": return try await publishReview(page, session)
+            case "adminRollbackReview": return try await rollbackReview(page, query: query, session)
+            case "adminCompare": return try await compare(page, query: query, session)
+            case "adminPreview": return try await preview(page, session, query: query)
+            case "adminPreviewPins": return await actOnPins(page, form: form, session: session)
+            case "adminPublish", "adminDiscard", "adminRollback", "adminSwitchWidget":
+                return try await act(page, Array(rest.dropFirst(2)), form: form, session: session)
             default:
-                return Self.page(
-                    title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
+                // The preview's stream is the host's streaming route; anything else is not a page.
+                return Self.page(title: "Not found", body: "<p>Nothing here. <a href=\"\(prefix)\">Back to the pages</a>.</p>", status: .notFound)
             }
         } catch let error as LayoutError {
             return Self.page(
@@ -236,22 +264,12 @@ public struct AdminSite: Sendable {
 
     // MARK: Actions
 
-    private func act(_ rest: [String], form: [String: String], session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
-        if rest == ["logout"] {
-            try await admins.endSession(id: session.id)
-            var response = Self.redirect(to: prefix + "/login")
-            response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=\(prefix); Max-Age=0"))
-            return response
-        }
-        if rest.first == "experiments", rest.count >= 2 { return try await actOnExperiment(Array(rest.dropFirst()), form: form, session: session) }
-        guard rest.count >= 3, rest[0] == "pages" else {
-            return Self.page(title: "Not found", body: "<p>Nothing to do here.</p>", status: .notFound)
-        }
-        let route = rest[1]
-        if rest[2] == "edit" { return try await edit(route, Array(rest.dropFirst(3)), form: form, session: session) }
-        if Array(rest.dropFirst(2)) == ["preview", "pins"] { return await actOnPins(route, form: form, session: session) }
+    /// Publish, discard, rollback and the kill switch: `action` is the path after the page's route.
+    private func act(_ route: String, _ action: [String], form: [String: String], session: AdminDirectory.Session) async throws
+        -> ScreenplayService.Response
+    {
         let back = "\(prefix)/pages/\(Self.pathEscape(route))"
-        switch Array(rest.dropFirst(2)) {
+        switch action {
         case ["publish"]:
             // Only from the page that showed what will change: anything else (a stale form, a
             // form from before confirmation existed) is shown that page first.

@@ -322,12 +322,10 @@ public struct DemoApp: Sendable {
             await adminAPI.respond(to: request, body: body)
         }
         let adminSite = self.adminSite
-        for path in ["admin", "admin/**"] {
-            router.addScreenplayResponder(
-                path, methods: [.get, .head, .post], maximumBodySize: AdminSite.maximumFormBytes, refused: { adminSite.refused($0) }
-            ) { request, body, address in
-                await adminSite.respond(to: request, body: body, clientAddress: address)
-            }
+        router.addScreenplayRoutes(
+            adminSite.routes, mount: adminSite.prefix, maximumBodySize: AdminSite.maximumFormBytes, refused: { adminSite.refused($0) }
+        ) { request, body, address in
+            await adminSite.respond(to: request, body: body, clientAddress: address)
         }
         router.addScreenplayEventStream("admin/preview-events/:route", heartbeat: service.configuration.eventStreams.heartbeat) {
             request, address in await adminSite.openPreviewEvents(request, clientAddress: address)
