@@ -113,6 +113,17 @@ class Page:
     def announced(self):
         return self.js("return document.getElementById('sp-announcer').textContent")
 
+    def watch_pressed(self, selector):
+        """Marks this page (`window.stillHere`, gone if it reloads) and records in `window.changedAt`
+        when the button at `selector` first shows pressed: how a test sees a change arrive from
+        another tab, in place."""
+        self.js("""window.stillHere = true;
+            const selector = arguments[0];
+            new MutationObserver(() => {
+              const button = document.querySelector(selector);
+              if (button && button.getAttribute('aria-pressed') === 'true' && !window.changedAt) window.changedAt = Date.now();
+            }).observe(document.getElementById('main'), { subtree: true, attributes: true, childList: true });""", selector)
+
     def is_site_page(self):
         """Our page, not Chromium's error page ("Confirm Form Resubmission", ERR_CACHE_MISS): read
         from the page's title and Chromium's own error element."""
@@ -358,11 +369,7 @@ class WithJavaScript(unittest.TestCase):
         path = page.new_playlist("Two Tabs")
         first = self.browser.current_window_handle
         self.assertIn("/web/events?screens=playlist/", page.js("return document.getElementById('main').dataset.live"))
-        page.js("""window.stillHere = true;
-            new MutationObserver(() => {
-              const heart = document.querySelector('form[data-toggle] button');
-              if (heart && heart.getAttribute('aria-pressed') === 'true' && !window.changedAt) window.changedAt = Date.now();
-            }).observe(document.getElementById('main'), { subtree: true, attributes: true, childList: true });""")
+        page.watch_pressed("form[data-toggle] button")
         self.browser.switch_to.new_window("tab")
         try:
             page.open(path)
@@ -385,11 +392,7 @@ class WithJavaScript(unittest.TestCase):
         page.open("/screens/playlist/1")
         self.assertIsNone(self.browser.get_cookie("screenplay_token"), "a fresh listener")
         other = self.browser.current_window_handle
-        page.js("""window.stillHere = true;
-            new MutationObserver(() => {
-              const heart = document.querySelector("form[data-binding='playlist/1.favorite'] button");
-              if (heart && heart.getAttribute('aria-pressed') === 'true' && !window.changedAt) window.changedAt = Date.now();
-            }).observe(document.getElementById('main'), { subtree: true, attributes: true, childList: true });""")
+        page.watch_pressed("form[data-binding='playlist/1.favorite'] button")
         self.browser.switch_to.new_window("tab")
         try:
             page.open("/screens/playlist/1")
