@@ -128,6 +128,14 @@ struct AdminVersionsTests {
             #expect(try await Self.call(.get, root, "nothing/at/all", token: token).status == .notFound)
             let anonymous = try await raw(.trace, root, "/admin/api/pages/shop/draft")
             #expect(anonymous.status == .unauthorized, "no token: 401 before anything else")
+            // The description is served to the same token, and lists itself.
+            let described = try await Self.call(.get, root, "openapi.json", token: token)
+            #expect(described.status == .ok && described.headers[.eTag] != nil)
+            let document = try AdminAPITests.object(described)
+            #expect(document["openapi"] == "3.1.0")
+            #expect(document["paths"]?["/admin/api/openapi.json"]?["get"] != nil)
+            #expect(document["paths"]?["/admin/api/pages/{route}/draft/edits"]?["post"] != nil)
+            #expect(try await raw(.get, root, "/admin/api/openapi.json").status == .unauthorized)
 
             let experiment = #"{"variants": [{"name": "control", "weight": 1}]}"#
             // An empty If-Match (a script's unset variable) is a list of no tags: nothing is written.

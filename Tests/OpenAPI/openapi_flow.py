@@ -119,6 +119,9 @@ def main():
             print(f"valid OpenAPI {described['openapi']} for the admin API: {len(described['paths'])} paths, "
                   f"{sum(len(item) for item in described['paths'].values())} operations")
             bearer = {"Authorization": "Bearer " + admin}
+            status, _, body = fetch(server.root + "/admin/api/openapi.json", headers=bearer)
+            assert status == 200 and json.loads(body) == described, f"GET /admin/api/openapi.json: {status}"
+            print("the admin API serves (to its token) what `screenplay openapi --site admin` writes")
             for path, item in sorted(described["paths"].items()):
                 concrete = (path.replace("{route}", "shop").replace("{key}", "nothing-here").replace("{id}", "nobody"))
                 status, headers, body = fetch(server.root + concrete, method="PATCH", headers=bearer)

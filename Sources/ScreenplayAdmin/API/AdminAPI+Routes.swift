@@ -74,6 +74,13 @@ extension AdminAPI {
                     parameters: [RouteParameter("subject", in: .query, summary: "Only changes to this page or experiment.")]),
                 get("tokens", "adminTokens", "Every admin API token by id, admin, label and date (never the token).", "AdminAny",
                     parameters: [RouteParameter("admin", in: .query, summary: "Only this admin's tokens.")]),
+                SiteRoute(
+                    .get, base + "openapi.json", operation: "adminOpenAPIDescription",
+                    summary: "This description (OpenAPI 3.1, JSON), for the same admin API token.", policy: read,
+                    answers: [
+                        RouteAnswer(.ok, "The description.", body: .json("OpenAPIDocument"), headers: ["ETag"]),
+                        RouteAnswer(.notModified, "Unchanged since the ETag sent.", body: .none), unauthorized, notFound,
+                    ]),
                 write(.post, "tokens/revoke", "adminRevokeTokens", "Revokes an admin API token or an app user's token, or an admin's tokens by id.",
                     body: "AdminRevoke", answer: "AdminAny", parameters: [], extra: [.error(.conflict, "A token id names more than one token.")]),
             ])
@@ -107,6 +114,7 @@ extension AdminAPI {
             ], required: ["op"])
         return [
             "AdminAny": ["description": "A listing (see the admin API's documentation)."],
+            "OpenAPIDocument": ["type": "object", "required": ["openapi", "paths"], "properties": ["openapi": ["const": "3.1.0"], "paths": object]],
             "AdminProblems": [
                 "allOf": [
                     ["$ref": "#/$defs/ErrorBody"],

@@ -228,7 +228,17 @@ public struct DemoApp: Sendable {
         self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins
-        self.adminAPI = AdminAPI(admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users)
+        let described = Mutex<[UInt8]?>(nil)
+        self.adminAPI = AdminAPI(
+            admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users,
+            description: {
+                try described.withLock { kept in
+                    if let kept { return kept }
+                    let made = try Self.adminAPIDescription(prefix: "/admin/api")
+                    kept = made
+                    return made
+                }
+            })
         self.adminSite = AdminSite(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, metrics: DemoMetrics.all,
             namingWait: shopTimeouts.naming, logger: logger)
