@@ -120,7 +120,7 @@ struct MigratorTests {
             try await withStore(.postgres) { first async throws in
                 let location = try #require(first as? PostgresStore).configuration.location
                 var replicas: [PostgresStore] = []
-                for _ in 0..<3 { replicas.append(try await PostgresStore.open(.init(location: location, maximumConnections: 3))) }
+                for _ in 0..<3 { replicas.append(try await PostgresStore.open(TestPostgres.configuration(location, maximumConnections: 3))) }
                 let results = try await withThrowingTaskGroup(of: [String].self) { group in
                     for replica in replicas + [try #require(first as? PostgresStore)] {
                         group.addTask { try await Migrator(migrations).run(on: replica) }

@@ -15,7 +15,7 @@ struct PostgresLockTests {
         location.schema = schema
         var logger = Logger(label: "lock-test")
         logger.logLevel = .critical
-        return try await PostgresStore.open(.init(location: location, maximumConnections: 4, operationTimeout: operationTimeout), logger: logger)
+        return try await PostgresStore.open(TestPostgres.configuration(location, maximumConnections: 4, operationTimeout: operationTimeout), logger: logger)
     }
 
     static func closing(_ stores: [PostgresStore]) async {

@@ -36,12 +36,24 @@ public enum TestPostgres {
         return location
     }
 
+    /// How long a test's lease may wait for a connection. The whole suite starts hundreds of
+    /// tests at once on two cores, and a new PostgreSQL backend can take seconds to fork and
+    /// authenticate then: the store's production default (3 s) fails tests that are only queued.
+    public static let acquireTimeout: Duration = .seconds(20)
+
+    /// A store configuration for `location` with the suite's lease wait (``acquireTimeout``).
+    /// Tests that open their own stores use it rather than the production default.
+    public static func configuration(
+        _ location: PostgresLocation, maximumConnections: Int = 6, operationTimeout: Duration = .seconds(15)
+    ) -> PostgresStore.Configuration {
+        .init(location: location, maximumConnections: maximumConnections, acquireTimeout: acquireTimeout, operationTimeout: operationTimeout)
+    }
+
     /// Opens a store on a fresh schema; ``dropSchema(of:)`` removes it.
     public static func openFreshStore(maximumConnections: Int = 6) async throws -> PostgresStore {
         var logger = Logger(label: "screenplay.test.postgres")
         logger.logLevel = .critical
-        return try await PostgresStore.open(
-            .init(location: try freshLocation(), maximumConnections: maximumConnections, acquireTimeout: .seconds(20)), logger: logger)
+        return try await PostgresStore.open(configuration(try freshLocation(), maximumConnections: maximumConnections), logger: logger)
     }
 
     /// Drops the schema `store` was opened in (every table in it).
