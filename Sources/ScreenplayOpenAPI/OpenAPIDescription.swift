@@ -88,7 +88,7 @@ public enum OpenAPIDescription {
             "security": .array(security(route.policy.callers)),
             "x-screenplay-policy": [
                 "callers": .array(route.policy.callers.sorted().map { .string($0.rawValue) }),
-                "sameSiteCookieWrites": .bool(route.policy.sameSiteCookieWrites),
+                "crossSite": .string(route.policy.crossSite.rawValue),
                 "admission": .string(route.policy.admission.rawValue),
                 "bodyLimit": .integer(route.policy.bodyLimit),
             ],

@@ -39,7 +39,7 @@ struct OpenAPIDescriptionTests {
         let command = try #require(paths["/api/v5/commands/favorites/{id}/add"]?.objectValue?["post"]?.objectValue)
         #expect(command["tags"] == ["api"])
         let policy = try #require(command["x-screenplay-policy"]?.objectValue)
-        #expect(policy["sameSiteCookieWrites"] == true && policy["admission"] == "commands" && policy["bodyLimit"] == 2048)
+        #expect(policy["crossSite"] == "cookieWrites" && policy["admission"] == "commands" && policy["bodyLimit"] == 2048)
         #expect(command["security"] == [[:], ["userToken": []], ["userCookie": []]], "anonymous, or a user by token or cookie")
         let body = command["requestBody"]?.objectValue?["content"]?.objectValue?["application/json"]?.objectValue?["schema"]
         #expect(body == ["$ref": "#/components/schemas/request.command"])

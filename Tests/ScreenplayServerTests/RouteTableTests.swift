@@ -139,14 +139,39 @@ struct RouteTableTests {
         let table = Self.service().routeTable()
         let screen = try #require(table.route(.get, at: RoutePattern("api/:version/screens/home")))
         #expect(screen.policy.callers == [.anonymous, .user])
-        #expect(!screen.policy.sameSiteCookieWrites && screen.policy.bodyLimit == 0 && screen.policy.admission == .unmetered)
+        #expect(screen.policy.crossSite == .none && screen.policy.bodyLimit == 0 && screen.policy.admission == .unmetered)
         let command = try #require(table.route(.post, at: RoutePattern("api/:version/commands/favorites/:id/add")))
-        #expect(command.policy.sameSiteCookieWrites && command.policy.admission == .commands && command.policy.bodyLimit == 4096)
+        #expect(command.policy.crossSite == .cookieWrites && command.policy.admission == .commands && command.policy.bodyLimit == 4096)
         #expect(command.request == .json(.commandRequest))
         #expect(command.answers.contains { $0.status == .tooManyRequests && $0.headers == ["Retry-After"] })
         let events = try #require(table.route(.get, at: RoutePattern("api/:version/events")))
         #expect(events.policy.admission == .eventStreams)
         #expect(events.answers.first?.body == .eventStream)
+    }
+
+    @Test("a policy refuses before any handler: a body over its limit (413), then a write from another site as its rule says (403)")
+    func policyRefusals() async throws {
+        var head = request(.post, "/api/v5/commands/x", headers: [.cookie: "screenplay_token=abc", .origin: "http://evil.example"])
+        head.authority = "shop.example"
+        let cookieWrites = RequestPolicy(callers: [.user], crossSite: .cookieWrites, bodyLimit: 10)
+        #expect(cookieWrites.refusal(of: head, bodySize: 11, cookie: "screenplay_token")?.code == "payloadTooLarge")
+        #expect(cookieWrites.refusal(of: head, bodySize: 10, cookie: "screenplay_token")?.code == "crossSiteRequest")
+        #expect(cookieWrites.refusal(of: head, bodySize: 10, cookie: "other_cookie") == nil, "not this site's credential")
+        #expect(RequestPolicy(callers: [.user], crossSite: .allWrites).refusal(of: head, bodySize: 0, cookie: "other_cookie")?.code == "crossSiteRequest")
+        #expect(RequestPolicy(callers: [.user]).refusal(of: head, bodySize: 1 << 20, cookie: "screenplay_token") == nil, "no limit, no rule")
+
+        // The service applies its table's policies: the sync's body limit is the configuration's,
+        // answered before the body is parsed; a cross-site command is refused before its budget.
+        let service = Self.service()
+        let limit = service.configuration.maximumBodySize
+        let big = Array(repeating: UInt8(ascii: " "), count: limit + 1)
+        let sync = await service.respond(to: request(.post, "/api/v5/sync", headers: [.contentType: "application/json"]), body: big)
+        #expect(sync.head.status == .contentTooLarge)
+        #expect(String(decoding: sync.body, as: UTF8.self).contains("\(limit) bytes"))
+        var command = request(.post, "/api/v5/commands/favorites/1/add", headers: [.cookie: "screenplay_token=abc", .origin: "http://evil.example"])
+        command.authority = "shop.example"
+        let refused = await service.respond(to: command, body: Array("{}".utf8))
+        #expect(refused.head.status == .forbidden)
     }
 
     @Test("a table for one version names it in its paths and has no version parameter; pages add screens/:page")

@@ -136,9 +136,10 @@ public struct AdminAPI: Sendable {
             throw ScreenplayError.methodNotAllowed(method, allowed: allowed.map(\.rawValue).joined(separator: ", "), path: rawPath)
         case .notFound: throw ScreenplayError.notFound("nothing at '\(rawPath)'; see GET \(prefix)/pages", path: rawPath)
         }
-        // The route's policy: its body limit; then the preconditions, and none on a read (it would
-        // be ignored: say so rather than pretend it was checked).
-        if route.policy.bodyLimit > 0, body.count > route.policy.bodyLimit { throw ScreenplayError.payloadTooLarge(limit: route.policy.bodyLimit) }
+        // The route's policy (its body limit: the API's callers hold a token, not a cookie); then
+        // the preconditions, and none on a read (it would be ignored: say so rather than pretend
+        // it was checked).
+        if let refusal = route.policy.refusal(of: request, bodySize: body.count, cookie: AdminSite.sessionCookie) { throw refusal }
         let expected = try Self.expectedVersion(request.headerFields)
         if method == .get || method == .head, expected != .any { throw Self.preconditionOnRead }
         let page = parameters["route"] ?? ""

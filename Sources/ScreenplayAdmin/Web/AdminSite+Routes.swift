@@ -5,15 +5,15 @@ import HTTPTypes
 /// dispatches on (the routes for anyone first: its script and the sign-in; every other one needs
 /// a session, and its posts the session's CSRF token), and what the Hummingbird adapter
 /// registers. `HEAD` is answered wherever `GET` is. Every post, sign-in included, must come from
-/// this site (``RequestPolicy/foreignSiteRefusal(_:)``).
+/// this site (``RequestPolicy/CrossSiteRule/allWrites``).
 extension AdminSite {
     /// The admin's table under `prefix`.
     public static func routeTable(prefix: String = "/admin") -> RouteTable {
         let base = prefix.split(separator: "/").joined(separator: "/")
         let anyone = RequestPolicy(callers: [.anonymous])
-        let signIn = RequestPolicy(callers: [.anonymous], sameSiteCookieWrites: true, admission: .signIn, bodyLimit: maximumFormBytes)
+        let signIn = RequestPolicy(callers: [.anonymous], crossSite: .allWrites, admission: .signIn, bodyLimit: maximumFormBytes)
         let read = RequestPolicy(callers: [.adminSession])
-        let write = RequestPolicy(callers: [.adminSession], sameSiteCookieWrites: true, bodyLimit: maximumFormBytes)
+        let write = RequestPolicy(callers: [.adminSession], crossSite: .allWrites, bodyLimit: maximumFormBytes)
         let page = [RouteAnswer(.ok, "The page.", body: .html), RouteAnswer(.seeOther, "No session: to the sign-in page.", body: .none, headers: ["Location"])]
         let done = [
             RouteAnswer(.seeOther, "Done: back to the page it was sent from, with a notice.", body: .none, headers: ["Location"]),

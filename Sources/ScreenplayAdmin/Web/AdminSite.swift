@@ -79,14 +79,18 @@ public struct AdminSite: Sendable {
         let segments = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let rest = Array(segments.dropFirst(prefix.split(separator: "/").count))
         let form = RequestFields.form(body)
-        // A form posted from another site is refused before anything else, sign-in included
-        // (login CSRF): the session cookie's SameSite=Strict is then one layer of two.
-        if request.method == .post, RequestPolicy.foreignSiteRefusal(request) != nil {
+        // By the table: the route's policy first (a form posted from another site is refused
+        // before anything else, sign-in included, against login CSRF: the session cookie's
+        // SameSite=Strict is then one layer of two); then the routes for anyone; then everything
+        // else behind the session.
+        let resolution = table.resolve(request.method, segments)
+        if case .route(let route, _) = resolution, let refusal = route.policy.refusal(of: request, bodySize: body.count, cookie: Self.sessionCookie) {
+            guard refusal.status == .forbidden else {
+                return Self.page(title: "Too large", body: "<p>\(HTML.escape(refusal.message))</p>", status: refusal.status)
+            }
             return Self.page(
                 title: "Refused", body: "<p>Admin forms are accepted only from this site's own pages.</p>", status: .forbidden)
         }
-        // By the table: the routes for anyone first, then everything else behind the session.
-        let resolution = table.resolve(request.method, segments)
         let query = RequestFields.query(request.path ?? "")
         do {
             if case .route(let route, _) = resolution, route.policy.callers.contains(.anonymous) {
@@ -100,7 +104,8 @@ public struct AdminSite: Sendable {
                 default: break
                 }
             }
-            if rest == ["login"], case .methodNotAllowed(let allowed) = resolution {
+            // A path anyone may use says which methods it answers without a session.
+            if case .methodNotAllowed(let allowed) = resolution, table.isOpen(segments) {
                 return Self.methodNotAllowed(allowed.map(\.rawValue).joined(separator: ", "))
             }
             guard let id = RequestFields.cookie(Self.sessionCookie, in: request.headerFields),

@@ -53,14 +53,14 @@ struct CommandAdmission: Sendable {
     }
 
     /// Why a command that authenticates with the browser's cookie (no `Authorization`) is
-    /// refused, if it is: such a request must say it came from this site (the API's route policy,
-    /// ``RequestPolicy/crossSiteRefusal(_:cookie:)``) and be JSON (which a cross-site form cannot
-    /// send without a preflight), whatever its body. Apps, which send `Authorization`, are not affected.
-    static func crossSiteRefusal(_ request: HTTPRequest) -> ScreenplayError? {
+    /// refused for its media type, if it is: it must be JSON, which a cross-site form cannot send
+    /// without a preflight, whatever its body (the cookie rule's second layer, after
+    /// ``RequestPolicy/CrossSiteRule/cookieWrites``). Apps, which send `Authorization`, are not
+    /// affected.
+    static func jsonRefusal(_ request: HTTPRequest) -> ScreenplayError? {
         guard request.headerFields[.authorization] == nil,
             request.headerFields[values: .cookie].contains(where: { $0.contains(ScreenplayService.tokenCookie + "=") })
         else { return nil }
-        if let refusal = RequestPolicy.crossSiteRefusal(request, cookie: ScreenplayService.tokenCookie) { return refusal }
         let mediaType = request.headerFields[.contentType]?.split(separator: ";").first.map {
             $0.trimmingWhitespaceSubstring().lowercased()
         }

@@ -4,8 +4,9 @@ import ScreenplayContract
 
 /// How a command is answered: admission → (idempotency) → perform → result.
 ///
-/// Over HTTP (``respond(to:at:body:clientAddress:)``): the body's size, the cross-site check and
-/// the sender's budget (``CommandAdmission``) first; then, with an `Idempotency-Key`, the ledger
+/// Over HTTP (``respond(to:at:body:clientAddress:)``), once the route's policy has admitted the
+/// request (``ScreenplayService/admit(_:at:bodySize:clientAddress:)``: its body's size, the
+/// cross-site rule, the sender's budget): with an `Idempotency-Key`, the ledger
 /// (CommandPipeline+Idempotency.swift); then the payload is parsed, the identity resolved (a
 /// client's first command creates it, unless the command runs anonymously for clients without a
 /// token: ``ScreenplayRoutes/CommandIdentity/anonymous``), the handler run, and its result
@@ -18,20 +19,13 @@ struct CommandPipeline: Sendable {
     let ledger: any IdempotencyStore
     let boundary: BuilderBoundary
     let versions: APIVersionPolicy
-    /// The largest body accepted; larger ones are a 413 stating it.
-    let maximumBodySize: Int
     let logger: Logger
 
     /// Answers `POST {prefix}/v{N}/commands/{path}`.
     func respond(to request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8], clientAddress: String?) async throws
         -> ScreenplayService.Response
     {
-        guard body.count <= maximumBodySize else { throw ScreenplayError.payloadTooLarge(limit: maximumBodySize) }
-        if let refusal = CommandAdmission.crossSiteRefusal(request) { throw refusal }
-        // Looked up once: who it runs as decides its budget here and its identity below. An
-        // unknown command is charged as one that creates an identity; its 404 comes later.
         let route = routes.commandRoute(for: endpoint.segments)?.0
-        try admission.admit(from: request.headerFields, clientAddress: clientAddress, createsIdentity: (route?.identity ?? .created) == .created)
         var response = try await idempotently(request, at: endpoint, route: route, body: body)
         versions.addDeprecation(to: &response.head, version: endpoint.version)
         return response

@@ -74,6 +74,12 @@ public struct RouteTable: Sendable {
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
     }
 
+    /// Whether a route anyone may call (``RequestPolicy/Caller/anonymous``) has the path
+    /// `segments`: such a path's `405` is answered before any credential is asked for.
+    public func isOpen(_ segments: [String]) -> Bool {
+        routes.contains { $0.policy.callers.contains(.anonymous) && $0.path.match(segments) != nil }
+    }
+
     /// The route for `method` at exactly `path` (a pattern as declared), if there is one.
     public func route(_ method: HTTPRequest.Method, at path: RoutePattern) -> SiteRoute? {
         routes.first { $0.method == method && $0.path == path }

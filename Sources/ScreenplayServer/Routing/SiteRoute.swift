@@ -46,11 +46,11 @@ public struct SiteRoute: Sendable {
     }
 }
 
-/// Who may call a route, whether a cookie-authenticated write must come from the site itself,
-/// which budget admits it, and how large a body it reads: declared with the route, documented in
-/// the OpenAPI description. The cross-site rule is this type's (``crossSiteRefusal(_:cookie:)``,
-/// ``foreignSiteRefusal(_:)``), used by every site; the budgets and the body limit are still
-/// applied by the service's pipelines, in the same terms.
+/// Who may call a route, whether a write must come from the site itself, which budget admits
+/// it, and how large a body it reads: declared with the route, documented in the OpenAPI
+/// description, and applied before the route's handler runs (``refusal(of:bodySize:cookie:)``
+/// for the body limit and the cross-site rule, the site's budgets for ``admission``), once, by
+/// the code that resolved the route from its table. Handlers never check these themselves.
 public struct RequestPolicy: Sendable, Hashable {
     /// A kind of caller.
     public enum Caller: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -79,24 +79,50 @@ public struct RequestPolicy: Sendable, Hashable {
         case signIn
     }
 
+    /// Which requests must say they come from this site (`Sec-Fetch-Site`, `Origin`: see
+    /// ``foreignSiteRefusal(_:)``). A browser sends a site's cookies with a form another site
+    /// posts; only the browser's own headers tell the two apart.
+    public enum CrossSiteRule: String, Sendable, Hashable {
+        /// No rule: reads, and routes a browser's ambient credential cannot reach.
+        case none
+        /// A request carrying the site's cookie and no `Authorization` (a browser's ambient
+        /// credential) must come from this site; apps and scripts with a token pass.
+        case cookieWrites
+        /// Every request must come from this site, cookie or not: form posts that sign in or mint
+        /// a session (login CSRF, a session planted by another site).
+        case allWrites
+    }
+
     /// Who may call.
     public var callers: Set<Caller>
-    /// Whether a request authenticated by a cookie (no `Authorization`) must say it came from
-    /// this site: `Sec-Fetch-Site` same-origin or none, and an `Origin`, when sent, equal to the
-    /// host (``crossSiteRefusal(_:cookie:)``). Meant for every write a browser's cookie can make.
-    public var sameSiteCookieWrites: Bool
+    /// Which requests must come from this site.
+    public var crossSite: CrossSiteRule
     /// The budget that admits it.
     public var admission: Admission
     /// The most body bytes read; a larger body is refused with a 413 before the handler runs.
-    /// `0`: the route reads no body.
+    /// `0`: the route reads no body (whatever is sent is ignored).
     public var bodyLimit: Int
 
     /// A policy.
-    public init(callers: Set<Caller>, sameSiteCookieWrites: Bool = false, admission: Admission = .unmetered, bodyLimit: Int = 0) {
+    public init(callers: Set<Caller>, crossSite: CrossSiteRule = .none, admission: Admission = .unmetered, bodyLimit: Int = 0) {
         self.callers = callers
-        self.sameSiteCookieWrites = sameSiteCookieWrites
+        self.crossSite = crossSite
         self.admission = admission
         self.bodyLimit = bodyLimit
+    }
+
+    /// Why `request`, with a body of `bodySize` bytes, is refused before its handler runs, if it
+    /// is: a body over ``bodyLimit`` (413), then a request from another site where ``crossSite``
+    /// forbids one (403; `cookie` names the site's credential cookie for
+    /// ``CrossSiteRule/cookieWrites``). What needs the site's own state (who the caller is, its
+    /// budget) is the site's to apply next, from the same policy.
+    public func refusal(of request: HTTPRequest, bodySize: Int, cookie: String) -> ScreenplayError? {
+        if bodyLimit > 0, bodySize > bodyLimit { return .payloadTooLarge(limit: bodyLimit) }
+        switch crossSite {
+        case .none: return nil
+        case .cookieWrites: return Self.crossSiteRefusal(request, cookie: cookie)
+        case .allWrites: return Self.foreignSiteRefusal(request)
+        }
     }
 
     /// Why `request`, carrying the cookie named `cookie`, is refused as a cross-site write, if it

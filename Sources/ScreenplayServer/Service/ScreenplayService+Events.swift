@@ -21,6 +21,7 @@ extension ScreenplayService {
             return .whole(await respond(to: request, at: target, body: body, clientAddress: clientAddress))
         }
         do {
+            try admit(request, at: endpoint, bodySize: body.count, clientAddress: clientAddress)
             let token = Self.token(in: request.headerFields)
             let user = try await screens.identity.resolve(token: token, creating: false).user
             let client = EventStreamClient(

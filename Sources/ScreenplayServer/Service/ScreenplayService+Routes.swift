@@ -28,7 +28,7 @@ extension ScreenplayService {
         var routes: [SiteRoute] = []
 
         let screenAnswers = Self.screenAnswers
-        let readPolicy = RequestPolicy(callers: [.anonymous, .user])
+        let readPolicy = policy(for: .screens)
         var screenPaths: [(path: String, parameters: [RouteParameter], name: String)] = screens.routes.screens.map { route in
             let parameters = route.pattern.parameterNames.map { RouteParameter($0, in: .path, summary: "The screen's \($0).") }
             let queries = route.queryKeys.sorted().map { RouteParameter($0, in: .query, summary: "Read by the screen.") }
@@ -51,8 +51,7 @@ extension ScreenplayService {
                     policy: readPolicy, parameters: common, answers: screenAnswers.map { RouteAnswer($0.status, $0.summary, body: .none, headers: $0.headers) }))
         }
 
-        let writePolicy = RequestPolicy(
-            callers: [.anonymous, .user], sameSiteCookieWrites: true, admission: .commands, bodyLimit: configuration.maximumBodySize)
+        let writePolicy = policy(for: .commands)
         var payloads: [String: JSONValue] = [:]
         for route in commands.routes.commands {
             let parameters = route.pattern.parameterNames.map { RouteParameter($0, in: .path, summary: "The command's \($0).") }
@@ -74,7 +73,7 @@ extension ScreenplayService {
             SiteRoute(
                 .get, path(["events"]), operation: "screenEvents",
                 summary: "A stream of the watched screens' changes (server-sent events), until the idle limit or the client ends it.",
-                policy: RequestPolicy(callers: [.anonymous, .user], admission: .eventStreams),
+                policy: policy(for: .events),
                 parameters: version + [
                     RouteParameter(
                         "screens", in: .query, required: true,
@@ -95,7 +94,7 @@ extension ScreenplayService {
             SiteRoute(
                 .post, path(["sync"]), operation: "syncScreens",
                 summary: "What changed of the screens an app keeps offline: each changed screen whole, the rest by count.",
-                policy: RequestPolicy(callers: [.anonymous, .user], bodyLimit: configuration.maximumBodySize),
+                policy: policy(for: .sync),
                 parameters: version + Self.screenHeaders.filter { $0.name != "If-None-Match" }, request: .json("SyncRequest"),
                 answers: [
                     RouteAnswer(.ok, "The changed screens, and the paths gone, failed or left for the next request.", body: .json("SyncAnswer")),

@@ -69,7 +69,7 @@ public final class ScreenplayService: Sendable {
             revalidations: revalidations, versions: versions)
         self.commands = CommandPipeline(
             routes: routes, identity: identity, admission: CommandAdmission(configuration: configuration, logger: logger),
-            ledger: idempotency ?? IdempotencyLedger(), boundary: boundary, versions: versions, maximumBodySize: configuration.maximumBodySize,
+            ledger: idempotency ?? IdempotencyLedger(), boundary: boundary, versions: versions,
             logger: logger)
     }
 
@@ -93,6 +93,7 @@ public final class ScreenplayService: Sendable {
     ) async -> Response {
         do {
             let endpoint = try endpoint.get()
+            try admit(request, at: endpoint, bodySize: body.count, clientAddress: clientAddress)
             switch endpoint.kind {
             case .screens: return try await screens.respond(to: request, at: endpoint)
             case .commands: return try await commands.respond(to: request, at: endpoint, body: body, clientAddress: clientAddress)

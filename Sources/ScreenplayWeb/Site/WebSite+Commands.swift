@@ -10,12 +10,17 @@ extension WebSite {
     /// - a prompt, a choice or a screen: to a page keeping it (``ResultBook``);
     /// - refused (a bad form, a 4xx, an error result): back to where the form was, with the reason
     ///   as a banner, or beside the field with what was typed when the form was a kept prompt.
-    /// Only what is not a user's step is a page of its own: a cross-site post (403), a sender over
-    /// its budget (429), a stale session (401), a body over the limit (413).
-    func command(request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> Response {
-        if let refusal = crossSiteRefusal(request) { return refusal }
-        let limit = service.configuration.maximumBodySize
-        let fields = body.count <= limit ? WebForm.fields(of: body) : [:]
+    /// Only what is not a user's step is a page of its own: a body over the limit (413) or a
+    /// cross-site post (403), both refused by the route's `policy` before anything else; a sender
+    /// over its budget (429, the policy's admission); a stale session (401).
+    func command(request: HTTPRequest, body: [UInt8], policy: RequestPolicy, clientAddress: String? = nil) async -> Response {
+        if let refusal = policy.refusal(of: request, bodySize: body.count, cookie: ScreenplayService.tokenCookie) {
+            let message = refusal.status == .forbidden ? "commands are accepted only from this site's own pages" : refusal.message
+            return html(
+                renderer.errorPage(title: refusal.status == .contentTooLarge ? "Too large" : "Refused", message: message, back: "/"),
+                status: refusal.status, cookie: nil)
+        }
+        let fields = WebForm.fields(of: body)
         // A command a reader may send without becoming a user (opening an offer) leaves a browser
         // without a session as it was: no identity, no cookie. Any other makes one (an unknown or
         // malformed command too: it is refused below, as before).
@@ -27,7 +32,10 @@ extension WebSite {
         var admitted = request.headerFields
         if Self.sessionToken(admitted) == nil { admitted[.cookie] = nil }
         do {
-            try service.admitCommand(from: admitted, clientAddress: clientAddress, createsIdentity: createsIdentity)
+            // The policy's budget: the service's command budget, spent as an app's command is.
+            if policy.admission == .commands {
+                try service.admitCommand(from: admitted, clientAddress: clientAddress, createsIdentity: createsIdentity)
+            }
         } catch {
             var refused = html(
                 renderer.errorPage(title: "Too many requests", message: error.message, back: "/"), status: error.status, cookie: nil)
@@ -55,11 +63,6 @@ extension WebSite {
         // Whose kept results these are: the cookie's token, or the one this post hands out (none
         // for a command run anonymously: its notices are anyone's without a session).
         let token = Self.sessionToken(request.headerFields) ?? resolved.issuedToken
-        guard body.count <= limit else {
-            return html(
-                renderer.errorPage(title: "Too large", message: ScreenplayError.payloadTooLarge(limit: limit).message, back: "/"),
-                status: .contentTooLarge, cookie: nil)
-        }
         let origin = FormOrigin(back: WebForm.safeBackPath(fields["back"] ?? "/"), dialog: fields["dialog"], value: fields["value"])
         // An answered prompt or choice posted again (an old page, a replayed form) runs nothing.
         if let dialog = origin.dialog, results.entry(dialog, token: token)?.isAnswered == true {
@@ -120,16 +123,6 @@ extension WebSite {
             return redirect(to: Self.resultsPath + dialog, cookie: cookie)
         }
         return redirect(to: Self.location(origin.back, notice: notices.issue(WebNotice(message, isError: true), token: token)), cookie: cookie)
-    }
-
-    /// A 403 for requests a browser marks as coming from another site (`Sec-Fetch-Site`), or
-    /// whose `Origin` is not this host: the rule every site applies
-    /// (``RequestPolicy/foreignSiteRefusal(_:)``), here even before the listener has a cookie.
-    func crossSiteRefusal(_ request: HTTPRequest) -> Response? {
-        guard RequestPolicy.foreignSiteRefusal(request) != nil else { return nil }
-        return html(
-            renderer.errorPage(title: "Refused", message: "commands are accepted only from this site's own pages", back: "/"),
-            status: .forbidden, cookie: nil)
     }
 }
 

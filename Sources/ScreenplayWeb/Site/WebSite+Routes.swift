@@ -34,7 +34,7 @@ extension WebSite {
         routes.append(
             SiteRoute(
                 .post, commandPath, operation: "webCommand", summary: "A page's command form: performed, then a redirect (post/redirect/get).",
-                policy: RequestPolicy(callers: [.user], sameSiteCookieWrites: true, admission: .commands, bodyLimit: bodyLimit),
+                policy: RequestPolicy(callers: [.anonymous, .user], crossSite: .allWrites, admission: .commands, bodyLimit: bodyLimit),
                 request: .form,
                 answers: [
                     RouteAnswer(.seeOther, "Done: back to the page, or to the result's page.", body: .none, headers: ["Location"]),

@@ -97,7 +97,7 @@ public struct WebSite: Sendable {
             page = Response(
                 head: HTTPResponse(status: .ok, headerFields: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]),
                 body: Array(Self.icon.utf8))
-        case "webCommand": return await command(request: request, body: body, clientAddress: clientAddress)
+        case "webCommand": return await command(request: request, body: body, policy: route.policy, clientAddress: clientAddress)
         default:
             guard let module = WebScript.all.first(where: { "webScript:" + $0.path == route.operation }) else {
                 return nil  // The event stream: the host's streaming route answers it.
