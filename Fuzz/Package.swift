@@ -48,6 +48,7 @@ let package = Package(
         .executableTarget(name: "FuzzJSONSyntax", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzLiveInput", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzExpressions", dependencies: ["FuzzSupport"]),
         .testTarget(name: "FuzzSupportTests", dependencies: ["FuzzSupport"]),
     ]
 )

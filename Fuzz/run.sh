@@ -16,7 +16,7 @@ set -euo pipefail
 fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 cd "$fuzz_dir"
 
-all_targets=(FuzzJSONSyntax FuzzScreenDecoding FuzzCommandPayload FuzzDowngrade FuzzHTMLRenderer FuzzLiveInput)
+all_targets=(FuzzJSONSyntax FuzzScreenDecoding FuzzCommandPayload FuzzDowngrade FuzzHTMLRenderer FuzzLiveInput FuzzExpressions)
 time_per_target="${FUZZ_TIME:-30}"
 planted_time="${FUZZ_PLANTED_TIME:-600}"
 mode=fuzz

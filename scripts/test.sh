@@ -202,7 +202,7 @@ stop_if_failed
 # write and its retry, a process killed after its commit and before its answer, bursts of retried
 # writes through a PostgreSQL restart and a replica's kill -9). The browser flows and the replica
 # flows share nothing but the binary, so they run side by side, and so does the OpenAPI flow.
-start "browser flows" 20 bash -c 'python3 Tests/Browser/admin_flow.py && python3 Tests/Browser/web_flow.py'
+start "browser flows" 20 bash -c 'python3 Tests/Browser/expressions_flow.py && python3 Tests/Browser/admin_flow.py && python3 Tests/Browser/web_flow.py'
 start "replica flows" 20 bash -c 'python3 Tests/Replicas/replica_flow.py && python3 Tests/Replicas/retry_flow.py'
 # The API's OpenAPI description: valid (openapi-spec-validator), what `screenplay openapi` writes,
 # and schemathesis's fuzzing of every operation against the running demo (no 500, every answer

@@ -17,7 +17,27 @@ public enum SeedCorpus {
             "FuzzCommandPayload": commandBodies(),
             "FuzzHTMLRenderer": htmlInputs(),
             "FuzzLiveInput": liveInputs(),
+            "FuzzExpressions": expressions(),
         ]
+    }
+
+    /// Every fourth of the shared expression cases under 160 bytes (contract/expressions/cases.json),
+    /// each after a byte that picks its locale; none that would reach the planted bug.
+    static func expressions() -> [(name: String, bytes: Data)] {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("contract/expressions/cases.json")
+        guard let data = try? Data(contentsOf: file), case .object(let root) = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .array(let cases)? = root["cases"]
+        else { return [] }
+        let sources: [String] = cases.compactMap { item in
+            guard case .object(let fields) = item, case .string(let source)? = fields["expression"], source.utf8.count < 160 else { return nil }
+            return source
+        }
+        return stride(from: 0, to: sources.count, by: 4).compactMap { index in
+            let source = sources[index]
+            if case .value(.array(.string), .array(let elements)) = ExpressionHarness.outcome(source, locale: "en"), elements.count >= 3 { return nil }
+            return (String(format: "case-%04d.txt", index), Data([UInt8(index % 7)]) + Data(source.utf8))
+        }
     }
 
     /// Event streams as servers send them (and misbehave), and sync manifests (well formed,

@@ -13,7 +13,7 @@ struct ReplayTests {
     static let harnesses: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
         "FuzzScreenDecoding": ScreenDecodingHarness.run, "FuzzCommandPayload": CommandPayloadHarness.run,
         "FuzzDowngrade": DowngradeHarness.run, "FuzzJSONSyntax": JSONSyntaxHarness.run, "FuzzHTMLRenderer": HTMLRendererHarness.run,
-        "FuzzLiveInput": LiveInputHarness.run,
+        "FuzzLiveInput": LiveInputHarness.run, "FuzzExpressions": ExpressionHarness.run,
     ]
 
     static func inputs(_ folder: String, _ target: String) -> [URL] {

@@ -58,16 +58,17 @@ public struct AdminAPI: Sendable {
     public let prefix: String
     /// Its routes (``routeTable(prefix:)``): what a request is dispatched by.
     public let routes: RouteTable
-    /// Its OpenAPI description's bytes, made by the host (which knows the app's kinds), answered
-    /// at `GET {prefix}/openapi.json`; `nil`: that is a 404.
-    let description: (@Sendable () throws -> [UInt8])?
+    /// Its OpenAPI description's bytes, made by the host (which knows the app's kinds) from the
+    /// API's own table (so the paths are this mount's), answered at `GET {prefix}/openapi.json`;
+    /// `nil`: that is a 404.
+    let description: (@Sendable (RouteTable) throws -> [UInt8])?
 
     /// The API over the stores; `pages` (the service's composed pages) gives previews and reports;
-    /// `description` makes the bytes of its OpenAPI description (asked for on each request for it:
-    /// keep them if they are costly).
+    /// `description` makes the bytes of its OpenAPI description from the API's table (asked for
+    /// on each request for it: keep them if they are costly).
     public init(
         admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?, users: UserDirectory? = nil,
-        prefix: String = "/admin/api", description: (@Sendable () throws -> [UInt8])? = nil
+        prefix: String = "/admin/api", description: (@Sendable (RouteTable) throws -> [UInt8])? = nil
     ) {
         self.description = description
         self.admins = admins
@@ -193,7 +194,7 @@ public struct AdminAPI: Sendable {
         case "adminRevokeTokens": return try await revoke(try Self.decode(body), by: admin, path: rawPath)
         case "adminOpenAPIDescription":
             guard let description else { throw ScreenplayError.notFound("this server does not describe its admin API", path: rawPath) }
-            let bytes = try description()
+            let bytes = try description(routes)
             return Self.json(bytes: bytes, etag: ETag.strong(for: bytes))
         default: throw ScreenplayError.internalError("the admin API's table lists \(route.operation), which it does not answer")
         }

@@ -28,14 +28,14 @@ extension DemoApp {
     /// The OpenAPI 3.1 description of the layout admin's JSON API (``AdminAPI/routeTable(prefix:)``):
     /// what `screenplay openapi --site admin` writes. Every operation needs an admin API token.
     public func adminAPIDescription(pretty: Bool = false) throws -> [UInt8] {
-        try Self.adminAPIDescription(prefix: adminAPI.prefix, pretty: pretty)
+        try Self.adminAPIDescription(adminAPI.routes, pretty: pretty)
     }
 
-    /// ``adminAPIDescription(pretty:)`` for the admin API mounted at `prefix`: what it answers at
-    /// `GET {prefix}/openapi.json` (made once, then kept: the table does not change).
-    static func adminAPIDescription(prefix: String, pretty: Bool = false) throws -> [UInt8] {
+    /// ``adminAPIDescription(pretty:)`` for the admin API whose routes are `table`: what it
+    /// answers at `GET {prefix}/openapi.json` (made once, then kept: the table does not change).
+    static func adminAPIDescription(_ table: RouteTable, pretty: Bool = false) throws -> [UInt8] {
         try OpenAPIDescription.json(
-            tables: [AdminAPI.routeTable(prefix: prefix)], version: .latest, title: "Screenplay layout admin API",
+            tables: [table], version: .latest, title: "Screenplay layout admin API",
             summary: "Pages, drafts and their edits, publish, rollback, widget switches, previews, experiments, the audit log and tokens. "
                 + "Every request carries an admin API token (`screenplay admin create-token NAME`).",
             appKinds: Self.appDefinedKinds, pretty: pretty)

@@ -231,10 +231,10 @@ public struct DemoApp: Sendable {
         let described = Mutex<[UInt8]?>(nil)
         self.adminAPI = AdminAPI(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, users: users,
-            description: {
+            description: { table in
                 try described.withLock { kept in
                     if let kept { return kept }
-                    let made = try Self.adminAPIDescription(prefix: "/admin/api")
+                    let made = try Self.adminAPIDescription(table)
                     kept = made
                     return made
                 }

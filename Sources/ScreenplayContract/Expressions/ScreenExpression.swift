@@ -1,0 +1,48 @@
+/// An expression of the contract's small language (contract/expressions/README.md), parsed and
+/// type-checked once, evaluated as often as the state it reads changes.
+///
+/// ```swift
+/// let playing = try ScreenExpression("player.trackID == row.id && player.playing", types: types)
+/// playing.variables                                  // ["player", "row"]: what it depends on
+/// try playing.evaluate(values, locale: "de-AT")      // .bool(true)
+/// ```
+///
+/// Everything that can be known from the text and the declared types is checked by the
+/// initializer (`syntax` and `type` errors); ``evaluate(_:locale:)`` can fail only for what the
+/// values decide (`runtime` errors). Both are ``ExpressionError``s naming what and where.
+public struct ScreenExpression: Sendable, CustomStringConvertible {
+    /// The text it was read from.
+    public let source: String
+    /// The type of what it evaluates to.
+    public let type: ExpressionType
+    /// The variables it reads: a binding is evaluated again only when one of these changes.
+    public let variables: Set<String>
+    let checked: CheckedExpression
+
+    /// The most UTF-8 bytes in an expression's text.
+    public static let maximumBytes = ExpressionParser.maximumBytes
+    /// The deepest an expression's syntax tree may be.
+    public static let maximumDepth = ExpressionParser.maximumDepth
+    /// The most code points in a string an expression makes.
+    public static let maximumStringLength = ExpressionEvaluator.maximumStringLength
+
+    /// Reads `source` and checks it against `types`, the types of the variables it may read.
+    public init(_ source: String, types: [String: ExpressionType]) throws(ExpressionError) {
+        let syntax = try ExpressionParser.parse(source)
+        var checker = ExpressionChecker(types: types)
+        let (checked, type) = try checker.check(syntax)
+        self.source = source
+        self.type = type
+        self.checked = checked
+        self.variables = checker.reads
+    }
+
+    /// Its value with `values` (every variable in ``variables``, each of its declared type) for a
+    /// reader in `locale` (a BCP 47 tag; only its language matters).
+    public func evaluate(_ values: [String: ExpressionValue], locale: String = "en") throws(ExpressionError) -> ExpressionValue {
+        try ExpressionEvaluator(values: values, locale: ExpressionLocale(locale)).evaluate(checked)
+    }
+
+    /// The source.
+    public var description: String { source }
+}
