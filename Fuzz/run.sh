@@ -66,6 +66,7 @@ max_len() { echo 4096; }  # every seed fits; small inputs mutate (and run) faste
 dict_flag() {
   case "$1" in
     FuzzHTMLRenderer) ;;
+    FuzzExpressions) echo "-dict=$fuzz_dir/expressions.dict" ;;
     *) echo "-dict=$fuzz_dir/json.dict" ;;
   esac
 }

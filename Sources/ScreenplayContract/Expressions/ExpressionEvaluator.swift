@@ -157,7 +157,8 @@ struct ExpressionEvaluator {
     /// `==`: numerics by value, strings code point by code point (no normalisation), bools as such.
     static func same(_ a: ExpressionValue, _ b: ExpressionValue) -> Bool {
         switch (a, b) {
-        case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        // Equal UTF-8 is equal code points (and is compared without decoding).
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
         default:

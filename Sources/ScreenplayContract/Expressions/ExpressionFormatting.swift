@@ -51,7 +51,7 @@ enum ExpressionNumberText {
 }
 
 /// What a locale changes: the README's table, by language.
-struct ExpressionLocale {
+struct ExpressionLocale: Sendable {
     enum DateOrder { case monthDayYear, dayMonthYear, paddedDayMonthYear, yearMonthDay }
 
     let group: String

@@ -14,6 +14,8 @@ struct ExpressionParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var nesting = 0
+    /// The token at ``position``, once read (every grammar level peeks at it).
+    private var lookahead: (at: Int, token: Token)?
 
     /// The tree of `source`, or the syntax error that stops it.
     static func parse(_ source: String) throws(ExpressionError) -> ExpressionSyntax {
@@ -54,12 +56,22 @@ struct ExpressionParser {
         let end: Int
     }
 
-    private static let punctuation: [String] = ["==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", ",", ".", "?", ":", "+", "-", "*", "/", "%", "!", "<", ">"]
+    /// The punctuation, two-character marks first, each with its code points.
+    private static let punctuation: [(mark: String, scalars: [Unicode.Scalar])] = [
+        "==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", ",", ".", "?", ":", "+", "-", "*", "/", "%", "!", "<", ">",
+    ].map { ($0, Array($0.unicodeScalars)) }
 
     /// The token at the current position (not consumed).
-    private func token() throws(ExpressionError) -> Token {
+    private mutating func token() throws(ExpressionError) -> Token {
+        if let lookahead, lookahead.at == position { return lookahead.token }
+        let read = try scan()
+        lookahead = (position, read)
+        return read
+    }
+
+    private func scan() throws(ExpressionError) -> Token {
         var at = position
-        while at < scalars.count, [" ", "\t", "\r", "\n"].contains(scalars[at]) { at += 1 }
+        while at < scalars.count, Self.isSpace(scalars[at]) { at += 1 }
         guard at < scalars.count else { return Token(kind: .end, offset: at, end: at) }
         let first = scalars[at]
         if first == "'" { return Token(kind: .quote, offset: at, end: at + 1) }
@@ -72,11 +84,8 @@ struct ExpressionParser {
             let kind: Token.Kind = name == "true" ? .bool(true) : name == "false" ? .bool(false) : .identifier(name)
             return Token(kind: kind, offset: at, end: end)
         }
-        for mark in Self.punctuation {
-            let marks = Array(mark.unicodeScalars)
-            if at + marks.count <= scalars.count, Array(scalars[at..<(at + marks.count)]) == marks {
-                return Token(kind: .punctuation(mark), offset: at, end: at + marks.count)
-            }
+        for (mark, marks) in Self.punctuation where at + marks.count <= scalars.count && scalars[at..<(at + marks.count)].elementsEqual(marks) {
+            return Token(kind: .punctuation(mark), offset: at, end: at + marks.count)
         }
         throw ExpressionError(.syntax, "unexpectedCharacter", "unexpected character '\(first.escaped(asASCII: false))'", at: at)
     }
@@ -117,6 +126,7 @@ struct ExpressionParser {
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
     private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_"
     }

@@ -2,7 +2,7 @@
 ///
 /// Ints and numbers are kept apart (as ``ExpressionType`` keeps them) so that `7 / 2` is `3` on
 /// every platform and an id never turns into `3.0`.
-public indirect enum ExpressionValue: Sendable, Hashable, CustomStringConvertible {
+public enum ExpressionValue: Sendable, Hashable, CustomStringConvertible {
     /// `true` or `false`.
     case bool(Bool)
     /// A whole number within ±(2^53 − 1) (``ExpressionValue/maximumInt``).

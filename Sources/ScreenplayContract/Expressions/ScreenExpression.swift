@@ -43,6 +43,26 @@ public struct ScreenExpression: Sendable, CustomStringConvertible {
         try ExpressionEvaluator(values: values, locale: ExpressionLocale(locale)).evaluate(checked)
     }
 
+    /// Its value in `environment`: what a client that evaluates many expressions against one
+    /// state uses (the locale is read once, not on every evaluation).
+    public func evaluate(in environment: ExpressionEnvironment) throws(ExpressionError) -> ExpressionValue {
+        try ExpressionEvaluator(values: environment.values, locale: environment.locale).evaluate(checked)
+    }
+
     /// The source.
     public var description: String { source }
+}
+
+/// The values expressions read and the reader's locale, prepared once for many evaluations.
+public struct ExpressionEnvironment: Sendable {
+    /// The variables' values.
+    public var values: [String: ExpressionValue]
+    /// The locale's conventions, read from its tag once.
+    let locale: ExpressionLocale
+
+    /// An environment of `values` for a reader in `locale` (a BCP 47 tag).
+    public init(values: [String: ExpressionValue], locale: String = "en") {
+        self.values = values
+        self.locale = ExpressionLocale(locale)
+    }
 }
