@@ -133,26 +133,45 @@ public enum ScreenplayResponder {
     /// holds its connection no longer than this, whatever the idle timeout.
     public static let bodyDeadline = Duration.seconds(30)
 
-    /// Reads `request`'s body up to `limit` bytes within `deadline`. A `Content-Length` over the
-    /// limit is refused before a byte is read.
+    /// How many bytes past the limit a refused body is still read, and dropped, before the 413
+    /// is answered. Closing a socket with bytes it has not read resets the connection, and a reset
+    /// can discard the answer before the client reads it: a client that sent a body a little too
+    /// large would see a broken connection instead of the 413 that says why (what a web server's
+    /// lingering close avoids). A body declared larger than the limit and this allowance is
+    /// refused without reading any of it: a reset is then the cheaper answer to an upload that
+    /// large.
+    public static let drainAllowance = 1 << 20
+
+    /// Reads `request`'s body up to `limit` bytes within `deadline`. A body over the limit is
+    /// refused (413) once up to ``drainAllowance`` more bytes have been read and dropped; a
+    /// `Content-Length` beyond both is refused before a byte is read.
     ///
     /// The deadline is a timer on an event loop that cancels the reading, cancelled itself once
     /// the body is in. Not a racing `Task.sleep`: a sleep cancelled early keeps its memory (about
     /// 700 bytes) until its deadline passes, which at tens of thousands of posts a second held
     /// hundreds of megabytes for the 30 seconds.
     public static func collect(_ request: Request, limit: Int, deadline: Duration = bodyDeadline) async throws -> CollectedBody {
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            return .refused(.payloadTooLarge(limit: limit))
-        }
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > limit + drainAllowance { return .refused(.payloadTooLarge(limit: limit)) }
         let reading = Task { () throws -> CollectedBody in
             var body: [UInt8] = []
+            var received = 0
+            var tooLarge = (declared ?? 0) > limit
             for try await buffer in request.body {
-                guard body.count + buffer.readableBytes <= limit else { return .refused(.payloadTooLarge(limit: limit)) }
+                received += buffer.readableBytes
+                if tooLarge || received > limit {
+                    // Over the limit: read on (dropping it) so the answer is not lost to a reset,
+                    // up to the allowance.
+                    tooLarge = true
+                    body = []
+                    if received > limit + drainAllowance { break }
+                    continue
+                }
                 body.append(contentsOf: buffer.readableBytesView)
             }
             // A cancelled read may end like a whole one: what was read is not the body.
             try Task.checkCancellation()
-            return .body(body)
+            return tooLarge ? .refused(.payloadTooLarge(limit: limit)) : .body(body)
         }
         let expired = Mutex(false)
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(deadline)) {

@@ -110,16 +110,40 @@ struct CollectedBodyTests {
         continuation.finish()
     }
 
-    @Test("a declared length over the limit is refused before anything is read; a body within it is read whole")
-    func declared() async throws {
-        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        let tooLarge = try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: stream), contentLength: 5_000), limit: 1_000)
-        guard case .refused(let error) = tooLarge else {
-            Issue.record("expected a refusal")
-            return
+    @Test("a body over the limit is read and dropped, then refused with a 413 (not lost to a reset); one beyond the drain allowance is refused without waiting for it; a body within the limit is read whole")
+    func tooLarge() async throws {
+        func refusal(_ result: ScreenplayResponder.CollectedBody) -> HTTPResponse.Status? {
+            if case .refused(let error) = result { return error.status }
+            return nil
         }
-        #expect(error.status == .contentTooLarge)
-        continuation.finish()
+        let allowance = ScreenplayResponder.drainAllowance
+        // Declared beyond the limit and the allowance: refused before a byte is read.
+        let (unread, unreadFeed) = AsyncStream<ByteBuffer>.makeStream()
+        let declaredHuge = try await ScreenplayResponder.collect(
+            Self.request(RequestBody(asyncSequence: unread), contentLength: 1_000 + allowance + 1), limit: 1_000)
+        #expect(refusal(declaredHuge) == .contentTooLarge)
+        unreadFeed.finish()
+        // Declared, or streamed, over the limit but within the allowance: read to its end, then
+        // refused (the refusal waits for the end: the stream below finishes only after a while).
+        for contentLength in [5_000, nil] {
+            let (stream, feed) = AsyncStream<ByteBuffer>.makeStream()
+            let reading = Task {
+                try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: stream), contentLength: contentLength), limit: 1_000)
+            }
+            feed.yield(ByteBuffer(repeating: 0x20, count: 3_000))
+            try await Task.sleep(for: .milliseconds(100))
+            feed.yield(ByteBuffer(repeating: 0x20, count: 2_000))
+            feed.finish()
+            #expect(refusal(try await reading.value) == .contentTooLarge)
+        }
+        // A stream that goes on past the allowance stops being read: refused without its end.
+        let (endless, endlessFeed) = AsyncStream<ByteBuffer>.makeStream()
+        for _ in 0...(allowance / 65_536 + 1) { endlessFeed.yield(ByteBuffer(repeating: 0x20, count: 65_536)) }
+        let started = ContinuousClock.now
+        let cut = try await ScreenplayResponder.collect(Self.request(RequestBody(asyncSequence: endless)), limit: 1_000, deadline: .seconds(60))
+        #expect(refusal(cut) == .contentTooLarge)
+        #expect(ContinuousClock.now - started < .seconds(20), "not the 60 s deadline")
+        endlessFeed.finish()
         let whole = try await ScreenplayResponder.collect(Self.request(RequestBody(buffer: ByteBuffer(string: "abc"))), limit: 1_000)
         guard case .body(let bytes) = whole else {
             Issue.record("expected the body")
