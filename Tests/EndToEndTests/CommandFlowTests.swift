@@ -21,7 +21,9 @@ struct CommandFlowTests {
             let loaded = try #require(await navigator.snapshot.top?.state)
             #expect(try await Self.toggle(navigator).text == "Add to favorites")
             try await Self.tapToggle(navigator)
-            #expect(await navigator.snapshot.presented == .message("Added “\(title)” to favorites"))
+            // Captured, so a failure shows what was presented instead (an error says why).
+            let presented = await navigator.snapshot.presented
+            #expect(presented == .message("Added “\(title)” to favorites"), "\(String(describing: presented))")
             #expect(try await Self.toggle(navigator).text == "Remove from favorites")
             #expect(try await Self.toggle(navigator).accessibility.traits.contains(.selected))
             #expect(await navigator.snapshot.top?.state == loaded, "the entity patch must not reload the screen")
