@@ -25,8 +25,8 @@ extension PlainHTTPTransport: EventStreamTransport {
             do {
                 try await server.translatingErrors {
                     try await channel.executeThenClose { inbound, outbound in
-                        try await outbound.write(.head(outgoing))
-                        try await outbound.write(.end(nil))
+                        // One write, as for any request: the server may answer before a second.
+                        try await outbound.write(contentsOf: [HTTPRequestPart.head(outgoing), .end(nil)])
                         for try await part in inbound {
                             switch part {
                             case .head(let response):

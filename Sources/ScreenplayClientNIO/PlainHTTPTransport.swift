@@ -61,9 +61,13 @@ public struct PlainHTTPTransport: ScreenTransport {
         let channel = try await connect(to: server, group: group, timeout: connectTimeout)
         return try await server.translatingErrors {
             try await channel.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(request))
-                if let body { try await outbound.write(.body(ByteBuffer(bytes: body))) }
-                try await outbound.write(.end(nil))
+                // One write for the whole request: a server may answer as soon as it has the head
+                // (or the last body byte) and close, and a part written after that close would
+                // fail with the answer already on its way in.
+                var parts: [HTTPRequestPart] = [.head(request)]
+                if let body { parts.append(.body(ByteBuffer(bytes: body))) }
+                parts.append(.end(nil))
+                try await outbound.write(contentsOf: parts)
                 var head: HTTPResponse?
                 var bytes: [UInt8] = []
                 for try await part in inbound {

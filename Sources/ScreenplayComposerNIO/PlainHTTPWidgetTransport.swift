@@ -69,9 +69,8 @@ public struct PlainHTTPWidgetTransport: WidgetHTTPTransport {
             head.headers.add(name: "Content-Type", value: "application/json")
             head.headers.add(name: "Content-Length", value: String(body.count))
             head.headers.add(name: "Connection", value: "close")
-            try await outbound.write(.head(head))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await outbound.write(.end(nil))
+            // One write for the whole request: the provider may answer and close before a second.
+            try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil)])
             var status = 0
             var bytes: [UInt8] = []
             for try await part in inbound {
