@@ -111,6 +111,8 @@ public struct TerminalRenderer: Sendable {
         case .share(let share): "share \(share.url)"
         case .openURL(let open): "open \(open.url)"
         case .custom(let custom): "custom \(custom.name)"
+        case .set(let set): "set \(set.variable) = \(set.value)"
+        case .sequence(let sequence): sequence.actions.map(describe).joined(separator: "; then ")
         case .unknown(let type, _): "unknown \(type)"
         }
     }

@@ -54,6 +54,18 @@ struct ActionSample: Sendable, CustomTestStringConvertible {
             fullKeys: ["type", "name", "payload"],
             minimal: .custom(.init(name: "openCamera")),
             minimalKeys: ["type", "name"]),
+        ActionSample(
+            kind: "set",
+            full: .set(.init(variable: "expanded", value: "!expanded")),
+            fullKeys: ["type", "variable", "value"],
+            minimal: .set(.init(variable: "count", value: "0")),
+            minimalKeys: ["type", "variable", "value"]),
+        ActionSample(
+            kind: "sequence",
+            full: .sequence(.init([.set(.init(variable: "saved", value: "true")), .command(.init(url: "commands/save"))])),
+            fullKeys: ["type", "actions"],
+            minimal: .sequence(.init([.openURL(.init(url: "https://example.com"))])),
+            minimalKeys: ["type", "actions"]),
     ]
 }
 

@@ -39,6 +39,13 @@ struct SchemaAgreementTests {
                 String(repeating: "a", count: maximum + 1), "", "a b", "a\n", "query\n", "é", "a#b", "a?b", "a%20", "ａ", "\u{301}",
             ]
         }
+        // The variable a `set` writes: a name a screen may declare, not a reserved one.
+        if let pattern = ValueRules.VariableName.schema["pattern"]?.stringValue {
+            table[pattern] = [
+                "expanded", "x", "_", "a1", "query_2", String(repeating: "a", count: 64), String(repeating: "a", count: 65), "", "1a",
+                "a-b", "a b", "true", "false", "player", "platform", "now", "nowish", "players", "True", "x\n", "é", "ａ",
+            ]
+        }
         return table
     }()
 
@@ -86,6 +93,11 @@ struct SchemaAgreementTests {
                 case "#/$defs/Action": return ["type": "openURL", "url": "https://example.com"]
                 case "#/$defs/CommandResult": return ["type": "done"]
                 case "#/$defs/Screen": return ["id": "s", "title": "S", "sections": []]
+                // What an expression may read is the screen's to declare, beyond what a schema
+                // can say (the shared cases prove the language): probes declare no state, compute
+                // nothing, and a `set` writes a string the wrapper screen declares (`x`).
+                case "#/$defs/State", "#/$defs/Compute": return [:]
+                case "#/$defs/Expression": return "x"
                 default:
                     let name = String(reference.dropFirst("#/$defs/".count))
                     return depth > 4 ? [:] : minimal(definitions[name] ?? [:], depth: depth + 1)
@@ -257,7 +269,12 @@ struct SchemaAgreementTests {
     static func swiftAccepts(_ probe: Probe) throws -> Bool {
         let decoder = ScreenplayDecoder(mode: .lossy, apiVersion: probe.version)
         func screen(_ component: JSONValue) -> JSONValue {
-            ["id": "probe", "title": "Probe", "sections": [["id": "main", "components": [component]]]]
+            // Every name a `set` probe may write is declared (a string, as `x` its value reads), so
+            // the verdict is about the name's rule, not about whether the screen declares it.
+            let names = patternProbes[ValueRules.VariableName.schema["pattern"]?.stringValue ?? ""] ?? []
+            let state = Dictionary(
+                uniqueKeysWithValues: Set(names + ["x"]).filter(StateVariable.isDeclarable).map { ($0, ["type": "string", "initial": ""] as JSONValue) })
+            return ["id": "probe", "title": "Probe", "state": .object(state), "sections": [["id": "main", "components": [component]]]]
         }
         let issues: [DecodingIssue]
         do {

@@ -27,14 +27,28 @@ public struct NavigationStateMachine: Sendable, Hashable {
         /// Whether what it shows may be out of date: a command sent from it answered by going
         /// elsewhere (a playlist created, then opened), so it is revalidated once it is on top again.
         public internal(set) var isStale = false
+        /// The screen's state and what its bindings compute from it (v6); `nil` until it loads,
+        /// and for a screen that declares no state and computes nothing.
+        public internal(set) var bindings: BindingEngine?
         /// Its current state.
         public var state: ScreenState { machine.state }
 
         /// Takes a loaded screen's storage (its values win over typed ones for the keys it sends)
-        /// and entities (the server's are the newest).
-        mutating func adopt(_ screen: Screen) {
+        /// and entities (the server's are the newest), and makes its state engine: app-scoped
+        /// variables start from `appValues`, and a new copy of the same screen (a reload, a live
+        /// update) keeps the values its screen-scoped variables had, where their type is unchanged.
+        mutating func adopt(_ screen: Screen, appValues: [String: ExpressionValue], client: [String: ExpressionValue], locale: String) {
             storage.merge(screen.storage) { _, server in server }
             entities = screen.entities
+            guard screen.hasClientState else {
+                bindings = nil
+                return
+            }
+            var kept = bindings?.values.filter { name, _ in bindings?.state[name]?.type == screen.state[name]?.type } ?? [:]
+            for (name, variable) in screen.state where variable.scope == .app {
+                kept[name] = appValues[name]
+            }
+            bindings = BindingEngine(screen: screen, kept: kept, client: client, locale: locale)
         }
     }
 
@@ -131,6 +145,13 @@ public struct NavigationStateMachine: Sendable, Hashable {
     private var writers: [EntityMember: Int] = [:]
     private var nextEntry = 0
     private var nextCommand = 0
+    /// The values of app-scoped variables (v6), by name: what every screen that declares one
+    /// starts from, kept across launches by the navigator's storage.
+    public internal(set) var appValues: [String: ExpressionValue] = [:]
+    /// The client's variables now (`player`, `platform`, `now`): every screen's bindings read them.
+    public private(set) var clientValues: [String: ExpressionValue] = [:]
+    /// The reader's locale (a BCP 47 tag), for what bindings format.
+    public var locale = "en"
 
     /// An empty stack.
     public init() {}
@@ -239,13 +260,66 @@ public struct NavigationStateMachine: Sendable, Hashable {
         if case .loaded(let loaded) = entries[index].machine.state, entries[index].machine.state != before,
             !loaded.revalidated || before.screen == nil
         {
-            entries[index].adopt(loaded.screen)
+            entries[index].adopt(loaded.screen, appValues: appValues, client: clientValues, locale: locale)
             for (id, members) in entries[index].patchesSinceFetch where entries[index].entities[id] != nil {
                 entries[index].entities[id]!.merge(members) { _, patched in patched }
             }
             reapplyPending(at: index)
         }
         return .none
+    }
+
+    // MARK: Client state (v6)
+
+    /// Why a local action was refused.
+    public struct LocalActionError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, naming the variable.
+        public let message: String
+        /// For people.
+        public var description: String { message }
+    }
+
+    /// Performs a `set` on the top screen: its variable becomes the value's expression evaluated
+    /// with the state now, and the bindings that read it are evaluated again. An app-scoped value
+    /// is kept for every screen (and, by the navigator, across launches).
+    ///
+    /// - Throws: ``LocalActionError`` when no screen with state is shown, or the expression does
+    ///   not check or run (the state is then left as it was).
+    public mutating func perform(_ set: Action.SetVariable) throws(LocalActionError) {
+        guard let index = entries.indices.last, var engine = entries[index].bindings else {
+            throw LocalActionError(message: "this screen declares no variable '\(set.variable)'")
+        }
+        do throws(ExpressionError) {
+            _ = try engine.perform(set: set.variable, to: try engine.compile(set.value))
+        } catch {
+            throw LocalActionError(message: "could not set '\(set.variable)': \(error)")
+        }
+        entries[index].bindings = engine
+        if engine.state[set.variable]?.scope == .app, let value = engine.values[set.variable] {
+            appValues[set.variable] = value
+            // Every other screen on the stack that declares it shows the new value too.
+            for other in entries.indices where other != index {
+                guard let declared = entries[other].bindings?.state[set.variable], declared.scope == .app,
+                    declared.type == engine.state[set.variable]?.type
+                else { continue }
+                _ = try? entries[other].bindings?.set(set.variable, to: value)
+            }
+        }
+    }
+
+    /// The client's variables changed (the player moved on, a second passed): every screen's
+    /// bindings that read them are evaluated again. A value not of its variable's type is ignored.
+    public mutating func updateClient(_ values: [String: ExpressionValue]) {
+        for (name, value) in values {
+            guard let type = ClientVariables.types[name], ExpressionValue(json: value.json, as: type) != nil else { continue }
+            clientValues[name] = value
+            for index in entries.indices { _ = try? entries[index].bindings?.set(name, to: value) }
+        }
+    }
+
+    /// Takes app-scoped values kept from an earlier launch (each screen still checks its type).
+    public mutating func restore(appValues kept: [String: ExpressionValue]) {
+        appValues.merge(kept) { current, _ in current }
     }
 
     // MARK: Storage
@@ -377,7 +451,7 @@ public struct NavigationStateMachine: Sendable, Hashable {
             // A screen that was popped meanwhile gets nothing; the one on top now is not its target.
             if let target = entries.firstIndex(where: { $0.id == origin }) {
                 entries[target].machine.replace(with: screen)
-                entries[target].adopt(screen)
+                entries[target].adopt(screen, appValues: appValues, client: clientValues, locale: locale)
                 reapplyPending(at: target)
                 entries[target].storage.merge(answer.updates.storage) { _, new in new }
             }

@@ -149,6 +149,36 @@ public actor ScreenNavigator {
 
     /// Carries out a tap's action; `node` (the tapped node's id) shows busy while its command runs.
     public func perform(_ action: Action, from node: NodeID? = nil) async {
+        _ = await performStep(action, from: node)
+    }
+
+    /// Carries out one action; `false` when it was refused here (an unknown kind, a `set` that
+    /// did not check), which stops a sequence before its next step.
+    private func performStep(_ action: Action, from node: NodeID?) async -> Bool {
+        switch action {
+        case .set(let set):
+            do throws(NavigationStateMachine.LocalActionError) {
+                try machine.perform(set)
+                publish()
+                return true
+            } catch {
+                machine.fail(error.message)
+                publish()
+                return false
+            }
+        case .sequence(let sequence):
+            for step in sequence.actions {
+                guard await performStep(step, from: node) else { return false }
+            }
+            return true
+        default:
+            await performRemote(action, from: node)
+            if case .unknown = action { return false }
+            return true
+        }
+    }
+
+    private func performRemote(_ action: Action, from node: NodeID?) async {
         switch action {
         case .navigate(let navigate):
             await self.navigate(navigate)
@@ -165,6 +195,8 @@ public actor ScreenNavigator {
         case .unknown(let type, _):
             machine.fail("This version of the app cannot do '\(type)'.")
             publish()
+        case .set, .sequence:
+            _ = await performStep(action, from: node)
         }
     }
 
@@ -210,6 +242,9 @@ public actor ScreenNavigator {
                     await localHandlers[effect.kind]?(effect)
                 case .custom(let custom) where !custom.name.hasPrefix(ViewTreeResolver.reservedPrefix):
                     await localHandlers[custom.name]?(effect)
+                case _ where effect.isLocal:
+                    // A result may change the screen's state (a `set`: "saved", a counter reset).
+                    _ = await performStep(effect, from: nil)
                 default:
                     // Effects run on the device alone: a result cannot chain a request or a move
                     // through them (it would answer with `navigate` or another command instead).

@@ -54,6 +54,10 @@ public struct BindingEngine: Sendable {
         var problem: ExpressionError?
     }
 
+    /// The bindings' sources, as given: what two engines are compared by.
+    private let sources: [Key: String]
+    /// The reader's locale, as given.
+    public let locale: String
     private let declarations: [String: StateVariable]
     private let types: [String: ExpressionType]
     private var environment: ExpressionEnvironment
@@ -66,7 +70,8 @@ public struct BindingEngine: Sendable {
     /// An engine for a screen that declares `state` and computes `bindings` (source by key).
     ///
     /// - Parameters:
-    ///   - kept: Values the client kept for the screen's app-scoped variables; one that is not of
+    ///   - kept: Values the client kept for the screen's variables (app-scoped ones from its
+    ///     storage, screen-scoped ones carried over a reload of the same screen); one that is not of
     ///     its variable's type is dropped for the initial value.
     ///   - client: The client variables' values (``ClientVariables``); missing ones are defaults.
     ///   - locale: The reader's locale, for formatting.
@@ -75,6 +80,8 @@ public struct BindingEngine: Sendable {
         client: [String: ExpressionValue] = [:], locale: String = "en"
     ) {
         declarations = state
+        sources = bindings
+        self.locale = locale
         var types = ClientVariables.types
         var values = ClientVariables.defaults
         for (name, value) in client where ClientVariables.types[name].map({ ExpressionValue(json: value.json, as: $0) != nil }) == true {
@@ -82,7 +89,7 @@ public struct BindingEngine: Sendable {
         }
         for (name, variable) in state where StateVariable.isDeclarable(name) {
             types[name] = variable.type
-            let kept = variable.scope == .app ? kept[name].flatMap { ExpressionValue(json: $0.json, as: variable.type) } : nil
+            let kept = kept[name].flatMap { ExpressionValue(json: $0.json, as: variable.type) }
             values[name] = kept ?? variable.initial
         }
         self.types = types
@@ -164,4 +171,50 @@ public struct BindingEngine: Sendable {
         }
         return slots[index].result != before
     }
+}
+
+extension BindingEngine: Hashable {
+    /// Two engines are equal when they hold the same declarations, bindings and values (the
+    /// results follow from those).
+    public static func == (lhs: BindingEngine, rhs: BindingEngine) -> Bool {
+        lhs.declarations == rhs.declarations && lhs.sources == rhs.sources && lhs.values == rhs.values
+            && lhs.locale == rhs.locale
+    }
+
+    /// Hashes the values (what changes as the user acts).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+    }
+}
+
+extension BindingEngine {
+    /// An engine for `screen`: its state and every computed property of a component with an id
+    /// (the decoder refuses `compute` without one; of two components with one id, the first's
+    /// bindings count).
+    public init(
+        screen: Screen, kept: [String: ExpressionValue] = [:], client: [String: ExpressionValue] = [:], locale: String = "en"
+    ) {
+        self.init(state: screen.state, bindings: screen.computedBindings, kept: kept, client: client, locale: locale)
+    }
+
+    /// The declarations of the screen's variables.
+    public var state: [String: StateVariable] { declarations }
+}
+
+extension Screen {
+    /// Every computed property of the screen's components, by component id and property.
+    public var computedBindings: [BindingEngine.Key: String] {
+        var bindings: [BindingEngine.Key: String] = [:]
+        for component in allComponents {
+            guard let id = component.id else { continue }
+            for (property, source) in component.attributes.compute {
+                let key = BindingEngine.Key(id, property)
+                if bindings[key] == nil { bindings[key] = source }
+            }
+        }
+        return bindings
+    }
+
+    /// Whether the screen has anything for a ``BindingEngine`` to do.
+    public var hasClientState: Bool { !state.isEmpty || allComponents.contains { !$0.attributes.compute.isEmpty } }
 }

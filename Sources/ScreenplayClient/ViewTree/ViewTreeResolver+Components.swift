@@ -6,6 +6,36 @@ extension Resolution {
     /// values kept), then the kind's resolution, then the accessibility the server added.
     mutating func component(_ component: Component, index: Int, parent: NodeID) -> [ViewNode] {
         let id = nodeID(of: component, index: index, parent: parent)
+        // Computed properties (v6) first: the rest of the resolution sees the values they set.
+        var component = component
+        var enabled: Bool?
+        var selected: Bool?
+        if let key = component.id, !component.attributes.compute.isEmpty {
+            for property in component.attributes.compute.keys.sorted() {
+                guard let value = computed[BindingEngine.Key(key, property)] else { continue }
+                switch (property, value) {
+                case (.enabled, .bool(let value)): enabled = value
+                case (.selected, .bool(let value)): selected = value
+                default:
+                    guard let applied = component.applying(property, value) else { return [] }
+                    component = applied
+                }
+            }
+        }
+        var nodes = resolved(component, id: id)
+        if !nodes.isEmpty {
+            if enabled == false {
+                nodes[0].action?.isEnabled = false
+                nodes[0].accessibility.traits.insert(.disabled)
+            }
+            if selected == true { nodes[0].accessibility.traits.insert(.selected) }
+        }
+        return nodes
+    }
+
+    /// The nodes of a component whose computed properties are applied: entity bindings, the
+    /// kind's resolution, the accessibility the server added.
+    private mutating func resolved(_ component: Component, id: NodeID) -> [ViewNode] {
         let (bound, problems) = component.resolvingBindings(entities)
         for problem in problems { issues.append(ResolutionIssue(nodeID: id, message: "binding \(problem)")) }
         var nodes = content(bound, id: id, serverLabel: component.attributes.accessibility?.label)
@@ -179,7 +209,8 @@ extension Resolution {
         case .share(let share): "Share \(share.title)"
         case .play(let play): TextFormat.playLabel(play.firstTrack.title)
         case .command: "Perform"
-        case .custom, .unknown: "Action"
+        case .sequence(let sequence): sequence.actions.first { !$0.isLocal }.map(destinationName) ?? "Action"
+        case .custom, .set, .unknown: "Action"
         }
     }
 

@@ -28,6 +28,9 @@ public struct ResolutionContext: Sendable {
     /// show what is cached first (``NodeImage/showFirst``) and swap in the rest. `nil`: nothing is
     /// known, the low-resolution image loads first.
     public var imageCache: (@Sendable (String) -> Bool)?
+    /// What the screen's computed properties are now (v6), from its ``BindingEngine``; `nil`
+    /// evaluates them with the screen's initial state (what a fresh screen shows).
+    public var computed: [BindingEngine.Key: ExpressionValue]?
 
     /// A context; the defaults suit a renderer with nothing in flight.
     public init(
@@ -85,8 +88,9 @@ public struct ViewTreeResolver: Sendable {
 
     /// The tree of a loaded screen.
     public func resolve(_ screen: Screen) -> ResolvedScreen {
+        let computed = context.computed ?? (screen.hasClientState ? BindingEngine(screen: screen).results : [:])
         var resolution = Resolution(
-            context: context, storage: context.storage ?? screen.storage, entities: context.entities ?? screen.entities)
+            context: context, storage: context.storage ?? screen.storage, entities: context.entities ?? screen.entities, computed: computed)
         let root = resolution.screen(screen)
         return ResolvedScreen(root: root, issues: resolution.issues)
     }
@@ -97,6 +101,7 @@ public struct ViewTreeResolver: Sendable {
         var resolver = self
         resolver.context.storage = entry.storage
         resolver.context.entities = entry.entities
+        resolver.context.computed = entry.bindings?.results
         return resolver.resolve(entry.state)
     }
 
@@ -197,16 +202,19 @@ struct Resolution {
     let storage: ClientStorage
     /// The entities bound components show.
     let entities: Entities
+    /// The computed properties' values now (v6).
+    let computed: [BindingEngine.Key: ExpressionValue]
     var issues: [ResolutionIssue] = []
     private var usedIDs: [NodeID: Int] = [:]
     private var handedOut: Set<NodeID> = []
     /// Component ids (v4) already used in this screen.
     private var componentIDs: Set<String> = []
 
-    init(context: ResolutionContext, storage: ClientStorage, entities: Entities) {
+    init(context: ResolutionContext, storage: ClientStorage, entities: Entities, computed: [BindingEngine.Key: ExpressionValue] = [:]) {
         self.context = context
         self.storage = storage
         self.entities = entities
+        self.computed = computed
     }
 
     /// The node id of a component: `id:<its id>` when the server gave one (stable wherever the
@@ -334,8 +342,11 @@ struct Resolution {
             if custom.name.hasPrefix(ViewTreeResolver.reservedPrefix) { enabled = false }
         case .play, .share, .openURL:
             if let local = context.localActions, !local.contains(action.kind) { enabled = false }
-        case .navigate, .command:
+        case .navigate, .command, .set:
             break
+        case .sequence(let sequence):
+            // A sequence can run only if each of its steps can.
+            if !sequence.actions.allSatisfy({ bind($0, id: id).isEnabled }) { enabled = false }
         }
         return BoundAction(action, isEnabled: enabled, isBusy: context.busyNodes.contains(id))
     }

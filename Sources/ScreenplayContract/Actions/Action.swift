@@ -15,6 +15,10 @@ public enum Action: Sendable, Hashable {
     case openURL(OpenURL)
     /// An action only the app knows, by name, with a payload for its handler.
     case custom(Custom)
+    /// Set a variable of the screen's state to an expression's value, on the device (v6).
+    case set(SetVariable)
+    /// Several actions, one after the other (v6): a `set`, then a command.
+    case sequence(Sequence)
     /// A kind this client does not know: kept, never performed, always logged.
     case unknown(type: String, json: JSONValue)
 
@@ -27,16 +31,35 @@ public enum Action: Sendable, Hashable {
         case .share: Share.kind
         case .openURL: OpenURL.kind
         case .custom: Custom.kind
+        case .set: SetVariable.kind
+        case .sequence: Sequence.kind
         case .unknown(let type, _): type
         }
     }
 
     /// Every kind this build knows.
-    public static let knownKinds: [String] = [Navigate.kind, Command.kind, Play.kind, Share.kind, OpenURL.kind, Custom.kind]
+    public static let knownKinds: [String] = [
+        Navigate.kind, Command.kind, Play.kind, Share.kind, OpenURL.kind, Custom.kind, SetVariable.kind, Sequence.kind,
+    ]
 
-    /// When each action kind joined the contract and what older clients get instead; all are v1
-    /// so far. A later kind would list its fallback here and in the schema.
+    /// When each action kind joined the contract and what older clients get instead.
     public static let versioning: [String: KindVersioning] = Dictionary(uniqueKeysWithValues: knownKinds.map { ($0, .original) })
+        .merging([
+            SetVariable.kind: KindVersioning(
+                introduced: ClientState.introduced,
+                fallback: "nothing: the server evaluates bindings with the initial state, so a local change has nothing to change; a button or row whose only action it is is dropped"),
+            Sequence.kind: KindVersioning(
+                introduced: ClientState.introduced, fallback: "its first step that is not local (a `set`), or nothing when every step is"),
+        ]) { _, later in later }
+
+    /// Whether it runs on the device alone, changing the screen's state and nothing else.
+    public var isLocal: Bool {
+        switch self {
+        case .set: true
+        case .sequence(let sequence): sequence.actions.allSatisfy(\.isLocal)
+        default: false
+        }
+    }
 }
 
 private enum TypeKey: String, CodingKey { case type }
@@ -46,13 +69,16 @@ extension Action: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TypeKey.self)
         let type = try container.decode(String.self, forKey: .type)
-        switch type {
+        let known = Self.versioning[type].map { $0.introduced <= decoder.screenplayAPIVersion } ?? false
+        switch known ? type : "" {
         case Navigate.kind: self = .navigate(try Navigate(from: decoder))
         case Command.kind: self = .command(try Command(from: decoder))
         case Play.kind: self = .play(try Play(from: decoder))
         case Share.kind: self = .share(try Share(from: decoder))
         case OpenURL.kind: self = .openURL(try OpenURL(from: decoder))
         case Custom.kind: self = .custom(try Custom(from: decoder))
+        case SetVariable.kind: self = .set(try SetVariable(from: decoder))
+        case Sequence.kind: self = .sequence(try Sequence(from: decoder))
         default:
             decoder.recordUnknownKind("action", type: type)
             self = .unknown(type: type, json: try JSONValue(from: decoder))
@@ -74,6 +100,8 @@ extension Action: Codable {
         case .share(let value): try value.encode(to: encoder)
         case .openURL(let value): try value.encode(to: encoder)
         case .custom(let value): try value.encode(to: encoder)
+        case .set(let value): try value.encode(to: encoder)
+        case .sequence(let value): try value.encode(to: encoder)
         case .unknown: break
         }
     }
@@ -275,6 +303,76 @@ extension Action {
         public init(name: String, payload: JSONValue? = nil) {
             self.name = name
             self.payload = payload
+        }
+    }
+}
+
+extension Action {
+    /// Sets a variable the screen declares to an expression's value (v6): `{"type": "set",
+    /// "variable": "expanded", "value": "!expanded"}`. Runs on the device; nothing is sent.
+    ///
+    /// Checked when the screen is decoded: a variable the screen does not declare, a client
+    /// variable (read-only) or a value of another type fails the action there, not on a tap.
+    public struct SetVariable: Codable, Sendable, Hashable {
+        /// `set`.
+        public static let kind = "set"
+        /// The name of a `screen` or `app` variable of the screen's state.
+        public var variable: String
+        /// The source of an expression of the variable's type, evaluated with the state of the tap.
+        public var value: String
+
+        /// Creates a set action.
+        public init(variable: String, value: String) {
+            self.variable = variable
+            self.value = value
+        }
+
+        enum CodingKeys: String, CodingKey { case variable, value }
+
+        /// Decodes and checks the variable and the value against the screen's state.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            variable = try container.decode(checkedBy: ValueRules.VariableName.self, forKey: .variable)
+            value = try container.decode(ExpressionText.self, forKey: .value).source
+            let types = decoder.expressionTypes
+            if let types {
+                guard let type = types[variable] else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .variable, in: container, debugDescription: "'variable' names '\(variable)', which the screen does not declare")
+                }
+                do {
+                    try ClientState.check(value, as: type, types: types)
+                } catch {
+                    throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "'value' for '\(variable)': \(error)")
+                }
+            } else {
+                do { try ClientState.check(value, as: nil, types: nil) } catch {
+                    throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "'value': \(error)")
+                }
+            }
+        }
+    }
+
+    /// Several actions performed in order (v6): `{"type": "sequence", "actions": [...]}`. A step
+    /// that fails stops the ones after it; a step of a kind this client does not know is skipped.
+    public struct Sequence: Codable, Sendable, Hashable {
+        /// `sequence`.
+        public static let kind = "sequence"
+        /// The most steps one sequence holds.
+        public static let maximumSteps = 16
+        /// The steps, in order.
+        public var actions: [Action]
+
+        /// Creates a sequence.
+        public init(_ actions: [Action]) { self.actions = actions }
+
+        enum CodingKeys: String, CodingKey { case actions }
+
+        /// Decodes the steps: one to ``maximumSteps``, every one decoding cleanly (a sequence
+        /// missing a step would do something else than the screen says).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            actions = try container.decode(checkedBy: ValueRules.SequenceSteps.self, forKey: .actions)
         }
     }
 }

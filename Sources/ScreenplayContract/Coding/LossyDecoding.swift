@@ -27,6 +27,20 @@ final class DecodingIssueLog: Sendable {
     }
 
     var recorded: [DecodingIssue] { issues.withLock { $0 } }
+
+    /// The variable types of the screens being decoded, innermost last (a command result's
+    /// screen inside a screen's decode has its own).
+    private let scopes = Mutex<[[String: ExpressionType]]>([])
+
+    /// The variable types expressions are checked against here, if a screen is being decoded.
+    var expressionScope: [String: ExpressionType]? { scopes.withLock { $0.last } }
+
+    /// Runs `body` with `types` as the expression scope.
+    func withExpressionScope<Result>(_ types: [String: ExpressionType], _ body: () throws -> Result) rethrows -> Result {
+        scopes.withLock { $0.append(types) }
+        defer { _ = scopes.withLock { $0.removeLast() } }
+        return try body()
+    }
 }
 
 extension CodingUserInfoKey {

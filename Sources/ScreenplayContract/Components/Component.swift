@@ -126,6 +126,15 @@ extension Component {
         copy.attributes.bindings[field] = EntityReference(entity: entity, field: member)
         return copy
     }
+
+    /// This component with `property` computed on the device from the screen's state by
+    /// `expression` (v6; the component needs an id). Older clients get it evaluated with the
+    /// initial state.
+    public func computing(_ property: BindableProperty, _ expression: String) -> Component {
+        var copy = self
+        copy.attributes.compute[property] = expression
+        return copy
+    }
 }
 
 extension ComponentPayload {
@@ -137,6 +146,8 @@ extension ComponentPayload {
     }
     /// The component with `field` bound to an entity's member.
     public func bind(_ field: String, to entity: String, _ member: String) -> Component { component.bind(field, to: entity, member) }
+    /// The component with `property` computed from the screen's state (v6).
+    public func computing(_ property: BindableProperty, _ expression: String) -> Component { component.computing(property, expression) }
 }
 
 /// The `type` string of a component kind.

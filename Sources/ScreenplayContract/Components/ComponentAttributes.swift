@@ -15,42 +15,62 @@ public struct ComponentAttributes: Sendable, Hashable {
     public var accessibility: Accessibility?
     /// Fields of the component taken from an entity of the screen, by field name.
     public var bindings: [String: EntityReference]
+    /// Properties computed on the device from the screen's state (v6), each an expression's
+    /// source. Clients of v5 and older get them evaluated with the initial state instead.
+    public var compute: ComputedProperties
 
     /// Creates attributes.
-    public init(id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:]) {
+    public init(
+        id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:], compute: ComputedProperties = [:]
+    ) {
         self.id = id
         self.accessibility = accessibility
         self.bindings = bindings
+        self.compute = compute
     }
 
     /// Whether nothing is set (nothing is written).
-    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty }
+    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty && compute.isEmpty }
 }
 
 extension ComponentAttributes: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, accessibility
         case bindings = "bind"
+        case compute
     }
 
     /// The JSON members the attributes occupy in a component's object.
     static var memberNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
-    /// Reads `id`, `accessibility` and `bind`, each optional and checked. A bad one is reported
-    /// and left out; the component still shows, with its own values and a positional key.
+    /// Reads `id`, `accessibility`, `bind` and (from v6) `compute`, each optional and checked. A
+    /// bad one is reported and left out; the component still shows, with its own values and a
+    /// positional key (a bad binding: with that property's static value).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeLossyIfPresent(checkedBy: ValueRules.ComponentID.self, forKey: .id)
         accessibility = try container.decodeLossyIfPresent(Accessibility.self, forKey: .accessibility)
         bindings = try container.decodeLossyIfPresent(checkedBy: ValueRules.Bindings.self, forKey: .bindings) ?? [:]
+        compute =
+            decoder.screenplayAPIVersion >= ClientState.introduced
+            ? try container.decodeLossyIfPresent(ComputeDeclarations.self, forKey: .compute)?.properties ?? [:] : [:]
+        if !compute.isEmpty && id == nil {
+            // The client keeps a binding's value by component id: without one it has nowhere to go.
+            try decoder.reportInvalid(
+                "'compute' needs the component's 'id'; its properties keep their static values", at: container.codingPath + [CodingKeys.compute])
+            compute = [:]
+        }
     }
 
-    /// Writes the members that are set.
+    /// Writes the members that are set (`compute` only for v6 and later).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(accessibility, forKey: .accessibility)
         if !bindings.isEmpty { try container.encode(bindings, forKey: .bindings) }
+        if encoder.screenplayAPIVersion >= ClientState.introduced && !compute.isEmpty {
+            try container.encode(Dictionary(uniqueKeysWithValues: compute.map { ($0.key.rawValue, $0.value) }), forKey: .compute)
+        }
     }
 }
 

@@ -26,6 +26,30 @@ public struct ScreenExpression: Sendable, CustomStringConvertible {
     /// The most code points in a string an expression makes.
     public static let maximumStringLength = ExpressionEvaluator.maximumStringLength
 
+    /// The names of the built-in functions, sorted: a new one is an addition to the contract, a
+    /// removed one breaks screens that call it (`contract-diff` says so).
+    public static var functionNames: [String] { ExpressionFunction.named.keys.sorted() }
+
+    /// The grammar, from the loosest binding to the tightest, as contract/expressions/README.md
+    /// states it and the JSON Schema carries it (`x-grammar`).
+    public static let grammar = """
+        expression     = conditional
+        conditional    = or [ "?" expression ":" conditional ]
+        or             = and { "||" and }
+        and            = equality { "&&" equality }
+        equality       = comparison { ("==" | "!=") comparison }
+        comparison     = additive { ("<" | "<=" | ">" | ">=") additive }
+        additive       = multiplicative { ("+" | "-") multiplicative }
+        multiplicative = unary { ("*" | "/" | "%") unary }
+        unary          = ("!" | "-") unary | postfix
+        postfix        = primary { "." identifier | "[" expression "]" }
+        primary        = integer | number | string | "true" | "false"
+                       | identifier "(" [ expression { "," expression } ] ")"
+                       | identifier
+                       | "(" expression ")"
+                       | "[" expression { "," expression } "]"
+        """
+
     /// Reads `source` and checks it against `types`, the types of the variables it may read.
     public init(_ source: String, types: [String: ExpressionType]) throws(ExpressionError) {
         let syntax = try ExpressionParser.parse(source)

@@ -2,7 +2,7 @@
 /// its type, the value a fresh screen starts from, and how long it lives.
 public struct StateVariable: Sendable, Hashable {
     /// How long a value lives.
-    public enum Scope: String, Sendable, Hashable {
+    public enum Scope: String, Sendable, Hashable, CaseIterable {
         /// As long as the screen is shown; a fresh screen starts from ``StateVariable/initial``.
         case screen
         /// Kept in the client's storage across launches, under the variable's name.
@@ -44,6 +44,12 @@ public enum ClientVariables {
 
     /// Their types.
     public static let types: [String: ExpressionType] = ["player": playerType, "platform": .string, "now": .int]
+
+    /// The client's variables and those `state` declares: what a screen's expressions may read.
+    /// (A declaration of a client variable's name is refused when decoded; here the client's wins.)
+    public static func types(with state: [String: StateVariable]) -> [String: ExpressionType] {
+        types.merging(state.mapValues(\.type)) { client, _ in client }
+    }
 
     /// What they are before the client says otherwise, and on the server when it evaluates
     /// bindings for old apps: nothing playing, an unnamed platform, the start of 1970.

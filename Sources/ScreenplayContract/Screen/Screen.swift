@@ -23,12 +23,15 @@ public struct Screen: Sendable, Hashable {
     public var entities: Entities
     /// Whether and how the client keeps the screen current while it is shown (v5).
     public var live: LiveUpdates?
+    /// The variables the screen declares (v6): what its components' `compute` bindings read and
+    /// its `set` actions write, on the device, with no round trip.
+    public var state: StateVariables
 
     /// Creates a screen.
     public init(
         id: String, title: String, header: ScreenHeader? = nil, sections: [ScreenSection],
         toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil, storage: ClientStorage = [:], entities: Entities = [:],
-        live: LiveUpdates? = nil
+        live: LiveUpdates? = nil, state: StateVariables = [:]
     ) {
         self.id = id
         self.title = title
@@ -39,7 +42,12 @@ public struct Screen: Sendable, Hashable {
         self.storage = storage
         self.entities = entities
         self.live = live
+        self.state = state
     }
+
+    /// The types of every variable the screen's expressions may read: the client's own and the
+    /// screen's declared ones.
+    public var expressionTypes: [String: ExpressionType] { ClientVariables.types(with: state) }
 
     /// Every component of the screen, depth first (stack children after their stack).
     public var allComponents: [Component] {
@@ -56,9 +64,10 @@ public struct Screen: Sendable, Hashable {
 }
 
 extension Screen: Codable {
-    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu, storage, entities, live }
+    enum CodingKeys: String, CodingKey { case id, title, header, sections, toolbar, menu, storage, entities, live, state }
 
-    /// Decodes lossily: bad sections, components and menu items are skipped and reported.
+    /// Decodes lossily: bad sections, components and menu items are skipped and reported. From
+    /// v6 the screen's `state` is read first, and every expression under it is checked against it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -68,9 +77,22 @@ extension Screen: Codable {
             throw DecodingError.keyNotFound(
                 CodingKeys.sections, .init(codingPath: container.codingPath, debugDescription: "a screen needs 'sections'"))
         }
-        sections = try container.decodeLossyArray(of: ScreenSection.self, forKey: .sections)
-        toolbar = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar)
-        menu = try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .menu)
+        state =
+            decoder.screenplayAPIVersion >= ClientState.introduced
+            ? try container.decodeLossyIfPresent(StateDeclarations.self, forKey: .state)?.variables ?? [:] : [:]
+        let types = ClientVariables.types(with: state)
+        func body() throws -> ([ScreenSection], [MenuItem]?, [MenuItem]?) {
+            (
+                try container.decodeLossyArray(of: ScreenSection.self, forKey: .sections),
+                try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .toolbar),
+                try container.decodeLossyArrayIfPresent(of: MenuItem.self, forKey: .menu)
+            )
+        }
+        if let log = decoder.issueLog {
+            (sections, toolbar, menu) = try log.withExpressionScope(types, body)
+        } else {
+            (sections, toolbar, menu) = try body()
+        }
         if decoder.screenplayAPIVersion >= .v4 {
             storage = try container.decodeLossyIfPresent(checkedBy: ValueRules.StorageValues.self, forKey: .storage) ?? [:]
             entities = try container.decodeLossyIfPresent(checkedBy: ValueRules.EntityValues.self, forKey: .entities) ?? [:]
@@ -82,7 +104,8 @@ extension Screen: Codable {
     }
 
     /// Writes the members; storage and entities only for v4 and later, `live` for v5 and later,
-    /// each only when set.
+    /// `state` for v6 and later, each only when set. (The server evaluates bindings for older
+    /// clients before it encodes; see `Downgrade`.)
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -96,6 +119,7 @@ extension Screen: Codable {
             if !entities.isEmpty { try container.encode(entities, forKey: .entities) }
         }
         if encoder.screenplayAPIVersion >= LiveUpdates.introduced, let live, live.isLive { try container.encode(live, forKey: .live) }
+        if encoder.screenplayAPIVersion >= ClientState.introduced && !state.isEmpty { try container.encode(state, forKey: .state) }
     }
 }
 

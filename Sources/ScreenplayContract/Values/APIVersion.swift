@@ -29,8 +29,13 @@ public struct APIVersion: RawRepresentable, Comparable, Hashable, Sendable, Coda
     /// optimistic command outcomes (`optimistic`: entity members set before the answer).
     public static let v5 = APIVersion(5)
 
+    /// Client state and expressions (`state` on screens, `compute` on components) and local
+    /// actions (`set`, `sequence`): what a screen shows can follow the user's hands and the player
+    /// with no round trip. Older clients get every binding evaluated with the initial state.
+    public static let v6 = APIVersion(6)
+
     /// The newest version this build of the contract knows.
-    public static let latest = APIVersion.v5
+    public static let latest = APIVersion.v6
 
     /// Every version this build of the contract can produce, oldest first.
     public static let supported: ClosedRange<APIVersion> = .v1 ... .latest

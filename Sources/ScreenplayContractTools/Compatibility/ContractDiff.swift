@@ -101,6 +101,10 @@ public struct ContractDiff: Sendable, Hashable {
             public static let variantAdded = Code(rawValue: "variantAdded")
             /// A `oneOf`/`anyOf` alternative disappeared.
             public static let variantRemoved = Code(rawValue: "variantRemoved")
+            /// The expression language gained a function (`x-functions`): an addition.
+            public static let functionAdded = Code(rawValue: "functionAdded")
+            /// The expression language lost a function: screens that call it no longer check.
+            public static let functionRemoved = Code(rawValue: "functionRemoved")
         }
 
         /// What kind of difference this is.

@@ -20,6 +20,7 @@ extension SchemaComparison {
         }
         compareAllowedValues(oldSchema, newSchema, at: path)
         compareOpenEnum(oldSchema, newSchema, at: path)
+        compareFunctions(oldSchema, newSchema, at: path)
         compareConstraints(oldSchema, newSchema, at: path)
         if oldSchema["properties"] != nil || newSchema["properties"] != nil || oldSchema["required"] != nil || newSchema["required"] != nil
         {
@@ -121,6 +122,28 @@ extension SchemaComparison {
             report(
                 .enumNarrowed, at, old: "open enum of \(Self.list(before))", new: "open enum of \(Self.list(after))",
                 "\(Self.list(removed)) removed from an open enum: readers that still meet it show it as \(defaultValue)", breaking: false)
+        }
+    }
+
+    /// The expression language's functions (`x-functions` on `Expression`): a new one is an
+    /// addition (a reader that does not know it keeps the binding's static value, as for any
+    /// expression it cannot check); a removed one breaks every screen that calls it.
+    mutating func compareFunctions(_ old: [String: JSONValue], _ new: [String: JSONValue], at path: SchemaPath) {
+        guard old["x-functions"] != nil || new["x-functions"] != nil else { return }
+        let before = Self.elements(old["x-functions"])
+        let after = Self.elements(new["x-functions"])
+        let at = path.keyword("x-functions")
+        let added = after.filter { !before.contains($0) }
+        let removed = before.filter { !after.contains($0) }
+        if !added.isEmpty {
+            report(
+                .functionAdded, at, old: Self.list(before), new: Self.list(after),
+                "\(Self.list(added)) added to the expression language: an addition", breaking: false)
+        }
+        if !removed.isEmpty {
+            report(
+                .functionRemoved, at, old: Self.list(before), new: Self.list(after),
+                "\(Self.list(removed)) removed from the expression language: screens that call it no longer check", breaking: true)
         }
     }
 

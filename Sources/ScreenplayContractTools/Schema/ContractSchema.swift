@@ -62,12 +62,20 @@ public enum ContractSchema {
         let actions: [(String, any Decodable.Type)] = [
             (Action.Navigate.kind, Action.Navigate.self), (Action.Command.kind, Action.Command.self), (Action.Play.kind, Action.Play.self),
             (Action.Share.kind, Action.Share.self), (Action.OpenURL.kind, Action.OpenURL.self), (Action.Custom.kind, Action.Custom.self),
+            (Action.SetVariable.kind, Action.SetVariable.self), (Action.Sequence.kind, Action.Sequence.self),
         ]
         var actionRefs: [JSONValue] = []
         for (kind, type) in actions {
+            let versioning = Action.versioning[kind] ?? .original
+            guard versioning.introduced <= version else { continue }
+            // Kinds of the first contract need no downgrade; later ones are replaced for older clients.
             definitions["action." + kind] = annotated(
-                tagged(try record(type), type: kind), versioning: Action.versioning[kind] ?? .original, changes: [], downgraded: false)
+                tagged(try record(type), type: kind), versioning: versioning, changes: [], downgraded: versioning.introduced > .v1)
             actionRefs.append(["$ref": .string("#/$defs/action." + kind)])
+        }
+        if version >= ClientState.introduced {
+            definitions.merge(ExpressionSchema.definitions) { _, expression in expression }
+            definitions["StateVariable"] = try record(StateVariable.self)
         }
         definitions["Action"] = ["oneOf": .array(actionRefs)]
 

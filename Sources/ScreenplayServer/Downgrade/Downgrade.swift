@@ -16,24 +16,56 @@ public struct Downgrade: Sendable {
     public let customKinds: [String: CustomComponentKind]
     /// App-defined kinds this client said it renders (`Screenplay-Components`).
     public let clientKinds: Set<String>
+    /// The reader's locale (a BCP 47 tag): what bindings evaluated for old clients format with.
+    public let locale: String
 
-    /// A downgrade to `version` for a client that renders `clientKinds` of the `customKinds`.
-    public init(to version: APIVersion, customKinds: [String: CustomComponentKind] = [:], clientKinds: Set<String> = []) {
+    /// A downgrade to `version` for a client that renders `clientKinds` of the `customKinds`, in
+    /// `locale`.
+    public init(to version: APIVersion, customKinds: [String: CustomComponentKind] = [:], clientKinds: Set<String> = [], locale: String = "en") {
         self.version = version
         self.customKinds = customKinds
         self.clientKinds = clientKinds
+        self.locale = locale
     }
 
     /// The screen as a client of ``version`` must receive it. Clients older than v4 get every
-    /// entity binding resolved into the field it binds (they know no entities).
+    /// entity binding resolved into the field it binds (they know no entities); clients older
+    /// than v6 get every computed property evaluated with the initial state (what a fresh screen
+    /// shows a v6 client) and no local actions.
     public func screen(_ screen: Screen) -> Screen {
-        var result = screen
-        result.sections = screen.sections.map { section in
+        var result = version < ClientState.introduced ? screen.evaluatingBindings(locale: locale) : screen
+        result.sections = result.sections.map { section in
             var section = section
             section.components = components(section.components, entities: screen.entities)
             return section
         }
+        if version < ClientState.introduced {
+            result.toolbar = result.toolbar.map(menuItems)
+            result.menu = result.menu.map(menuItems)
+        }
         return result
+    }
+
+    /// Menu items for ``version``: an item whose action the version cannot perform is dropped.
+    private func menuItems(_ items: [MenuItem]) -> [MenuItem] {
+        items.compactMap { item in
+            var item = item
+            guard let action = action(item.action) else { return nil }
+            item.action = action
+            return item
+        }
+    }
+
+    /// The action as a client of ``version`` can perform it, or `nil` when it can do nothing of
+    /// it: before v6 a `set` is nothing (old clients have no state; their screen already shows
+    /// the initial one) and a `sequence` is its first step that is something.
+    public func action(_ action: Action) -> Action? {
+        guard version < ClientState.introduced else { return action }
+        switch action {
+        case .set: return nil
+        case .sequence(let sequence): return sequence.actions.lazy.compactMap { self.action($0) }.first
+        default: return action
+        }
     }
 
     /// A fallback standing in for `original`: its first component takes the original's id (the
@@ -54,6 +86,13 @@ public struct Downgrade: Sendable {
         var component = component
         if version < ComponentAttributes.introduced && !component.attributes.bindings.isEmpty {
             component = component.resolvingBindings(entities).component
+        }
+        if version < ClientState.introduced {
+            // Bindings were evaluated with the screen (a component alone shows its static values);
+            // an action the version cannot perform goes, and with it a kind that requires one.
+            component.attributes.compute = [:]
+            guard let mapped = component.mappingActions({ self.action($0) }) else { return [] }
+            component = mapped
         }
         if let payload = component.payload, type(of: payload).versioning.introduced > version {
             return replacing(component, with: components(payload.fallback(for: version), entities: entities))
@@ -96,6 +135,7 @@ public struct Downgrade: Sendable {
             break
         }
         if version < ClientUpdates.introduced { result.updates = .init() }
+        result.updates.effects = result.updates.effects.compactMap { action($0) }
         return result
     }
 }

@@ -261,13 +261,16 @@ extension HTMLRenderer {
         case .openURL(let open): links.href(open.url, policy: .external)
         case .share(let share): links.href(share.url, policy: .external)
         case .play(let play): links.href(play.firstTrack.streamURL, policy: .resource)
-        case .command, .custom, .unknown: nil
+        case .sequence(let sequence): sequence.actions.first { !$0.isLocal }.flatMap(href)
+        case .command, .custom, .set, .unknown: nil
         }
     }
 
     /// Wraps content in a link when the action goes somewhere, in a form when it is a command.
-    func wrap(_ inner: String, in bound: BoundAction?, back: String) -> String {
-        guard let bound, bound.isEnabled else { return inner }
+    func wrap(_ inner: String, in given: BoundAction?, back: String) -> String {
+        guard var bound = given, bound.isEnabled else { return inner }
+        // Without the script a sequence does what old apps do: its first step that is not local.
+        if case .sequence(let sequence) = bound.action, let remote = sequence.actions.first(where: { !$0.isLocal }) { bound.action = remote }
         if case .command(let command) = bound.action {
             return "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\">" + hiddenFields(command: command, back: back)
                 + "<button type=\"submit\" class=\"row-button\">\(inner)</button></form>"
