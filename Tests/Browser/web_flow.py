@@ -583,6 +583,69 @@ class WithJavaScript(unittest.TestCase):
             page.js("document.getElementById('sp-audio').pause()")
         self.assertEqual(problems, [])
 
+    def test_the_works_filter_and_the_playing_row_answer_with_no_request(self):
+        """Client state (v6): the composer's works filter and the work page's playing row are the
+        page's own bindings, run by the script with no request to the server."""
+        page = self.page
+        page.open("/screens/composer/mozart")
+        page.settled()
+        rows = "Array.from(document.querySelectorAll('#section-works .row'))"
+        shown = lambda: page.js(f"return {rows}.filter(r => !r.hidden && r.offsetParent).map(r => r.querySelector('.title').textContent)")
+        everything = shown()
+        self.assertGreater(len(everything), 2)
+        page.js("window.requests = 0; const seen = window.fetch; window.fetch = (...a) => { window.requests++; return seen(...a); };"
+                "window.stillHere = true;")
+        field = page.find("input[name='storage.filter']")
+        field.send_keys("REQU")
+        page.wait(lambda: shown() == ["Requiem"])
+        self.assertFalse(page.js("return document.querySelector('#section-works .text:not([hidden])')?.textContent === 'No work matches the filter.'"))
+        # A typo matches nothing: the page says so; then the keyboard takes it back.
+        field.send_keys("x")
+        page.wait(lambda: shown() == [])
+        self.assertTrue(page.js("return [...document.querySelectorAll('#section-works .text')].some(t => !t.hidden && t.textContent === 'No work matches the filter.')"))
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                page.dark(dark)
+                page.width(width)
+                page.shot(f"composer-filter-nothing-{size}-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        field.send_keys(Keys.BACKSPACE)
+        page.wait(lambda: shown() == ["Requiem"])
+        page.shot("composer-filter-desktop-light")
+        for _ in range(4):
+            field.send_keys(Keys.BACKSPACE)
+        page.wait(lambda: shown() == everything)
+        self.assertEqual(page.js("return window.requests"), 0, "filtering asked the server")
+        self.assertTrue(page.js("return window.stillHere === true"), "no page load")
+
+        # The playing row: marked when its track plays, wherever the player was started; Back
+        # and forward keep the mark on the row of the track that plays.
+        page.open("/screens/work/1")
+        page.settled()
+        self.assertEqual(page.js("return document.querySelectorAll('[aria-current=true]').length"), 0)
+        second = page.browser.find_elements(By.CSS_SELECTOR, "#main .row a[data-play]")[1]
+        track = second.get_attribute("data-play")
+        second.click()
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > 0.2)
+        current = "return [...document.querySelectorAll('#main [aria-current=true]')].map(r => r.querySelector('a[data-play]')?.dataset.play)"
+        page.wait(lambda: page.js(current) == [track])
+        page.shot("work-playing-row-desktop-light")
+        page.find("#section-composer .row a").click()
+        page.settled()
+        self.browser.back()
+        page.wait(lambda: page.path() == "/screens/work/1")
+        page.settled()
+        page.wait(lambda: page.js(current) == [track])
+        for dark in (False, True):
+            page.dark(dark)
+            page.width(390)
+            page.shot(f"work-playing-row-phone-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        page.js("document.getElementById('sp-audio').pause()")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+
     def test_notices_and_errors_are_readable_in_dark_mode(self):
         page = self.using("failing")
         page.dark(True)
@@ -686,6 +749,18 @@ class WithoutJavaScript(unittest.TestCase):
         page.open("/")
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".carousel").get_attribute("tabindex"), "0")
         self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, ".carousel-scroll").is_displayed())
+
+    def test_without_the_script_the_state_shows_as_a_fresh_screen(self):
+        """Client state (v6) without the script: every work is listed, nothing is marked playing,
+        and the filter's "nothing matches" stays hidden."""
+        page = self.page
+        page.open("/screens/composer/mozart")
+        titles = page.js("return [...document.querySelectorAll('#section-works .row')].filter(r => r.offsetParent).map(r => r.querySelector('.title').textContent)")
+        self.assertIn("Requiem", titles)
+        self.assertGreater(len(titles), 2)
+        self.assertFalse(page.js("return [...document.querySelectorAll('#section-works .text')].some(t => t.offsetParent && t.textContent.includes('No work matches'))"))
+        page.open("/screens/work/1")
+        self.assertEqual(page.js("return document.querySelectorAll('[aria-current=true]').length"), 0)
 
     def test_unknown_paths_get_the_site_404(self):
         page = self.page

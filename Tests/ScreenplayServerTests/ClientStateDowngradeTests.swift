@@ -22,6 +22,8 @@ struct ClientStateDowngradeTests {
                                 action: .sequence(.init([.set(.init(variable: "saved", value: "true")), .command(.init(url: "commands/save"))]))
                         )).id("save").computing(.text, "saved ? 'Saved' : 'Save now'"),
                         Component.listRow(.init(title: "Row", action: .set(.init(variable: "saved", value: "false")))).id("row"),
+                        Component.textField(.init(label: "Filter", storageKey: "filter")),
+                        Component.textField(.init(label: "Search", storageKey: "filter", submit: .command(.init(url: "commands/search")))).id("search"),
                         Component.verticalStack(
                             .init(children: [
                                 Component.button(.init(title: "Inner", action: .set(.init(variable: "saved", value: "true")))),
@@ -33,7 +35,10 @@ struct ClientStateDowngradeTests {
                 MenuItem(title: "Expand", action: .set(.init(variable: "expanded", value: "true"))),
                 MenuItem(title: "Share", action: .share(.init(title: "S", url: "https://example.com/s"))),
             ],
-            state: ["expanded": try StateVariable(.bool, initial: .bool(false)), "saved": try StateVariable(.bool, initial: .bool(false))])
+            state: [
+                "expanded": try StateVariable(.bool, initial: .bool(false)), "saved": try StateVariable(.bool, initial: .bool(false)),
+                "filter": try StateVariable(.string, initial: .string("")),
+            ])
     }
 
     @Test("v5 gets the fresh screen's values and what it can do: a sequence becomes its command, a set alone goes")
@@ -43,10 +48,11 @@ struct ClientStateDowngradeTests {
         #expect(downgraded.allComponents.allSatisfy { $0.attributes.compute.isEmpty })
         let components = downgraded.sections[0].components
         // `bio` is hidden (expanded is false); `more` only set state, so it goes; the row stays without its action.
-        #expect(components.map(\.id) == ["save", "row", nil])
+        // A field that only feeds the state goes; one that submits stays.
+        #expect(components.map(\.id) == ["save", "row", "search", nil])
         #expect(components[0] == Component.button(.init(title: "Save now", action: .command(.init(url: "commands/save")))).id("save"))
         #expect(components[1] == Component.listRow(.init(title: "Row")).id("row"))
-        guard case .verticalStack(let stack) = components[2].content else {
+        guard case .verticalStack(let stack) = components[3].content else {
             Issue.record("the stack stays")
             return
         }

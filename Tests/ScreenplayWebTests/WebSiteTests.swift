@@ -36,6 +36,26 @@ struct WebSiteTests {
         routes.screen("home") { _ in
             Screen(id: "home", title: "Home", sections: [ScreenSection(id: "a", components: [.text(.init("Hello <world>"))])])
         }
+        routes.screen("counter") { _ in
+            Screen(
+                id: "counter", title: "Counter",
+                sections: [
+                    ScreenSection(
+                        id: "a",
+                        components: [
+                            Component.text(.init("0")).id("count").computing(.text, "'Count: ' + string(count)"),
+                            Component.text(.init("Many")).id("many").computing(.visible, "count > 2"),
+                            Component.button(.init(title: "Add", action: .set(.init(variable: "count", value: "count + 1")))).id("add"),
+                            Component.button(
+                                .init(
+                                    title: "Save",
+                                    action: .sequence(.init([.set(.init(variable: "count", value: "0")), .command(.init(url: "commands/save"))])))
+                            ).id("save").computing(.enabled, "count > 0"),
+                            Component.listRow(.init(title: "Row")).id("row").computing(.selected, "count == 0"),
+                        ])
+                ],
+                state: ["count": try StateVariable(.int, initial: .int(0), scope: .app)])
+        }
         routes.command("save") { request in .done(.init(message: "Saved “\(request.payload["name"]?.stringValue ?? "")”", refresh: true)) }
         routes.command("strict") { request in
             .done(.init(message: "Named “\(try request.text("name", maxLength: 20))”"))
@@ -199,6 +219,43 @@ struct WebSiteTests {
             waiting += matches(#"(?:import|from)\s*"([^"]+)""#, in: String(decoding: plain.body, as: UTF8.self))
         }
         return (modules, Set(matches(#"<link rel="modulepreload" href="([^"]+)""#, in: html)))
+    }
+
+    @Test("a page whose screen has state (v6) carries its declarations, bindings and set steps, and names the state module; others do not")
+    func clientStatePage() async throws {
+        let site = Self.site()
+        func page(_ path: String) async throws -> String {
+            String(decoding: try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: path), body: [])).body, as: UTF8.self)
+        }
+        let html = try await page("/screens/counter")
+        let state = try #require(WebScript.state)
+        #expect(html.contains(#"<script type="application/json" id="screen-state" data-screen="counter" data-state-module="\#(state.versionedPath)">{"count":{"initial":0,"scope":"app","type":"int"}}</script>"#))
+        // The initial state, rendered: the text computed, `many` kept but hidden, the row current.
+        #expect(html.contains(#"data-compute="{&quot;text&quot;:&quot;&#39;Count: &#39; + string(count)&quot;}">Count: 0</span>"#) || html.contains("Count: 0</span>"))
+        #expect(html.contains(#"data-node="id:many" data-compute="{&quot;visible&quot;:&quot;count &gt; 2&quot;}" hidden>Many</span>"#))
+        #expect(html.contains(#"data-node="id:row""#) && html.contains(#"aria-current="true""#))
+        // A set-only control waits for the script; a sequence is its command without it, its set
+        // steps in `data-set`, and a control disabled by the state alone is there, disabled.
+        #expect(html.contains(#"data-set="[{&quot;value&quot;:&quot;count + 1&quot;,&quot;variable&quot;:&quot;count&quot;}]" data-needs-script hidden"#))
+        #expect(html.contains(#"<form method="post" action="/web/command" class="inline" data-set="[{&quot;value&quot;:&quot;0&quot;,&quot;variable&quot;:&quot;count&quot;}]" data-node="id:save""#))
+        #expect(html.contains(#"<button type="submit" class="action" disabled><span class="label">Save</span>"#))
+        #expect(!(try await page("/")).contains("screen-state"), "a page without state names no state module")
+
+        // What such a page loads on top of every page's script, and that it is served.
+        let modules = try #require(WebScript.expressions.map { [state, $0] })
+        var raw = 0
+        var compressed = 0
+        for module in modules {
+            let answer = try #require(
+                await site.respond(
+                    to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: module.versionedPath, headerFields: [.acceptEncoding: "gzip"]),
+                    body: []))
+            #expect(answer.head.status == .ok)
+            compressed += answer.body.count
+            raw += module.asset.bytes.count
+        }
+        #expect(String(decoding: state.asset.bytes, as: UTF8.self).contains("\"" + WebScript.expressions!.versionedPath + "\""))
+        print("client state on a page: state.js and expressions.js add \(raw) bytes, \(compressed) gzipped")
     }
 
     @Test("a listener's page loads at most 20 KB of script in all, every module it imports preloaded, each versioned and kept a year")

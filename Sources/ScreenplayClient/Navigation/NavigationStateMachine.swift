@@ -341,7 +341,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
     }
 
     /// The user typed `text` into the top screen's text field that stores `key`: the value is
-    /// kept, cut at the field's length limit. Returns the value kept.
+    /// kept, cut at the field's length limit. A string variable of the screen's state named like
+    /// the key (v6) takes it too, so what the screen computes follows the typing (a filter).
+    /// Returns the value kept.
     @discardableResult
     public mutating func type(_ text: String, into key: String) throws(TypingError) -> String {
         guard let index = entries.indices.last, case .loaded(let loaded) = entries[index].state else { throw .noScreen }
@@ -352,6 +354,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
         guard let field else { throw .noField(key) }
         let kept = TextInput.limited(text, to: field.maxLength)
         entries[index].storage[key] = kept
+        if entries[index].bindings?.state[key]?.type == .string {
+            _ = try? entries[index].bindings?.set(key, to: .string(kept))
+        }
         return kept
     }
 

@@ -45,6 +45,13 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     /// bound to an entity a pending command set): renderers may dim it or say so to assistive
     /// technologies, and must keep it tappable.
     public var isPending = false
+    /// The expressions this node's properties are computed by (v6), for a renderer that runs
+    /// them itself (the web's script, ``ResolutionContext/carriesBindingSources``); empty
+    /// otherwise: the other properties already hold their values.
+    public var computed: [BindableProperty: String] = [:]
+    /// Hidden by the state it was resolved with (`visible` computed false), kept only for a
+    /// renderer that runs the bindings itself and may show it later; other trees leave it out.
+    public var isHidden = false
 
     /// Creates a node; most members default to empty.
     public init(

@@ -10,18 +10,21 @@ extension Resolution {
         var component = component
         var enabled: Bool?
         var selected: Bool?
-        if let key = component.id, !component.attributes.compute.isEmpty {
-            for property in component.attributes.compute.keys.sorted() {
+        var hidden = false
+        let sources = component.attributes.compute
+        if let key = component.id, !sources.isEmpty {
+            for property in sources.keys.sorted() {
                 guard let value = computed[BindingEngine.Key(key, property)] else { continue }
                 switch (property, value) {
                 case (.enabled, .bool(let value)): enabled = value
                 case (.selected, .bool(let value)): selected = value
+                case (.visible, .bool(let value)): hidden = !value
                 default:
-                    guard let applied = component.applying(property, value) else { return [] }
-                    component = applied
+                    if let applied = component.applying(property, value) { component = applied }
                 }
             }
         }
+        if hidden && !context.carriesBindingSources { return [] }
         var nodes = resolved(component, id: id)
         if !nodes.isEmpty {
             if enabled == false {
@@ -29,6 +32,10 @@ extension Resolution {
                 nodes[0].accessibility.traits.insert(.disabled)
             }
             if selected == true { nodes[0].accessibility.traits.insert(.selected) }
+            if context.carriesBindingSources && component.id != nil {
+                nodes[0].computed = sources
+                nodes[0].isHidden = hidden
+            }
         }
         return nodes
     }

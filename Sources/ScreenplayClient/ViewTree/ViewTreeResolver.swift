@@ -31,6 +31,10 @@ public struct ResolutionContext: Sendable {
     /// What the screen's computed properties are now (v6), from its ``BindingEngine``; `nil`
     /// evaluates them with the screen's initial state (what a fresh screen shows).
     public var computed: [BindingEngine.Key: ExpressionValue]?
+    /// Whether the renderer evaluates the screen's bindings itself (the web's script): nodes then
+    /// carry their expressions (``ViewNode/computed``), and a node hidden by the state is kept,
+    /// marked ``ViewNode/isHidden``, for the renderer to show when the state changes.
+    public var carriesBindingSources = false
 
     /// A context; the defaults suit a renderer with nothing in flight.
     public init(

@@ -50,6 +50,24 @@ public struct ScreenExpression: Sendable, CustomStringConvertible {
                        | "[" expression { "," expression } "]"
         """
 
+    /// `text` as a string literal of the language (`'Mozart\\'s Requiem'`): what a server writes
+    /// into an expression to compare with its own data, escaped so no text can end the literal
+    /// or start an interpolation.
+    public static func literal(_ text: String) -> String {
+        var result = "'"
+        for character in text.unicodeScalars {
+            switch character {
+            case "\\": result += "\\\\"
+            case "'": result += "\\'"
+            case "$": result += "\\$"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result + "'"
+    }
+
     /// Reads `source` and checks it against `types`, the types of the variables it may read.
     public init(_ source: String, types: [String: ExpressionType]) throws(ExpressionError) {
         let syntax = try ExpressionParser.parse(source)

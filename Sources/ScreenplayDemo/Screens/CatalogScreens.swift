@@ -90,7 +90,10 @@ struct CatalogScreens: Sendable {
             id: "composer/\(composer.slug)", title: composer.name, header: header,
             toolbar: [
                 MenuItem(title: "Share", icon: "share", action: .share(.init(title: composer.name, url: "/" + DemoLinks.composer(slug))))
-            ]
+            ],
+            // What the works filter has typed (v6): each row shows itself while it matches, on the
+            // device, with no request. Old apps and pages without the script show every work.
+            state: try StateVariables(uniqueKeysWithValues: [("filter", StateVariable(.string, initial: .string("")))])
         ) {
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
@@ -103,11 +106,24 @@ struct CatalogScreens: Sendable {
                 Paragraphs(composer.biography.components(separatedBy: "\n\n"))
             }
             Section("works", header: SectionHeader(title: "Works", subtitle: "\(works.count) in the catalog")) {
-                for work in works {
+                if works.count > 1 {
+                    TextField(label: "Filter works", hint: "Part of a title, a key or a genre", storageKey: "filter")
+                }
+                let matches = works.map { work in
+                    let searched = (work.title + " " + DemoLinks.workDetails(work).joined(separator: " ")).lowercased()
+                    return "contains(\(ScreenExpression.literal(searched)), lower(trim(filter)))"
+                }
+                for (work, matching) in zip(works, matches) {
                     ListRow(
-                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "),
-                        recordingCount: work.recordingCount,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), recordingCount: work.recordingCount,
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    )
+                    .computing(.visible, matching)
+                }
+                // Said when the filter leaves nothing (while the expression fits the language's limit).
+                let nothing = "trim(filter) != '' && !(" + matches.joined(separator: " || ") + ")"
+                if works.count > 1 && nothing.utf8.count <= ScreenExpression.maximumBytes {
+                    Text("No work matches the filter.", color: .token(.secondaryText)).computing(.visible, nothing)
                 }
             }
         }
@@ -142,9 +158,10 @@ struct CatalogScreens: Sendable {
                         .accessibility(label: "Play all of \(recording.performers)'s recording")
                     }
                     for track in tracks {
-                        TrackRow(
-                            title: track.title, subtitle: recording.performers, duration: track.seconds,
-                            action: .play(MediaRoutes.play(track: track, recording: recording, work: work)))
+                        let play = MediaRoutes.play(track: track, recording: recording, work: work)
+                        // The row that is playing is marked, wherever the player was started (v6).
+                        TrackRow(title: track.title, subtitle: recording.performers, duration: track.seconds, action: .play(play))
+                            .computing(.selected, "player.trackID == \(ScreenExpression.literal(play.firstTrack.id))")
                     }
                 }
             }

@@ -48,12 +48,12 @@ extension Screen {
     /// ```
     public init(
         id: String, title: String, header: ScreenHeader? = nil, toolbar: [MenuItem]? = nil, menu: [MenuItem]? = nil,
-        storage: ClientStorage = [:], entities: Entities = [:], live: LiveUpdates? = nil,
+        storage: ClientStorage = [:], entities: Entities = [:], live: LiveUpdates? = nil, state: StateVariables = [:],
         @SectionBuilder sections: () throws -> [ScreenSection]
     ) rethrows {
         self.init(
             id: id, title: title, header: header, sections: try sections(), toolbar: toolbar, menu: menu, storage: storage,
-            entities: entities, live: live)
+            entities: entities, live: live, state: state)
     }
 }
 

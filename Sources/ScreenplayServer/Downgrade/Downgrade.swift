@@ -34,9 +34,12 @@ public struct Downgrade: Sendable {
     /// shows a v6 client) and no local actions.
     public func screen(_ screen: Screen) -> Screen {
         var result = version < ClientState.introduced ? screen.evaluatingBindings(locale: locale) : screen
+        // A text field that only feeds the state (no submit, its key a variable) does nothing
+        // without it: old apps do not get it, as they do not get a button that only sets state.
+        let localKeys = version < ClientState.introduced ? Set(screen.state.keys) : []
         result.sections = result.sections.map { section in
             var section = section
-            section.components = components(section.components, entities: screen.entities)
+            section.components = components(section.components.filter { !Self.onlyFeedsState($0, localKeys) }, entities: screen.entities)
             return section
         }
         if version < ClientState.introduced {
@@ -44,6 +47,12 @@ public struct Downgrade: Sendable {
             result.menu = result.menu.map(menuItems)
         }
         return result
+    }
+
+    /// Whether `component` is a text field with no submit whose key is one of `keys`.
+    private static func onlyFeedsState(_ component: Component, _ keys: Set<String>) -> Bool {
+        guard !keys.isEmpty, case .textField(let field) = component.content else { return false }
+        return field.submit == nil && keys.contains(field.storageKey)
     }
 
     /// Menu items for ``version``: an item whose action the version cannot perform is dropped.

@@ -1,3 +1,4 @@
+import Foundation
 public import ScreenplayClient
 import ScreenplayContract
 
@@ -112,8 +113,36 @@ extension HTMLRenderer {
         }
     }
 
-    /// ` data-node="…"`: the node's id, by which the script morphs a refreshed page.
-    func nodeKey(_ node: ViewNode) -> String { " data-node=\"\(HTML.escape(node.id.rawValue))\"" }
+    /// ` data-node="…"`: the node's id, by which the script morphs a refreshed page; and what
+    /// client state (v6) decides about the node: its expressions for the script (`data-compute`),
+    /// `hidden` while the state hides it, `aria-current` while it is the selected one.
+    func nodeKey(_ node: ViewNode) -> String {
+        var attributes = " data-node=\"\(HTML.escape(node.id.rawValue))\""
+        if !node.computed.isEmpty {
+            let sources = JSONValue.object(Dictionary(uniqueKeysWithValues: node.computed.map { ($0.key.rawValue, JSONValue.string($0.value)) }))
+            attributes += " data-compute=\"\(HTML.escape(Self.json(sources)))\""
+        }
+        if node.isHidden { attributes += " hidden" }
+        if node.role != .toggle && node.accessibility.traits.contains(.selected) { attributes += " aria-current=\"true\"" }
+        return attributes
+    }
+
+    /// The `set` steps an action runs on the device before (or instead of) its remote step, as
+    /// the script reads them (`data-set`); empty when there are none.
+    func localSteps(_ action: Action) -> String {
+        let steps: [Action.SetVariable] =
+            switch action {
+            case .set(let set): [set]
+            case .sequence(let sequence): sequence.actions.prefix { $0.isLocal }.flatMap { step -> [Action.SetVariable] in
+                if case .set(let set) = step { return [set] }
+                return []
+            }
+            default: []
+            }
+        guard !steps.isEmpty else { return "" }
+        let json = JSONValue.array(steps.map { ["variable": .string($0.variable), "value": .string($0.value)] })
+        return " data-set=\"\(HTML.escape(Self.json(json)))\""
+    }
 
     /// A text field: an input named `storage.<key>` (the form post puts it in the command's
     /// storage), with the tree's length limit (shown, never cut silently), pattern and message;
@@ -183,8 +212,25 @@ extension HTMLRenderer {
         if let emphasis = node.style.emphasis, node.role != .toggle { classes += " " + emphasis.rawValue }
         if node.role == .toggle { classes += " favorite" }
         let disabled = "<button type=\"button\" class=\"\(classes)\"\(key) disabled\(attributes)>\(title)</button>"
-        guard bound.isEnabled else { return disabled }
+        // Disabled by the state alone (v6): the whole control, its button disabled until the
+        // script's state enables it.
+        let byState = !bound.isEnabled && node.computed[.enabled] != nil
+        guard bound.isEnabled || byState else { return disabled }
+        if byState { attributes += " disabled" }
+        let local = localSteps(bound.action)
         switch bound.action {
+        case .set:
+            // Only the script can carry it out: hidden until it runs (old apps drop it likewise).
+            return "<button type=\"button\" class=\"\(classes)\"\(key)\(local) data-needs-script hidden\(attributes)>\(title)</button>"
+        case .sequence(let sequence):
+            // Without the script, what old apps do: its first remote step; the script runs the
+            // local steps before it.
+            guard let remote = sequence.actions.first(where: { !$0.isLocal }) else {
+                return "<button type=\"button\" class=\"\(classes)\"\(key)\(local) data-needs-script hidden\(attributes)>\(title)</button>"
+            }
+            var step = node
+            step.action?.action = remote
+            return control(step, back: back).replacingFirst(of: " data-node=", with: local + " data-node=")
         case .custom(let custom):
             // Retrying a page is reloading it; other app-only actions cannot happen in a browser.
             guard custom.name == ViewTreeResolver.retryActionName else { return disabled }
@@ -324,5 +370,13 @@ extension HTMLRenderer {
         case .semibold: "600"
         case .bold: "700"
         }
+    }
+}
+
+extension String {
+    /// The string with its first occurrence of `target` replaced.
+    fileprivate func replacingFirst(of target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
     }
 }

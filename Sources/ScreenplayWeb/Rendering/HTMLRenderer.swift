@@ -49,8 +49,12 @@ public struct HTMLRenderer: Sendable {
     /// Custom actions only an app can do resolve disabled.
     static let browserActions: Set<String> = [Action.Play.kind, Action.Share.kind, Action.OpenURL.kind]
 
+    /// The web resolves with the initial state and keeps the expressions in the tree: the page
+    /// shows what a fresh screen shows, and the script runs the bindings from there (v6).
     var resolver: ViewTreeResolver {
-        ViewTreeResolver(context: ResolutionContext(registry: registry, localActions: Self.browserActions, appColorTokens: appColorTokens))
+        var context = ResolutionContext(registry: registry, localActions: Self.browserActions, appColorTokens: appColorTokens)
+        context.carriesBindingSources = true
+        return ViewTreeResolver(context: context)
     }
 
     // MARK: Pages
@@ -72,7 +76,28 @@ public struct HTMLRenderer: Sendable {
             // The notice goes right under the title, before menus and content.
             if node.role == .header, let notice { body += notice.html }
         }
-        return body
+        return body + stateElement(for: screen)
+    }
+
+    /// The screen's state declarations (v6) as data for the script, with the URL of the module
+    /// that runs them: only pages whose screen has state or bindings load it. Empty otherwise.
+    func stateElement(for screen: Screen) -> String {
+        guard screen.hasClientState, let module = WebScript.state else { return "" }
+        let declarations = JSONValue.object(screen.state.mapValues { variable in
+            var object: [String: JSONValue] = ["type": variable.type.json, "initial": variable.initial.json]
+            if variable.scope != .screen { object["scope"] = .string(variable.scope.rawValue) }
+            return .object(object)
+        })
+        // JSON inside <script> ends at the first "</": every "<" is written as an escape.
+        let json = Self.json(declarations).replacingOccurrences(of: "<", with: "\\u003c")
+        return "<script type=\"application/json\" id=\"screen-state\" data-screen=\"\(HTML.escape(screen.id))\" data-state-module=\"\(HTML.escape(module.versionedPath))\">\(json)</script>"
+    }
+
+    /// Compact, key-sorted JSON text.
+    static func json(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     /// A page asking for text; its form posts the text to the prompt's submit command.

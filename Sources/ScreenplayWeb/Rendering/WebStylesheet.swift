@@ -75,6 +75,8 @@ enum WebStylesheet {
         .grid img{width:100%;height:auto;aspect-ratio:1;object-fit:cover;border-radius:10px}
         .grid a{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:inherit}
         .row{display:flex;align-items:center;gap:12px;padding:10px 0;border-bottom:1px solid var(--sp-border);min-width:0}
+        .row[aria-current=true]{background:var(--sp-surface);box-shadow:inset 3px 0 0 var(--sp-accent);padding-left:10px}\
+        .row[aria-current=true] .title{color:var(--sp-accent);font-weight:600}[hidden]{display:none!important}
         .row>a:not(.action),.row>form:not(.inline){display:flex;gap:12px;align-items:center;text-decoration:none;color:inherit;flex:1;min-width:0}
         .row .text-block{flex:1;min-width:0}.row .title{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
         .row>.action,.row>form.inline{flex:0 0 auto}

@@ -183,6 +183,9 @@ export function enhance(root) {
     update();
   }
   for (const input of $$("input[data-limit]", root)) countCharacters(input);
+  // A screen with client state (v6) names the module that runs it; other pages never load it.
+  const state = $("#screen-state", root);
+  if (state) import(state.dataset.stateModule).then((module) => module.start(root, state)).catch(() => {});
 }
 
 function countCharacters(input) {

@@ -221,6 +221,9 @@ async function play(link) {
 function start(track) {
   if (!player || !audio || !track) return;
   audio.src = track.src;
+  // What the page's state reads as `player` (v6): the track, and an event at each change.
+  audio.dataset.track = track.id;
+  audio.dataset.title = track.title;
   audio.play().catch(() => {});
   slot("title", player).textContent = track.title;
   slot("subtitle", player).textContent = track.subtitle || "";
@@ -251,7 +254,10 @@ if (player && audio) {
     toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
     if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
   };
-  audio.onplay = audio.onpause = showState;
+  audio.onplay = audio.onpause = () => {
+    showState();
+    doc.dispatchEvent(new Event("sp:player"));
+  };
   audio.onended = () => step(1);
   audio.ontimeupdate = () => {
     slot("elapsed", player).textContent = clock(audio.currentTime);

@@ -15,8 +15,17 @@ enum WebScript {
         source("site").map { ScriptModule(path: "/web/site.js", source: $0, dependencies: [core]) }
     }
 
+    /// The expression language's evaluator (the same cases as the Swift one).
+    static let expressions: ScriptModule? = source("expressions").map { ScriptModule(path: "/web/expressions.js", source: $0) }
+
+    /// Client state (v6): loaded by pages whose screen has state or bindings, never by others
+    /// (the page names its URL; `core.js` imports it when it is there).
+    static let state: ScriptModule? = expressions.flatMap { expressions in
+        source("state").map { ScriptModule(path: "/web/state.js", source: $0, dependencies: [expressions]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }
