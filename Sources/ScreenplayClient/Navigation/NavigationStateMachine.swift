@@ -148,6 +148,8 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// The values of app-scoped variables (v6), by name: what every screen that declares one
     /// starts from, kept across launches by the navigator's storage.
     public internal(set) var appValues: [String: ExpressionValue] = [:]
+    /// The type each app value was declared with where it was set: what it is kept as.
+    public internal(set) var appTypes: [String: ExpressionType] = [:]
     /// The client's variables now (`player`, `platform`, `now`): every screen's bindings read them.
     public private(set) var clientValues: [String: ExpressionValue] = [:]
     /// The reader's locale (a BCP 47 tag), for what bindings format.
@@ -295,8 +297,9 @@ public struct NavigationStateMachine: Sendable, Hashable {
             throw LocalActionError(message: "could not set '\(set.variable)': \(error)")
         }
         entries[index].bindings = engine
-        if engine.state[set.variable]?.scope == .app, let value = engine.values[set.variable] {
+        if let declared = engine.state[set.variable], declared.scope == .app, let value = engine.values[set.variable] {
             appValues[set.variable] = value
+            appTypes[set.variable] = declared.type
             // Every other screen on the stack that declares it shows the new value too.
             for other in entries.indices where other != index {
                 guard let declared = entries[other].bindings?.state[set.variable], declared.scope == .app,
@@ -317,9 +320,15 @@ public struct NavigationStateMachine: Sendable, Hashable {
         }
     }
 
+    /// Whether a `set` of `name` on the top screen writes an app-scoped value (one to keep).
+    public func setsAppValue(_ name: String) -> Bool { top?.bindings?.state[name]?.scope == .app }
+
     /// Takes app-scoped values kept from an earlier launch (each screen still checks its type).
-    public mutating func restore(appValues kept: [String: ExpressionValue]) {
-        appValues.merge(kept) { current, _ in current }
+    public mutating func restore(appValues kept: [String: ExpressionValue], types: [String: ExpressionType] = [:]) {
+        for (name, value) in kept where appValues[name] == nil {
+            appValues[name] = value
+            if let type = types[name] { appTypes[name] = type }
+        }
     }
 
     // MARK: Storage

@@ -62,6 +62,8 @@ public actor ScreenNavigator {
     public internal(set) var streamsOpened = 0
     /// How long an optimistic command may take before its outcome is undone.
     public let optimisticTimeout: Duration
+    /// Whether the app-scoped values kept by an earlier launch were read (at the first start).
+    var appStateRestored = false
 
     /// Creates a navigator over a loader. An optimistic command not answered within
     /// `optimisticTimeout` is undone and reported, as if it had failed.
@@ -110,8 +112,14 @@ public actor ScreenNavigator {
 
     // MARK: Navigation
 
-    /// Replaces the stack with the screen at `url` and loads it.
+    /// Replaces the stack with the screen at `url` and loads it. The first start reads the
+    /// app-scoped values (v6) kept by an earlier launch, before any screen needs them.
     public func start(at url: String, header: ScreenHeader? = nil) async {
+        if !appStateRestored, let storage = loader.offlineStorage {
+            appStateRestored = true
+            let kept = await AppStateStorage.read(from: storage)
+            machine.restore(appValues: kept.values, types: kept.types)
+        }
         await carryOut(machine.start(at: url, header: header))
     }
 
@@ -160,6 +168,10 @@ public actor ScreenNavigator {
             do throws(NavigationStateMachine.LocalActionError) {
                 try machine.perform(set)
                 publish()
+                // An app value outlives the screen, and the app (the offline storage keeps it).
+                if machine.setsAppValue(set.variable), let storage = loader.offlineStorage {
+                    await AppStateStorage.write(machine.appValues, types: machine.appTypes, to: storage)
+                }
                 return true
             } catch {
                 machine.fail(error.message)

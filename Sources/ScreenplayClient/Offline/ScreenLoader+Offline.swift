@@ -118,7 +118,7 @@ extension ScreenLoader {
         let held = Set(depths.keys.map(LiveWatch.url(forStreamEntry:)))
         // Only a complete sync knows what is no longer wanted.
         if complete {
-            for reference in await storage.references() where !held.contains(reference) {
+            for reference in await storage.references() where !held.contains(reference) && reference != AppStateStorage.reference {
                 await storage.remove(reference)
                 report.removed += 1
             }
