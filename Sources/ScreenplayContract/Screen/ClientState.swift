@@ -1,5 +1,3 @@
-import Foundation
-
 /// The variables a screen declares, by name (v6): what its bindings and `set` actions read and
 /// write on the device (contract/expressions/README.md, "Screens, state and bindings").
 public typealias StateVariables = [String: StateVariable]
@@ -236,14 +234,5 @@ extension Decoder {
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message))
         }
         issueLog.record(DecodingIssue(kind: .invalidElement, path: JSONPath.render(path), message: message))
-    }
-}
-
-extension JSONValue {
-    /// The value as compact JSON text, for messages that quote what arrived.
-    var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "a value"
     }
 }

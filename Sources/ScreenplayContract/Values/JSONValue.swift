@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any JSON value, kept exactly as it arrived.
 ///
 /// Command payloads and custom actions carry data that only the server (or an app-registered
@@ -200,5 +202,15 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
     public init(intValue: Int) {
         self.stringValue = "Index \(intValue)"
         self.intValue = intValue
+    }
+}
+
+extension JSONValue {
+    /// The value as compact, key-sorted JSON text (slashes unescaped): for messages that quote
+    /// what arrived, and for JSON a page carries in an attribute.
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

@@ -120,7 +120,7 @@ extension HTMLRenderer {
         var attributes = " data-node=\"\(HTML.escape(node.id.rawValue))\""
         if !node.computed.isEmpty {
             let sources = JSONValue.object(Dictionary(uniqueKeysWithValues: node.computed.map { ($0.key.rawValue, JSONValue.string($0.value)) }))
-            attributes += " data-compute=\"\(HTML.escape(Self.json(sources)))\""
+            attributes += " data-compute=\"\(HTML.escape(sources.jsonText))\""
         }
         if node.isHidden { attributes += " hidden" }
         if node.role != .toggle && node.accessibility.traits.contains(.selected) { attributes += " aria-current=\"true\"" }
@@ -141,7 +141,7 @@ extension HTMLRenderer {
             }
         guard !steps.isEmpty else { return "" }
         let json = JSONValue.array(steps.map { ["variable": .string($0.variable), "value": .string($0.value)] })
-        return " data-set=\"\(HTML.escape(Self.json(json)))\""
+        return " data-set=\"\(HTML.escape(json.jsonText))\""
     }
 
     /// A text field: an input named `storage.<key>` (the form post puts it in the command's

@@ -89,16 +89,10 @@ public struct HTMLRenderer: Sendable {
             return .object(object)
         })
         // JSON inside <script> ends at the first "</": every "<" is written as an escape.
-        let json = Self.json(declarations).replacingOccurrences(of: "<", with: "\\u003c")
+        let json = declarations.jsonText.replacingOccurrences(of: "<", with: "\\u003c")
         return "<script type=\"application/json\" id=\"screen-state\" data-screen=\"\(HTML.escape(screen.id))\" data-state-module=\"\(HTML.escape(module.versionedPath))\">\(json)</script>"
     }
 
-    /// Compact, key-sorted JSON text.
-    static func json(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
 
     /// A page asking for text; its form posts the text to the prompt's submit command.
     /// `dialog` names the kept prompt (a refused text comes back to it with `value` and `error`).
