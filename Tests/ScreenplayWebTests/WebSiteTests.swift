@@ -279,6 +279,7 @@ struct WebSiteTests {
         #expect(compressed.values.allSatisfy { $0.head.headerFields[.contentEncoding] == "gzip" })
         let gzipped = compressed.values.map(\.body.count).reduce(0, +)
         #expect(gzipped < 7_500, "gzipped: \(gzipped) bytes")
+        print("a listener's script on a page without client state: \(total) bytes, \(gzipped) gzipped")
         let etag = try #require(modules[WebScript.core!.versionedPath]?.head.headerFields[.eTag])
         let revalidated = try #require(
             await site.respond(
