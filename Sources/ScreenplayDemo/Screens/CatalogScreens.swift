@@ -80,6 +80,9 @@ struct CatalogScreens: Sendable {
         }
     }
 
+    /// What a composer's works filter has typed (v6): the field writes it, each row reads it.
+    static let worksFilter = ScreenVariable("filter", initial: "")
+
     func composer(slug: String) async throws -> Screen {
         guard let composer = try await catalog.composer(slug: slug) else {
             throw ScreenplayError.notFound("no composer '\(slug)'", path: DemoLinks.composer(slug))
@@ -93,7 +96,7 @@ struct CatalogScreens: Sendable {
             ],
             // What the works filter has typed (v6): each row shows itself while it matches, on the
             // device, with no request. Old apps and pages without the script show every work.
-            state: try StateVariables(uniqueKeysWithValues: [("filter", StateVariable(.string, initial: .string("")))])
+            state: StateVariables(declaring: Self.worksFilter.declaration)
         ) {
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
@@ -109,21 +112,23 @@ struct CatalogScreens: Sendable {
                 if works.count > 1 {
                     TextField(label: "Filter works", hint: "Part of a title, a key or a genre", storageKey: "filter")
                 }
+                let typed = Self.worksFilter.value.trimmed.lowercased
                 let matches = works.map { work in
-                    let searched = (work.title + " " + DemoLinks.workDetails(work).joined(separator: " ")).lowercased()
-                    return "contains(\(ScreenExpression.literal(searched)), lower(trim(filter)))"
+                    StateExpression((work.title + " " + DemoLinks.workDetails(work).joined(separator: " ")).lowercased()).contains(typed)
                 }
                 for (work, matching) in zip(works, matches) {
                     ListRow(
                         title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), recordingCount: work.recordingCount,
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
                     )
-                    .computing(.visible, matching)
+                    .visible(matching)
                 }
                 // Said when the filter leaves nothing (while the expression fits the language's limit).
-                let nothing = "trim(filter) != '' && !(" + matches.joined(separator: " || ") + ")"
-                if works.count > 1 && nothing.utf8.count <= ScreenExpression.maximumBytes {
-                    Text("No work matches the filter.", color: .token(.secondaryText)).computing(.visible, nothing)
+                if let any = matches.first.map({ first in matches.dropFirst().reduce(first) { $0 || $1 } }) {
+                    let nothing = Self.worksFilter.value.trimmed.isNot("") && !any
+                    if works.count > 1 && nothing.source.utf8.count <= ScreenExpression.maximumBytes {
+                        Text("No work matches the filter.", color: .token(.secondaryText)).visible(nothing)
+                    }
                 }
             }
         }
@@ -161,7 +166,7 @@ struct CatalogScreens: Sendable {
                         let play = MediaRoutes.play(track: track, recording: recording, work: work)
                         // The row that is playing is marked, wherever the player was started (v6).
                         TrackRow(title: track.title, subtitle: recording.performers, duration: track.seconds, action: .play(play))
-                            .computing(.selected, "player.trackID == \(ScreenExpression.literal(play.firstTrack.id))")
+                            .selected(ClientValues.trackID.is(play.firstTrack.id))
                     }
                 }
             }
