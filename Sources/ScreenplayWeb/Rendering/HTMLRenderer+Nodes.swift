@@ -197,9 +197,11 @@ extension HTMLRenderer {
     /// is a link; a share is a disclosure with the link to copy (the script shares instead); an
     /// action the browser cannot carry out, or one the tree disabled, is a disabled button, so the
     /// page shows the same controls as the app.
-    func control(_ node: ViewNode, back: String) -> String {
+    /// `before` goes ahead of the node's key on the element that carries it (a sequence's local
+    /// steps on its remote step's form or link).
+    func control(_ node: ViewNode, back: String, before: String = "") -> String {
         guard let bound = node.action else { return "" }
-        let key = nodeKey(node)
+        let key = before + nodeKey(node)
         // The text in a span of its own: a toggle beside a row keeps only its symbol on phones
         // (its label still names it), and the script changes the text when the toggle flips.
         let text = "<span class=\"label\">\(HTML.escape(node.text ?? ""))</span>"
@@ -230,7 +232,7 @@ extension HTMLRenderer {
             }
             var step = node
             step.action?.action = remote
-            return control(step, back: back).replacingFirst(of: " data-node=", with: local + " data-node=")
+            return control(step, back: back, before: local)
         case .custom(let custom):
             // Retrying a page is reloading it; other app-only actions cannot happen in a browser.
             guard custom.name == ViewTreeResolver.retryActionName else { return disabled }
@@ -373,10 +375,3 @@ extension HTMLRenderer {
     }
 }
 
-extension String {
-    /// The string with its first occurrence of `target` replaced.
-    fileprivate func replacingFirst(of target: String, with replacement: String) -> String {
-        guard let range = range(of: target) else { return self }
-        return replacingCharacters(in: range, with: replacement)
-    }
-}
