@@ -37,15 +37,16 @@ let package = Package(
     ],
     // What `swift run screenplay` leaves out unless asked (`swift run --traits postgres,https
     // screenplay …`): the default CLI builds only what the embedded demo and the contract tools
-    // use. Traits change only which modules the `screenplay` executable links; the libraries are
-    // the same, so an app picks its own products as before.
+    // use. Traits change which modules the `screenplay` executable links, and `https` also
+    // builds the two AsyncHTTPClient transports (an app that uses them enables it).
     traits: [
         .trait(
             name: "postgres",
             description: "`screenplay serve` and `admin` take --database: several replicas on one PostgreSQL (links PostgresNIO)."),
         .trait(
             name: "https",
-            description: "`screenplay render` reaches https:// servers too (links AsyncHTTPClient and a TLS stack)."),
+            description:
+                "AsyncHTTPClient and its TLS stack: `screenplay render` reaches https:// servers, and the ScreenplayClientAsyncHTTPClient and ScreenplayComposerAsyncHTTPClient transports are built."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -118,12 +119,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Remote widget providers over AsyncHTTPClient (TLS): its own module, so `serve` links no
-        // TLS stack unless an app's providers need one.
+        // TLS stack unless an app's providers need one. Built with the `https` trait only (an app
+        // asks for it: `.package(url: …, traits: ["https"])`), so that building this package, its
+        // tests included, compiles no HTTP/2, TLS or HTTPS client unless asked; without it the
+        // module holds only a type that says so.
         .target(
             name: "ScreenplayComposerAsyncHTTPClient",
             dependencies: [
                 "ScreenplayServer", "ScreenplayComposer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["https"])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -219,11 +223,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The client core over AsyncHTTPClient (TLS): with the `https` trait only, as above.
         .target(
             name: "ScreenplayClientAsyncHTTPClient",
             dependencies: [
                 "ScreenplayClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["https"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

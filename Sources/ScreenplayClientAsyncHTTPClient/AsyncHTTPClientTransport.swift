@@ -1,3 +1,4 @@
+#if https
 public import AsyncHTTPClient
 public import HTTPTypes
 public import NIOCore
@@ -58,3 +59,10 @@ extension AsyncHTTPClientTransport: EventStreamTransport {
         return (Self.head(of: response), response.body.map { Array($0.readableBytesView) })
     }
 }
+#else
+/// Built without Screenplay's `https` trait, this module has no transport: AsyncHTTPClient and
+/// its TLS stack are compiled only when asked for, so that building the package (its tests
+/// included) does not compile an HTTPS client nothing uses. Using the type says how to ask.
+@available(*, unavailable, message: "AsyncHTTPClientTransport is built with Screenplay's `https` trait: .package(url: …, traits: [\"https\"])")
+public struct AsyncHTTPClientTransport {}
+#endif

@@ -1,3 +1,4 @@
+#if https
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
@@ -41,3 +42,10 @@ public struct AsyncHTTPClientWidgetTransport: WidgetHTTPTransport {
         return (Int(response.status.code), bytes)
     }
 }
+#else
+/// Built without Screenplay's `https` trait, this module has no transport: AsyncHTTPClient and
+/// its TLS stack are compiled only when asked for, so that building the package (its tests
+/// included) does not compile an HTTPS client nothing uses. Using the type says how to ask.
+@available(*, unavailable, message: "AsyncHTTPClientWidgetTransport is built with Screenplay's `https` trait: .package(url: …, traits: [\"https\"])")
+public struct AsyncHTTPClientWidgetTransport {}
+#endif

@@ -191,6 +191,9 @@ class WithJavaScript(unittest.TestCase):
 
     def setUp(self):
         start_clean(self.browser)
+        # What the site keeps in the browser (the player, app values) is forgotten too.
+        for server in SERVERS.values():
+            self.browser.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": server.root, "storageTypes": "local_storage"})
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         self.page = Page(self.browser, SERVERS["plain"])
         self.page.dark(False)
@@ -646,6 +649,83 @@ class WithJavaScript(unittest.TestCase):
         page.js("document.getElementById('sp-audio').pause()")
         self.assertEqual([f"{v}" for v in page.axe()], [])
 
+    def test_playback_resumes_after_a_reload_where_it_stopped(self):
+        """The player is kept in the browser (v6's app scope): after a reload the bar shows the
+        track, paused where it stopped, its row marked; Play goes on from there."""
+        page = self.page
+        page.open("/screens/work/1")
+        page.settled()
+        second = page.browser.find_elements(By.CSS_SELECTOR, "#main .row a[data-play]")[1]
+        track, title = second.get_attribute("data-play"), second.get_attribute("data-track-title")
+        second.click()
+        audio = "document.getElementById('sp-audio')"
+        page.wait(lambda: page.js(f"return Number.isFinite({audio}.duration) && {audio}.currentTime > 0.2"))
+        page.js("const s = document.querySelector('#sp-player [data-player=seek]'); s.value = '40'; s.dispatchEvent(new Event('input'))")
+        page.wait(lambda: page.js(f"return {audio}.currentTime") >= 40)
+        page.find("#sp-player [data-player=toggle]").click()
+        page.wait(lambda: page.js(f"return {audio}.paused"))
+        stopped = page.js(f"return {audio}.currentTime")
+
+        self.browser.refresh()
+        page.wait(lambda: page.js("return document.readyState") == "complete")
+        page.settled()
+        self.assertFalse(page.js("return document.getElementById('sp-player').hidden"), "the bar is back")
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=title]').textContent"), title)
+        self.assertTrue(page.js(f"return {audio}.paused"), "a reload does not start sound by itself")
+        self.assertAlmostEqual(page.js(f"return {audio}.currentTime"), stopped, delta=1)
+        elapsed = page.js("return document.querySelector('#sp-player [data-slot=elapsed]').textContent")
+        self.assertEqual(elapsed, f"0:{int(stopped):02d}")
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-player=toggle]').getAttribute('aria-label')"), "Play")
+        current = "return [...document.querySelectorAll('#main [aria-current=true]')].map(r => r.querySelector('a[data-play]')?.dataset.play)"
+        page.wait(lambda: page.js(current) == [track])
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                page.dark(dark)
+                page.width(width)
+                page.shot(f"player-resumed-{size}-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        # Play with the keyboard: it goes on from where it stopped, not from the start.
+        page.js("document.querySelector('#sp-player [data-player=toggle]').focus()")
+        page.browser.switch_to.active_element.send_keys(Keys.SPACE)
+        page.wait(lambda: not page.js(f"return {audio}.paused") and page.js(f"return {audio}.currentTime") > stopped + 0.2)
+        self.assertLess(page.js(f"return {audio}.currentTime"), stopped + 10)
+        # Next still follows the queue that was kept.
+        page.find("#sp-player [data-player=next]").click()
+        page.wait(lambda: page.js("return document.querySelector('#sp-player [data-slot=title]').textContent").startswith("III."))
+        page.js(f"{audio}.pause()")
+
+    def test_a_biography_folds_and_unfolds_with_no_request(self):
+        """Show more (v6): a composer's biography shows its first paragraph; the button unfolds
+        the rest and folds it again, by mouse or keyboard, with no request."""
+        page = self.page
+        page.open("/screens/composer/mozart")
+        page.settled()
+        paragraphs = "return [...document.querySelectorAll('#section-biography p')].filter(p => p.offsetParent).length"
+        toggle = "//section[@id='section-biography']//button[normalize-space()='Show more' or normalize-space()='Show less']"
+        self.assertEqual(page.js(paragraphs), 1, "folded to its first paragraph")
+        button = page.browser.find_element(By.XPATH, toggle)
+        self.assertEqual(button.text, "Show more")
+        page.js("window.requests = 0; const seen = window.fetch; window.fetch = (...a) => { window.requests++; return seen(...a); };"
+                "window.stillHere = true;")
+        button.click()
+        page.wait(lambda: page.js(paragraphs) == 3)
+        self.assertEqual(page.browser.find_element(By.XPATH, toggle).text, "Show less")
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                page.dark(dark)
+                page.width(width)
+                page.shot(f"biography-unfolded-{size}-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        page.browser.find_element(By.XPATH, toggle).send_keys(Keys.ENTER)
+        page.wait(lambda: page.js(paragraphs) == 1)
+        self.assertEqual(page.browser.find_element(By.XPATH, toggle).text, "Show more")
+        page.shot("biography-folded-desktop-light")
+        self.assertEqual(page.js("return window.requests"), 0, "folding asked the server")
+        self.assertTrue(page.js("return window.stillHere === true"), "no page load")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+
     def test_notices_and_errors_are_readable_in_dark_mode(self):
         page = self.using("failing")
         page.dark(True)
@@ -761,6 +841,10 @@ class WithoutJavaScript(unittest.TestCase):
         self.assertFalse(page.js("return [...document.querySelectorAll('#section-works .text')].some(t => t.offsetParent && t.textContent.includes('No work matches'))"))
         page.open("/screens/work/1")
         self.assertEqual(page.js("return document.querySelectorAll('[aria-current=true]').length"), 0)
+        # A biography nothing could unfold is shown whole, with no Show more.
+        page.open("/screens/composer/mozart")
+        self.assertEqual(page.js("return [...document.querySelectorAll('#section-biography p')].filter(p => p.offsetParent).length"), 3)
+        self.assertFalse(page.js("return [...document.querySelectorAll('#section-biography button')].some(b => b.offsetParent)"))
 
     def test_unknown_paths_get_the_site_404(self):
         page = self.page

@@ -22,6 +22,7 @@ struct NavigatorLocalActionTests {
                     Component.button(.init(title: "Save", action: .sequence(.init([.set(saved), .command(.init(url: "commands/save"))]))))
                         .id("save").computing(.text, "saved ? 'Saved' : 'Save'"),
                     Component.text(.init("")).id("resume").computing(.text, "'Resume at ' + formatDuration(resumeAt)"),
+                    Component.text(.init("")).id("now").computing(.text, "player.title"),
                 ])
         ],
         state: [
@@ -77,5 +78,38 @@ struct NavigatorLocalActionTests {
         let third = ScreenNavigator(loader: ScreenLoader(endpoint: Self.endpoint, transport: Self.transport(), offlineStorage: storage))
         await third.start(at: "screens/work")
         #expect(await Self.text("resume", third) == "Resume at 0:00")
+    }
+
+    @Test("playback resumes where it stopped in the last launch: the play action, its track and the position are kept, and the sync keeps them")
+    func playbackBookmark() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookmark-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let play = Action.Play(
+            metadataURL: "media/recordings/7/queue", firstTrack: .init(id: "31", title: "I. Allegro", streamURL: "media/tracks/31.wav"))
+        let storage = try FileOfflineStorage(directory: folder)
+        let first = ScreenNavigator(loader: ScreenLoader(endpoint: Self.endpoint, transport: Self.transport(), offlineStorage: storage))
+        await first.start(at: "screens/work")
+        #expect(await first.playbackBookmark == nil, "nothing played yet")
+        await first.perform(.play(play))
+        #expect(await first.playbackBookmark == PlaybackBookmark(play: play, trackID: "31", position: 0))
+        // The player reports every second; the storage is written at a track, a pause or 5 s.
+        await first.updatePlayer(PlayerState(trackID: "31", playing: true, position: 1))
+        #expect(await PlaybackBookmark.read(from: storage)?.position == 0, "one second is not worth a write")
+        await first.updatePlayer(PlayerState(trackID: "32", playing: true, position: 2))
+        #expect(await PlaybackBookmark.read(from: storage) == PlaybackBookmark(play: play, trackID: "32", position: 2))
+        await first.updatePlayer(PlayerState(trackID: "32", playing: true, position: 64.5))
+        await first.updatePlayer(PlayerState(trackID: "32", playing: false, position: 65))
+        #expect(await PlaybackBookmark.read(from: storage) == PlaybackBookmark(play: play, trackID: "32", position: 65))
+
+        let next = ScreenNavigator(loader: ScreenLoader(endpoint: Self.endpoint, transport: Self.transport(), offlineStorage: storage))
+        #expect(await next.playbackBookmark == nil, "read at the first start")
+        await next.start(at: "screens/work")
+        #expect(await next.playbackBookmark == PlaybackBookmark(play: play, trackID: "32", position: 65))
+        #expect(ScreenLoader.isKeptForTheApp(PlaybackBookmark.reference), "the offline sync neither fetches nor removes it")
+        #expect(!ScreenLoader.isKeptForTheApp("screens/work"))
+        // What screens read as `player` follows the app's player.
+        #expect(await Self.text("now", next) == "")
+        await next.updatePlayer(PlayerState(trackID: "32", playing: true, position: 66, title: "II. Adagio"))
+        #expect(await Self.text("now", next) == "II. Adagio")
     }
 }

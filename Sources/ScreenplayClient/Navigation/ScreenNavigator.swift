@@ -64,6 +64,11 @@ public actor ScreenNavigator {
     public let optimisticTimeout: Duration
     /// Whether the app-scoped values kept by an earlier launch were read (at the first start).
     var appStateRestored = false
+    /// Where playback stopped: read from the offline storage at the first start (an earlier
+    /// launch's), then kept as the app plays (``updatePlayer(_:)``). The app offers to resume it.
+    public private(set) var playbackBookmark: PlaybackBookmark?
+    /// Whether the app paused or played since the bookmark was last written.
+    private var playingWhenWritten: Bool?
 
     /// Creates a navigator over a loader. An optimistic command not answered within
     /// `optimisticTimeout` is undone and reported, as if it had failed.
@@ -119,6 +124,7 @@ public actor ScreenNavigator {
             appStateRestored = true
             let kept = await AppStateStorage.read(from: storage)
             machine.restore(appValues: kept.values, types: kept.types)
+            playbackBookmark = await PlaybackBookmark.read(from: storage)
         }
         await carryOut(machine.start(at: url, header: header))
     }
@@ -202,7 +208,10 @@ public actor ScreenNavigator {
             } else {
                 await localHandlers[custom.name]?(action)
             }
-        case .play, .share, .openURL:
+        case .play(let play):
+            await started(play)
+            await localHandlers[action.kind]?(action)
+        case .share, .openURL:
             await localHandlers[action.kind]?(action)
         case .unknown(let type, _):
             machine.fail("This version of the app cannot do '\(type)'.")
@@ -210,6 +219,32 @@ public actor ScreenNavigator {
         case .set, .sequence:
             _ = await performStep(action, from: node)
         }
+    }
+
+    // MARK: The player
+
+    /// The app's player moved on (another track, play or pause, a new position): screens that
+    /// read `player` show it (the playing row marked), and the bookmark follows, written to the
+    /// offline storage at a new track, a play or a pause, and every ``PlaybackBookmark/writeEvery``
+    /// seconds of position.
+    public func updatePlayer(_ state: PlayerState) async {
+        machine.updateClient(["player": state.value])
+        publish()
+        guard var bookmark = playbackBookmark, !state.trackID.isEmpty else { return }
+        guard bookmark.isStale(for: state) || playingWhenWritten != state.playing else { return }
+        bookmark.trackID = state.trackID
+        bookmark.position = state.position
+        playbackBookmark = bookmark
+        playingWhenWritten = state.playing
+        if let storage = loader.offlineStorage { await bookmark.write(to: storage) }
+    }
+
+    /// A `play` action was carried out: the bookmark is its first track, from the start.
+    private func started(_ play: Action.Play) async {
+        let bookmark = PlaybackBookmark(play: play, trackID: play.firstTrack.id, position: 0)
+        playbackBookmark = bookmark
+        playingWhenWritten = true
+        if let storage = loader.offlineStorage { await bookmark.write(to: storage) }
     }
 
     /// The user typed `text` into the top screen's field that stores `key`; the screen re-resolves
@@ -250,7 +285,10 @@ public actor ScreenNavigator {
         case .perform(let effects):
             for (index, effect) in effects.enumerated() {
                 switch effect {
-                case .play, .share, .openURL:
+                case .play(let play):
+                    await started(play)
+                    await localHandlers[effect.kind]?(effect)
+                case .share, .openURL:
                     await localHandlers[effect.kind]?(effect)
                 case .custom(let custom) where !custom.name.hasPrefix(ViewTreeResolver.reservedPrefix):
                     await localHandlers[custom.name]?(effect)

@@ -31,6 +31,12 @@ public struct OfflineSyncReport: Sendable, Hashable {
 /// changed comes back), and while the app says it is offline (or the server cannot be reached)
 /// screens are read from the copies, marked ``LoadedScreen/isOffline``, and commands are refused.
 extension ScreenLoader {
+    /// Whether `reference` is an entry the app keeps for itself (app state, the playback
+    /// bookmark), which no sync asks the server for or removes.
+    public static func isKeptForTheApp(_ reference: String) -> Bool {
+        reference == AppStateStorage.reference || reference == PlaybackBookmark.reference
+    }
+
     /// The most screens one sync keeps, marks and their links together.
     public static let maximumOfflineScreens = 500
     /// Screens named per sync request.
@@ -118,7 +124,7 @@ extension ScreenLoader {
         let held = Set(depths.keys.map(LiveWatch.url(forStreamEntry:)))
         // Only a complete sync knows what is no longer wanted.
         if complete {
-            for reference in await storage.references() where !held.contains(reference) && reference != AppStateStorage.reference {
+            for reference in await storage.references() where !held.contains(reference) && !Self.isKeptForTheApp(reference) {
                 await storage.remove(reference)
                 report.removed += 1
             }

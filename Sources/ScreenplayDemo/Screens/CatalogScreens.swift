@@ -82,6 +82,8 @@ struct CatalogScreens: Sendable {
 
     /// What a composer's works filter has typed (v6): the field writes it, each row reads it.
     static let worksFilter = ScreenVariable("filter", initial: "")
+    /// Whether the biography shows past its first paragraph (v6).
+    static let biographyUnfolded = ScreenVariable("biographyUnfolded", initial: false)
 
     func composer(slug: String) async throws -> Screen {
         guard let composer = try await catalog.composer(slug: slug) else {
@@ -96,7 +98,7 @@ struct CatalogScreens: Sendable {
             ],
             // What the works filter has typed (v6): each row shows itself while it matches, on the
             // device, with no request. Old apps and pages without the script show every work.
-            state: StateVariables(declaring: Self.worksFilter.declaration)
+            state: StateVariables(declaring: Self.worksFilter.declaration, Self.biographyUnfolded.declaration)
         ) {
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
@@ -106,7 +108,16 @@ struct CatalogScreens: Sendable {
                 }
             }
             Section("biography", header: "Biography") {
-                Paragraphs(composer.biography.components(separatedBy: "\n\n"))
+                let paragraphs = composer.biography.components(separatedBy: "\n\n")
+                Paragraphs(Array(paragraphs.prefix(1)))
+                if paragraphs.count > 1 {
+                    // Folded on a device that unfolds it with "Show more" (v6, no request); old apps
+                    // and pages without the script, which could not, get the whole biography.
+                    let unfolded = Self.biographyUnfolded.value
+                    Paragraphs(Array(paragraphs.dropFirst())).visible(unfolded || !ClientValues.runsLocalActions)
+                    Button(title: "Show more", action: Self.biographyUnfolded.toggle())
+                        .text(unfolded.then("Show less", else: "Show more"))
+                }
             }
             Section("works", header: SectionHeader(title: "Works", subtitle: "\(works.count) in the catalog")) {
                 if works.count > 1 {

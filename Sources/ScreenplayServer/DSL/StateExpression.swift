@@ -136,6 +136,11 @@ public enum ClientValues {
     public static let platform = StateExpression<String>(source: "platform")
     /// Seconds since 1970.
     public static let now = StateExpression<Int>(source: "now")
+    /// Whether the screen is shown by a client that runs its local actions (one that names its
+    /// platform), not evaluated by the server for an old app or a page without its script (the
+    /// platform is then empty). What is folded behind a `set` should be shown where nothing can
+    /// unfold it: `.visible(unfolded || !ClientValues.runsLocalActions)`.
+    public static let runsLocalActions = platform.isNot("")
 }
 
 // MARK: Operations, each typed as the language types it

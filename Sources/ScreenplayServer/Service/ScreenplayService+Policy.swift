@@ -1,5 +1,5 @@
 import HTTPTypes
-public import ScreenplayContract
+import ScreenplayContract
 
 extension ScreenplayService {
     /// The policy of each of the API's endpoints, declared once: ``routeTable(version:)`` states

@@ -111,10 +111,13 @@ export async function refresh() {
   if (site.busy() || site.holds()) return;
   try {
     const page = await fetchPage(location.pathname + location.search);
-    if (page.status >= 500) return; // an outage: the page shown is still the last one known
+    // An outage: the page shown is still the last one known.
+    if (page.status >= 500) return;
     if (samePage(page.url, location.href)) show(page, { morphing: true });
     else site.elsewhere(page);
-  } catch (error) { /* the page shown is still the last one known */ }
+  } catch {
+    // The page shown is still the last one known.
+  }
 }
 
 // ---- Live: the page follows its screen (event stream, or polled while visible) ----

@@ -16,7 +16,7 @@ function showLoading(header) {
   const main = $("#main");
   const view = $("#sp-loading").content.cloneNode(true);
   // Low-res first, unless this page already shows the full image (the browser has it).
-  const full = header.full && new URL(header.full, location.href).href;
+  const full = header.full && new URL(header.full, location).href;
   const cached = full && $$("img").some((img) => img.complete && img.naturalWidth && img.currentSrc === full);
   if (header.image) Object.assign(slot("image", view), { src: cached ? full : header.image, alt: header.alt || "", hidden: false });
   slot("title", view).textContent = header.title || "";
@@ -46,7 +46,7 @@ async function visit(url, { header = null, push = true, scroll = 0 } = {}) {
   loading?.abort();
   const controller = (loading = new AbortController());
   if (push) saveScroll();
-  const target = new URL(url, location.href);
+  const target = new URL(url, location);
   if (header) showLoading(header); else $("#main").setAttribute("aria-busy", "true");
   if (push) history.pushState({ scroll: 0 }, "", target.pathname + target.search);
   try {
@@ -209,32 +209,49 @@ async function play(link) {
   start(first);
   if (!data.queue) return;
   try {
-    const response = await fetch(data.queue, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const response = await fetch(data.queue, { headers: { Accept: "application/json" } });
     const tracks = ((await response.json()).tracks || []).map((track) => ({
       id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
     }));
     const index = tracks.findIndex((track) => track.id === first.id);
     if (index >= 0 && queue[0] === first) [queue, position] = [tracks, index];
-  } catch (error) { /* the queue is the first track alone */ }
+  } catch {
+    // The queue is the first track alone.
+  }
+  keep();
 }
 
-function start(track) {
+// The queue and where it stopped are kept (as an app keeps its player, v6's app scope): on pause,
+// every few seconds of play and when the page goes, so a reload or a later visit resumes there.
+let keptAt = 0;
+function keep() {
+  keptAt = audio.currentTime;
+  try {
+    localStorage.spPlayer = JSON.stringify({ queue, position, at: keptAt });
+  } catch {
+    // Storage refused (private browsing): nothing is kept.
+  }
+}
+
+// `at`: resume paused there (a kept player) instead of playing from the start.
+function start(track, at) {
   if (!player || !audio || !track) return;
   audio.src = track.src;
   // What the page's state reads as `player` (v6): the track, and an event at each change.
   audio.dataset.track = track.id;
   audio.dataset.title = track.title;
-  audio.play().catch(() => {});
+  if (at) audio.currentTime = at; else audio.play().catch(() => {});
   slot("title", player).textContent = track.title;
   slot("subtitle", player).textContent = track.subtitle || "";
   slot("duration", player).textContent = clock(track.duration);
-  $("[data-player=seek]", player).max = String(track.duration || 0);
+  $("[data-player=seek]", player).max = track.duration || 0;
   player.hidden = false;
   doc.body.classList.add("has-player");
   if ("mediaSession" in navigator && window.MediaMetadata) {
     navigator.mediaSession.metadata = new MediaMetadata({ title: track.title, artist: track.subtitle || "" });
   }
-  announce(player.getAttribute("aria-label") + ": " + track.title);
+  slot("elapsed", player).textContent = clock(at);
+  if (!at) announce(player.getAttribute("aria-label") + ": " + track.title);
 }
 
 function step(by) {
@@ -256,16 +273,18 @@ if (player && audio) {
   };
   audio.onplay = audio.onpause = () => {
     showState();
+    keep();
     doc.dispatchEvent(new Event("sp:player"));
   };
   audio.onended = () => step(1);
   audio.ontimeupdate = () => {
     slot("elapsed", player).textContent = clock(audio.currentTime);
-    if (doc.activeElement !== seek) seek.value = String(Math.floor(audio.currentTime));
+    if (doc.activeElement !== seek) seek.value = audio.currentTime | 0;
+    if (Math.abs(audio.currentTime - keptAt) > 5) keep();
   };
   audio.ondurationchange = () => {
     if (Number.isFinite(audio.duration)) {
-      seek.max = String(Math.floor(audio.duration));
+      seek.max = audio.duration | 0;
       slot("duration", player).textContent = clock(audio.duration);
     }
   };
@@ -277,11 +296,23 @@ if (player && audio) {
       seekto: (details) => (audio.currentTime = details.seekTime) };
     for (const [name, handler] of Object.entries(actions)) navigator.mediaSession.setActionHandler(name, handler);
   }
+  // The kept player, paused where it was. Only this site's streams: what the storage holds is
+  // not trusted further than that.
+  try {
+    const { queue: kept, position: at, at: time } = JSON.parse(localStorage.spPlayer);
+    if (new URL(kept[at].src, location).origin === location.origin) {
+      [queue, position] = [kept, at];
+      start(kept[at], time || 0.01);
+      seek.value = time | 0;
+    }
+  } catch {
+    // Nothing kept.
+  }
 }
 
 // ---- Share: the system's sheet, else the link copied ----
 async function share(details, summary) {
-  const url = new URL(details.dataset.shareUrl, location.href).href;
+  const url = new URL(details.dataset.shareUrl, location).href;
   try {
     if (navigator.share) return await navigator.share({ title: details.dataset.shareTitle, url });
     await navigator.clipboard.writeText(url);
@@ -302,7 +333,7 @@ doc.addEventListener("click", (event) => {
   const link = target.closest("a[href]");
   if (!link || link.target || link.hasAttribute("download")) return;
   if (link.dataset.play) return take(() => play(link));
-  const url = new URL(link.href, location.href);
+  const url = new URL(link.href, location);
   if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
   if (url.hash && url.pathname + url.search === location.pathname + location.search) return;
   take(() => visit(url.href, { header: headerOf(link) }));
@@ -311,7 +342,7 @@ doc.addEventListener("click", (event) => {
 doc.addEventListener("submit", (event) => {
   const form = event.target;
   if (event.defaultPrevented || form.target) return;
-  const action = new URL(form.action, location.href);
+  const action = new URL(form.action, location);
   if (action.origin !== location.origin) return;
   if (form.method === "get" && isPagePath(action.pathname)) {
     event.preventDefault();
@@ -325,13 +356,13 @@ doc.addEventListener("submit", (event) => {
   }
 });
 
-window.addEventListener("popstate", (event) => {
+addEventListener("popstate", (event) => {
   if (!isPagePath(location.pathname)) return;
   visit(location.href, { push: false, scroll: event.state?.scroll || 0 });
 });
 
 let saving = 0;
-window.addEventListener("scroll", () => {
+addEventListener("scroll", () => {
   clearTimeout(saving);
   saving = setTimeout(() => { if (!loading) saveScroll(); }, 200);
 }, { passive: true });
