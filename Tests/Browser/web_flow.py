@@ -345,9 +345,9 @@ class WithJavaScript(unittest.TestCase):
         # Too long: refused in place, with what was typed kept and the counter saying why.
         field = page.find("#prompt-value")
         field.send_keys("x" * 119)
-        self.assertIn("19 characters too many", page.js("return document.querySelector('dialog .field-limit').textContent"))
+        page.wait(lambda: "19 characters too many" in page.js("return document.querySelector('dialog .field-limit').textContent"))
         field.send_keys(Keys.ENTER)
-        page.wait(lambda: page.js("return !!document.querySelector('dialog .field-error')"))
+        page.wait(lambda: page.js("return !!document.querySelector('dialog #prompt-value-error')"))
         self.assertEqual(len(page.find("dialog #prompt-value").get_attribute("value")), 119)
         # Escape closes, focus goes back where it was.
         page.find("dialog #prompt-value").send_keys(Keys.ESCAPE)
@@ -366,6 +366,52 @@ class WithJavaScript(unittest.TestCase):
         self.assertFalse(page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
         page.open(path)
         self.assertIn("Cello Suite No. 1", page.js("return document.getElementById('main').textContent"))
+
+    def test_the_playlist_name_is_checked_as_it_is_typed(self):
+        """A required name (v6): Create stays disabled while the name is blank, and the dialog says
+        why once the listener has typed; the checking module loads only with the field."""
+        page = self.page
+        page.open("/")
+        loaded = "return performance.getEntriesByType('resource').some(r => r.name.includes('/web/fields.js'))"
+        self.assertFalse(page.js(loaded), "a page without such a field does not load the checks")
+        page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] #prompt-value')"))
+        page.wait(lambda: page.js(loaded))
+        create = "return document.querySelector('dialog button[type=submit]').disabled"
+        message = "return document.getElementById('prompt-value-required').textContent"
+        page.wait(lambda: page.js(create) is True)
+        self.assertEqual(page.js(message), "", "nothing typed yet: no blame")
+        field = page.find("#prompt-value")
+        field.send_keys("Ro")
+        page.wait(lambda: page.js(create) is False)
+        # Cleared with the keyboard: the dialog says why, Create is disabled, Enter sends nothing.
+        field.send_keys(Keys.BACKSPACE, Keys.BACKSPACE)
+        page.wait(lambda: page.js(message) == "Name the playlist")
+        self.assertTrue(page.js(create))
+        self.assertEqual(page.js("return document.getElementById('prompt-value-limit').textContent"), "0 of 100 characters")
+        self.assertEqual(page.find("#prompt-value").get_attribute("aria-invalid"), "true")
+        self.assertIn("prompt-value-required", page.find("#prompt-value").get_attribute("aria-describedby"))
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                page.dark(dark)
+                page.width(width)
+                page.shot(f"dialog-name-required-{size}-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        field.send_keys("   ")
+        self.assertEqual(page.js(message), "Name the playlist", "spaces are no name")
+        field.send_keys(Keys.ENTER)
+        time.sleep(0.3)
+        self.assertEqual(page.path(), "/", "nothing was sent")
+        self.assertTrue(page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        field.send_keys("Evening")
+        page.wait(lambda: page.js(message) == "")
+        self.assertEqual(page.find("#prompt-value").get_attribute("aria-invalid"), "false")
+        field.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        page.settled()
+        self.assertIn("Evening", page.js("return document.querySelector('#main h1').textContent"))
 
     def test_an_open_page_follows_a_change_made_in_another_tab(self):
         page = self.page

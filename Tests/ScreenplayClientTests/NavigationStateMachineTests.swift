@@ -193,6 +193,33 @@ struct NavigationStateMachineTests {
         #expect(machine.choose(option) == .send(command: 2, .init(command: .init(url: "commands/a"), extra: [:])))
     }
 
+    @Test("a prompt that requires a text (v6) sends nothing while it is blank: the prompt stays, its submit disabled, its message shown once typed")
+    func requiredPrompt() {
+        var machine = Self.atHome()
+        let prompt = CommandResult.Prompt(
+            title: "New playlist", field: .init(name: "name", maxLength: 5, requiredMessage: "Name the playlist"), submitTitle: "Create",
+            submit: .init(url: "commands/create"))
+        _ = machine.send(.init(url: "commands/new"))
+        _ = machine.commandFinished(1, result: .success(.prompt(prompt)))
+        #expect(machine.presented == .prompt(prompt))
+        #expect(machine.submit(prompt, text: " \n\t") == .none)
+        #expect(machine.presented == .prompt(prompt), "still asked")
+        let resolver = ViewTreeResolver()
+        let fresh = resolver.resolve(.prompt(prompt))
+        #expect(fresh.children[0].field?.validationMessage == nil, "nothing typed yet: no blame")
+        #expect(fresh.children[1].action?.isEnabled == false, "but nothing to send")
+        let blank = resolver.resolve(.prompt(prompt), typed: "  ")
+        #expect(blank.children[0].field?.validationMessage == "Name the playlist")
+        #expect(blank.children[0].field?.isValid == false)
+        let named = resolver.resolve(.prompt(prompt), typed: "Road trip")
+        #expect(named.children[0].field?.validationMessage == nil && named.children[1].action?.isEnabled == true)
+        // Cut at the limit, as typing would be.
+        #expect(
+            machine.submit(prompt, text: "Road trip")
+                == .send(command: 2, .init(command: .init(url: "commands/create"), extra: ["name": "Road "])))
+        #expect(machine.presented == nil)
+    }
+
     @Test("a question or a move answered after its screen was popped does not land on another screen; a message still shows")
     func answersAfterPop() {
         var machine = Self.atHome()

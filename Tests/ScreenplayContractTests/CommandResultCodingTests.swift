@@ -92,6 +92,32 @@ struct CommandResultCodingTests {
         #expect(Set(field.keys) == ["name"])
     }
 
+    @Test("A prompt field's required message (v6) is written for v6 and read back; v5 neither writes nor reads it; a long one is refused at its path")
+    func promptRequiredMessage() throws {
+        let prompt = CommandResult.prompt(
+            .init(
+                title: "New playlist", field: .init(name: "name", maxLength: 100, requiredMessage: "Name the playlist"),
+                submitTitle: "Create", submit: .init(url: "commands/playlists/create")))
+        let v6 = try ScreenplayEncoder(apiVersion: .v6).encode(prompt)
+        #expect(String(decoding: v6, as: UTF8.self).contains(#""requiredMessage":"Name the playlist""#))
+        #expect(try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(CommandResult.self, from: v6).value == prompt)
+        let v5 = try ScreenplayEncoder(apiVersion: .v5).encode(prompt)
+        #expect(!String(decoding: v5, as: UTF8.self).contains("requiredMessage"))
+        let readByV5 = try ScreenplayDecoder(mode: .strict, apiVersion: .v5).decode(CommandResult.self, from: v6).value
+        guard case .prompt(let read) = readByV5.outcome else {
+            Issue.record("not a prompt")
+            return
+        }
+        #expect(read.field.requiredMessage == nil, "a v5 client does not know the member")
+        let long = #"{"type":"prompt","title":"T","submitTitle":"OK","submit":{"url":"commands/x"},"field":{"name":"n","requiredMessage":""#
+            + String(repeating: "x", count: 201) + #""}}"#
+        #expect {
+            try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(CommandResult.self, from: Data(long.utf8))
+        } throws: { error in
+            "\(error)".contains("requiredMessage")
+        }
+    }
+
     @Test("`done` without `refresh` decodes as no refresh")
     func doneDefaultsRefresh() throws {
         let decoded = try ScreenplayDecoder(mode: .strict).decode(CommandResult.self, from: Data(#"{"type":"done"}"#.utf8))

@@ -27,11 +27,26 @@ struct CommandPageTests {
             #expect(html.contains(#"<input type="hidden" name="field" value="playlistName">"#))
             #expect(
                 html.contains(
-                    #"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required autofocus value="My &quot;list&quot;" placeholder="Name" aria-describedby="prompt-value-limit" data-limit="40" data-limit-counter="{count} of 40 characters" data-limit-over="{over} characters too many: the limit is 40"><p class="field-limit" id="prompt-value-limit" aria-live="polite">Up to 40 characters</p>"#
+                    #"<label for="prompt-value">Name</label><input id="prompt-value" name="value" type="text" required autofocus value="My &quot;list&quot;" placeholder="Name" aria-describedby="prompt-value-limit" data-limit="40" data-limit-counter="{count} of 40 characters" data-limit-over="{over} characters too many: the limit is 40" data-check="/web/fields.js?v="#
                 ))
+            // The counter is the fields module's, which only a page with such a field loads.
+            #expect(html.contains(#""><p class="field-limit" id="prompt-value-limit" aria-live="polite">Up to 40 characters</p>"#))
+            #expect(!html.contains("prompt-value-required"), "no requirement, no message")
             // A browser cuts a paste at maxlength without a word; the server says why instead.
             #expect(!html.contains("maxlength"))
             #expect(html.contains(#"<button type="submit" class="action primary">Create</button>"#))
+        }
+
+        @Test("A required field (v6) carries its message for the script, an empty live region for it, and names the fields module")
+        func required() throws {
+            var prompt = Self.prompt
+            prompt.field.maxLength = nil
+            prompt.field.requiredMessage = "Name the <playlist>"
+            let html = Fixture.bare(HTMLRenderer().page(for: prompt, back: "/"))
+            #expect(html.contains(#"aria-describedby="prompt-value-required" data-required="Name the &lt;playlist&gt;" data-check="/web/fields.js?v="#))
+            #expect(html.contains(#"<p class="field-error" id="prompt-value-required" aria-live="polite"></p>"#))
+            // Blank is refused by the browser too, and by the server after it.
+            #expect(html.contains(#"type="text" required autofocus"#))
         }
 
         @Test("A refused text comes back in the field, with the reason beside it, in the kept dialog")

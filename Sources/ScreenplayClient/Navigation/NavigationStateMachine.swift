@@ -399,8 +399,11 @@ public struct NavigationStateMachine: Sendable, Hashable {
     /// The member of a command's body that carries the sending screen's storage.
     public static let storageMember = "storage"
 
-    /// Answers the presented prompt with `text`, cut at the field's length limit.
+    /// Answers the presented prompt with `text`, cut at the field's length limit. A text the
+    /// field refuses (blank where one is required, v6) sends nothing: the prompt stays, its
+    /// submit disabled and its message shown (``ViewTreeResolver/resolve(_:typed:)``).
     public mutating func submit(_ prompt: CommandResult.Prompt, text: String) -> Effect {
+        guard TextInput.problem(text, in: prompt.field) == nil else { return .none }
         presented = nil
         return send(prompt.submit, extra: [prompt.field.name: .string(TextInput.limited(text, to: prompt.field.maxLength))])
     }

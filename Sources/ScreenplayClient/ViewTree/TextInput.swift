@@ -50,4 +50,12 @@ public enum TextInput {
         }
         return .valid
     }
+
+    /// Why `text` cannot answer a prompt's `field` yet: blank where the field requires a text
+    /// (its ``CommandResult/Prompt/Field/requiredMessage``, v6), or `nil`. A longer text is cut at
+    /// the limit instead (``limited(_:to:)``), so length is never the reason.
+    public static func problem(_ text: String, in field: CommandResult.Prompt.Field) -> String? {
+        guard let message = field.requiredMessage else { return nil }
+        return text.allSatisfy(\.isWhitespace) ? message : nil
+    }
 }

@@ -158,7 +158,11 @@ public struct ViewTreeResolver: Sendable {
 
     /// What is shown over the screen: a message, an error, a choice (one button per option) or a
     /// prompt (a text field and its submit button). The field's id is `presented/field:<name>`.
-    public func resolve(_ presented: ScreenNavigator.Presented) -> ViewNode {
+    ///
+    /// `typed` is what the user has typed into a prompt's field so far (`nil`: nothing yet, the
+    /// field shows its initial value): a text the field refuses (blank where one is required, v6)
+    /// disables the submit button, and once something was typed the field says why.
+    public func resolve(_ presented: ScreenNavigator.Presented, typed: String? = nil) -> ViewNode {
         var resolution = Resolution(context: context, storage: [:], entities: [:])
         let id: NodeID = "presented"
         switch presented {
@@ -178,15 +182,20 @@ public struct ViewTreeResolver: Sendable {
             }
             return ViewNode(id: id, role: .message, text: choice.title, secondaryText: choice.message, children: options)
         case .prompt(let prompt):
+            let value = typed ?? prompt.field.initialValue ?? ""
+            let problem = TextInput.problem(value, in: prompt.field)
+            var nodeField = NodeField(
+                storageKey: prompt.field.name, value: value, placeholder: prompt.field.placeholder, maxLength: prompt.field.maxLength)
+            nodeField.isValid = problem == nil
+            if typed != nil { nodeField.validationMessage = problem }
             let field = ViewNode(
-                id: resolution.childID(of: id, kind: "field", key: prompt.field.name), role: .textField, text: prompt.field.initialValue,
+                id: resolution.childID(of: id, kind: "field", key: prompt.field.name), role: .textField, text: typed ?? prompt.field.initialValue,
                 secondaryText: prompt.field.placeholder, accessibility: .init(label: prompt.field.placeholder ?? prompt.title),
-                field: NodeField(
-                    storageKey: prompt.field.name, value: prompt.field.initialValue ?? "", placeholder: prompt.field.placeholder,
-                    maxLength: prompt.field.maxLength))
-            let submit = resolution.control(
+                field: nodeField)
+            var submit = resolution.control(
                 id: resolution.childID(of: id, kind: "submit", key: prompt.submitTitle), title: prompt.submitTitle,
                 action: .command(prompt.submit), icon: nil, emphasis: .primary, label: nil)
+            if problem != nil { submit.action?.isEnabled = false }
             return ViewNode(id: id, role: .message, text: prompt.title, secondaryText: prompt.message, children: [field, submit])
         }
     }

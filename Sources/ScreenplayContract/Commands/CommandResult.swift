@@ -170,13 +170,47 @@ public struct CommandResult: Sendable, Hashable {
             public var initialValue: String?
             /// The longest text the server accepts, so the client can stop typing there.
             public var maxLength: Int?
+            /// Present: the text may not be blank, and this is what the client says while it is
+            /// ("Name the playlist"), with the submit button disabled; the server still refuses a
+            /// blank text (v6; older clients send it and get the server's refusal).
+            public var requiredMessage: String?
 
             /// Creates a field.
-            public init(name: String, placeholder: String? = nil, initialValue: String? = nil, maxLength: Int? = nil) {
+            public init(name: String, placeholder: String? = nil, initialValue: String? = nil, maxLength: Int? = nil, requiredMessage: String? = nil) {
                 self.name = name
                 self.placeholder = placeholder
                 self.initialValue = initialValue
                 self.maxLength = maxLength
+                self.requiredMessage = requiredMessage
+            }
+
+            /// When ``requiredMessage`` joined the contract.
+            public static let requiredMessageIntroduced = APIVersion.v6
+
+            enum CodingKeys: String, CodingKey { case name, placeholder, initialValue, maxLength, requiredMessage }
+
+            /// Reads the fields; `requiredMessage` from v6 on, bounded like a label.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                placeholder = try container.decodeIfPresent(String.self, forKey: .placeholder)
+                initialValue = try container.decodeIfPresent(String.self, forKey: .initialValue)
+                maxLength = try container.decodeIfPresent(Int.self, forKey: .maxLength)
+                requiredMessage =
+                    decoder.screenplayAPIVersion >= Self.requiredMessageIntroduced
+                    ? try container.decodeIfPresent(checkedBy: ValueRules.Label.self, forKey: .requiredMessage) : nil
+            }
+
+            /// Writes the fields; `requiredMessage` only for v6 and later.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encodeIfPresent(placeholder, forKey: .placeholder)
+                try container.encodeIfPresent(initialValue, forKey: .initialValue)
+                try container.encodeIfPresent(maxLength, forKey: .maxLength)
+                if encoder.screenplayAPIVersion >= Self.requiredMessageIntroduced {
+                    try container.encodeIfPresent(requiredMessage, forKey: .requiredMessage)
+                }
             }
         }
     }

@@ -91,7 +91,7 @@ struct PlaylistCommands: Sendable {
         return .prompt(
             .init(
                 title: "New playlist", message: payload.isEmpty ? nil : "The work will be its first entry.",
-                field: .init(name: "name", placeholder: "Playlist name", maxLength: Self.maximumNameLength),
+                field: .init(name: "name", placeholder: "Playlist name", maxLength: Self.maximumNameLength, requiredMessage: "Name the playlist"),
                 submitTitle: "Create", submit: .init(url: "commands/playlists/create", payload: .object(payload))))
     }
 

@@ -19,12 +19,19 @@ extension HTMLRenderer {
         if let placeholder = prompt.field.placeholder { body += " placeholder=\"\(HTML.escape(placeholder))\"" }
         var described: [String] = []
         if prompt.field.maxLength != nil { described.append("prompt-value-limit") }
+        if prompt.field.requiredMessage != nil { described.append("prompt-value-required") }
         if error != nil { described.append("prompt-value-error") }
         if !described.isEmpty { body += " aria-describedby=\"\(described.joined(separator: " "))\"" }
         if error != nil { body += " aria-invalid=\"true\"" }
         if let maxLength = prompt.field.maxLength { body += limitAttributes(maxLength) }
+        if let required = prompt.field.requiredMessage {
+            body += " data-required=\"\(HTML.escape(required))\""
+            if prompt.field.maxLength == nil { body += checkAttribute }
+        }
         body += ">"
         if let maxLength = prompt.field.maxLength { body += limitHint(maxLength, id: "prompt-value-limit") }
+        // Filled by the script as the user types (a live region, empty until then).
+        if prompt.field.requiredMessage != nil { body += "<p class=\"field-error\" id=\"prompt-value-required\" aria-live=\"polite\"></p>" }
         if let error { body += "<p class=\"field-error\" id=\"prompt-value-error\" role=\"alert\">\(HTML.escape(error))</p>" }
         body += "</div><div class=\"dialog-actions\"><button type=\"submit\" class=\"action primary\">\(HTML.escape(prompt.submitTitle))</button>"
         body += cancelButton(back) + "</div></form>"
@@ -63,6 +70,13 @@ extension HTMLRenderer {
     /// and the server says why it refuses a longer text instead, with the text kept.
     func limitAttributes(_ maxLength: Int) -> String {
         " data-limit=\"\(maxLength)\" data-limit-counter=\"{count} of \(maxLength) characters\" data-limit-over=\"{over} characters too many: the limit is \(maxLength)\""
+            + checkAttribute
+    }
+
+    /// The module that checks a field as the user types (`fields.js`), named on the field so that
+    /// only pages and dialogs with one load it.
+    var checkAttribute: String {
+        WebScript.fields.map { " data-check=\"\(HTML.escape($0.versionedPath))\"" } ?? ""
     }
 
     /// The limit in words under the field; the script keeps it counting. `id` is an id token

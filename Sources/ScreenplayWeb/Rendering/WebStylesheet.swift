@@ -116,7 +116,7 @@ enum WebStylesheet {
         .field label{flex:1 0 100%;font-weight:600}
         .field input{flex:1;min-width:0;font:inherit;padding:9px 12px;border-radius:10px;border:1px solid var(--sp-secondaryText);background:var(--sp-background);color:var(--sp-primaryText)}
         .field button{font:inherit;padding:9px 16px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}
-        .field-error{flex:1 0 100%;margin:0;color:var(--sp-negative)}
+        .field-error{flex:1 0 100%;margin:0;color:var(--sp-negative)}.field-error:empty{display:none}
         .field-limit{flex:1 0 100%;margin:0;color:var(--sp-secondaryText);font-size:13px}
         .field-limit.over{color:var(--sp-negative);font-weight:600}
 

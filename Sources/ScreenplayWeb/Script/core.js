@@ -20,7 +20,7 @@ export function announce(text) {
 }
 
 export async function fetchPage(url, init = {}) {
-  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" }, ...init });
+  const response = await fetch(url, { headers: { Accept: "text/html" }, ...init });
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const main = page.getElementById("main");
   if (!main) throw new Error("not a page: " + response.status);
@@ -30,7 +30,7 @@ export async function fetchPage(url, init = {}) {
 
 export const imported = (from) => Array.from(from.childNodes).map((node) => doc.importNode(node, true));
 export const withoutNotice = (href) => {
-  const url = new URL(href, location.href);
+  const url = new URL(href, location);
   url.searchParams.delete("notice");
   return url.pathname + url.search + url.hash;
 };
@@ -127,7 +127,7 @@ export function listen() {
   const { live: url, interval } = $("#main")?.dataset || {};
   clearInterval(poll);
   poll = interval && setInterval(() => doc.hidden || refresh(), interval * 1000);
-  if (stream && url && stream.url === new URL(url, location.href).href) return;
+  if (stream && url && stream.url === new URL(url, location).href) return;
   stream?.close();
   stream = url ? new EventSource(url) : null;
   if (!stream) return;
@@ -185,24 +185,12 @@ export function enhance(root) {
     list.onscroll = update;
     update();
   }
-  for (const input of $$("input[data-limit]", root)) countCharacters(input);
+  // A field checked as the user types names the module that checks it; other pages never load it.
+  for (const input of $$("input[data-check]", root)) import(input.dataset.check).then((module) => module.check(input)).catch(() => {});
   // A screen with client state (v6) names the module that runs it; other pages never load it.
   const state = $("#screen-state", root);
   if (state) import(state.dataset.stateModule).then((module) => module.start(root, state)).catch(() => {});
 }
-
-function countCharacters(input) {
-  const hint = doc.getElementById(input.id + "-limit");
-  if (!hint) return;
-  const count = Array.from(input.value).length;
-  if (!count) return;
-  const over = count - input.dataset.limit;
-  hint.textContent = (over > 0 ? input.dataset.limitOver : input.dataset.limitCounter).replace("{count}", count).replace("{over}", over);
-  hint.classList.toggle("over", over > 0);
-}
-doc.addEventListener("input", (event) => {
-  if (event.target.matches?.("input[data-limit]")) countCharacters(event.target);
-});
 
 enhance(doc);
 listen();

@@ -24,8 +24,14 @@ enum WebScript {
         source("state").map { ScriptModule(path: "/web/state.js", source: $0, dependencies: [expressions]) }
     }
 
+    /// Text fields checked as the user types (a length counter, a required field's message):
+    /// loaded only by a page or dialog with such a field, which names its URL (`data-check`).
+    static let fields: ScriptModule? = core.flatMap { core in
+        source("fields").map { ScriptModule(path: "/web/fields.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }

@@ -115,7 +115,7 @@ struct RenderCommand: AsyncParsableCommand {
                 print("── step \(number + 1): typed \(name)")
             case .tap(let target):
                 print("── step \(number + 1): tap \(target)")
-                let tree = Self.tree(of: state)
+                let tree = Self.tree(of: state, typed: typed)
                 let node = try Self.match(target, in: tree)
                 guard let bound = node.action, bound.isEnabled else {
                     throw Failure("'\(target)' matches \(node.id), which cannot be activated now")
@@ -212,11 +212,17 @@ struct RenderCommand: AsyncParsableCommand {
         return (ServerEndpoint(root: root, apiVersion: version, pathPrefix: prefix.isEmpty ? "/" : prefix), reference)
     }
 
-    /// The top screen's tree with what is presented over it, as one tree to match taps in.
-    static func tree(of state: ScreenNavigator.Snapshot) -> ViewNode {
+    /// The top screen's tree with what is presented over it, as one tree to match taps in;
+    /// `typed` is what `--type` put into a prompt's field so far (a blank required name disables
+    /// its submit button, as on a device).
+    static func tree(of state: ScreenNavigator.Snapshot, typed: [String: String] = [:]) -> ViewNode {
         let resolver = ViewTreeResolver()
         var root = state.top.map { resolver.resolve($0).root } ?? ViewNode(id: "screen", role: .screen)
-        if let presented = state.presented { root.children.append(resolver.resolve(presented)) }
+        if let presented = state.presented {
+            var text: String?
+            if case .prompt(let prompt) = presented { text = typed[prompt.field.name] }
+            root.children.append(resolver.resolve(presented, typed: text))
+        }
         return root
     }
 
