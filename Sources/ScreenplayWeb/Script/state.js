@@ -60,11 +60,17 @@ export function start(root, data) {
   apply();
 }
 
-// Every binding evaluated with the values now; one that stops keeps what the node shows.
-function apply() {
-  for (const { element, property, expression } of page.bindings) {
+// The bindings that read a changed variable (`changed`, a set of names; all of them when it is
+// not given) evaluated with the values now; one that stops keeps what the node shows, and a node
+// is written only when its value changed (no style work for the rows a change leaves as they were).
+function apply(changed) {
+  for (const binding of page.bindings) {
+    const { element, property, expression } = binding;
+    if (changed && ![...changed].some((name) => expression.variables.has(name))) continue;
     let value;
     try { value = expression.evaluate(page.values, page.locale); } catch { continue; }
+    if (Object.hasOwn(binding, "last") && binding.last === value) continue;
+    binding.last = value;
     if (property === "visible") element.hidden = !value;
     else if (property === "selected") value ? element.setAttribute("aria-current", "true") : element.removeAttribute("aria-current");
     else if (property === "enabled") {
@@ -81,22 +87,25 @@ function apply() {
 }
 
 // A control's set steps, in order: each value evaluated with the values of the moment; a step
-// that does not check or run stops the rest (what the Swift navigator does).
+// that does not check or run stops the rest (what the Swift navigator does), and the page shows
+// the steps done before it.
 function run(element) {
+  const changed = new Set();
   for (const { variable, value } of JSON.parse(element.dataset.set)) {
     const declaration = page.declared[variable];
-    if (!declaration) return;
+    if (!declaration) break;
     try {
       const expression = compile(value, page.types);
       const type = declaration.type;
-      if (expression.type !== type && !(type === "number" && expression.type === "int")) return;
+      if (expression.type !== type && !(type === "number" && expression.type === "int")) break;
       page.values[variable] = expression.evaluate(page.values, page.locale);
-    } catch { return; }
+      changed.add(variable);
+    } catch { break; }
     if (declaration.scope === "app") {
       try { localStorage.setItem(KEPT + variable, JSON.stringify(page.values[variable])); } catch { /* private mode: kept for the page */ }
     }
   }
-  apply();
+  apply(changed);
 }
 
 const live = () => page && page.data.isConnected;
@@ -112,15 +121,15 @@ doc.addEventListener("input", (event) => {
   const name = event.target.name?.startsWith("storage.") && event.target.name.slice(8);
   if (!live() || !name || page.declared[name]?.type !== "string") return;
   page.values[name] = event.target.value;
-  apply();
+  apply(new Set([name]));
 });
 doc.addEventListener("sp:player", () => {
   if (!live()) return;
   page.values.player = player();
-  apply();
+  apply(new Set(["player"]));
 });
 setInterval(() => {
   if (!live() || !page.bindings.some((binding) => binding.expression.variables.has("now"))) return;
   page.values.now = Math.floor(Date.now() / 1000);
-  apply();
+  apply(new Set(["now"]));
 }, 1000);
