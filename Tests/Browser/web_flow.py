@@ -695,6 +695,45 @@ class WithJavaScript(unittest.TestCase):
         page.js("document.getElementById('sp-audio').pause()")
         self.assertEqual([f"{v}" for v in page.axe()], [])
 
+    def test_the_playing_work_is_marked_in_every_list(self):
+        """The row of what plays (v6): a work's row on its composer's page, in search results and
+        in a playlist, and its recording's row in search results, all from the player's state."""
+        page = self.page
+        path = page.new_playlist("Marked")
+        page.open("/screens/work/1")
+        page.settled()
+        page.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'Marked')]").click()
+        page.wait(lambda: "Added to “Marked”" in page.announced())
+        marked = "return [...document.querySelectorAll('#main [aria-current=true]')].map(r => r.querySelector('.title')?.textContent)"
+        self.assertEqual(page.js(marked), [])
+        page.browser.find_elements(By.CSS_SELECTOR, "#main .row a[data-play]")[2].click()
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > 0.2)
+        page.find("#section-composer .row a").click()
+        page.settled()
+        page.wait(lambda: page.js(marked) == ["Cello Suite No. 1", "Cello Suite No. 1"], message="popular and all works")
+        page.shot("composer-playing-work-desktop-light")
+        # Search with the site's box: the work and the recording that plays are marked, the other
+        # recording of the same work is not.
+        box = page.find("#site-search")
+        box.send_keys("cello suite", Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/search"))
+        page.settled()
+        page.wait(lambda: page.js(marked) == ["Cello Suite No. 1", "Pablo Casals"])
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                page.dark(dark)
+                page.width(width)
+                page.shot(f"search-playing-{size}-{'dark' if dark else 'light'}")
+        page.dark(False)
+        page.width(1280)
+        page.open(path)
+        page.settled()
+        page.wait(lambda: page.js(marked) == ["Cello Suite No. 1"])
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        page.js("document.getElementById('sp-audio').pause()")
+
     def test_playback_resumes_after_a_reload_where_it_stopped(self):
         """The player is kept in the browser (v6's app scope): after a reload the bar shows the
         track, paused where it stopped, its row marked; Play goes on from there."""

@@ -38,6 +38,10 @@ struct StateExpressionTests {
         #expect(try Self.run(ClientValues.trackID.is("t1") && ClientValues.playing) == .bool(false))
         #expect(try Self.run(ClientValues.position.isMore(than: 0.5)) == .bool(false))
         #expect(try Self.run(StateExpression(2.0)) == .number(2))
+        #expect(try Self.run(Self.query.value.isAny(of: ["a", "", "it's"])) == .bool(true))
+        #expect(try Self.run(ClientValues.trackID.isAny(of: ["31", "32"])) == .bool(false))
+        #expect(ClientValues.trackID.isAny(of: []).source == "false", "an empty array literal does not type-check: none is false")
+        #expect(try Self.run(ClientValues.runsLocalActions) == .bool(false), "the server's evaluation names no platform")
     }
 
     @Test("a string literal keeps quotes, backslashes, interpolation marks and line breaks as text")

@@ -134,6 +134,31 @@ struct CatalogRepository: Sendable {
         }
     }
 
+    /// The track ids (as the player names them) of each work among `works` and of each recording
+    /// among `recordings`, in order: what a list of works or recordings marks its playing row by
+    /// (v6). One query for all of them.
+    func trackIDs(works: Set<Int64> = [], recordings: Set<Int64> = []) async throws -> (works: [Int64: [String]], recordings: [Int64: [String]]) {
+        guard !works.isEmpty || !recordings.isEmpty else { return ([:], [:]) }
+        return try await store.read { database in
+            var byWork: [Int64: [String]] = [:]
+            var byRecording: [Int64: [String]] = [:]
+            let rows = try await database.select()
+                .column(SQLColumn("id", table: "tracks")).column(SQLColumn("recording_id", table: "tracks")).column("work_id")
+                .from("tracks").join("recordings", on: SQLColumn("recording_id", table: "tracks"), .equal, SQLColumn("id", table: "recordings"))
+                .where(SQLColumn("work_id", table: "recordings"), .in, SQLBind.group(Array(works)))
+                .orWhere(SQLColumn("recording_id", table: "tracks"), .in, SQLBind.group(Array(recordings)))
+                .orderBy(SQLColumn("recording_id", table: "tracks")).orderBy(SQLColumn("position", table: "tracks")).all()
+            for row in rows {
+                let track = String(try row.decode(column: "id", as: Int64.self))
+                let work = try row.decode(column: "work_id", as: Int64.self)
+                let recording = try row.decode(column: "recording_id", as: Int64.self)
+                if works.contains(work) { byWork[work, default: []].append(track) }
+                if recordings.contains(recording) { byRecording[recording, default: []].append(track) }
+            }
+            return (byWork, byRecording)
+        }
+    }
+
     /// The recordings among `ids` by performers and year ("Yo-Yo Ma (1983)"): one query for all.
     func recordingNames(ids: Set<Int64>) async throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }

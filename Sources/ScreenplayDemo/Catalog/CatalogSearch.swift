@@ -36,7 +36,7 @@ final class CatalogSearch: Sendable {
         var recordings: [(RecordingRecord, WorkRecord, Document)] = []
     }
 
-    private let catalog: CatalogRepository
+    let catalog: CatalogRepository
     private let index = Mutex<Index?>(nil)
 
     init(catalog: CatalogRepository) { self.catalog = catalog }

@@ -90,6 +90,7 @@ struct CatalogScreens: Sendable {
             throw ScreenplayError.notFound("no composer '\(slug)'", path: DemoLinks.composer(slug))
         }
         let works = try await catalog.works(composerID: composer.id)
+        let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
         let header = DemoLinks.composerHeader(composer)
         return Screen(
             id: "composer/\(composer.slug)", title: composer.name, header: header,
@@ -104,7 +105,9 @@ struct CatalogScreens: Sendable {
                 for work in works.prefix(3) {
                     DetailButton(
                         title: work.title, subtitle: work.genre,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    )
+                    .markedWhilePlaying(tracks[work.id])
                 }
             }
             Section("biography", header: "Biography") {
@@ -133,6 +136,7 @@ struct CatalogScreens: Sendable {
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
                     )
                     .visible(matching)
+                    .markedWhilePlaying(tracks[work.id])
                 }
                 // Said when the filter leaves nothing (while the expression fits the language's limit).
                 if let any = matches.first.map({ first in matches.dropFirst().reduce(first) { $0 || $1 } }) {

@@ -1,4 +1,5 @@
 import ScreenplayContract
+import ScreenplayServer
 
 /// URLs and headers shared by a screen and every link to it.
 ///
@@ -52,4 +53,21 @@ enum DemoLinks {
         image.alt = "Cover of \(playlist.name)"
         return ScreenHeader(title: playlist.name, subtitle: "\(owner) · \(count)", image: image)
     }
+}
+
+// MARK: The playing row (v6)
+
+extension Component {
+    /// This row marked (`selected`: `aria-current` on the web, a highlight in the apps) while one
+    /// of `tracks` plays, wherever the player was started: a work's row by its recordings' tracks,
+    /// a recording's by its own. Unchanged when there is none to play.
+    func markedWhilePlaying(_ tracks: [String]?) -> Component {
+        guard let tracks, !tracks.isEmpty else { return self }
+        return selected(ClientValues.trackID.isAny(of: tracks))
+    }
+}
+
+extension ComponentPayload {
+    /// The component marked while one of `tracks` plays (see ``Component/markedWhilePlaying(_:)``).
+    func markedWhilePlaying(_ tracks: [String]?) -> Component { component.markedWhilePlaying(tracks) }
 }

@@ -56,6 +56,7 @@ struct LibraryScreens: Sendable {
             throw ScreenplayError.notFound("no playlist \(id)", path: DemoLinks.playlist(id))
         }
         let works = try await catalog.works(inPlaylist: id)
+        let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
@@ -73,7 +74,9 @@ struct LibraryScreens: Sendable {
                 for work in works {
                     ListRow(
                         title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), composer: work.composerName,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    )
+                    .markedWhilePlaying(tracks[work.id])
                 }
             }
         }

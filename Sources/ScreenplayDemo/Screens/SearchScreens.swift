@@ -62,6 +62,7 @@ struct SearchScreens: Sendable {
             }
         }
         let results = try await search.search(query)
+        let tracks = try await search.catalog.trackIDs(works: Set(results.works.map(\.id)), recordings: Set(results.recordings.map(\.0.id)))
         let title = results.isEmpty ? "No results for “\(query)”" : "Results for “\(query)”"
         return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query]) {
             Section("field") { Self.field.id("search-field") }
@@ -76,12 +77,16 @@ struct SearchScreens: Sendable {
                     ListRow(
                         title: work.title, subtitle: (["Work", work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
                         recordingCount: work.recordingCount,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    )
+                    .markedWhilePlaying(tracks.works[work.id])
                 }
                 for (recording, work) in results.recordings {
                     ListRow(
                         title: recording.performers, subtitle: "Recording · \(work.title) · \(work.composerName) · \(recording.year)",
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    )
+                    .markedWhilePlaying(tracks.recordings[recording.id])
                 }
             }
         }

@@ -210,6 +210,11 @@ extension StateExpression where Value == String {
     public var trimmed: StateExpression<String> { StateExpression(source: "trim(\(source))") }
     /// Its length in Unicode code points.
     public var count: StateExpression<Int> { StateExpression<Int>(source: "len(\(source))") }
+    /// Whether the text is one of `values` (`contains([…], text)`); none: false.
+    public func isAny(of values: [String]) -> StateExpression<Bool> {
+        guard !values.isEmpty else { return StateExpression<Bool>(false) }
+        return StateExpression<Bool>(source: "contains([\(values.map(\.expressionLiteral).joined(separator: ", "))], \(source))")
+    }
 }
 
 extension StateExpression where Value: NumericExpressionValue {
