@@ -167,6 +167,20 @@ struct TextFieldResolutionTests {
         #expect(node.accessibility.label == "Search")
     }
 
+    @Test(
+        "a required text (v6): blank sends nothing, and spaces say why; the message and the rule reach the renderer",
+        arguments: [("", nil as String?, false), ("  ", "Type a name", false), ("Ada", nil, true)])
+    func required(text: String, message: String?, valid: Bool) {
+        let field = Component.TextField(
+            label: "Name", storageKey: "name", requiredMessage: "Type a name", submit: .command(.init(url: "commands/rename")))
+        let (node, issues) = Self.resolve(field, storage: ["name": text])
+        #expect(issues.isEmpty)
+        #expect(node.field?.validationMessage == message)
+        #expect(node.field?.isValid == valid)
+        #expect(node.action?.isEnabled == valid)
+        #expect(node.field?.requiredMessage == "Type a name")
+    }
+
     @Test("a pattern the device cannot compile is logged and accepts any text")
     func badPattern() {
         var field = ClientStateTests.search

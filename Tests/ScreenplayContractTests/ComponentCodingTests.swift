@@ -126,9 +126,9 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             full: .textField(
                 .init(
                     label: "Search", hint: "Composer or work", storageKey: "query", keyboard: .search, maxLength: 100,
-                    validation: .init(pattern: "^.{2,}$", message: "Type at least two characters"),
+                    validation: .init(pattern: "^.{2,}$", message: "Type at least two characters"), requiredMessage: "Type a search",
                     submit: .command(.init(url: "commands/search")))),
-            fullKeys: ["type", "label", "hint", "storageKey", "keyboard", "maxLength", "validation", "submit"],
+            fullKeys: ["type", "label", "hint", "storageKey", "keyboard", "maxLength", "validation", "requiredMessage", "submit"],
             minimal: .textField(.init(label: "Name", storageKey: "name")),
             minimalKeys: ["type", "label", "storageKey"]),
     ]

@@ -62,4 +62,15 @@ struct HTMLIdentifierTests {
         #expect(html.contains(#"<p class="field-limit" id="field-my_20key_26_22x_22-limit""#))
         #expect(html.contains(#"name="storage.my key&amp;&quot;x&quot;""#))
     }
+
+    @Test("A required field (v6) carries its escaped message for the script, an empty live region beside it, and names the fields module")
+    func requiredField() {
+        let field = Component.textField(
+            .init(label: "Name", storageKey: "name", requiredMessage: "Type a <name>", submit: .command(.init(url: "commands/rename"))))
+        let html = Fixture.page([field])
+        #expect(html.contains(#"aria-describedby="field-name-required" required data-required="Type a &lt;name&gt;" data-check="/web/fields.js?v="#))
+        #expect(html.contains(#"<p class="field-error" id="field-name-required" aria-live="polite"></p>"#))
+        // Blank: nothing to send, so the form's button is there (the browser and server refuse it).
+        #expect(html.contains("<button type=\"submit\">Send</button>"))
+    }
 }

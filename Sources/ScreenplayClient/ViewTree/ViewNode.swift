@@ -443,6 +443,9 @@ public struct NodeField: Sendable, Hashable {
     public var patternMessage: String?
     /// The label of the button that submits the field, when it has a submit action.
     public var submitTitle: String?
+    /// What the field says while its text is blank, when a text is required (v6); a renderer
+    /// that checks as the user types shows it then.
+    public var requiredMessage: String?
 
     /// The keyboards a field may ask for: the contract's, which renderers map to their own.
     public typealias Keyboard = Component.TextField.Keyboard
@@ -451,8 +454,9 @@ public struct NodeField: Sendable, Hashable {
     public init(
         storageKey: String, value: String = "", placeholder: String? = nil, keyboard: Keyboard = .text, maxLength: Int? = nil,
         validationMessage: String? = nil, isValid: Bool = true, pattern: String? = nil, patternMessage: String? = nil,
-        submitTitle: String? = nil
+        submitTitle: String? = nil, requiredMessage: String? = nil
     ) {
+        self.requiredMessage = requiredMessage
         self.storageKey = storageKey
         self.value = value
         self.placeholder = placeholder

@@ -265,6 +265,11 @@ extension Resolution {
             isValid = false
             message = "At most \(maxLength) characters"
         }
+        // Blank where a text is required (v6): nothing to send; said once something was typed.
+        if let required = value.requiredMessage, text.allSatisfy(\.isWhitespace) {
+            isValid = false
+            if !text.isEmpty { message = required }
+        }
         var node = ViewNode(
             id: id, role: .textField, text: value.label, secondaryText: value.hint,
             accessibility: .init(label: value.label, hint: message ?? value.hint),
@@ -273,7 +278,7 @@ extension Resolution {
                 keyboard: value.keyboard ?? .text, maxLength: value.maxLength,
                 validationMessage: message, isValid: isValid, pattern: value.validation?.pattern,
                 patternMessage: value.validation?.message,
-                submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send")))
+                submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send"), requiredMessage: value.requiredMessage))
         if let submit = value.submit {
             var bound = bind(submit, id: id)
             if !isValid { bound.isEnabled = false }

@@ -26,13 +26,16 @@ extension Component {
         public var maxLength: Int?
         /// A rule the text must match, with the message shown when it does not.
         public var validation: Validation?
+        /// Present: the text may not be blank, and this is what the field says while it is
+        /// ("Type a name"), with its submit disabled (v6; older clients leave it to the server).
+        public var requiredMessage: String?
         /// What the keyboard's return key does (usually a command); `nil` does nothing.
         public var submit: Action?
 
         /// Creates a text field.
         public init(
             label: String, hint: String? = nil, storageKey: String, keyboard: Keyboard? = nil, maxLength: Int? = nil,
-            validation: Validation? = nil, submit: Action? = nil
+            validation: Validation? = nil, requiredMessage: String? = nil, submit: Action? = nil
         ) {
             self.label = label
             self.hint = hint
@@ -40,10 +43,18 @@ extension Component {
             self.keyboard = keyboard
             self.maxLength = maxLength
             self.validation = validation
+            self.requiredMessage = requiredMessage
             self.submit = submit
         }
 
-        enum CodingKeys: String, CodingKey { case label, hint, storageKey, keyboard, maxLength, validation, submit }
+        /// `requiredMessage` joined in v6.
+        public static let fieldChanges = [
+            FieldChange(
+                field: "requiredMessage", version: .v6,
+                summary: "added in v6: the text may not be blank, and the message says so; older clients send a blank text and get the server's refusal.")
+        ]
+
+        enum CodingKeys: String, CodingKey { case label, hint, storageKey, keyboard, maxLength, validation, requiredMessage, submit }
 
         /// Reads the fields, checking the label, the key and the length.
         public init(from decoder: any Decoder) throws {
@@ -54,7 +65,22 @@ extension Component {
             keyboard = try container.decodeIfPresent(Keyboard.self, forKey: .keyboard)
             maxLength = try container.decodeIfPresent(checkedBy: ValueRules.TextLength.self, forKey: .maxLength)
             validation = try container.decodeIfPresent(Validation.self, forKey: .validation)
+            requiredMessage =
+                decoder.screenplayAPIVersion >= .v6 ? try container.decodeIfPresent(checkedBy: ValueRules.Label.self, forKey: .requiredMessage) : nil
             submit = try container.decodeIfPresent(Action.self, forKey: .submit)
+        }
+
+        /// Writes the fields; `requiredMessage` only for v6 and later.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(label, forKey: .label)
+            try container.encodeIfPresent(hint, forKey: .hint)
+            try container.encode(storageKey, forKey: .storageKey)
+            try container.encodeIfPresent(keyboard, forKey: .keyboard)
+            try container.encodeIfPresent(maxLength, forKey: .maxLength)
+            try container.encodeIfPresent(validation, forKey: .validation)
+            if encoder.screenplayAPIVersion >= .v6 { try container.encodeIfPresent(requiredMessage, forKey: .requiredMessage) }
+            try container.encodeIfPresent(submit, forKey: .submit)
         }
 
         /// `.textField(self)`.

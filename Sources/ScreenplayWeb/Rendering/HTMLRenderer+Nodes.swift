@@ -163,11 +163,18 @@ extension HTMLRenderer {
         }
         var described: [String] = []
         if field.maxLength != nil { described.append("\(id)-limit") }
+        if field.requiredMessage != nil { described.append("\(id)-required") }
         if field.validationMessage != nil { described.append("\(id)-error") }
         if !described.isEmpty { input += " aria-describedby=\"\(described.joined(separator: " "))\"" }
         if field.validationMessage != nil { input += " aria-invalid=\"true\"" }
         if let maxLength = field.maxLength { input += limitAttributes(maxLength) }
+        if let required = field.requiredMessage {
+            input += " required data-required=\"\(HTML.escape(required))\""
+            if field.maxLength == nil { input += checkAttribute }
+        }
         input += ">"
+        // Filled by the script as the user types (a live region, empty until then).
+        if field.requiredMessage != nil { input += "<p class=\"field-error\" id=\"\(id)-required\" aria-live=\"polite\"></p>" }
         if let message = field.validationMessage {
             input += "<p class=\"field-error\" id=\"\(id)-error\">\(HTML.escape(message))</p>"
         }
