@@ -149,6 +149,17 @@ class Page:
         self.browser.save_screenshot(os.path.join(SHOTS, name + ".png"))
         self.width(width)
 
+    def shots(self, name):
+        """Screenshots at desktop and phone widths, light and dark (`name-phone-dark`, …), then
+        back to a light desktop."""
+        for width, size in ((1280, "desktop"), (390, "phone")):
+            for dark in (False, True):
+                self.dark(dark)
+                self.width(width)
+                self.shot(f"{name}-{size}-{'dark' if dark else 'light'}")
+        self.dark(False)
+        self.width(1280)
+
     def new_playlist(self, name):
         """Creates a playlist through home's menu (a dialog with JavaScript, a page without); returns its path."""
         self.open("/")
@@ -391,13 +402,7 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(page.js("return document.getElementById('prompt-value-limit').textContent"), "0 of 100 characters")
         self.assertEqual(page.find("#prompt-value").get_attribute("aria-invalid"), "true")
         self.assertIn("prompt-value-required", page.find("#prompt-value").get_attribute("aria-describedby"))
-        for width, size in ((1280, "desktop"), (390, "phone")):
-            for dark in (False, True):
-                page.dark(dark)
-                page.width(width)
-                page.shot(f"dialog-name-required-{size}-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("dialog-name-required")
         self.assertEqual([f"{v}" for v in page.axe()], [])
         field.send_keys("   ")
         self.assertEqual(page.js(message), "Name the playlist", "spaces are no name")
@@ -652,13 +657,7 @@ class WithJavaScript(unittest.TestCase):
         field.send_keys("x")
         page.wait(lambda: shown() == [])
         self.assertTrue(page.js("return [...document.querySelectorAll('#section-works .text')].some(t => !t.hidden && t.textContent === 'No work matches the filter.')"))
-        for width, size in ((1280, "desktop"), (390, "phone")):
-            for dark in (False, True):
-                page.dark(dark)
-                page.width(width)
-                page.shot(f"composer-filter-nothing-{size}-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("composer-filter-nothing")
         field.send_keys(Keys.BACKSPACE)
         page.wait(lambda: shown() == ["Requiem"])
         page.shot("composer-filter-desktop-light")
@@ -686,12 +685,7 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.path() == "/screens/work/1")
         page.settled()
         page.wait(lambda: page.js(current) == [track])
-        for dark in (False, True):
-            page.dark(dark)
-            page.width(390)
-            page.shot(f"work-playing-row-phone-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("work-playing-row")
         page.js("document.getElementById('sp-audio').pause()")
         self.assertEqual([f"{v}" for v in page.axe()], [])
 
@@ -721,13 +715,7 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.path().startswith("/screens/search"))
         page.settled()
         page.wait(lambda: page.js(marked) == ["Cello Suite No. 1", "Pablo Casals"])
-        for width, size in ((1280, "desktop"), (390, "phone")):
-            for dark in (False, True):
-                page.dark(dark)
-                page.width(width)
-                page.shot(f"search-playing-{size}-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("search-playing")
         page.open(path)
         page.settled()
         page.wait(lambda: page.js(marked) == ["Cello Suite No. 1"])
@@ -763,13 +751,7 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(page.js("return document.querySelector('#sp-player [data-player=toggle]').getAttribute('aria-label')"), "Play")
         current = "return [...document.querySelectorAll('#main [aria-current=true]')].map(r => r.querySelector('a[data-play]')?.dataset.play)"
         page.wait(lambda: page.js(current) == [track])
-        for width, size in ((1280, "desktop"), (390, "phone")):
-            for dark in (False, True):
-                page.dark(dark)
-                page.width(width)
-                page.shot(f"player-resumed-{size}-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("player-resumed")
         # Play with the keyboard: it goes on from where it stopped, not from the start.
         page.js("document.querySelector('#sp-player [data-player=toggle]').focus()")
         page.browser.switch_to.active_element.send_keys(Keys.SPACE)
@@ -796,13 +778,7 @@ class WithJavaScript(unittest.TestCase):
         button.click()
         page.wait(lambda: page.js(paragraphs) == 3)
         self.assertEqual(page.browser.find_element(By.XPATH, toggle).text, "Show less")
-        for width, size in ((1280, "desktop"), (390, "phone")):
-            for dark in (False, True):
-                page.dark(dark)
-                page.width(width)
-                page.shot(f"biography-unfolded-{size}-{'dark' if dark else 'light'}")
-        page.dark(False)
-        page.width(1280)
+        page.shots("biography-unfolded")
         page.browser.find_element(By.XPATH, toggle).send_keys(Keys.ENTER)
         page.wait(lambda: page.js(paragraphs) == 1)
         self.assertEqual(page.browser.find_element(By.XPATH, toggle).text, "Show more")
