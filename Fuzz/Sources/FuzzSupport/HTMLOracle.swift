@@ -29,9 +29,15 @@ public enum HTMLOracle {
         "data-play", "data-player", "data-playing-label", "data-queue", "data-scroll", "data-share-copied", "data-share-title",
         "data-share-url", "data-slot", "data-toggle", "data-track-duration", "data-track-src", "data-track-subtitle", "data-track-title",
         "data-share-field", "data-dialog-close", "data-retry",
+        // A field checked as the user types (the module that checks it, a required text's message).
+        "data-check", "data-required",
+        // Client state (v6): a node's expressions and set steps, a control that needs the script,
+        // the state element's screen and module.
+        "data-compute", "data-set", "data-needs-script", "data-screen", "data-state-module",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
+        "data-needs-script",
     ]
     static let entities = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
 
