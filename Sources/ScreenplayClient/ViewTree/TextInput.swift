@@ -55,7 +55,13 @@ public enum TextInput {
     /// (its ``CommandResult/Prompt/Field/requiredMessage``, v6), or `nil`. A longer text is cut at
     /// the limit instead (``limited(_:to:)``), so length is never the reason.
     public static func problem(_ text: String, in field: CommandResult.Prompt.Field) -> String? {
-        guard let message = field.requiredMessage else { return nil }
-        return text.allSatisfy(\.isWhitespace) ? message : nil
+        blank(text, required: field.requiredMessage)
+    }
+
+    /// `message` when a text is required (`message` is not `nil`) and `text` is blank (empty or
+    /// whitespace only): the one rule for a prompt's field and a screen's text field (v6).
+    public static func blank(_ text: String, required message: String?) -> String? {
+        guard let message, text.allSatisfy(\.isWhitespace) else { return nil }
+        return message
     }
 }

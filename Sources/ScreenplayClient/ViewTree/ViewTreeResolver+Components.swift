@@ -266,7 +266,7 @@ extension Resolution {
             message = "At most \(maxLength) characters"
         }
         // Blank where a text is required (v6): nothing to send; said once something was typed.
-        if let required = value.requiredMessage, text.allSatisfy(\.isWhitespace) {
+        if let required = TextInput.blank(text, required: value.requiredMessage) {
             isValid = false
             if !text.isEmpty { message = required }
         }
