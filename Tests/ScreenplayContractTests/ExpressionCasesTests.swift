@@ -111,4 +111,28 @@ struct ExpressionCasesTests {
         #expect(failures.isEmpty, "\(failures.count) of \(cases.count) cases failed:\n\(failures.prefix(40).joined(separator: "\n"))")
         #expect(errorKinds == ["syntax", "type", "runtime"])
     }
+
+    @Test("every shared case written back from its tree (as a row template writes its bindings) reads back to the same outcome")
+    func writtenBack() throws {
+        var failures: [String] = []
+        var written = 0
+        for test in try Self.cases() {
+            guard let source = ScreenExpression.source(test.expression, replacing: [:]) else { continue }
+            written += 1
+            let rewritten = Case(index: test.index, expression: source, locale: test.locale, variables: test.variables, expected: test.expected)
+            let (before, after) = (Self.run(test), Self.run(rewritten))
+            let same: Bool =
+                switch (before, after) {
+                case (.value(let a, let x), .value(let b, let y)): a == b && Self.matches(x, y)
+                case (.error(let a), .error(let b)): a == b
+                default: false
+                }
+            if !same { failures.append("#\(test.index) \(test.expression.prefix(80)) → \(source.prefix(80)): \(before) then \(after)") }
+        }
+        #expect(written > 250, "only \(written) cases parse")
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        // A replacement stands where the variable stood, member access and all.
+        #expect(ScreenExpression.source("-item.year + index * 2 > len(item.tags) ? '${item.title}!' : (item).title", replacing: ["item": "works[3]", "index": "3"])
+            == "-works[3].year+3*2>len(works[3].tags)?'${works[3].title}!':(works[3]).title")
+    }
 }

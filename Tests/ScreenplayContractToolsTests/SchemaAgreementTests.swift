@@ -46,6 +46,8 @@ struct SchemaAgreementTests {
                 "a-b", "a b", "true", "false", "player", "platform", "now", "nowish", "players", "True", "x\n", "é", "ａ",
             ]
         }
+        // A rows template's kind: any but `rows` itself.
+        table[#"^(?!rows(?![\s\S]))"#] = ["text", "listRow", "", "rows", "Rows", "rowsx", "rows\n", "xrows"]
         return table
     }()
 
@@ -271,9 +273,11 @@ struct SchemaAgreementTests {
         func screen(_ component: JSONValue) -> JSONValue {
             // Every name a `set` probe may write is declared (a string, as `x` its value reads), so
             // the verdict is about the name's rule, not about whether the screen declares it.
+            // Rows read an array (an empty one: the verdict is about the rows' own members).
             let names = patternProbes[ValueRules.VariableName.schema["pattern"]?.stringValue ?? ""] ?? []
-            let state = Dictionary(
-                uniqueKeysWithValues: Set(names + ["x"]).filter(StateVariable.isDeclarable).map { ($0, ["type": "string", "initial": ""] as JSONValue) })
+            let declaration: JSONValue =
+                probe.definition == "component." + Component.Rows.kind.rawValue ? ["type": ["array": "string"], "initial": []] : ["type": "string", "initial": ""]
+            let state = Dictionary(uniqueKeysWithValues: Set(names + ["x"]).filter(StateVariable.isDeclarable).map { ($0, declaration) })
             return ["id": "probe", "title": "Probe", "state": .object(state), "sections": [["id": "main", "components": [component]]]]
         }
         let issues: [DecodingIssue]

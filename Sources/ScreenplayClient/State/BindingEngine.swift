@@ -194,6 +194,8 @@ extension BindingEngine {
     public init(
         screen: Screen, kept: [String: ExpressionValue] = [:], client: [String: ExpressionValue] = [:], locale: String = "en"
     ) {
+        // A decoded screen's rows are already made; one built in Swift gets them here.
+        let screen = screen.hasRows ? screen.expandingRows(locale: locale).value : screen
         self.init(state: screen.state, bindings: screen.computedBindings, kept: kept, client: client, locale: locale)
     }
 

@@ -107,6 +107,9 @@ extension Resolution {
         case .favoriteButton(let value): return [favorite(value, id: id)]
         case .textField(let value): return [textField(value, id: id)]
         case .unknown(let unknown): return custom(unknown, id: id)
+        // Made into plain rows when the screen is decoded, or by `resolve(_:)` for a screen built
+        // in Swift: never here.
+        case .rows: return []
         }
     }
 

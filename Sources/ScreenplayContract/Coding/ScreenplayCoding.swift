@@ -37,12 +37,16 @@ public struct ScreenplayDecoder: Sendable {
     /// App-defined component kinds this client renders: kept as ``Component/unknown(_:)`` for
     /// the app's renderer, but not reported as issues.
     public var customKinds: Set<String>
+    /// The reader's locale (a BCP 47 tag): what a row template's holes format numbers and dates
+    /// with when a screen's rows are made (v6).
+    public var locale: String
 
-    /// Creates a decoder for a client of `apiVersion` that renders `customKinds`.
-    public init(mode: DecodingMode = .lossy, apiVersion: APIVersion = .latest, customKinds: Set<String> = []) {
+    /// Creates a decoder for a client of `apiVersion` that renders `customKinds`, in `locale`.
+    public init(mode: DecodingMode = .lossy, apiVersion: APIVersion = .latest, customKinds: Set<String> = [], locale: String = "en") {
         self.mode = mode
         self.apiVersion = apiVersion
         self.customKinds = customKinds
+        self.locale = locale
     }
 
     /// Decodes `type` from `data`, returning the value and every issue met.
@@ -51,6 +55,7 @@ public struct ScreenplayDecoder: Sendable {
         let decoder = JSONDecoder()
         decoder.userInfo[.screenplayIssueLog] = log
         decoder.userInfo[.screenplayAPIVersion] = apiVersion
+        decoder.userInfo[.screenplayLocale] = locale
         do {
             let value = try decoder.decode(Value.self, from: data)
             return Decoded(value: value, issues: log.recorded)

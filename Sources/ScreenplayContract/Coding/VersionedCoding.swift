@@ -3,6 +3,8 @@ import Foundation
 extension CodingUserInfoKey {
     /// The API version being encoded or decoded; see ``ScreenplayEncoder`` and ``ScreenplayDecoder``.
     package static let screenplayAPIVersion = CodingUserInfoKey(rawValue: "screenplay.apiVersion")!
+    /// The reader's locale; see ``ScreenplayDecoder/locale``.
+    package static let screenplayLocale = CodingUserInfoKey(rawValue: "screenplay.locale")!
 }
 
 extension Encoder {
@@ -15,6 +17,9 @@ extension Decoder {
     /// The version the input is read as: kinds introduced later are unknown to it, and changed
     /// fields are read in its shape. Plain `JSONDecoder` gets the latest.
     public var screenplayAPIVersion: APIVersion { userInfo[.screenplayAPIVersion] as? APIVersion ?? .latest }
+
+    /// The reader's locale (a BCP 47 tag) rows are made for; `en` unless the decoder says.
+    public var screenplayLocale: String { userInfo[.screenplayLocale] as? String ?? "en" }
 }
 
 /// When a kind (component, action, command result) joined the contract, when it was

@@ -57,6 +57,8 @@ public struct Component: Sendable, Hashable {
         case grid(Grid)
         /// A labelled text input that writes into client storage (v4).
         case textField(TextField)
+        /// Rows from an array in the state and one template (v6); expanded when the screen arrives.
+        case rows(Rows)
         /// A kind this client does not know: kept with its JSON, never rendered, always logged.
         case unknown(Unknown)
     }
@@ -97,6 +99,8 @@ extension Component {
     public static func grid(_ value: Grid) -> Component { Component(.grid(value)) }
     /// A text field component (v4).
     public static func textField(_ value: TextField) -> Component { Component(.textField(value)) }
+    /// A rows component (v6).
+    public static func rows(_ value: Rows) -> Component { Component(.rows(value)) }
     /// A component of a kind this client does not know.
     public static func unknown(_ value: Unknown) -> Component { Component(.unknown(value)) }
 
@@ -197,7 +201,7 @@ extension Component {
     public static let catalog: [any ComponentPayload.Type] = [
         ScreenHeader.self, SectionHeader.self, Paragraphs.self, DetailButton.self, ListRow.self, TrackRow.self,
         Carousel.self, VerticalStack.self, HorizontalStack.self, Text.self, Image.self, Rectangle.self,
-        Button.self, Spacer.self, FavoriteButton.self, Grid.self, TextField.self,
+        Button.self, Spacer.self, FavoriteButton.self, Grid.self, TextField.self, Rows.self,
     ]
 
     /// Every kind this build knows, in catalog order.
@@ -237,6 +241,7 @@ extension Component {
         case .favoriteButton(let value): value
         case .grid(let value): value
         case .textField(let value): value
+        case .rows(let value): value
         case .unknown: nil
         }
     }

@@ -32,6 +32,22 @@ struct ExpressionParser {
         return tree
     }
 
+    /// The tree of a row template's text (`Op. ${item.opus}`): a string literal without quotes,
+    /// whose characters stand for themselves (`'` included) up to the end of the text, with
+    /// `${…}` holes; `\$` writes a dollar sign that starts no hole and `\\` a backslash,
+    /// any other backslash is itself. Limits as for any expression.
+    static func parseTemplate(_ text: String) throws(ExpressionError) -> ExpressionSyntax {
+        guard text.utf8.count <= maximumBytes else {
+            throw ExpressionError(.syntax, "tooLong", "a template's text is at most \(maximumBytes) bytes; this one is \(text.utf8.count)")
+        }
+        var parser = ExpressionParser(scalars: Array(text.unicodeScalars))
+        let tree = try parser.string(from: 0, template: true)
+        guard tree.depth <= maximumDepth else {
+            throw ExpressionError(.syntax, "tooDeep", "an expression nests at most \(maximumDepth) levels; this one \(tree.depth)")
+        }
+        return tree
+    }
+
     private init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
     // MARK: Tokens
@@ -255,20 +271,30 @@ struct ExpressionParser {
         }
     }
 
-    /// A string literal whose opening quote is at `start` (the position is just after it).
-    private mutating func string(from start: Int) throws(ExpressionError) -> ExpressionSyntax {
+    /// A string literal whose opening quote is at `start` (the position is just after it); with
+    /// `template`, a template's text, which the end of the source closes (see ``parseTemplate(_:)``).
+    private mutating func string(from start: Int, template: Bool = false) throws(ExpressionError) -> ExpressionSyntax {
         var parts: [ExpressionSyntax.Part] = []
         var text = String.UnicodeScalarView()
         while true {
             guard position < scalars.count else {
-                throw ExpressionError(.syntax, "unterminatedString", "the string has no closing quote", at: start)
+                guard template else { throw ExpressionError(.syntax, "unterminatedString", "the string has no closing quote", at: start) }
+                if !text.isEmpty || parts.isEmpty { parts.append(.text(String(text))) }
+                return ExpressionSyntax(.string(parts), at: start)
             }
             let scalar = scalars[position]
             position += 1
             switch scalar {
-            case "'":
+            case "'" where !template:
                 if !text.isEmpty || parts.isEmpty { parts.append(.text(String(text))) }
                 return ExpressionSyntax(.string(parts), at: start)
+            case "\\" where template:
+                if position < scalars.count, scalars[position] == "$" || scalars[position] == "\\" {
+                    text.append(scalars[position])
+                    position += 1
+                } else {
+                    text.append(scalar)
+                }
             case "\\":
                 guard position < scalars.count else {
                     throw ExpressionError(.syntax, "unterminatedString", "the string has no closing quote", at: start)

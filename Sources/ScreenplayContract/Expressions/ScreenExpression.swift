@@ -70,7 +70,24 @@ public struct ScreenExpression: Sendable, CustomStringConvertible {
 
     /// Reads `source` and checks it against `types`, the types of the variables it may read.
     public init(_ source: String, types: [String: ExpressionType]) throws(ExpressionError) {
-        let syntax = try ExpressionParser.parse(source)
+        try self.init(syntax: try ExpressionParser.parse(source), source: source, types: types)
+    }
+
+    /// Reads a row template's text (`Op. ${item.opus}`: characters that stand for themselves,
+    /// with `${…}` holes) as an expression of type string, checked against `types`. A text with
+    /// no hole is a constant.
+    public init(template text: String, types: [String: ExpressionType]) throws(ExpressionError) {
+        try self.init(syntax: try ExpressionParser.parseTemplate(text), source: text, types: types)
+    }
+
+    /// `source` written with each variable named in `replacements` replaced by that text (a
+    /// postfix expression such as `works[3]`, or a literal that is not negative): a row template's
+    /// binding made into the binding of one row. `nil` when `source` is not an expression.
+    public static func source(_ source: String, replacing replacements: [String: String]) -> String? {
+        (try? ExpressionParser.parse(source))?.source(replacing: replacements)
+    }
+
+    private init(syntax: ExpressionSyntax, source: String, types: [String: ExpressionType]) throws(ExpressionError) {
         var checker = ExpressionChecker(types: types)
         let (checked, type) = try checker.check(syntax)
         self.source = source

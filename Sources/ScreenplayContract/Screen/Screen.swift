@@ -101,6 +101,17 @@ extension Screen: Codable {
             entities = [:]
         }
         live = decoder.screenplayAPIVersion >= LiveUpdates.introduced ? try container.decodeLossyIfPresent(LiveUpdates.self, forKey: .live) : nil
+        // Rows (v6) are made once, here: everything that reads a decoded screen sees plain rows.
+        if hasRows {
+            let expanded = expandingRows(apiVersion: decoder.screenplayAPIVersion, locale: decoder.screenplayLocale)
+            sections = expanded.value.sections
+            for issue in expanded.issues {
+                guard let log = decoder.issueLog, log.mode == .lossy else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(issue.path): \(issue.message)"))
+                }
+                log.record(issue)
+            }
+        }
     }
 
     /// Writes the members; storage and entities only for v4 and later, `live` for v5 and later,

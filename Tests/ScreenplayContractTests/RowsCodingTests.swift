@@ -1,0 +1,152 @@
+import Foundation
+import ScreenplayContract
+import Testing
+
+/// Row templates (v6): rows made from an array in the state and one template when a screen is
+/// decoded; what a bad template, a bad row or too many rows cost (only themselves).
+@Suite("Row templates on the wire (v6)")
+struct RowsCodingTests {
+    static let worksState = #"""
+        {"query": {"type": "string", "initial": ""},
+         "works": {"type": {"array": {"record": {"id": "string", "title": "string", "year": "int", "tags": {"array": "string"}}}},
+                   "initial": [{"id": "k626", "title": "Requiem", "year": 1791, "tags": ["choral"]},
+                               {"id": "k550", "title": "Symphony No. 40", "year": 1788, "tags": []},
+                               {"id": "k620", "title": "Die Zauberflöte <script>alert(1)</script>", "year": 1791, "tags": ["opera", "singspiel"]}]}}
+        """#
+
+    static let rowTemplate = #"""
+        {"type": "listRow", "title": "${item.title}", "subtitle": "${index + 1}. ${item.year} · it's \\$5",
+         "action": {"type": "navigate", "url": "/screens/work/${item.id}"},
+         "compute": {"visible": "contains(lower(item.title), lower(query))", "selected": "index == 0"}}
+        """#
+
+    static func screen(state: String = worksState, _ components: String...) -> Data {
+        ClientStateCodingTests.screenJSON(state: state, components.joined(separator: ","))
+    }
+
+    static func rows(template: String = rowTemplate, items: String = "works", id: String = "works") -> String {
+        #"{"type": "rows", "id": "\#(id)", "items": "\#(items)", "template": \#(template)}"#
+    }
+
+    @Test("each element becomes the template filled from it: texts, URLs and ids; bindings read the row's element")
+    func expansion() throws {
+        let decoded = try ClientStateCodingTests.decode(Self.screen(Self.rows()), mode: .strict)
+        #expect(decoded.issues.isEmpty)
+        let components = decoded.value.sections[0].components
+        #expect(components.count == 3)
+        guard case .listRow(let first) = components[0].content, case .listRow(let third) = components[2].content else {
+            Issue.record("rows are not list rows: \(components)")
+            return
+        }
+        #expect(first.title == "Requiem")
+        #expect(first.subtitle == "1. 1791 · it's $5", "'\\$' writes a dollar sign; a quote is itself")
+        #expect(first.action == .navigate(.init(url: "/screens/work/k626")))
+        #expect(third.title == "Die Zauberflöte <script>alert(1)</script>", "a hostile string stays text")
+        #expect(components.map(\.id) == ["works-0", "works-1", "works-2"])
+        #expect(components[1].attributes.compute == [.visible: "contains(lower(works[1].title),lower(query))", .selected: "1==0"])
+    }
+
+    @Test("a template's id text names each row; without one, rows are numbered under the rows' id")
+    func rowIDs() throws {
+        let template = #"{"type": "text", "text": "${item.title}", "id": "work-${item.id}"}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(Self.rows(template: template)), mode: .strict)
+        #expect(decoded.value.sections[0].components.map(\.id) == ["work-k626", "work-k550", "work-k620"])
+    }
+
+    @Test("a Swift-built rows encodes as the template and the data: far fewer bytes than the rows, and decodes to the same rows")
+    func swiftBuilt() throws {
+        let template = Component.listRow(
+            .init(title: "${item.title}", subtitle: "${item.year}", action: .navigate(.init(url: "/screens/work/${item.id}"))))
+        let elements: [ExpressionValue] = (0..<300).map { index in
+            .record(["id": .string("w\(index)"), "title": .string("Work \(index)"), "year": .int(1700 + index)])
+        }
+        let type = ExpressionType.array(.record(["id": .string, "title": .string, "year": .int]))
+        let screen = Screen(
+            id: "s", title: "S", sections: [ScreenSection(id: "main", components: [Component.rows(.init(items: "works", template: template)).id("works")])],
+            state: ["works": try StateVariable(type, initial: .array(elements))])
+        let data = try ScreenplayEncoder(apiVersion: .v6).encode(screen)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""type":"rows""#))
+        let decoded = try ClientStateCodingTests.decode(data, mode: .strict)
+        let rows = decoded.value.sections[0].components
+        #expect(rows.count == 300)
+        #expect(rows[299] == Component.listRow(.init(title: "Work 299", subtitle: "1999", action: .navigate(.init(url: "/screens/work/w299")))).id("works-299"))
+        // The same screen with its rows written out: what a server without templates sends.
+        var expanded = decoded.value
+        expanded.state = [:]
+        let plain = try ScreenplayEncoder(apiVersion: .v6).encode(expanded)
+        #expect(data.count * 2 < plain.count, "\(data.count) bytes with the template against \(plain.count) written out")
+        #expect(screen.expandingRows().value.sections == decoded.value.sections, "the client's expansion of a Swift-built screen is the decoder's")
+    }
+
+    @Test("a bad template refuses the rows at its path; the rest of the screen stays")
+    func badTemplates() throws {
+        let cases: [(String, String, String)] = [
+            (Self.rows(items: "query"), "$.sections[0].components[0].items", "not an array"),
+            (Self.rows(items: "nothing"), "$.sections[0].components[0].items", "not an array"),
+            (Self.rows(template: #"{"type": "text", "text": "${item.name}"}"#), "$.sections[0].components[0].template.text", "name"),
+            (Self.rows(template: #"{"type": "text", "text": "${query}"}"#), "$.sections[0].components[0].template.text", "reads only item and index"),
+            (Self.rows(template: #"{"type": "text", "text": "${item.title"}"#), "$.sections[0].components[0].template.text", "syntax error"),
+            (Self.rows(template: #"{"type": "text", "text": "x", "id": "t", "compute": {"visible": "item.year"}}"#),
+                "$.sections[0].components[0].template.compute.visible", "takes a bool"),
+            (Self.rows(template: #"{"type": "verticalStack", "children": [\#(Self.rows())]}"#),
+                "$.sections[0].components[0].template.children[0]", "rows cannot hold rows"),
+            (Self.rows(template: #"{"type": "rows", "items": "works", "template": {"type": "text", "text": "x"}}"#),
+                "$.sections[0].components[0].template", "cannot be rows"),
+            (Self.rows(template: #""${item.title}""#), "$.sections[0].components[0].template", "an object with a 'type'"),
+        ]
+        for (rows, path, words) in cases {
+            let decoded = try ClientStateCodingTests.decode(Self.screen(rows, #"{"type": "text", "text": "still here"}"#))
+            #expect(decoded.value.sections[0].components == [Component.text(.init("still here"))], "\(rows)")
+            let issue = ClientStateCodingTests.issue(at: path, in: decoded)
+            #expect(issue?.message.contains(words) == true, "\(path): \(decoded.issues.map { "\($0.path) \($0.message)" })")
+            #expect(throws: ScreenplayDecodingError.self) { try ClientStateCodingTests.decode(Self.screen(rows), mode: .strict) }
+        }
+    }
+
+    @Test("a row whose hole stops, or whose filled JSON is not a component, is left out alone, named by its row")
+    func badRows() throws {
+        let template = #"{"type": "listRow", "title": "${item.tags[0]}", "action": {"type": "navigate", "url": "${item.id}"}}"#
+        let state = Self.worksState.replacingOccurrences(of: #""id": "k550""#, with: #""id": "javascript:alert(1)""#)
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: state, Self.rows(template: template)))
+        let titles = decoded.value.sections[0].components.compactMap { component -> String? in
+            if case .listRow(let row) = component.content { return row.title } else { return nil }
+        }
+        #expect(titles == ["choral", "opera"], "row 1 has no tags[0]")
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].rows[1].title", in: decoded)?.message.contains("index 0 of an array of 0") == true,
+                "\(decoded.issues)")
+        #expect(decoded.issues.count == 1, "a row left out for its hole is not decoded too: \(decoded.issues)")
+
+        // A link the policy refuses refuses that row's action at the row's own path.
+        let all = #"{"type": "listRow", "title": "${item.title}", "action": {"type": "openURL", "url": "${item.id}"}}"#
+        let withLink = try ClientStateCodingTests.decode(Self.screen(state: state, Self.rows(template: all)))
+        #expect(withLink.issues.contains { $0.path.hasPrefix("$.sections[0].components[0].rows[1]") }, "\(withLink.issues)")
+    }
+
+    @Test("rows made from an app-kept array are refused: the list is the server's data")
+    func appScope() throws {
+        let state = #"{"works": {"type": {"array": "string"}, "initial": ["a"], "scope": "app"}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: state, Self.rows(template: #"{"type": "text", "text": "${item}"}"#)))
+        #expect(decoded.value.sections[0].components.isEmpty)
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].items", in: decoded)?.message.contains("kept by the app") == true)
+    }
+
+    @Test("a template over 100 000 elements makes the first 5 000 rows and says how many were left out")
+    func bounded() throws {
+        let elements = String(repeating: "\"x\",", count: 100_000) + "\"last\""
+        let state = #"{"names": {"type": {"array": "string"}, "initial": [\#(elements)]}}"#
+        let template = #"{"type": "text", "text": "${item}"}"#
+        let decoded = try ClientStateCodingTests.decode(
+            Self.screen(state: state, Self.rows(template: template, items: "names", id: "a"), Self.rows(template: template, items: "names", id: "b")))
+        #expect(decoded.value.sections[0].components.count == Component.Rows.maximumRows, "the limit is for the whole screen")
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].items", in: decoded)?.message.contains("95001 of 100001 rows left out") == true)
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[1].items", in: decoded)?.message.contains("100001 of 100001") == true)
+    }
+
+    @Test("a v5 reader gets no rows kind: the server sends the rows themselves")
+    func olderReaders() throws {
+        let decoded = try ClientStateCodingTests.decode(Self.screen(Self.rows()), version: .v5)
+        #expect(decoded.value.sections[0].components.allSatisfy { if case .unknown = $0.content { true } else { false } })
+        #expect(!Component.kinds(knownAt: .v5).contains(Component.Rows.kind))
+        #expect(Component.kinds(knownAt: .v6).contains(Component.Rows.kind))
+    }
+}
