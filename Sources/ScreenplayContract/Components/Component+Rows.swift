@@ -15,7 +15,9 @@ extension Component {
     /// - `items` names a screen-scoped state variable holding an array: one row per element, in
     ///   order, at most ``maximumRows``.
     /// - `template` is one component. Each string in it is a text with `${…}` holes that read
-    ///   `item` (the element) and `index` (from 0); `\$` writes a dollar sign. Its `compute`
+    ///   `item` (the element) and `index` (from 0); `\$` writes a dollar sign. An object
+    ///   `{"$value": "item.count"}` stands for that expression's value, of any type (a count where
+    ///   a text could only write a string). Its `compute`
     ///   bindings read `item` and `index` besides the screen's variables, and stay bindings: row 3
     ///   of `works` computes `contains(lower(works[3].title), lower(query))`.
     /// - A row's id is the template's `id` text when it has one, else the rows' id (or `items`)
@@ -35,6 +37,11 @@ extension Component {
         /// more rows than a person scrolls through is a search or a paged list instead.
         public static let maximumRows = 5_000
 
+        /// The member of an object in a template that stands for a value of any type:
+        /// `"recordingCount": {"$value": "item.recordings"}` writes the int itself, where a text
+        /// could only write a string.
+        public static let valueMember = "$value"
+
         /// The state variable (an array) the rows come from.
         public var items: String
         /// The component each element becomes, as JSON: its strings are texts with holes.
@@ -52,6 +59,24 @@ extension Component {
         public init(items: String, template: Component) {
             self.items = items
             self.template = (try? JSONDecoder().decode(JSONValue.self, from: ScreenplayEncoder(apiVersion: .v6).encode(template))) ?? .null
+        }
+
+        /// These rows with the template's member `member` set to `expression`'s value for each
+        /// element (`{"$value": …}`): how a field that is not a string (a count, a flag) comes
+        /// from the element. `expression` reads `item` and `index`.
+        public func filling(_ member: String, with expression: String) -> Rows {
+            var copy = self
+            if case .object(var members) = template {
+                members[member] = .object([Self.valueMember: .string(expression)])
+                copy.template = .object(members)
+            }
+            return copy
+        }
+
+        /// `text` as a template's text that writes it as it is: a `$` or `\` in it starts no hole
+        /// (`\$`, `\\`). What a server puts around a hole when the text is its data.
+        public static func text(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "$", with: "\\$")
         }
 
         /// `.rows(self)`.
@@ -141,6 +166,8 @@ struct RowTemplate: Sendable {
     private indirect enum Part: Sendable {
         case constant(JSONValue)
         case text(ScreenExpression)
+        /// `{"$value": "item.count"}`: the expression's value, of its own type.
+        case value(ScreenExpression)
         /// A binding, parsed: written again for each row with `item` and `index` replaced.
         case binding(ExpressionSyntax)
         case array([Part])
@@ -196,6 +223,17 @@ struct RowTemplate: Sendable {
                 if case .string(Component.Rows.kind.rawValue)? = members["type"] {
                     throw Problem(path: path, message: "rows cannot hold rows: a template makes one row per element")
                 }
+                if members.count == 1, case .string(let source)? = members[Component.Rows.valueMember] {
+                    let here = path + [AnyCodingKey(Component.Rows.valueMember)]
+                    do throws(ExpressionError) {
+                        let syntax = try ExpressionParser.parse(source)
+                        guard let textTypes else { return .constant(json) }
+                        let expression = try ScreenExpression(syntax: syntax, source: source, types: textTypes)
+                        return .value(expression)
+                    } catch {
+                        throw Problem(path: here, message: "\(error)")
+                    }
+                }
                 var parts: [String: Part] = [:]
                 for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                     let here = path + [AnyCodingKey(key)]
@@ -236,6 +274,12 @@ struct RowTemplate: Sendable {
                     return .string(text)
                 } catch {
                     throw Problem(path: path, message: "\(error)")
+                }
+            case .value(let expression):
+                do throws(ExpressionError) {
+                    return try expression.evaluate(in: environment).json
+                } catch {
+                    throw Problem(path: path + [AnyCodingKey(Component.Rows.valueMember)], message: "\(error)")
                 }
             case .binding(let syntax): return .string(syntax.source(replacing: replacements))
             case .array(let parts):

@@ -87,7 +87,7 @@ public struct ScreenExpression: Sendable, CustomStringConvertible {
         (try? ExpressionParser.parse(source))?.source(replacing: replacements)
     }
 
-    private init(syntax: ExpressionSyntax, source: String, types: [String: ExpressionType]) throws(ExpressionError) {
+    init(syntax: ExpressionSyntax, source: String, types: [String: ExpressionType]) throws(ExpressionError) {
         var checker = ExpressionChecker(types: types)
         let (checked, type) = try checker.check(syntax)
         self.source = source

@@ -91,7 +91,15 @@ struct CatalogScreens: Sendable {
         }
         let works = try await catalog.works(composerID: composer.id)
         let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
+        return Self.composerScreen(composer, works: works, tracks: tracks)
+    }
+
+    /// A composer's page from its data: `tracks` are the ids of each work's tracks (what marks
+    /// a work's row while one of them plays).
+    static func composerScreen(_ composer: ComposerRecord, works: [WorkRecord], tracks: [Int64: [String]]) -> Screen {
+        let slug = composer.slug
         let header = DemoLinks.composerHeader(composer)
+        let records = Self.workRecords(works, tracks: tracks)
         return Screen(
             id: "composer/\(composer.slug)", title: composer.name, header: header,
             toolbar: [
@@ -99,7 +107,8 @@ struct CatalogScreens: Sendable {
             ],
             // What the works filter has typed (v6): each row shows itself while it matches, on the
             // device, with no request. Old apps and pages without the script show every work.
-            state: StateVariables(declaring: Self.worksFilter.declaration, Self.biographyUnfolded.declaration)
+            state: StateVariables(
+                declaring: Self.worksFilter.declaration, Self.biographyUnfolded.declaration, records.declaration)
         ) {
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
@@ -126,27 +135,63 @@ struct CatalogScreens: Sendable {
                 if works.count > 1 {
                     TextField(label: "Filter works", hint: "Part of a title, a key or a genre", storageKey: "filter")
                 }
+                // One row template over the works' data (v6): each row shows itself while it
+                // matches what was typed, and is marked while one of its tracks plays.
                 let typed = Self.worksFilter.value.trimmed.lowercased
-                let matches = works.map { work in
-                    StateExpression((work.title + " " + DemoLinks.workDetails(work).joined(separator: " ")).lowercased()).contains(typed)
-                }
-                for (work, matching) in zip(works, matches) {
-                    ListRow(
-                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), recordingCount: work.recordingCount,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                let row = WorkRow.self
+                Component.Rows(
+                    records, template: ListRow(
+                        title: row.title.text, subtitle: row.details.text,
+                        action: .navigate(
+                            to: "screens/work/\(row.id.text)", header: ScreenHeader(title: row.title.text, subtitle: Component.Rows.text(composer.name + " · ") + row.details.text))
                     )
-                    .visible(matching)
-                    .markedWhilePlaying(tracks[work.id])
-                }
+                    .visible(row.title.value.appending(" ").appending(row.details.value).lowercased.contains(typed))
+                    .selected(row.tracks.contains(ClientValues.trackID))
+                )
+                .filling("recordingCount", with: row.recordings)
+                .id("works")
                 // Said when the filter leaves nothing (while the expression fits the language's limit).
-                if let any = matches.first.map({ first in matches.dropFirst().reduce(first) { $0 || $1 } }) {
+                let matches = works.map { Self.searchText($0).contains(typed) }
+                if works.count > 1, let first = matches.first {
+                    let any = matches.dropFirst().reduce(first) { $0 || $1 }
                     let nothing = Self.worksFilter.value.trimmed.isNot("") && !any
-                    if works.count > 1 && nothing.source.utf8.count <= ScreenExpression.maximumBytes {
+                    if nothing.source.utf8.count <= ScreenExpression.maximumBytes {
                         Text("No work matches the filter.", color: .token(.secondaryText)).visible(nothing)
                     }
                 }
             }
         }
+    }
+
+    /// A work's text the filter searches, lowercased, as a literal.
+    static func searchText(_ work: WorkRecord) -> StateExpression<String> {
+        StateExpression((work.title + " " + DemoLinks.workDetails(work).joined(separator: " · ")).lowercased())
+    }
+
+    /// The fields of a composer's work rows (v6).
+    enum WorkRow {
+        static let id = RowField<String>("id")
+        static let title = RowField<String>("title")
+        /// Catalogue number, key and year: `K. 626 · D minor · 1791`.
+        static let details = RowField<String>("details")
+        static let recordings = RowField<Int>("recordings")
+        /// The ids of the work's tracks: the row is marked while one of them plays.
+        static let tracks = RowField<[String]>("tracks")
+    }
+
+    /// The works' rows' data: one record per work.
+    static func workRecords(_ works: [WorkRecord], tracks: [Int64: [String]]) -> RowRecords {
+        var records = RowRecords("works")
+        for work in works {
+            records.append { record in
+                record.set(WorkRow.id, String(work.id))
+                record.set(WorkRow.title, work.title)
+                record.set(WorkRow.details, DemoLinks.workDetails(work).joined(separator: " · "))
+                record.set(WorkRow.recordings, work.recordingCount)
+                record.set(WorkRow.tracks, tracks[work.id] ?? [])
+            }
+        }
+        return records
     }
 
     func work(id: Int64) async throws -> Screen {
