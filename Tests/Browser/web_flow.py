@@ -787,6 +787,35 @@ class WithJavaScript(unittest.TestCase):
         self.assertTrue(page.js("return window.stillHere === true"), "no page load")
         self.assertEqual([f"{v}" for v in page.axe()], [])
 
+    def test_the_search_field_says_what_is_wrong_as_it_is_typed(self):
+        """A verdict computed from the state (v6): one character says why Search waits and
+        disables it, the second clears both, with no request; then Enter searches."""
+        page = self.page
+        page.open("/screens/search")
+        page.settled()
+        field = page.find("input[name='storage.query']")
+        submit = page.find("#section-field form button[type=submit]")
+        note = "return document.getElementById('field-query-computed').textContent"
+        self.assertEqual(page.js(note), "")
+        self.assertTrue(submit.is_enabled(), "nothing typed yet: nothing to blame")
+        page.js("window.requests = 0; const seen = window.fetch; window.fetch = (...a) => { window.requests++; return seen(...a); };"
+                "window.stillHere = true;")
+        field.send_keys("m")
+        page.wait(lambda: page.js(note) == "Type at least two characters")
+        self.assertFalse(submit.is_enabled())
+        self.assertEqual(field.get_attribute("aria-invalid"), "true")
+        page.shots("search-verdict")
+        field.send_keys("o")
+        page.wait(lambda: page.js(note) == "")
+        self.assertTrue(submit.is_enabled())
+        self.assertEqual(page.js("return window.requests"), 0, "the verdict asked the server")
+        self.assertTrue(page.js("return window.stillHere === true"), "no page load")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        field.send_keys("zart", Keys.ENTER)
+        page.wait(lambda: "q=mozart" in page.browser.current_url)
+        page.settled()
+        self.assertIn("Results for", page.browser.find_element(By.CSS_SELECTOR, "#section-results h2").text)
+
     def test_notices_and_errors_are_readable_in_dark_mode(self):
         page = self.using("failing")
         page.dark(True)

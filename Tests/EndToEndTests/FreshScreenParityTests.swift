@@ -35,6 +35,16 @@ struct FreshScreenParityTests {
                                 Component.text(.init("never shown")).id("late").computing(.visible, "resumeAt > 0"),
                             ])
                         ).id("times"),
+                        // Rows from a template (v6): a v5 client gets the rows the server made.
+                        Component.rows(
+                            .init(
+                                items: "works",
+                                template: [
+                                    "type": "listRow", "title": "${item.title}", "subtitle": "No. ${index + 1}",
+                                    "recordingCount": ["$value": "item.recordings"],
+                                    "compute": ["visible": "item.year > 1780", "text": "expanded ? item.title : upper(item.title)"],
+                                ])
+                        ).id("works"),
                     ])
             ],
             state: [
@@ -42,6 +52,13 @@ struct FreshScreenParityTests {
                 "saved": try StateVariable(.bool, initial: .bool(false)),
                 "count": try StateVariable(.int, initial: .int(1_204)),
                 "resumeAt": try StateVariable(.number, initial: .number(0), scope: .app),
+                "works": try StateVariable(
+                    .array(.record(["title": .string, "year": .int, "recordings": .int])),
+                    initial: .array([
+                        .record(["title": .string("Requiem"), "year": .int(1791), "recordings": .int(3)]),
+                        .record(["title": .string("Mitridate"), "year": .int(1770), "recordings": .int(1)]),
+                        .record(["title": .string("Don Giovanni"), "year": .int(1787), "recordings": .int(2)]),
+                    ])),
             ])
     }
 
@@ -70,5 +87,6 @@ struct FreshScreenParityTests {
         func texts(_ node: ViewNode) -> [String] { (node.text.map { [$0] } ?? []) + node.children.flatMap(texts) }
         #expect(texts(old).contains("Tracks: 1,204") && texts(old).contains("Resume at 0:00"))
         #expect(!texts(old).contains("Biography") && !texts(old).contains("never shown"))
+        #expect(texts(old).suffix(2) == ["REQUIEM", "DON GIOVANNI"], "the rows, made and bound: Mitridate (1770) is hidden")
     }
 }

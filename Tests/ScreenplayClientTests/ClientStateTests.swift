@@ -181,6 +181,31 @@ struct TextFieldResolutionTests {
         #expect(node.field?.requiredMessage == "Type a name")
     }
 
+    @Test("a verdict computed from the state (v6): its message is the field's, its submit waits, and typing re-evaluates it")
+    func computedVerdict() throws {
+        let field = Component.TextField(label: "Name", storageKey: "name", submit: .command(.init(url: "commands/rename")))
+            .computing(.validation, "len(name) > 3 ? 'At most three letters, ' + string(len(name)) + ' typed' : ''").id("f")
+        let screen = Screen(
+            id: "s", title: "S", sections: [ScreenSection(id: "main", components: [field])],
+            state: ["name": try StateVariable(.string, initial: .string("Ada"))])
+        var engine = BindingEngine(screen: screen)
+        func node(_ typed: String) -> ViewNode? {
+            var context = ResolutionContext(storage: ["name": typed])
+            context.computed = engine.results
+            return ViewTreeResolver(context: context).resolve(screen).root.node(withID: "id:f")
+        }
+        #expect(node("Ada")?.field?.isValid == true && node("Ada")?.action?.isEnabled == true && node("Ada")?.field?.validationMessage == nil)
+        #expect(try engine.set("name", to: .string("Adele")) == [BindingEngine.Key("f", .validation)])
+        let refused = node("Adele")
+        #expect(refused?.field?.validationMessage == "At most three letters, 5 typed")
+        #expect(refused?.field?.isValid == false && refused?.action?.isEnabled == false)
+        #expect(refused?.accessibility.hint == "At most three letters, 5 typed")
+        // Another kind ignores it: a verdict is a text field's.
+        let text = Component.text(.init("x")).computing(.validation, "'no'").id("t")
+        let other = Screen(id: "o", title: "O", sections: [ScreenSection(id: "main", components: [text])])
+        #expect(ViewTreeResolver().resolve(other).root.node(withID: "id:t")?.text == "x")
+    }
+
     @Test("a pattern the device cannot compile is logged and accepts any text")
     func badPattern() {
         var field = ClientStateTests.search

@@ -161,3 +161,25 @@ extension RowsCodingTests {
         }
     }
 }
+
+extension RowsCodingTests {
+    @Test("a `set` of the variable rows are made from is refused where it stands; the rest of the screen stays")
+    func setOfItemsRefused() throws {
+        let decoded = try ClientStateCodingTests.decode(
+            Self.screen(
+                Self.rows(),
+                #"{"type": "button", "title": "Clear", "action": {"type": "set", "variable": "works", "value": "works"}}"#,
+                #"{"type": "button", "title": "Both", "action": {"type": "sequence", "actions": [{"type": "set", "variable": "works", "value": "works"}, {"type": "set", "variable": "query", "value": "''"}]}}"#,
+                #"{"type": "button", "title": "Query", "action": {"type": "set", "variable": "query", "value": "'x'"}}"#))
+        let titles = decoded.value.sections[0].components.compactMap { component -> String? in
+            if case .button(let button) = component.content { return button.title } else { return nil }
+        }
+        #expect(titles == ["Both", "Query"], "the button that only set the rows' variable goes")
+        #expect(decoded.value.sections[0].components.count == 5)
+        guard case .button(let both) = decoded.value.sections[0].components[3].content else { return }
+        #expect(both.action == .sequence(.init([.set(.init(variable: "query", value: "''"))])))
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[1]", in: decoded)?.message.contains("'works' is refused") == true, "\(decoded.issues)")
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[2]", in: decoded) != nil)
+        #expect(decoded.issues.count == 2)
+    }
+}

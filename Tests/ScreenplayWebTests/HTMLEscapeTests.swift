@@ -73,4 +73,18 @@ struct HTMLIdentifierTests {
         // Blank: nothing to send, so the form's button is there (the browser and server refuse it).
         #expect(html.contains("<button type=\"submit\">Send</button>"))
     }
+
+    @Test("A field whose verdict is computed (v6) says it in a live region the script rewrites, escaped, and carries the expression")
+    func computedVerdict() throws {
+        let field = Component.textField(.init(label: "Name", storageKey: "name", submit: .command(.init(url: "commands/rename"))))
+            .computing(.validation, "len(name) > 3 ? '<b>Too long</b>' : ''").id("f")
+        let screen = Screen(
+            id: "s", title: "S", sections: [ScreenSection(id: "main", components: [field])],
+            state: ["name": try StateVariable(.string, initial: .string("Adele"))])
+        let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/screens/s"))
+        #expect(html.contains(#"<p class="field-error" id="field-name-computed" aria-live="polite">&lt;b&gt;Too long&lt;/b&gt;</p>"#), "\(html)")
+        #expect(html.contains(#"aria-describedby="field-name-computed""#))
+        #expect(html.contains("data-compute=") && html.contains("validation"))
+        #expect(!html.contains("field-name-error"), "the computed verdict is not said twice")
+    }
 }

@@ -10,6 +10,7 @@ extension Resolution {
         var component = component
         var enabled: Bool?
         var selected: Bool?
+        var verdict: String?
         var hidden = false
         let sources = component.attributes.compute
         if let key = component.id, !sources.isEmpty {
@@ -19,6 +20,7 @@ extension Resolution {
                 case (.enabled, .bool(let value)): enabled = value
                 case (.selected, .bool(let value)): selected = value
                 case (.visible, .bool(let value)): hidden = !value
+                case (.validation, .string(let message)): verdict = message
                 default:
                     if let applied = component.applying(property, value) { component = applied }
                 }
@@ -32,6 +34,14 @@ extension Resolution {
                 nodes[0].accessibility.traits.insert(.disabled)
             }
             if selected == true { nodes[0].accessibility.traits.insert(.selected) }
+            // A text field's computed verdict (v6): its message is what the field says, and its
+            // submit waits until the expression is satisfied.
+            if let verdict, !verdict.isEmpty, nodes[0].field != nil {
+                nodes[0].field?.isValid = false
+                nodes[0].field?.validationMessage = verdict
+                nodes[0].accessibility.hint = verdict
+                nodes[0].action?.isEnabled = false
+            }
             if context.carriesBindingSources && component.id != nil {
                 nodes[0].computed = sources
                 nodes[0].isHidden = hidden

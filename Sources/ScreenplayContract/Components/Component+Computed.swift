@@ -7,8 +7,8 @@ extension Component {
     ///   button, track row, section header or page header; other kinds have none to set.
     /// - `style` sets a button's style or a text's color token; an unknown token gives the kind's
     ///   default (no style, the primary text color).
-    /// - `enabled` and `selected` have no static field: the resolved tree carries them (see the
-    ///   client core), so they leave the component as it is.
+    /// - `enabled`, `selected` and `validation` have no static field: the resolved tree carries
+    ///   them (see the client core), so they leave the component as it is.
     /// - A value of the wrong type (the checker prevents it) leaves the component as it is.
     public func applying(_ property: BindableProperty, _ value: ExpressionValue) -> Component? {
         var copy = self

@@ -71,11 +71,14 @@ public enum BindableProperty: String, Sendable, Hashable, CaseIterable, Comparab
     case selected
     /// A style token of the kind.
     case style
+    /// A text field's verdict on what was typed: the message it shows while the text is not
+    /// acceptable (its submit disabled meanwhile), empty while it is. The server still checks.
+    case validation
 
     /// The type its expression must have.
     public var type: ExpressionType {
         switch self {
-        case .text, .style: .string
+        case .text, .style, .validation: .string
         case .visible, .enabled, .selected: .bool
         }
     }

@@ -155,3 +155,70 @@ private struct RowExpansion {
         }
     }
 }
+
+extension Screen {
+    /// The variables the screen's `rows` are made from.
+    var rowsItems: Set<String> {
+        var names: Set<String> = []
+        func walk(_ components: [Component]) {
+            for component in components {
+                if case .rows(let rows) = component.content { names.insert(rows.items) }
+                walk(component.children)
+            }
+        }
+        for section in sections { walk(section.components) }
+        return names
+    }
+
+    /// The screen without any `set` of one of `names` (the variables rows are made from, which are
+    /// the server's data: a list does not change shape on the device), and an issue for each
+    /// component or menu item that held one. A sequence loses that step; a kind that requires its
+    /// action (a button) goes when its action goes.
+    func refusingSets(of names: Set<String>) -> Decoded<Screen> {
+        var issues: [DecodingIssue] = []
+        var refusedHere = false
+        func strip(_ action: Action) -> Action? {
+            switch action {
+            case .set(let set) where names.contains(set.variable):
+                refusedHere = true
+                return nil
+            case .sequence(let sequence):
+                let steps = sequence.actions.compactMap(strip)
+                return steps.isEmpty ? nil : .sequence(.init(steps))
+            default:
+                return action
+            }
+        }
+        func report(_ path: String) {
+            guard refusedHere else { return }
+            issues.append(
+                DecodingIssue(
+                    kind: .invalidElement, path: path,
+                    message: "a `set` of \(names.sorted().map { "'\($0)'" }.joined(separator: ", ")) is refused: rows are made from it, and rows are the server's data"))
+            refusedHere = false
+        }
+        var result = self
+        for (index, section) in sections.enumerated() {
+            result.sections[index].components = section.components.enumerated().compactMap { position, component in
+                let kept = component.mappingActions(strip)
+                report("$.sections[\(index)].components[\(position)]")
+                return kept
+            }
+        }
+        func items(_ list: [MenuItem]?, _ name: String) -> [MenuItem]? {
+            list.map { list in
+                list.enumerated().compactMap { position, item in
+                    var item = item
+                    let action = strip(item.action)
+                    report("$.\(name)[\(position)].action")
+                    guard let action else { return nil }
+                    item.action = action
+                    return item
+                }
+            }
+        }
+        result.toolbar = items(toolbar, "toolbar")
+        result.menu = items(menu, "menu")
+        return Decoded(value: result, issues: issues)
+    }
+}

@@ -103,9 +103,12 @@ extension Screen: Codable {
         live = decoder.screenplayAPIVersion >= LiveUpdates.introduced ? try container.decodeLossyIfPresent(LiveUpdates.self, forKey: .live) : nil
         // Rows (v6) are made once, here: everything that reads a decoded screen sees plain rows.
         if hasRows {
+            let refused = refusingSets(of: rowsItems)
+            (toolbar, menu) = (refused.value.toolbar, refused.value.menu)
+            sections = refused.value.sections
             let expanded = expandingRows(apiVersion: decoder.screenplayAPIVersion, locale: decoder.screenplayLocale)
             sections = expanded.value.sections
-            for issue in expanded.issues {
+            for issue in refused.issues + expanded.issues {
                 guard let log = decoder.issueLog, log.mode == .lossy else {
                     throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(issue.path): \(issue.message)"))
                 }

@@ -32,6 +32,15 @@ struct SearchScreens: Sendable {
             submit: .command(command))
     }
 
+    /// The field as a screen shows it: its verdict computed as the user types (v6), so the
+    /// message and a disabled Search answer the first key, with the pattern (older apps, pages
+    /// without the script) and the server still checking.
+    static func field(typed: String) -> (field: Component, state: StateVariables) {
+        let query = ScreenVariable(storageKey, initial: String(typed.prefix(maximumLength)))
+        let short = query.value.trimmed.count.isLess(than: 2) && query.value.count.isMore(than: 0)
+        return (field.id("search-field").validation(short.then(validationMessage, else: "")), StateVariables(declaring: query.declaration))
+    }
+
     /// The URL of the results for `query`.
     static func resultsURL(_ query: String) -> String {
         var allowed = CharacterSet.urlQueryAllowed
@@ -46,17 +55,21 @@ struct SearchScreens: Sendable {
         let typed = raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let query = typed.precomposedStringWithCanonicalMapping
         guard !query.isEmpty else {
-            return Screen(id: "search", title: "Search", header: Self.header) {
+            let field = Self.field(typed: "")
+            return Screen(id: "search", title: "Search", header: Self.header, state: field.state) {
                 Section("field") {
-                    Self.field.id("search-field")
+                    field.field
                     Text("Results appear here.", color: .token(.secondaryText))
                 }
             }
         }
         if let problem = Self.problem(with: typed) {
-            return Screen(id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: String(query.prefix(500))]) {
+            let field = Self.field(typed: String(query.prefix(500)))
+            return Screen(
+                id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: String(query.prefix(500))], state: field.state
+            ) {
                 Section("field") {
-                    Self.field.id("search-field")
+                    field.field
                     Text(problem, color: .token(.negative))
                 }
             }
@@ -64,8 +77,9 @@ struct SearchScreens: Sendable {
         let results = try await search.search(query)
         let tracks = try await search.catalog.trackIDs(works: Set(results.works.map(\.id)), recordings: Set(results.recordings.map(\.0.id)))
         let title = results.isEmpty ? "No results for “\(query)”" : "Results for “\(query)”"
-        return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query]) {
-            Section("field") { Self.field.id("search-field") }
+        let field = Self.field(typed: query)
+        return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query], state: field.state) {
+            Section("field") { field.field }
             Section("results", header: SectionHeader(title: title, subtitle: results.isEmpty ? "Try fewer words, or another spelling." : nil)) {
                 for composer in results.composers {
                     ListRow(

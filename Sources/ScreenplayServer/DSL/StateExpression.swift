@@ -241,6 +241,9 @@ extension Component {
     public func selected(_ condition: StateExpression<Bool>) -> Component { computing(.selected, condition.source) }
     /// Its style token computed (v6).
     public func style(_ token: StateExpression<String>) -> Component { computing(.style, token.source) }
+    /// A text field's verdict computed (v6): the message while the text is not acceptable (its
+    /// submit disabled meanwhile), empty while it is.
+    public func validation(_ message: StateExpression<String>) -> Component { computing(.validation, message.source) }
 }
 
 extension ComponentPayload {
@@ -256,6 +259,8 @@ extension ComponentPayload {
     public func selected(_ condition: StateExpression<Bool>) -> Component { component.selected(condition) }
     /// Its style token computed (v6).
     public func style(_ token: StateExpression<String>) -> Component { component.style(token) }
+    /// A text field's verdict computed (v6).
+    public func validation(_ message: StateExpression<String>) -> Component { component.validation(message) }
 }
 
 extension Dictionary where Key == String, Value == StateVariable {

@@ -161,10 +161,12 @@ extension HTMLRenderer {
             input += " pattern=\"\(HTML.escape(pattern))\""
             if let message = field.patternMessage { input += " title=\"\(HTML.escape(message))\"" }
         }
+        // A verdict computed from the state (v6) is said in a live region the script rewrites.
+        let computed = node.computed[.validation] != nil
         var described: [String] = []
         if field.maxLength != nil { described.append("\(id)-limit") }
         if field.requiredMessage != nil { described.append("\(id)-required") }
-        if field.validationMessage != nil { described.append("\(id)-error") }
+        if computed { described.append("\(id)-computed") } else if field.validationMessage != nil { described.append("\(id)-error") }
         if !described.isEmpty { input += " aria-describedby=\"\(described.joined(separator: " "))\"" }
         if field.validationMessage != nil { input += " aria-invalid=\"true\"" }
         if let maxLength = field.maxLength { input += limitAttributes(maxLength) }
@@ -175,7 +177,9 @@ extension HTMLRenderer {
         input += ">"
         // Filled by the script as the user types (a live region, empty until then).
         if field.requiredMessage != nil { input += "<p class=\"field-error\" id=\"\(id)-required\" aria-live=\"polite\"></p>" }
-        if let message = field.validationMessage {
+        if computed {
+            input += "<p class=\"field-error\" id=\"\(id)-computed\" aria-live=\"polite\">\(HTML.escape(field.validationMessage ?? ""))</p>"
+        } else if let message = field.validationMessage {
             input += "<p class=\"field-error\" id=\"\(id)-error\">\(HTML.escape(message))</p>"
         }
         if let maxLength = field.maxLength { input += limitHint(maxLength, id: "\(id)-limit") }

@@ -22,7 +22,8 @@ export function check(input, typed) {
     input.setAttribute("aria-invalid", blank);
   }
   const submit = input.form && $("button[type=submit]", input.form);
-  if (submit) submit.disabled = blank;
+  // A verdict the page's state computes (state.js) keeps it disabled too.
+  if (submit) submit.disabled = blank || !!input.dataset.invalid;
 }
 
 doc.addEventListener("input", (event) => {

@@ -5,7 +5,7 @@ import { compile } from "./expressions.js";
 
 const doc = document;
 const KEPT = "screenplay.state.";
-const PROPERTY_TYPES = { text: "string", style: "string", visible: "bool", enabled: "bool", selected: "bool" };
+const PROPERTY_TYPES = { text: "string", style: "string", visible: "bool", enabled: "bool", selected: "bool", validation: "string" };
 const PLAYER = { record: { trackID: "string", playing: "bool", position: "number", title: "string" } };
 const STYLES = ["primary", "secondary", "plain"];
 let page = null;
@@ -78,6 +78,18 @@ function apply(changed) {
     } else if (property === "text") {
       const target = element.querySelector(".label, .title, h1, h2, h3, h4, h5, h6") || element;
       if (target.textContent !== value) target.textContent = value;
+    } else if (property === "validation") {
+      // A field's verdict: said in its live region, held by the browser's own validity, and its
+      // submit waits while it is not empty (or while a required text is blank, as fields.js says).
+      const input = element.querySelector("input:not([type=hidden])");
+      if (!input) continue;
+      const note = doc.getElementById(input.id + "-computed");
+      if (note) note.textContent = value;
+      input.dataset.invalid = value;
+      input.setCustomValidity(value);
+      input.setAttribute("aria-invalid", value !== "");
+      const submit = element.querySelector("button[type=submit]");
+      if (submit) submit.disabled = value !== "" || (!!input.dataset.required && !input.value.trim());
     } else if (property === "style") {
       const control = element.matches("button, a") ? element : element.querySelector("button, a");
       if (control) for (const style of STYLES) control.classList.toggle(style, style === value);
