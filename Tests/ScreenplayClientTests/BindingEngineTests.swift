@@ -85,6 +85,21 @@ struct BindingEngineTests {
         #expect(throws: ExpressionError.self) { try engine.compile("count +") }
     }
 
+    @Test("no cycle can form: a binding writes no variable, and sets that read each other (or themselves) run once per tap")
+    func noCycles() throws {
+        var engine = BindingEngine(
+            state: ["a": try StateVariable(.int, initial: .int(1)), "b": try StateVariable(.int, initial: .int(1))],
+            bindings: [Key("ab", .text): "string(a) + '/' + string(b)"])
+        let (a, b, double) = (try engine.compile("b + 1"), try engine.compile("a + 1"), try engine.compile("a * 2"))
+        // a = b + 1, then b = a + 1, twice: each tap evaluates its one expression with the values of the moment.
+        for (variable, expression, expected) in [("a", a, "2/1"), ("b", b, "2/3"), ("a", a, "4/3"), ("b", b, "4/5")] {
+            _ = try engine.perform(set: variable, to: expression)
+            #expect(engine.results[Key("ab", .text)] == .string(expected))
+        }
+        _ = try engine.perform(set: "a", to: double)
+        #expect(engine.values["a"] == .int(8), "a set that reads its own variable is evaluated once, with the value before it")
+    }
+
     @Test("variables start from what the client kept (when it is of their type); only app-scoped ones are what it keeps")
     func appScope() throws {
         // The navigator passes app values from its storage, and a screen's own values only over a
