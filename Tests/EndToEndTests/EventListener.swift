@@ -13,6 +13,7 @@ final class EventListener: Sendable {
     private let received = Mutex<[StreamEvent]>([])
     private let ended = Mutex(false)
     private let comments = Mutex(0)
+    private let lastID = Mutex("")
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
     private init(status: UInt, headers: [(String, String)]) {
@@ -42,6 +43,7 @@ final class EventListener: Sendable {
                     if String(decoding: bytes, as: UTF8.self).contains(": heartbeat") { listener.comments.withLock { $0 += 1 } }
                     let events = try parser.feed(bytes)
                     listener.received.withLock { $0 += events }
+                    listener.lastID.withLock { $0 = parser.lastEventID }
                 }
             } catch {}
             listener.ended.withLock { $0 = true }
@@ -56,6 +58,8 @@ final class EventListener: Sendable {
     var hasEnded: Bool { ended.withLock { $0 } }
     /// Heartbeat comments seen.
     var heartbeats: Int { comments.withLock { $0 } }
+    /// The stream's last event id so far, id-only messages included (what `Last-Event-ID` would say).
+    var lastEventID: String { lastID.withLock { $0 } }
 
     /// The `screen` events so far, as (path, etag).
     var screenChanges: [(path: String, etag: String)] {

@@ -23,7 +23,9 @@ struct LiveDemoTests {
             let adaPhone = try await EventListener.open(root, screens: ["home", "playlist/1", "shop"], token: ada)
             let bobPhone = try await EventListener.open(root, screens: ["home", "playlist/1", "shop"], token: bob)
             let reader = try await EventListener.open(root, screens: ["shop"])
-            for listener in [adaPhone, bobPhone, reader] {
+            // Watches no page of the shop: a publish of the shop does not wake it at all.
+            let homeOnly = try await EventListener.open(root, screens: ["home"])
+            for listener in [adaPhone, bobPhone, reader, homeOnly] {
                 #expect(await listener.wait { $0.contains { $0.type == "ready" } } != nil)
             }
             // Ada's tablet takes the heart off playlist 1.
@@ -44,12 +46,16 @@ struct LiveDemoTests {
             template["sections"] = .array((template["sections"]?.arrayValue ?? []).filter { $0["id"] != "featured" })
             let json = String(decoding: try JSONEncoder().encode(JSONValue.object(template)), as: UTF8.self)
             #expect(try await AdminAPITests.call(.put, root, "pages/shop/draft", token: admin, json: json).status == .ok)
+            let quietID = homeOnly.lastEventID
             #expect(try await AdminAPITests.call(.post, root, "pages/shop/publish", token: admin, json: #"{"expectedLive":1}"#).status == .ok)
             for (name, listener) in [("Ada", adaPhone), ("Bob", bobPhone), ("a reader", reader)] {
                 let heard = await listener.wait(upTo: heardPromptly + .seconds(3)) { _ in listener.screenChanges.contains { $0.path == "shop" } }
                 #expect(heard.map { $0 < heardPromptly } == true, "\(name) heard the publish promptly: \(String(describing: heard))")
+                #expect(!listener.screenChanges.contains { $0.path == "home" }, "\(name): the publish changed no home")
             }
-            for listener in [adaPhone, bobPhone, reader] { await listener.close() }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(homeOnly.lastEventID == quietID && homeOnly.screenChanges.isEmpty, "a stream that watches no shop was not woken by its publish")
+            for listener in [adaPhone, bobPhone, reader, homeOnly] { await listener.close() }
         }
     }
 

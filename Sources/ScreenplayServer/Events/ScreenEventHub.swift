@@ -5,7 +5,8 @@ import Synchronization
 /// Every open screen event stream of this process, woken by the invalidation bus.
 ///
 /// The hub does not decide what changed: an invalidation only rings the doorbells of the streams
-/// it may concern (a user's revision: that user's streams; a publish, an experiment change: every
+/// it may concern (a user's revision: that user's streams; a publish of a route: the streams that
+/// watch that route's screen, which then look at that screen alone; an experiment change: every
 /// stream; a revoked token: every signed-in stream, to check its identity again; a draft: the
 /// streams that follow drafts, the admin's previews). Each stream then
 /// asks the screen pipeline for the ETags of what it watches and tells its client about those that
@@ -27,6 +28,11 @@ public final class ScreenEventHub: Sendable {
         var nextID: UInt64 = 0
         var streams: [UInt64: Entry] = [:]
         var byUser: [Int64: Set<UInt64>] = [:]
+        /// The streams that watch each screen path (a published route's page is the screen at
+        /// that path), so a publish rings only those.
+        var byPath: [String: Set<UInt64>] = [:]
+        /// The streams that follow drafts (the admin's previews, which show the live page too).
+        var followingDrafts: Set<UInt64> = []
         var perKey: [String: Int] = [:]
         var isClosed = false
     }
@@ -36,6 +42,7 @@ public final class ScreenEventHub: Sendable {
         let key: String
         let user: UserIdentity
         let followsDrafts: Bool
+        let paths: Set<String>
     }
 
     /// A hub woken by `bus` (subscribed here: create it after whatever caches subscribe, so they
@@ -67,7 +74,9 @@ public final class ScreenEventHub: Sendable {
 
     /// Admits a stream for `user` counted under `key`, or refuses it: `429` past the per-identity
     /// limit, `503` past the total or after ``closeAll()``.
-    func register(key: String, user: UserIdentity, followsDrafts: Bool = false) throws(ScreenplayError) -> (id: UInt64, doorbell: Doorbell) {
+    func register(key: String, user: UserIdentity, followsDrafts: Bool = false, paths: Set<String> = []) throws(ScreenplayError) -> (
+        id: UInt64, doorbell: Doorbell
+    ) {
         let limits = self.limits
         let admitted: Result<(UInt64, Doorbell), ScreenplayError> = state.withLock { registry in
             guard !registry.isClosed, registry.streams.count < limits.total else {
@@ -86,8 +95,10 @@ public final class ScreenEventHub: Sendable {
             registry.nextID += 1
             let id = registry.nextID
             let doorbell = Doorbell()
-            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user, followsDrafts: followsDrafts)
+            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user, followsDrafts: followsDrafts, paths: paths)
             registry.perKey[key, default: 0] += 1
+            for path in paths { registry.byPath[path, default: []].insert(id) }
+            if followsDrafts { registry.followingDrafts.insert(id) }
             if !user.isAnonymous { registry.byUser[user.id, default: []].insert(id) }
             return .success((id, doorbell))
         }
@@ -104,6 +115,11 @@ public final class ScreenEventHub: Sendable {
                 registry.byUser[entry.user.id]?.remove(id)
                 if registry.byUser[entry.user.id]?.isEmpty == true { registry.byUser[entry.user.id] = nil }
             }
+            registry.followingDrafts.remove(id)
+            for path in entry.paths {
+                registry.byPath[path]?.remove(id)
+                if registry.byPath[path]?.isEmpty == true { registry.byPath[path] = nil }
+            }
         }
     }
 
@@ -111,6 +127,19 @@ public final class ScreenEventHub: Sendable {
     /// because of it reports an id that includes it).
     func announce(_ invalidation: Invalidation) {
         generation.add(1, ordering: .releasing)
+        if case .pagePublished(let route) = invalidation {
+            // Only the streams that watch the route's screen, and only that screen changed; and the
+            // previews, whose live side may be that page.
+            let (watching, previews) = state.withLock { registry in
+                (
+                    (registry.byPath[route] ?? []).compactMap { registry.streams[$0]?.doorbell },
+                    registry.followingDrafts.compactMap { registry.streams[$0]?.doorbell }
+                )
+            }
+            for doorbell in watching { doorbell.ring { $0.paths.insert(route) } }
+            for doorbell in previews { doorbell.ring { $0.changed = true } }
+            return
+        }
         let (doorbells, identity): ([Doorbell], Bool) = state.withLock { registry in
             switch invalidation {
             case .userRevision(let userID):
@@ -172,7 +201,8 @@ extension ScreenEventHub {
                 ready[screen.entry] = .some(nil)
             }
         }
-        let (id, doorbell) = try register(key: client.limitKey, user: client.user, followsDrafts: followsDrafts)
+        let (id, doorbell) = try register(
+            key: client.limitKey, user: client.user, followsDrafts: followsDrafts, paths: Set(screens.map(\.path)))
         var opening: [UInt8] = []
         if let lastEventID, lastEventID != openedID {
             opening += ServerSentEvent(type: "revalidate", data: EventData.json(["screens": entries])).bytes
@@ -193,7 +223,10 @@ extension ScreenEventHub {
 final class Doorbell: Sendable {
     /// What happened since the stream last looked.
     struct Pending: Sendable {
+        /// Anything may have changed: every watched screen is looked at.
         var changed = false
+        /// Only the screens at these paths may have changed (a publish of their route).
+        var paths: Set<String> = []
         var identity = false
         var tick = false
         var closed = false

@@ -136,8 +136,8 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                 if pending.shutdown { return finish("shutdown") }
                 if pending.identity, !(await identityHolds()) { return finish("identity") }
                 var chunk: [UInt8] = []
-                if pending.changed || pending.identity {
-                    chunk += await changes()
+                if pending.changed || pending.identity || !pending.paths.isEmpty {
+                    chunk += await changes(only: pending.changed || pending.identity ? nil : pending.paths)
                     if unauthorized { return finish("identity", after: chunk) }
                 }
                 if pending.tick {
@@ -148,13 +148,14 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
             }
         }
 
-        /// A `screen` event per watched screen whose ETag moved; an id-only message when none
-        /// did but the hub's generation moved on.
-        mutating func changes() async -> [UInt8] {
+        /// A `screen` event per watched screen whose ETag moved (of those at `paths`, when only
+        /// they may have: a publish); an id-only message when none did but the hub's generation
+        /// moved on.
+        mutating func changes(only paths: Set<String>? = nil) async -> [UInt8] {
             // Read before looking: the id never claims more than what was looked at.
             let id = stream.hub.currentEventID
             var chunk: [UInt8] = []
-            for screen in stream.screens {
+            for screen in stream.screens where paths.map({ $0.contains(screen.path) }) ?? true {
                 let etag: String
                 do {
                     etag = try await stream.etag(screen, stream.client)
