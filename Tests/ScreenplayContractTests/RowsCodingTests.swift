@@ -183,3 +183,84 @@ extension RowsCodingTests {
         #expect(decoded.issues.count == 2)
     }
 }
+
+/// What a hostile review of row templates found, each now refused or bounded.
+extension RowsCodingTests {
+    static let names = #"{"works": {"type": {"array": "string"}, "initial": ["a", "b"]}}"#
+
+    @Test("a set of the rows' array inside the template itself is refused in every row")
+    func setInsideTemplate() throws {
+        let template = #"{"type": "button", "title": "${item}", "action": {"type": "sequence", "actions": [{"type": "set", "variable": "works", "value": "works"}, {"type": "openURL", "url": "https://example.com"}]}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: Self.names, Self.rows(template: template)))
+        let actions = decoded.value.sections[0].components.compactMap { component -> Action? in
+            if case .button(let button) = component.content { return button.action } else { return nil }
+        }
+        #expect(actions == [.sequence(.init([.openURL(.init(url: "https://example.com"))]))] + [.sequence(.init([.openURL(.init(url: "https://example.com"))]))])
+        #expect(decoded.issues.map(\.path) == ["$.sections[0].components[0].rows[0]", "$.sections[0].components[0].rows[1]"], "\(decoded.issues)")
+        #expect(decoded.issues.allSatisfy { $0.message.contains("'works' is refused") })
+    }
+
+    @Test("rows made by a hole are refused like rows written in the template")
+    func rowsByHole() throws {
+        let template = #"{"type": "ro${''}ws", "items": "works", "template": {"type": "text", "text": "${item}"}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: Self.names, Self.rows(template: template)))
+        #expect(decoded.value.sections[0].components.isEmpty)
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].rows[0]", in: decoded)?.message.contains("rows cannot hold rows") == true)
+        // And the screen decoded again is the same screen: nothing is left to make.
+        let again = try ClientStateCodingTests.decode(try ScreenplayEncoder(apiVersion: .v6).encode(decoded.value))
+        #expect(again.value == decoded.value)
+    }
+
+    @Test("a template of an app-defined kind the client renders makes rows of it, with no issue")
+    func customKind() throws {
+        let data = Self.screen(state: Self.names, Self.rows(template: #"{"type": "myCard", "title": "${item}"}"#))
+        let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: .v6, customKinds: ["myCard"]).decode(Screen.self, from: data)
+        #expect(decoded.issues.isEmpty)
+        #expect(decoded.value.sections[0].components.map(\.kind.rawValue) == ["myCard", "myCard"])
+    }
+
+    @Test("a binding that fits as the template writes it but not as the last row writes it refuses the template, saying why")
+    func bindingPastTheLimitsWhenWritten() throws {
+        // 64 levels as written; item as works[1] adds one.
+        let deep = String(repeating: "!", count: 60) + "(len(item) > 0)"
+        let template = #"{"type": "text", "text": "${item}", "compute": {"visible": "\#(deep)"}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: Self.names, Self.rows(template: template)))
+        #expect(decoded.value.sections[0].components.isEmpty)
+        let issue = ClientStateCodingTests.issue(at: "$.sections[0].components[0].template.compute.visible", in: decoded)
+        #expect(issue?.message.contains("as the last row writes it, with item as works[1]") == true, "\(decoded.issues)")
+    }
+
+    @Test("a large template repeated for many rows is bounded by bytes as well as by rows")
+    func boundedByBytes() throws {
+        let big = String(repeating: "x", count: 100_000)
+        let state = #"{"works": {"type": {"array": "int"}, "initial": [\#((0..<5_000).map(String.init).joined(separator: ","))]}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: state, Self.rows(template: #"{"type": "listRow", "title": "${item}", "subtitle": "\#(big)"}"#)))
+        let made = decoded.value.sections[0].components.count
+        #expect(made > 0 && made <= Component.Rows.maximumBytes / 100_000, "\(made) rows")
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].items", in: decoded)?.message.contains("at most \(Component.Rows.maximumBytes) bytes") == true)
+    }
+
+    @Test("rows never share an id with each other or with the screen's components; the rows' own attributes are said to be ignored")
+    func uniqueIDs() throws {
+        let text = #"{"type": "text", "text": "${item}"}"#
+        let same = #"{"type": "text", "text": "${item}", "id": "same", "compute": {"visible": "true"}}"#
+        let decoded = try ClientStateCodingTests.decode(
+            Self.screen(
+                state: Self.names, #"{"type": "text", "text": "mine", "id": "works-1"}"#,
+                #"{"type": "rows", "items": "works", "template": \#(text)}"#, #"{"type": "rows", "items": "works", "template": \#(text)}"#,
+                #"{"type": "rows", "id": "r", "items": "works", "template": \#(same), "compute": {"visible": "false"}}"#))
+        let ids = decoded.value.sections[0].components.compactMap(\.id)
+        #expect(ids == ["works-1", "works-0", "works-1~2", "works-0~2", "works-1~3", "same", "same~2"], "\(ids)")
+        #expect(decoded.value.duplicateComponentID == nil)
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[3]", in: decoded)?.message.contains("not carried") == true)
+    }
+
+    @Test("a set inside a template reads the row's element: item is written as the row's, as in bindings")
+    func setValueReadsItem() throws {
+        let state = #"{"works": {"type": {"array": "string"}, "initial": ["a", "b"]}, "chosen": {"type": "string", "initial": ""}}"#
+        let template = #"{"type": "button", "title": "${item}", "action": {"type": "set", "variable": "chosen", "value": "item"}}"#
+        let decoded = try ClientStateCodingTests.decode(Self.screen(state: state, Self.rows(template: template)), mode: .strict)
+        guard case .button(let second) = decoded.value.sections[0].components[1].content else { return }
+        #expect(second.action == .set(.init(variable: "chosen", value: "works[1]")))
+    }
+}

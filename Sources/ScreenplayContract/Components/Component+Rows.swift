@@ -36,6 +36,10 @@ extension Component {
         /// The most rows one `rows` makes: elements past it are left out and reported. A screen of
         /// more rows than a person scrolls through is a search or a paged list instead.
         public static let maximumRows = 5_000
+        /// The most bytes of rows one screen makes from templates, counted as each row's template
+        /// size: a small screen whose large template is repeated 5 000 times would otherwise
+        /// take gigabytes to make.
+        public static let maximumBytes = 4 << 20
 
         /// The member of an object in a template that stands for a value of any type:
         /// `"recordingCount": {"$value": "item.recordings"}` writes the int itself, where a text
@@ -179,25 +183,58 @@ struct RowTemplate: Sendable {
         }
     }
 
+    /// The path of a `rows` inside `json` (a component's JSON), if it holds one.
+    static func rowsInside(_ json: JSONValue, at path: [any CodingKey] = []) -> [any CodingKey]? {
+        switch json {
+        case .object(let members):
+            if case .string(Component.Rows.kind.rawValue)? = members["type"] { return path }
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                if let found = rowsInside(value, at: path + [AnyCodingKey(key)]) { return found }
+            }
+            return nil
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = rowsInside(element, at: path + [AnyCodingKey(intValue: index)]) { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     private let root: Part
     private let items: String
     let hasID: Bool
 
     /// Compiles `json` for rows of `items`, whose elements are of type `element` (nil: not known
     /// here, so only syntax is checked), on a screen whose expressions read `screen` (nil likewise).
-    init(_ json: JSONValue, items: String, element: ExpressionType?, screen: [String: ExpressionType]?) throws(Problem) {
+    /// With `rows`, the number of rows it will make, each binding is also checked as the last row
+    /// writes it (`item` as `works[4999]`: longer and one level deeper), so every row's binding fits
+    /// the limits or the template is refused.
+    init(_ json: JSONValue, items: String, element: ExpressionType?, screen: [String: ExpressionType]?, rows: Int? = nil) throws(Problem) {
         self.items = items
         let textTypes: [String: ExpressionType]? = element.map { ["item": $0, "index": .int] }
         let bindingTypes: [String: ExpressionType]? = screen.flatMap { screen in textTypes.map { screen.merging($0) { _, row in row } } }
-        func compile(_ json: JSONValue, at path: [any CodingKey], binding property: BindableProperty? = nil) throws(Problem) -> Part {
+        let last = rows.map { max(0, $0 - 1) }
+        /// A binding (`property`), a `set`'s value (any type: the row's decode checks it against
+        /// its variable), or JSON.
+        func compile(_ json: JSONValue, at path: [any CodingKey], binding property: BindableProperty? = nil, setValue: Bool = false) throws(Problem) -> Part {
             switch json {
-            case .string(let text) where property != nil:
+            case .string(let text) where property != nil || setValue:
                 do throws(ExpressionError) {
                     let syntax = try ExpressionParser.parse(text)
                     if let bindingTypes, let property {
                         let checked = try ScreenExpression(text, types: bindingTypes)
                         guard checked.type == property.type else {
                             throw ExpressionError(.type, "typeMismatch", "'\(property.rawValue)' takes a \(property.type); this expression is a \(checked.type)")
+                        }
+                    }
+                    if let last {
+                        let written = syntax.source(replacing: ["item": "\(items)[\(last)]", "index": String(last)])
+                        do throws(ExpressionError) {
+                            _ = try ExpressionParser.parse(written)
+                        } catch {
+                            throw ExpressionError(error.kind, error.code, "as the last row writes it, with item as \(items)[\(last)]: \(error.message)")
                         }
                     }
                     return .binding(syntax)
@@ -237,7 +274,9 @@ struct RowTemplate: Sendable {
                 var parts: [String: Part] = [:]
                 for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                     let here = path + [AnyCodingKey(key)]
-                    if key == "compute", case .object(let bindings) = value {
+                    if key == "value", case .string(Action.SetVariable.kind)? = members["type"] {
+                        parts[key] = try compile(value, at: here, setValue: true)
+                    } else if key == "compute", case .object(let bindings) = value {
                         var compiled: [String: Part] = [:]
                         for (name, source) in bindings.sorted(by: { $0.key < $1.key }) {
                             guard let property = BindableProperty(rawValue: name) else {

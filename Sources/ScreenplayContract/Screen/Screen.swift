@@ -103,10 +103,12 @@ extension Screen: Codable {
         live = decoder.screenplayAPIVersion >= LiveUpdates.introduced ? try container.decodeLossyIfPresent(LiveUpdates.self, forKey: .live) : nil
         // Rows (v6) are made once, here: everything that reads a decoded screen sees plain rows.
         if hasRows {
+            // Every `set` of the rows' arrays refused (at its path on the wire), then the rows made
+            // (which refuse such a `set` in a row too).
             let refused = refusingSets(of: rowsItems)
-            (toolbar, menu) = (refused.value.toolbar, refused.value.menu)
-            sections = refused.value.sections
-            let expanded = expandingRows(apiVersion: decoder.screenplayAPIVersion, locale: decoder.screenplayLocale)
+            (sections, toolbar, menu) = (refused.value.sections, refused.value.toolbar, refused.value.menu)
+            let expanded = expandingRows(
+                apiVersion: decoder.screenplayAPIVersion, locale: decoder.screenplayLocale, customKinds: decoder.issueLog?.customKinds ?? [])
             sections = expanded.value.sections
             for issue in refused.issues + expanded.issues {
                 guard let log = decoder.issueLog, log.mode == .lossy else {

@@ -25,43 +25,46 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: Codable {
     /// Decodes any JSON value; fails only on input that is not JSON at all.
     public init(from decoder: any Decoder) throws {
-        // Each failed attempt below throws a DecodingError, which costs microseconds: strings,
-        // the commonest leaves, are tried first and succeed at once; containers come last.
-        if let single = try? decoder.singleValueContainer() {
-            if single.decodeNil() {
-                self = .null
-                return
-            }
-            if let value = try? single.decode(String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = try? single.decode(Bool.self) {
-                self = .bool(value)
-                return
-            }
-            if let value = try? single.decode(Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? single.decode(Double.self) {
-                self = .number(value)
-                return
-            }
+        // Each failed attempt below throws a DecodingError, which costs microseconds (more the
+        // deeper it is): near the top, where a value is usually a leaf of a long list, strings
+        // and ints are tried first; deep down, where a value is usually a container (and a
+        // hostile one nests 500 levels), the containers are.
+        if decoder.codingPath.count >= 16, let container = try Self.container(decoder) {
+            self = container
+            return
         }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? single.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .number(value)
+        } else if let container = try Self.container(decoder) {
+            self = container
+        } else {
+            self = .bool(try single.decode(Bool.self))
+        }
+    }
+
+    /// The object or array `decoder` holds, or `nil` when it holds a scalar.
+    private static func container(_ decoder: any Decoder) throws -> JSONValue? {
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var result: [String: JSONValue] = [:]
             for key in object.allKeys {
                 result[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
             }
-            self = .object(result)
-        } else {
-            var array = try decoder.unkeyedContainer()
+            return .object(result)
+        }
+        if var array = try? decoder.unkeyedContainer() {
             var result: [JSONValue] = []
             if let count = array.count { result.reserveCapacity(count) }
             while !array.isAtEnd { result.append(try array.decode(JSONValue.self)) }
-            self = .array(result)
+            return .array(result)
         }
+        return nil
     }
 
     /// Encodes the value as it is; objects come out with sorted keys when the encoder sorts.
