@@ -264,3 +264,13 @@ extension RowsCodingTests {
         #expect(second.action == .set(.init(variable: "chosen", value: "works[1]")))
     }
 }
+
+extension RowsCodingTests {
+    @Test("a verdict (validation) on a kind other than a text field is reported and ignored")
+    func validationElsewhere() throws {
+        let decoded = try ClientStateCodingTests.decode(
+            ClientStateCodingTests.screenJSON(#"{"type": "text", "text": "A", "id": "a", "compute": {"validation": "'no'", "visible": "true"}}"#))
+        #expect(decoded.value.sections[0].components[0].attributes.compute == [.visible: "true"])
+        #expect(ClientStateCodingTests.issue(at: "$.sections[0].components[0].compute.validation", in: decoded)?.kind == .unknownValue)
+    }
+}

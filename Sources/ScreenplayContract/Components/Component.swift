@@ -291,6 +291,20 @@ extension Component: Codable {
         if decoder.screenplayAPIVersion >= ComponentAttributes.introduced {
             attributes = try ComponentAttributes(from: decoder)
         }
+        // A verdict is a text field's (v6): elsewhere it is reported and ignored.
+        if attributes.compute[.validation] != nil, !isTextField {
+            attributes.compute[.validation] = nil
+            decoder.issueLog?.record(
+                DecodingIssue(
+                    kind: .unknownValue, path: JSONPath.render(decoder.codingPath + [AnyCodingKey("compute"), AnyCodingKey("validation")]),
+                    message: "'validation' is a text field's; a \(kind) ignores it"))
+        }
+    }
+
+    /// Whether this is a text field: the one kind a `validation` binding is for.
+    private var isTextField: Bool {
+        if case .textField = content { return true }
+        return false
     }
 
     /// Writes `type` and the kind's fields into one object.
