@@ -155,7 +155,7 @@ extension RowsCodingTests {
     @Test("a server's own text around a hole is written as it is, whatever it holds")
     func literalText() throws {
         for text in [#"Cost: $5 ${not a hole} C:\path\ "#, "\\${", "$", "\\"] {
-            let template = try JSONValue.string(Component.Rows.text(text) + "${item.title}").jsonText
+            let template = JSONValue.string(Component.Rows.text(text) + "${item.title}").jsonText
             let decoded = try ClientStateCodingTests.decode(Self.screen(Self.rows(template: #"{"type": "text", "text": \#(template)}"#)), mode: .strict)
             #expect(decoded.value.sections[0].components.first == Component.text(.init(text + "Requiem")).id("works-0"), "\(text)")
         }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ScreenplayContract
 
 /// App-scoped state values (v6) kept across launches in the offline storage, as one entry under

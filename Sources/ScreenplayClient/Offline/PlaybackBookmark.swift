@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ScreenplayContract
 
 /// What the app's player is doing: what screens read as `player` (v6), and what a

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension Component {
     /// Rows made on the device from an array in the screen's state and one row template (v6):
@@ -13,7 +13,7 @@ extension Component {
     /// ```
     ///
     /// - `items` names a screen-scoped state variable holding an array: one row per element, in
-    ///   order, at most ``maximumRows``.
+    ///   order, at most ``maximumRows`` (and ``maximumBytes``) in the whole screen.
     /// - `template` is one component. Each string in it is a text with `${…}` holes that read
     ///   `item` (the element) and `index` (from 0); `\$` writes a dollar sign. An object
     ///   `{"$value": "item.count"}` stands for that expression's value, of any type (a count where
@@ -21,20 +21,22 @@ extension Component {
     ///   bindings read `item` and `index` besides the screen's variables, and stay bindings: row 3
     ///   of `works` computes `contains(lower(works[3].title), lower(query))`.
     /// - A row's id is the template's `id` text when it has one, else the rows' id (or `items`)
-    ///   and the index: `works-3`.
+    ///   and the index: `works-3`; an id the screen already uses gets `~2`, `~3`.
     ///
-    /// The client expands the rows once, when the screen arrives (``Screen/expandingRows(apiVersion:)``),
-    /// so the view tree, the bindings and every renderer see plain components. The rows are the
-    /// server's data: a `set` of `items` is refused when the screen is decoded, so a list never
-    /// changes shape on the device. A client older than v6 gets the rows expanded by the server.
+    /// A client makes the rows once, when the screen is decoded
+    /// (``Screen/expandingRows(apiVersion:locale:customKinds:)``), so the view tree, the bindings
+    /// and every renderer see plain components. The rows are the server's data: a `set` of
+    /// `items` is refused when the screen is decoded, so a list never changes shape on the device.
+    /// A client older than v6 gets the rows made by the server.
     public struct Rows: ComponentPayload {
         /// `rows`.
         public static let kind = ComponentKind(rawValue: "rows")
         /// New in v6; older clients get the rows expanded from the initial state by the server.
         public static let versioning = KindVersioning(
             introduced: .v6, fallback: "the rows themselves, one component per element, expanded by the server from the initial state")
-        /// The most rows one `rows` makes: elements past it are left out and reported. A screen of
-        /// more rows than a person scrolls through is a search or a paged list instead.
+        /// The most rows one screen makes from templates: elements past it are left out and
+        /// reported. A screen of more rows than a person scrolls through is a search or a paged
+        /// list instead.
         public static let maximumRows = 5_000
         /// The most bytes of rows one screen makes from templates, counted as each row's template
         /// size: a small screen whose large template is repeated 5 000 times would otherwise

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension Screen {
     /// Whether a `rows` component (v6) is anywhere in the body, stacks included.
