@@ -195,7 +195,7 @@ extension BindingEngine {
         screen: Screen, kept: [String: ExpressionValue] = [:], client: [String: ExpressionValue] = [:], locale: String = "en"
     ) {
         // A decoded screen's rows are already made; one built in Swift gets them here.
-        let screen = screen.hasRows ? screen.expandingRows(locale: locale).value : screen
+        let screen = screen.withRowsMade(locale: locale)
         self.init(state: screen.state, bindings: screen.computedBindings, kept: kept, client: client, locale: locale)
     }
 

@@ -93,7 +93,7 @@ public struct ViewTreeResolver: Sendable {
     /// The tree of a loaded screen.
     public func resolve(_ screen: Screen) -> ResolvedScreen {
         // A decoded screen's rows are already made; one built in Swift gets them here.
-        let screen = screen.hasRows ? screen.expandingRows().value : screen
+        let screen = screen.withRowsMade()
         let computed = context.computed ?? (screen.hasClientState ? BindingEngine(screen: screen).results : [:])
         var resolution = Resolution(
             context: context, storage: context.storage ?? screen.storage, entities: context.entities ?? screen.entities, computed: computed)

@@ -12,6 +12,13 @@ extension Screen {
         return sections.contains { any($0.components) }
     }
 
+    /// The screen with its rows made (``expandingRows(apiVersion:locale:customKinds:)``, issues
+    /// dropped), or itself when it has none: for a screen built in Swift that reaches a consumer
+    /// of plain components (a decoded screen's rows are already made).
+    public func withRowsMade(locale: String = "en") -> Screen {
+        hasRows ? expandingRows(locale: locale).value : self
+    }
+
     /// The screen with every `rows` component replaced by its rows, made from the initial value of
     /// its `items` and its template (``Component/Rows``), and what was left out on the way.
     ///

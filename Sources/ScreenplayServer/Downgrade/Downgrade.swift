@@ -34,7 +34,7 @@ public struct Downgrade: Sendable {
     /// shows a v6 client) and no local actions.
     public func screen(_ screen: Screen) -> Screen {
         // Rows (v6) reach older clients as the rows they make with the initial state.
-        let screen = version < Component.Rows.versioning.introduced && screen.hasRows ? screen.expandingRows(locale: locale).value : screen
+        let screen = version < Component.Rows.versioning.introduced ? screen.withRowsMade(locale: locale) : screen
         var result = version < ClientState.introduced ? screen.evaluatingBindings(locale: locale) : screen
         // A text field that only feeds the state (no submit, its key a variable) does nothing
         // without it: old apps do not get it, as they do not get a button that only sets state.

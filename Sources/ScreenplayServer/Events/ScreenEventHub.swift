@@ -41,7 +41,6 @@ public final class ScreenEventHub: Sendable {
         let doorbell: Doorbell
         let key: String
         let user: UserIdentity
-        let followsDrafts: Bool
         let paths: Set<String>
     }
 
@@ -95,7 +94,7 @@ public final class ScreenEventHub: Sendable {
             registry.nextID += 1
             let id = registry.nextID
             let doorbell = Doorbell()
-            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user, followsDrafts: followsDrafts, paths: paths)
+            registry.streams[id] = Entry(doorbell: doorbell, key: key, user: user, paths: paths)
             registry.perKey[key, default: 0] += 1
             for path in paths { registry.byPath[path, default: []].insert(id) }
             if followsDrafts { registry.followingDrafts.insert(id) }
@@ -127,37 +126,35 @@ public final class ScreenEventHub: Sendable {
     /// because of it reports an id that includes it).
     func announce(_ invalidation: Invalidation) {
         generation.add(1, ordering: .releasing)
-        if case .pagePublished(let route) = invalidation {
-            // Only the streams that watch the route's screen, and only that screen changed; and the
-            // previews, whose live side may be that page.
-            let (watching, previews) = state.withLock { registry in
-                (
-                    (registry.byPath[route] ?? []).compactMap { registry.streams[$0]?.doorbell },
-                    registry.followingDrafts.compactMap { registry.streams[$0]?.doorbell }
-                )
+        let rings: [(Doorbell, Doorbell.Ring)] = state.withLock { registry in
+            func ring(_ ids: some Sequence<UInt64>, _ ring: Doorbell.Ring) -> [(Doorbell, Doorbell.Ring)] {
+                ids.compactMap { registry.streams[$0].map { ($0.doorbell, ring) } }
             }
-            for doorbell in watching { doorbell.ring { $0.paths.insert(route) } }
-            for doorbell in previews { doorbell.ring { $0.changed = true } }
-            return
-        }
-        let (doorbells, identity): ([Doorbell], Bool) = state.withLock { registry in
             switch invalidation {
             case .userRevision(let userID):
-                return ((registry.byUser[userID] ?? []).compactMap { registry.streams[$0]?.doorbell }, false)
+                return ring(registry.byUser[userID] ?? [], .changed)
             case .tokenRevoked:
-                return (registry.streams.values.filter { !$0.user.isAnonymous }.map(\.doorbell), true)
-            case .pagePublished, .experimentsChanged:
-                return (registry.streams.values.map(\.doorbell), false)
+                return ring(registry.streams.filter { !$0.value.user.isAnonymous }.keys, .identity)
+            case .pagePublished(let route):
+                // Only the streams that watch the route's screen, and only that screen changed; and
+                // the previews, whose live side may be that page.
+                return ring(registry.byPath[route] ?? [], .path(route)) + ring(registry.followingDrafts, .changed)
+            case .experimentsChanged:
+                return ring(registry.streams.keys, .changed)
             case .everything:
                 // Anything may have changed, a revoked token included: every stream looks again.
-                return (registry.streams.values.map(\.doorbell), true)
+                return ring(registry.streams.keys, .identity)
             case .draftChanged:
-                return (registry.streams.values.filter(\.followsDrafts).map(\.doorbell), false)
+                return ring(registry.followingDrafts, .changed)
             }
         }
-        for doorbell in doorbells {
+        for (doorbell, ring) in rings {
             doorbell.ring { pending in
-                if identity { pending.identity = true } else { pending.changed = true }
+                switch ring {
+                case .changed: pending.changed = true
+                case .identity: pending.identity = true
+                case .path(let path): pending.paths.insert(path)
+                }
             }
         }
     }
@@ -221,6 +218,12 @@ extension ScreenEventHub {
 /// What wakes one stream: flags set by the hub, the heartbeat timer and shutdown, and a stream
 /// that holds at most one ring, so any number of rings before the stream looks is one look.
 final class Doorbell: Sendable {
+    /// Why the hub rings a stream: anything may have changed; its identity must be checked again
+    /// (and everything looked at); or only the screen at a path may have changed.
+    enum Ring {
+        case changed, identity, path(String)
+    }
+
     /// What happened since the stream last looked.
     struct Pending: Sendable {
         /// Anything may have changed: every watched screen is looked at.
