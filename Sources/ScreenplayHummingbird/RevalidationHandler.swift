@@ -3,10 +3,11 @@ public import NIOCore
 public import NIOHTTPTypes
 public import ScreenplayServer
 
-/// Answers revalidations the service answered before (``RevalidationMemory``) on the
-/// connection's event loop: a `GET` whose `If-None-Match` names the tag remembered for exactly
-/// this request gets its `304 Not Modified` here, without a task, the router, middleware, the
-/// token lookup or the revision. Everything else passes through untouched.
+/// Answers requests the service answered before (``RevalidationMemory``) on the connection's
+/// event loop: a `GET` or `HEAD` remembered for exactly this request gets its `304 Not Modified`
+/// (when its `If-None-Match` names the remembered tag) or its `200` with the remembered bytes
+/// here, without a task, the router, middleware, the token lookup or the revision. Everything
+/// else passes through untouched.
 ///
 /// It sits after Hummingbird's connection-state handler (see ``ScreenplayHTTP1Channel``), so
 /// the idle timeout sees these requests and answers like any other, and it keeps HTTP/1.1's
@@ -22,7 +23,7 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     public typealias InboundOut = HTTPRequestPart
     /// The framework's responses, watched to know when it has finished one.
     public typealias OutboundIn = HTTPResponsePart
-    /// Responses: the framework's, and the 304s written here.
+    /// Responses: the framework's, and those written here.
     public typealias OutboundOut = HTTPResponsePart
 
     private let memory: RevalidationMemory
@@ -31,7 +32,7 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
     private var passedOn = 0
     /// Whether the parts after an answered head are dropped (up to its `.end`).
     private var dropping = false
-    /// Whether a 304 answered here closed the connection: nothing after it is read.
+    /// Whether an answer given here closed the connection: nothing after it is read.
     private var closing = false
     /// The `Date` header, made once a second.
     private var date = HTTPDate()
@@ -43,7 +44,7 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
         self.serverName = serverName
     }
 
-    /// Answers a remembered revalidation, or passes the part on.
+    /// Answers a remembered request, or passes the part on.
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
@@ -52,13 +53,23 @@ public final class RevalidationHandler: ChannelDuplexHandler, RemovableChannelHa
             // requests go to the framework, whose backpressure stops reading; answering here
             // would queue without bound.
             if passedOn == 0, context.channel.isWritable, let closes = Self.asksToClose(request.headerFields),
-                var fields = memory.notModified(request)
+                let answer = memory.answer(request)
             {
                 dropping = true
-                fields[.date] = date.now()
-                if let serverName { fields[.server] = serverName }
-                if closes { fields[.connection] = "close" }
-                context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
+                var head: HTTPResponse
+                var body: [UInt8] = []
+                switch answer {
+                case .notModified(let fields):
+                    head = HTTPResponse(status: .notModified, headerFields: fields)
+                case .ok(let fields, let bytes):
+                    head = HTTPResponse(status: .ok, headerFields: fields)
+                    body = bytes
+                }
+                head.headerFields[.date] = date.now()
+                if let serverName { head.headerFields[.server] = serverName }
+                if closes { head.headerFields[.connection] = "close" }
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+                if !body.isEmpty { context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil) }
                 guard closes else {
                     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                     return

@@ -40,10 +40,19 @@ public final class PostgresInvalidationBus: SQLInvalidationBus {
     private let listening: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let connected = Signal()
 
+    /// How late this replica hears the others (zero but in tests; see ``init(store:replicaName:hearingDelay:logger:)``).
+    private let hearingDelay: Duration
+
     /// A bus over `store`'s database. Call ``start(waitingUpTo:)`` to listen and ``stop()`` before
-    /// closing the store.
-    public init(store: PostgresStore, replicaName: String? = nil, logger: Logger = Logger(label: "screenplay.bus.postgres")) {
+    /// closing the store. `hearingDelay` (for tests only) holds each notification from another
+    /// replica that long before its subscribers hear it, in order: a replica across a slow network,
+    /// to show what a client's revision floor (``RevisionWatermark``) protects against.
+    public init(
+        store: PostgresStore, replicaName: String? = nil, hearingDelay: Duration = .zero,
+        logger: Logger = Logger(label: "screenplay.bus.postgres")
+    ) {
         self.store = store
+        self.hearingDelay = hearingDelay
         self.logger = logger
         self.channel = "screenplay" + (store.configuration.location.schema.map { "_" + $0.lowercased() } ?? "")
         let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -154,6 +163,7 @@ public final class PostgresInvalidationBus: SQLInvalidationBus {
                         connected.fire()
                         logger.info("listening for other replicas' invalidations", metadata: ["replica": "\(origin)"])
                         for try await notification in notifications {
+                            if hearingDelay > .zero { try? await Task.sleep(for: hearingDelay) }
                             receive(notification.payload)
                         }
                     }

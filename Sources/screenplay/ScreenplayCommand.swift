@@ -103,9 +103,17 @@ struct Serve: AsyncParsableCommand {
             visibility: .hidden))
     var testKilledAfterCommit: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For tests: milliseconds this replica hears the others' writes late (--database only), as across a slow network.",
+            visibility: .hidden))
+    var testHearingDelayMs = 0
+
     func validate() throws {
-        guard (0...60_000).contains(testScreenDelayMs), (0...60_000).contains(testCommandDelayMs) else {
-            throw ValidationError("--test-screen-delay-ms and --test-command-delay-ms must be 0...60000")
+        guard (0...60_000).contains(testScreenDelayMs), (0...60_000).contains(testCommandDelayMs), (0...60_000).contains(testHearingDelayMs)
+        else {
+            throw ValidationError("--test-screen-delay-ms, --test-command-delay-ms and --test-hearing-delay-ms must be 0...60000")
         }
         if let commandRate, !(0.1...1_000_000).contains(commandRate) {
             throw ValidationError("--command-rate must be 0.1...1000000 per second, got \(commandRate)")
@@ -158,7 +166,9 @@ struct Serve: AsyncParsableCommand {
         let rate = commandRate.map { (perSecond: $0, burst: $0 * 6) }
         let database = DemoDatabase(database: self.database, data: data)
         let dataShown = database.shown
-        let opened = try await database.open(logger: logger, replicaName: replicaName, pool: databasePool) { storage in
+        let opened = try await database.open(
+            logger: logger, replicaName: replicaName, pool: databasePool, hearingDelay: .milliseconds(testHearingDelayMs)
+        ) { storage in
             let budget = DemoApp.CacheBudget(mebibytes: cacheMib)
             if let storage {
                 return try await DemoApp.open(

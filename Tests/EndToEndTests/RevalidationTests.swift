@@ -87,6 +87,125 @@ struct RevalidationTests {
         }
     }
 
+    @Test("a repeated GET gets the service's own 200 from memory, for its user only, and a write is seen at once")
+    func answeredWholeAndInvalidated() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let memory = try #require(demo.service.revalidations)
+            let (alice, bob) = (try await Self.newUser(root), try await Self.newUser(root))
+            let first = try await Self.home(root, token: alice)
+            #expect(first.status == .ok)
+            let before = memory.answered
+            let again = try await Self.home(root, token: alice)
+            #expect(memory.answered == before + 1, "answered before routing")
+            #expect(again.status == .ok)
+            #expect(again.body == first.body, "the same bytes")
+            func fields(_ response: RawResponse) -> Set<String> {
+                Set(response.headers.filter { ![.date, .connection].contains($0.name) }.map(\.description))
+            }
+            #expect(fields(again) == fields(first), "the same fields")
+            let old = try #require(first.headers[.eTag])
+            // An old tag is not this answer's: the 200 again, from memory.
+            let stale = try await Self.home(root, token: alice, etag: "\"sp-0\"")
+            #expect(stale.status == .ok && stale.body == first.body)
+            #expect(memory.answered == before + 2)
+
+            // Bob never gets Alice's bytes, remembered or not.
+            let bobs = try await Self.home(root, token: bob)
+            #expect(bobs.body != first.body)
+            #expect(try await Self.home(root, token: bob).body == bobs.body)
+
+            let write = try await raw(
+                .post, root, "/api/v4/commands/playlists/create",
+                headers: [.contentType: "application/json", .authorization: "Bearer " + alice], body: Array(#"{"name":"Two"}"#.utf8))
+            #expect(write.status == .ok)
+            let after = try await Self.home(root, token: alice)
+            #expect(after.headers[.eTag] != old)
+            #expect(after.text.contains("Two"), "the write is seen by the next GET")
+            #expect(try await Self.home(root, token: alice).body == after.body)
+            #expect(try await Self.home(root, token: bob).body == bobs.body, "Bob's answer stays remembered")
+
+            // The write's answer names the revision it committed; a request sending it back is
+            // another request for memory (an answer made under a lower floor is not its answer).
+            let revision = try #require(write.headers[ScreenplayService.revisionHeader].flatMap { Int64($0) })
+            #expect(revision >= 2, "Alice's first command and this one")
+            let floored: HTTPFields = [.authorization: "Bearer " + alice, ScreenplayService.revisionHeader: String(revision)]
+            let counted = memory.answered
+            let underFloor = try await raw(.get, root, "/api/v4/screens/home", headers: floored)
+            #expect(underFloor.body == after.body)
+            #expect(memory.answered == counted, "not answered from the memory of a request without the floor")
+            #expect(try await raw(.get, root, "/api/v4/screens/home", headers: floored).body == after.body)
+            #expect(memory.answered == counted + 1, "the same request with its floor, again: from memory")
+        }
+    }
+
+    @Test("a web page is remembered per cookie: the same page again from memory, another user's cookie their own page")
+    func webPages() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let memory = try #require(demo.service.revalidations)
+            func user(_ name: String) async throws -> String {
+                let created = try await raw(
+                    .post, root, "/api/v4/commands/playlists/create", headers: [.contentType: "application/json"],
+                    body: Array(#"{"name":"\#(name)"}"#.utf8))
+                return try #require(created.headers[ScreenplayService.tokenHeader])
+            }
+            let (alice, bob) = (try await user("Alice Evenings"), try await user("Bob Mornings"))
+            func page(_ token: String) async throws -> RawResponse {
+                try await raw(.get, root, "/", headers: [.cookie: "\(ScreenplayService.tokenCookie)=\(token)"])
+            }
+            let first = try await page(alice)
+            #expect(first.status == .ok)
+            #expect(first.text.contains("Alice Evenings"))
+            #expect(first.headers[.setCookie] == nil)
+            let before = memory.answered
+            let again = try await page(alice)
+            #expect(memory.answered == before + 1, "answered before routing")
+            #expect(again.body == first.body)
+            #expect(again.headers[.contentSecurityPolicy] == first.headers[.contentSecurityPolicy])
+            let bobs = try await page(bob)
+            #expect(!bobs.text.contains("Alice Evenings") && bobs.text.contains("Bob Mornings"), "Bob's own page")
+            #expect(try await page(bob).body == bobs.body)
+            // The page names the origin it was reached at: another Host is another request.
+            let answered = memory.answered
+            let elsewhere = try await ConnectionLimitTests.exchange(
+                port: try #require(root.port),
+                "GET / HTTP/1.1\r\nHost: localhost:1\r\nCookie: \(ScreenplayService.tokenCookie)=\(alice)\r\nConnection: close\r\n\r\n")
+            #expect(elsewhere.hasPrefix("HTTP/1.1 200"))
+            #expect(memory.answered == answered, "another Host is not the same request")
+        }
+    }
+
+    @Test("on the wire: a HEAD gets the GET's head alone, a body sent with a GET is dropped, and order is kept")
+    func onTheWire() async throws {
+        try await Self.withUsersHome { root, port, token, etag, demo in
+            let memory = try #require(demo.service.revalidations)
+            let whole = try await Self.home(root, token: token)
+            let length = try #require(whole.headers[.contentLength])
+            #expect(Int(length) == whole.body.count)
+            let before = memory.answered
+            // A write hidden in a GET's body would create a playlist if it were read as a request.
+            let hidden = "POST /api/v4/commands/playlists/create HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 17\r\n\r\n{\"name\":\"Hidden\"}"
+            let text =
+                "HEAD /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                + "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Length: \(hidden.utf8.count)\r\n\r\n\(hidden)"
+                + "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            let received = try await ConnectionLimitTests.exchange(port: port, text)
+            let answers = received.components(separatedBy: "HTTP/1.1 ").dropFirst()
+            #expect(answers.map { $0.prefix(3) } == ["200", "200", "200"], "\(received.prefix(400))")
+            #expect(memory.answered == before + 2, "the HEAD and the GET answered before routing")
+            let headAnswer = try #require(answers.first)
+            #expect(headAnswer.lowercased().contains("content-length: \(length)\r\n"))
+            #expect(headAnswer.hasSuffix("\r\n\r\n"), "no body after a HEAD's head")
+            #expect(answers.dropFirst().first?.hasSuffix(whole.text) == true, "the GET's body, whole")
+            #expect(!(try await Self.home(root, token: token)).text.contains("Hidden"), "the body sent with the GET was never a request")
+        }
+    }
+
     @Test("an experiment edited in the admin, or one that starts later, changes home at once despite the memory")
     func experiments() async throws {
         try await AdminAPITests.withAdmin { root, admin in
@@ -122,9 +241,10 @@ struct RevalidationTests {
     func pipelinedInOrder() async throws {
         try await Self.withUsersHome { root, port, token, etag, _ in
             _ = try await Self.home(root, token: token, etag: etag)
-            // One write: a full GET (slow: the router, the cache), a revalidation, then a close.
+            // One write: a GET the framework answers (this encoding was never asked for, so nothing
+            // is remembered for it), a revalidation, then a close.
             let text =
-                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept-Encoding: gzip\r\n\r\n"
                 + Self.revalidation(token: token, etag: etag)
                 + "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             let received = try await ConnectionLimitTests.exchange(port: port, text)
@@ -177,10 +297,13 @@ struct RevalidationTests {
         }
     }
 
-    @Test("a client that pipelines revalidations and never reads is held back, not queued for without bound")
-    func backpressure() async throws {
+    @Test(
+        "a client that pipelines requests answered from memory and never reads is held back, not queued for without bound",
+        arguments: [true, false])
+    func backpressure(revalidating: Bool) async throws {
         try await Self.withUsersHome { root, port, token, etag, _ in
-            let request = Array(Self.revalidation(token: token, etag: etag).utf8)
+            let text = Self.revalidation(token: token, etag: etag)
+            let request = Array((revalidating ? text : text.replacingOccurrences(of: "If-None-Match: \(etag)\r\n", with: "")).utf8)
             let batch = Array([[UInt8]](repeating: request, count: 512).joined())
             let limit = 96 << 20
             // Sends without reading until the server stops taking bytes for a second, or `limit`.

@@ -10,6 +10,7 @@ PostgreSQL driver the default build leaves out (scripts/test.sh builds it so):
     swift build --traits postgres && python3 Tests/Replicas/replica_flow.py
 """
 import faulthandler
+import http.client
 import json
 import os
 import signal
@@ -34,8 +35,8 @@ BINARY = default_binary()
 class Replica(Server):
     """One `screenplay serve --database …` process on a free loopback port, logging warnings."""
 
-    def __init__(self, database, name):
-        super().__init__(BINARY, name, data=tempfile.gettempdir(), database=database, log_level="warning")
+    def __init__(self, database, name, extra=()):
+        super().__init__(BINARY, name, data=tempfile.gettempdir(), database=database, extra=extra, log_level="warning")
 
     def log_tail(self, characters=3000):
         """The end of this replica's log (warnings and errors), for a failure's message."""
@@ -68,13 +69,15 @@ class ReplicaCase(unittest.TestCase):
     """Two replicas, A and B, on a fresh schema; an admin API token."""
 
     cluster = None
+    # What B is started with besides (a class may make it hear A late).
+    b_extra = ()
 
     @classmethod
     def setUpClass(cls):
         cls.schema = "r_" + uuid.uuid4().hex[:16]
         cls.database = cls.cluster.schema_url(cls.schema)
         cls.a = Replica(cls.database, "a")
-        cls.b = Replica(cls.database, "b")
+        cls.b = Replica(cls.database, "b", extra=cls.b_extra)
         subprocess.run([BINARY, "admin", "create-user", "ada", "--database", cls.database], input="correct horse battery staple\n",
                        check=True, capture_output=True, text=True)
         cls.admin = subprocess.run([BINARY, "admin", "create-token", "ada", "--database", cls.database], check=True, capture_output=True,
@@ -212,6 +215,70 @@ class Consistency(ReplicaCase):
                 self.assertEqual(sorted(results), [200, 422], results)
                 continue
             self.assertEqual(results, [422, 422])
+
+
+class ReadYourWrites(ReplicaCase):
+    """B hears A's writes 15 ms late (`--test-hearing-delay-ms`), as across a slow network: without
+    a revision floor, a read on B right after a write on A shows the state before the write."""
+
+    b_extra = ("--test-hearing-delay-ms", "15")
+
+    def test_read_your_writes_a_write_on_a_then_a_read_at_once_on_b_never_shows_the_state_before_it(self):
+        """The probe of 1 000 write-then-read pairs: a favorite flipped on A, then home read on B at
+        once. Each pair starts with a read on B, as an app reads its screens, so B's memory holds
+        the revision before the write. The revision A's answer names, sent back as a client does,
+        makes B read the database; the clients of before (no header, 200 pairs) see the state
+        before their write, which shows that the probe can see it."""
+        pairs = int(os.environ.get("READ_YOUR_WRITES_PAIRS", "1000"))
+        token = self.new_user(self.a)
+        status, _, home = self.home(self.b, token)
+        self.assertEqual(status, 200)
+        playlist = next(key for key in home["entities"] if key.startswith("playlist/"))
+        identifier = int(playlist.split("/")[1])
+
+        def run(count, sending):
+            # One kept-alive connection to each replica, as an app holds: the read leaves for B
+            # the moment A's answer is in, inside the notification's (delayed) way to B.
+            to_a = http.client.HTTPConnection("127.0.0.1", self.a.port, timeout=10)
+            to_b = http.client.HTTPConnection("127.0.0.1", self.b.port, timeout=10)
+            stale, revisions, floor = 0, [], None
+
+            def read_b():
+                headers = {"Authorization": f"Bearer {token}"}
+                if sending and floor:
+                    headers["Screenplay-Revision"] = floor
+                to_b.request("GET", f"{API}/screens/home", headers=headers)
+                answer = to_b.getresponse()
+                body = answer.read()
+                self.assertEqual(answer.status, 200, body)
+                return json.loads(body)["entities"][playlist]["favorite"]
+
+            try:
+                for index in range(count):
+                    read_b()
+                    favorite = index % 2 == 0
+                    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+                    to_a.request("POST", f"{API}/commands/favorites/{'add' if favorite else 'remove'}",
+                                 json.dumps({"playlistId": identifier}), headers)
+                    answer = to_a.getresponse()
+                    body = answer.read()
+                    self.assertEqual(answer.status, 200, body)
+                    floor = answer.getheader("Screenplay-Revision")
+                    revisions.append(int(floor))
+                    if read_b() != favorite:
+                        stale += 1
+            finally:
+                to_a.close()
+                to_b.close()
+            self.assertEqual(revisions, sorted(set(revisions)), "each answer names a higher revision than the one before")
+            return stale
+
+        without = run(200, False)
+        with_floor = run(pairs, True)
+        print(f"\nread-your-writes: {pairs} write-then-read pairs across two replicas (B hears A 15 ms late): {with_floor} stale "
+              f"with the revision sent back; without it, {without} stale of 200", file=sys.stderr)
+        self.assertEqual(with_floor, 0)
+        self.assertGreaterEqual(without, 20, "without a floor the probe sees the state before the write")
 
 
 class Faults(ReplicaCase):

@@ -236,6 +236,33 @@ struct ScreenLoaderTests {
         }
     }
 
+    @Suite("Read-your-writes")
+    struct ReadYourWrites {
+        @Test("the highest revision a command's answer names is sent with every later request")
+        func revisionSentBack() async throws {
+            let transport = FakeTransport()
+            func written(_ revision: String) -> FakeResponse {
+                var answer = FakeResponse.result(.done(.init()))
+                answer.headers[.screenplayRevision] = revision
+                return answer
+            }
+            transport.on(.get, api("screens/home"), .screen(Samples.home))
+            // An older answer arriving after a newer one (two commands in flight) lowers nothing;
+            // a header that is not a revision is ignored.
+            transport.on(.post, api(Samples.favoriteCommand.url), written("7"), written("5"), written("soon"))
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport)
+
+            _ = try await loader.screen(at: "screens/home")
+            _ = try await loader.perform(Samples.favoriteCommand)
+            _ = try await loader.screen(at: "screens/home")
+            _ = try await loader.perform(Samples.favoriteCommand)
+            _ = try await loader.perform(Samples.favoriteCommand)
+            _ = try await loader.screen(at: "screens/home")
+
+            #expect(transport.requests.map { $0[.screenplayRevision] } == [nil, nil, "7", "7", "7", "7"])
+        }
+    }
+
     @Suite("Failures")
     struct Failures {
         @Test("a JSON error answer becomes a server error with the server's message")

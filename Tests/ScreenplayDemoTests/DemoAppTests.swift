@@ -26,13 +26,13 @@ func withDemo<Result: Sendable>(
 
 @Suite("Demo catalog")
 struct DemoAppTests {
-    @Test("the cache budget is shared out: two thirds to encoded screens and remembered revalidations, a sixth to composed pages")
+    @Test("the cache budget is shared out: two thirds to encoded screens and remembered answers, a sixth to composed pages")
     func cacheBudget() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let demo = try await DemoApp.open(dataDirectory: folder, cacheBudget: DemoApp.CacheBudget(mebibytes: 6))
-        #expect(demo.service.revalidations?.byteBudget == 256 << 10)
-        #expect(demo.service.cacheStatistics.byteBudget == (4 << 20) - (256 << 10))
+        #expect(demo.service.revalidations?.byteBudget == 512 << 10, "a twelfth")
+        #expect(demo.service.cacheStatistics.byteBudget == (4 << 20) - (512 << 10))
         #expect(demo.pages.cacheStatistics.byteBudget == 1 << 20)
         try await demo.close()
         #expect(DemoApp.CacheBudget.standard.bytes == 96 << 20)

@@ -38,16 +38,20 @@ struct RevalidationMemoryTests {
             configuration: .init(deprecatedVersions: deprecated, revalidationByteBudget: budget), invalidations: bus)
     }
 
-    static func get(_ path: String, token: String?, etag: String? = nil, extra: HTTPFields = [:]) -> HTTPRequest {
+    static func get(_ path: String, token: String?, etag: String? = nil, extra: HTTPFields = [:], authority: String? = nil) -> HTTPRequest {
         var headers = extra
         if let token { headers[.authorization] = "Bearer " + token }
         if let etag { headers[.ifNoneMatch] = etag }
-        return request(.get, path, headers: headers)
+        var made = request(.get, path, headers: headers)
+        if let authority { made.authority = authority }
+        return made
     }
 
     /// Fetches `path` (a 200 that the service remembers when it may) and returns its ETag.
-    static func etag(_ service: ScreenplayService, _ path: String, token: String?, extra: HTTPFields = [:]) async throws -> String {
-        let response = await service.respond(to: get(path, token: token, extra: extra), body: [])
+    static func etag(
+        _ service: ScreenplayService, _ path: String, token: String?, extra: HTTPFields = [:], authority: String? = nil
+    ) async throws -> String {
+        let response = await service.respond(to: get(path, token: token, extra: extra, authority: authority), body: [])
         #expect(response.head.status == .ok)
         return try #require(response.head.headerFields[.eTag])
     }
@@ -95,16 +99,74 @@ struct RevalidationMemoryTests {
             ("kinds named", Self.get(path, token: "token-1", etag: etag, extra: [ScreenplayService.componentsHeader: "ticket"])),
             ("another encoding", Self.get(path, token: "token-1", etag: etag, extra: [.acceptEncoding: "br"])),
             ("a cookie", Self.get(path, token: "token-1", etag: etag, extra: [.cookie: "screenplay_token=token-2"])),
-            ("HEAD", request(.head, path, headers: [.authorization: "Bearer token-1", .ifNoneMatch: etag])),
+            ("another language", Self.get(path, token: "token-1", etag: etag, extra: [.acceptLanguage: "de"])),
             ("another version", Self.get("/api/v3/screens/mine", token: "token-1", etag: etag)),
         ]
         for (what, request) in misses {
             #expect(memory.notModified(request) == nil, "\(what)")
+            // Not the same request: neither a 304 nor the 200 (a tag the client holds is not part
+            // of the request's key: it gets the remembered 200 instead of the 304).
+            if !["no If-None-Match", "another tag"].contains(what) { #expect(memory.answer(request) == nil, "\(what): no answer at all") }
         }
+        // A HEAD is the GET's key: its revalidation is answered too.
+        #expect(memory.notModified(request(.head, path, headers: [.authorization: "Bearer token-1", .ifNoneMatch: etag])) != nil)
         // A second Authorization changes the key too, though the service reads only the first.
         var twice = Self.get(path, token: "token-1", etag: etag)
         twice.headerFields.append(HTTPField(name: .authorization, value: "Bearer token-2"))
         #expect(memory.notModified(twice) == nil)
+    }
+
+    @Test("a request without the tag gets the service's own 200 from memory: fields and bytes, gzip as asked, a HEAD its head")
+    func answeredWithTheServicesOK() async throws {
+        let identities = CountingIdentities()
+        let service = Self.service(identities: identities)
+        let memory = try #require(service.revalidations)
+        let path = "/api/v4/screens/mine"
+        for encoding in ["", "gzip"] {
+            let extra: HTTPFields = encoding.isEmpty ? [:] : [.acceptEncoding: encoding]
+            let slow = await service.respond(to: Self.get(path, token: "token-1", extra: extra), body: [])
+            #expect(slow.head.status == .ok)
+            let calls = identities.calls
+            for etag in [nil, "\"sp-old\""] {
+                guard case .ok(let fields, let body) = memory.answer(Self.get(path, token: "token-1", etag: etag, extra: extra)) else {
+                    Issue.record("\(encoding), tag \(etag ?? "none"): not answered from memory")
+                    continue
+                }
+                #expect(fields == slow.head.headerFields, "\(encoding): the service's own fields")
+                #expect(body == slow.body, "\(encoding): the service's own bytes")
+                #expect(fields[.contentLength] == String(slow.body.count))
+            }
+            #expect((slow.head.headerFields[.contentEncoding] == "gzip") == (encoding == "gzip"))
+            #expect(identities.calls == calls, "no token resolved")
+            var headFields = extra
+            headFields[.authorization] = "Bearer token-1"
+            let head = memory.answer(request(.head, path, headers: headFields))
+            #expect(head == .ok(slow.head.headerFields, body: []), "a HEAD gets the GET's head, Content-Length included, and no body")
+        }
+        // Another user's token never gets this user's bytes.
+        #expect(memory.answer(Self.get(path, token: "token-2")) == nil)
+        // A body that would take more than an eighth of the budget leaves the 304 alone remembered.
+        let small = Self.service(budget: 8 * 1024)
+        let smallMemory = try #require(small.revalidations)
+        let etag = try await Self.etag(small, path, token: "token-1")
+        #expect(smallMemory.answer(Self.get(path, token: "token-1")) == nil, "the 2 KB body is not kept in 1 KB")
+        #expect(smallMemory.notModified(Self.get(path, token: "token-1", etag: etag)) != nil)
+    }
+
+    @Test("an answer that names its host (a web page's links) is given to requests for that host only; the API's to any")
+    func hostNamedOnlyThere() async throws {
+        let service = Self.service()
+        let memory = try #require(service.revalidations)
+        let page = Self.get("/", token: nil, extra: [.cookie: "screenplay_token=t"], authority: "127.0.0.1:8080")
+        let fields: HTTPFields = [.eTag: "\"page\"", .contentType: "text/html; charset=utf-8"]
+        memory.remember(page, owner: nil, etag: "\"page\"", fields: fields, ok: (fields, Array("<p>".utf8)), namesHost: true, expiry: nil, ticket: memory.ticket())
+        #expect(memory.answer(page) == .ok(fields, body: Array("<p>".utf8)))
+        var elsewhere = page
+        elsewhere.authority = "localhost:8080"
+        #expect(memory.answer(elsewhere) == nil, "another Host: the page's links would name the wrong origin")
+        let path = "/api/v4/screens/mine"
+        _ = try await Self.etag(service, path, token: "token-1", authority: "127.0.0.1:8080")
+        #expect(memory.answer(Self.get(path, token: "token-1", authority: "localhost:8080")) != nil, "a screen names no host")
     }
 
     @Test("screens that did not declare it, HEADs, and services without a bus are never remembered")

@@ -180,7 +180,7 @@ struct UserDirectoryTests {
             try await withDirectory(backend) { store, directory async throws in
                 let user = try await directory.resolve(token: nil, creating: true).user
                 let other = try await directory.resolve(token: nil, creating: true).user
-                try await store.transaction { database in
+                _ = try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                 }
                 #expect(try await UserDirectory(store: store).revision(of: user) == 1, "a fresh directory reads the store")
@@ -199,7 +199,7 @@ struct UserDirectoryTests {
         func rolledBackBumpIsLost(backend: StoreBackend) async throws {
             try await withDirectory(backend) { store, directory async throws in
                 let user = try await directory.resolve(token: nil, creating: true).user
-                try await store.transaction { database in
+                _ = try await store.transaction { database in
                     try await UserDirectory.bumpRevision(of: user, on: database)
                 }
                 await #expect(throws: IntendedFailure.self) {
@@ -275,13 +275,47 @@ struct UserDirectoryTests {
                 #expect(try await here.revision(of: user) == 0)
                 #expect(try await elsewhere.revision(of: user) == 0)
                 // A change behind the directory's back (no announcement) is not seen: memory answers.
-                try await store.transaction { database in try await UserDirectory.bumpRevision(of: user, on: database) }
+                _ = try await store.transaction { database in try await UserDirectory.bumpRevision(of: user, on: database) }
                 #expect(try await here.revision(of: user) == 0)
                 // A write through the directory bumps and announces: both directories see it.
                 _ = try await here.write(for: user) { _ in }
                 #expect(try await here.revision(of: user) == 2)
                 #expect(try await elsewhere.revision(of: user) == 2)
                 #expect(try await here.revision(of: .anonymous) == 0)
+            }
+        }
+
+        @Test(
+            "read-your-writes: a write records the revision it committed; a read under a higher floor asks the store, not memory",
+            arguments: StoreBackend.allCases)
+        func floorAboveMemory(backend: StoreBackend) async throws {
+            try await withStore(backend) { store async throws in
+                try await Migrator(UserDirectory.migrations).run(on: store)
+                // Two replicas whose buses are not (yet) connected: B has not heard of A's write.
+                let replicaA = UserDirectory(store: store, bus: InProcessInvalidationBus())
+                let replicaB = UserDirectory(store: store, bus: InProcessInvalidationBus())
+                let user = try await replicaA.resolve(token: nil, creating: true).user
+                #expect(try await replicaB.revision(of: user) == 0)
+                let written = RevisionWatermark.Written()
+                try await RevisionWatermark.$written.withValue(written) {
+                    _ = try await replicaA.write(for: user) { _ in }
+                }
+                #expect(written.revision(for: user) == 1, "the committed revision, for the answer's header")
+                #expect(written.revision(for: UserIdentity(id: user.id + 1)) == nil, "another user's is not this one's")
+                #expect(try await replicaB.revision(of: user) == 0, "memory, without a floor: what B would have served")
+                #expect(
+                    try await RevisionWatermark.$floor.withValue(0) { try await replicaB.revision(of: user) } == 0,
+                    "a floor memory meets: memory answers")
+                #expect(
+                    try await RevisionWatermark.$floor.withValue(1) { try await replicaB.revision(of: user) } == 1,
+                    "a floor above memory: the store answers")
+                // The value read under the floor is remembered: without one, B now says 1 too.
+                #expect(try await replicaB.revision(of: user) == 1)
+                // A floor above anything written (a client's guess) still answers what is stored.
+                #expect(try await RevisionWatermark.$floor.withValue(99) { try await replicaB.revision(of: user) } == 1)
+                // Writes outside a command record nothing anywhere.
+                _ = try await replicaA.write(for: user) { _ in }
+                #expect(written.revision(for: user) == 1)
             }
         }
 

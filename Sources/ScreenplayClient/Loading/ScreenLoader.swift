@@ -240,6 +240,9 @@ public actor ScreenLoader {
                 }
             }
         }
+        // Read-your-writes: the highest revision a write answered with goes with every request
+        // after it, so whichever replica answers, it answers from no older data.
+        if toServer, let seenRevision { request.headerFields[Self.revisionHeader] = String(seenRevision) }
         let answer: (HTTPResponse, [UInt8])
         do {
             answer = try await transport.send(request, body: body)
@@ -249,9 +252,16 @@ public actor ScreenLoader {
         if toServer, let issued = answer.0.headerFields[Self.tokenHeader] {
             await tokens.save(issued)
         }
+        if toServer, let written = answer.0.headerFields[Self.revisionHeader].flatMap({ Int64($0) }), written >= 0 {
+            seenRevision = max(seenRevision ?? written, written)
+        }
         if toServer { hasHeardFromServer = true }
         return answer
     }
+
+    /// The highest revision of this client's data a command's answer said was written (sent back
+    /// as `Screenplay-Revision`); `nil` until one did.
+    private(set) var seenRevision: Int64?
 
     /// Whether any answer from the server has arrived (see the bootstrap in `send`).
     private var hasHeardFromServer = false
@@ -282,6 +292,8 @@ public actor ScreenLoader {
     }
 
     static let tokenHeader = HTTPField.Name("Screenplay-Token")!
+    /// A command's answer: the revision its write produced; a request: the highest one seen.
+    static let revisionHeader = HTTPField.Name("Screenplay-Revision")!
     /// Sent with every command so a retry runs once.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
     static let componentsHeader = HTTPField.Name(AppDefinedKind.requestHeader)!

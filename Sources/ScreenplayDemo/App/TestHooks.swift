@@ -57,8 +57,8 @@ extension ScreenplayRoutes {
     }
 }
 
-/// Delays screens by ``DemoApp/TestHooks/screenDelay`` (revalidations answered before routing
-/// are not delayed: they never reach a route).
+/// Delays screens by ``DemoApp/TestHooks/screenDelay`` (a server with a delay answers nothing
+/// before routing, so every screen reaches this middleware).
 struct ScreenDelayMiddleware<Context: RequestContext>: RouterMiddleware {
     let delay: Duration
 

@@ -2,21 +2,24 @@ public import Foundation
 public import HTTPTypes
 import Synchronization
 
-/// What the server remembers about revalidations it answered, so the next one of the same
-/// request can be answered without resolving a token, calling a revision or touching the
-/// service at all: the HTTP adapter asks it on the connection's event loop (see
-/// `RevalidationHandler` in ScreenplayHummingbird) before the framework's routing runs.
+/// What the server remembers about answers it gave, so the next one of the same request can be
+/// answered without resolving a token, calling a revision or touching the service at all: the
+/// HTTP adapter asks it on the connection's event loop (see `RevalidationHandler` in
+/// ScreenplayHummingbird) before the framework's routing runs. A revalidation whose tag still
+/// names the answer gets its `304 Not Modified`; any other `GET` (or `HEAD`) of the same request
+/// gets the `200` itself, its bytes as the service sent them (``answer(_:now:)``).
 ///
 /// Only screens that declare ``ScreenplayRoutes/Revalidation/fromMemory(until:)`` are remembered,
 /// which is the app's promise that their revision changes only when an ``Invalidation`` is
 /// published (or when the screen's own expiry passes). Exactness then rests on three rules:
 /// - an entry is keyed by every request input the service reads for such a screen (the target,
-///   the token's headers, the components header, `Accept-Encoding`), byte for byte;
+///   the token's headers, the components header, `Accept-Encoding`, `Accept-Language`, the
+///   client's revision floor, and for web pages the `Host`), byte for byte;
 /// - `userRevision` drops that user's entries; every other invalidation drops everything;
 /// - an entry is stored only if no invalidation arrived since its request began
 ///   (``Ticket``), so an answer computed from data a write has since replaced is never kept.
 ///
-/// Bounded by bytes: two generations of entries, the older dropped whole when the newer fills
+/// Bounded by bytes, bodies included: two generations of entries, the older dropped whole when the newer fills
 /// half the budget (an approximate least-recently-used order at the cost of a dictionary).
 public final class RevalidationMemory: Sendable {
     /// The request inputs a remembered answer depends on, exactly as received.
@@ -26,14 +29,21 @@ public final class RevalidationMemory: Sendable {
         let cookie: String
         let components: String
         let acceptEncoding: String
+        let acceptLanguage: String
+        /// The client's revision floor (``RevisionWatermark``): an answer made under one floor
+        /// is no answer for a higher one.
+        let revision: String
 
-        /// The key of a `GET` (other methods are never remembered), or `nil`.
+        /// The key of a `GET` or a `HEAD` (the same key: a `HEAD` is answered with the `GET`'s
+        /// head), or `nil` for any other method.
         init?(_ request: HTTPRequest) {
-            guard request.method == .get, let target = request.path else { return nil }
+            guard request.method == .get || request.method == .head, let target = request.path else { return nil }
             var authorization = ""
             var cookie = ""
             var components = ""
             var acceptEncoding = ""
+            var acceptLanguage = ""
+            var revision = ""
             // Repeated fields are joined in order: two requests share a key only when every
             // value the service could read is the same.
             func join(_ value: String, to joined: inout String) { joined += joined.isEmpty ? value : "\n" + value }
@@ -42,6 +52,8 @@ public final class RevalidationMemory: Sendable {
                 case .authorization: join(field.value, to: &authorization)
                 case .cookie: join(field.value, to: &cookie)
                 case .acceptEncoding: join(field.value, to: &acceptEncoding)
+                case .acceptLanguage: join(field.value, to: &acceptLanguage)
+                case ScreenplayService.revisionHeader: join(field.value, to: &revision)
                 case ScreenplayService.componentsHeader: join(field.value, to: &components)
                 default: continue
                 }
@@ -51,11 +63,13 @@ public final class RevalidationMemory: Sendable {
             self.cookie = cookie
             self.components = components
             self.acceptEncoding = acceptEncoding
+            self.acceptLanguage = acceptLanguage
+            self.revision = revision
         }
 
         /// Roughly what the entry costs in memory, for the budget.
         var size: Int {
-            target.utf8.count + authorization.utf8.count + cookie.utf8.count + components.utf8.count + acceptEncoding.utf8.count + 80
+            [target, authorization, cookie, components, acceptEncoding, acceptLanguage, revision].reduce(96) { $0 + $1.utf8.count }
         }
     }
 
@@ -66,6 +80,11 @@ public final class RevalidationMemory: Sendable {
         let etag: String
         /// The 304's header fields, as the service wrote them.
         let fields: HTTPFields
+        /// The 200 itself, when it fits: its fields (`Content-Length` included) and body.
+        let ok: (fields: HTTPFields, body: [UInt8])?
+        /// The `Host` the answer was made for, when it names it (a web page's links name the
+        /// origin it was reached at); `nil` when any host gets it (the API's screens).
+        let host: String?
         /// When the screen said its revision may change by itself, if it did.
         let expiry: Date?
         let size: Int
@@ -132,19 +151,55 @@ public final class RevalidationMemory: Sendable {
         Ticket(epoch: state.withLock { $0.epoch }, taken: Date())
     }
 
-    /// How many revalidations were answered from memory so far.
+    /// How many requests were answered from memory so far (304s and 200s).
     public var answered: Int { answeredCount.load(ordering: .relaxed) }
 
     /// The bytes held now.
     public var bytes: Int { state.withLock { $0.current.bytes + $0.previous.bytes } }
 
-    /// The header fields of a `304 Not Modified` for `request`, if it is a `GET` with an
+    /// What memory answers `request` with before routing, if anything.
+    public enum Answer: Sendable, Equatable {
+        /// `304 Not Modified` with these fields: the request named the remembered tag.
+        case notModified(HTTPFields)
+        /// `200 OK` with these fields (`Content-Length` included) and this body, empty for a
+        /// `HEAD`: the answer the service gave the same request, byte for byte.
+        case ok(HTTPFields, body: [UInt8])
+    }
+
+    /// The answer to `request` if it is a `GET` or `HEAD` remembered for exactly this request:
+    /// a 304 when its `If-None-Match` names the remembered tag, else the remembered 200 when
+    /// memory holds its body; `nil` otherwise (the request then goes the normal way).
+    public func answer(_ request: HTTPRequest, now: Date = Date()) -> Answer? {
+        guard bus.isDelivering, let entry = entry(for: request, now: now) else { return nil }
+        let revalidates = request.headerFields.contains {
+            $0.name == .ifNoneMatch && ETag.matches(ifNoneMatch: $0.value, etag: entry.etag, orGzipVariant: true)
+        }
+        let answer: Answer
+        if revalidates {
+            answer = .notModified(entry.fields)
+        } else if let ok = entry.ok {
+            answer = .ok(ok.fields, body: request.method == .head ? [] : ok.body)
+        } else {
+            return nil
+        }
+        answeredCount.add(1, ordering: .relaxed)
+        return answer
+    }
+
+    /// The header fields of a `304 Not Modified` for `request`, if it is a `GET` or `HEAD` with an
     /// `If-None-Match` naming the tag remembered for exactly this request; `nil` otherwise (the
     /// request then goes the normal way). Cheap when there is no `If-None-Match`.
     public func notModified(_ request: HTTPRequest, now: Date = Date()) -> HTTPFields? {
-        guard request.method == .get, request.headerFields.contains(.ifNoneMatch), bus.isDelivering, let key = Key(request) else {
-            return nil
-        }
+        guard request.headerFields.contains(.ifNoneMatch), case .notModified(let fields) = answer(request, now: now) else { return nil }
+        return fields
+    }
+
+    /// The unexpired entry remembered for `request`, promoted to the newer generation if found in
+    /// the older.
+    private func entry(for request: HTTPRequest, now: Date) -> Entry? {
+        guard let key = Key(request) else { return nil }
+        // HTTP/1.1's `Host` is HTTPTypes' authority.
+        let host = request.authority ?? ""
         let entry: Entry? = state.withLock { state in
             if let entry = state.current.entries[key] { return entry }
             // Used again: promote it, so it outlives the generation it was stored in.
@@ -152,26 +207,29 @@ public final class RevalidationMemory: Sendable {
             insert(entry, for: key, into: &state)
             return entry
         }
-        guard let entry, entry.expiry.map({ now < $0 }) ?? true else { return nil }
-        guard
-            request.headerFields.contains(where: {
-                $0.name == .ifNoneMatch && ETag.matches(ifNoneMatch: $0.value, etag: entry.etag, orGzipVariant: true)
-            })
-        else { return nil }
-        answeredCount.add(1, ordering: .relaxed)
-        return entry.fields
+        guard let entry, entry.expiry.map({ now < $0 }) ?? true, entry.host.map({ $0 == host }) ?? true else { return nil }
+        return entry
     }
 
-    /// Remembers that `request` is answered with `etag` and, when it matches, a 304 with
-    /// `fields`, unless an invalidation arrived since `ticket` or the entry would not fit.
-    /// `owner`'s writes make it stale (`nil`: no user's, for screens shared by everyone).
-    func remember(
-        _ request: HTTPRequest, owner: UserIdentity?, etag: String, fields: HTTPFields, expiry: Date?, ticket: Ticket
+    /// Remembers that `request` is answered with `etag`: when it matches, a 304 with `fields`;
+    /// otherwise `ok`, the 200's fields and body, when given and they fit (an entry takes at most
+    /// an eighth of the budget; a body that would not fit leaves the 304 alone remembered).
+    /// Nothing is remembered if an invalidation arrived since `ticket`. `owner`'s writes make it
+    /// stale (`nil`: no user's, for screens shared by everyone). `namesHost`: the answer depends on
+    /// the request's `Host` (a web page's links), so only the same host gets it.
+    public func remember(
+        _ request: HTTPRequest, owner: UserIdentity?, etag: String, fields: HTTPFields, ok: (fields: HTTPFields, body: [UInt8])? = nil,
+        namesHost: Bool = false, expiry: Date?, ticket: Ticket
     ) {
-        guard bus.isDelivering, let key = Key(request) else { return }
-        let size = key.size + etag.utf8.count + fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 16 }
-        guard size <= byteBudget / 8 else { return }
-        let entry = Entry(user: owner?.id, etag: etag, fields: fields, expiry: expiry, size: size)
+        guard request.method == .get, bus.isDelivering, let key = Key(request) else { return }
+        func size(_ fields: HTTPFields) -> Int { fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 16 } }
+        let bare = key.size + etag.utf8.count + size(fields)
+        guard bare <= byteBudget / 8 else { return }
+        let whole = ok.map { bare + size($0.fields) + $0.body.count }
+        let kept = whole.map { $0 <= byteBudget / 8 } ?? false
+        let entry = Entry(
+            user: owner?.id, etag: etag, fields: fields, ok: kept ? ok : nil, host: namesHost ? request.authority ?? "" : nil, expiry: expiry,
+            size: kept ? whole ?? bare : bare)
         state.withLock { state in
             guard state.epoch == ticket.epoch else { return }
             insert(entry, for: key, into: &state)

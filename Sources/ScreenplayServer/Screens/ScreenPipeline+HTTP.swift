@@ -42,20 +42,22 @@ extension ScreenPipeline {
         head.headerFields[ScreenplayService.contentTypeOptions] = "nosniff"
         if let token = resolved.issuedToken { head.headerFields[ScreenplayService.tokenHeader] = token }
         versions.addDeprecation(to: &head, version: endpoint.version)
-        // What a 304 carries is complete here: remembered as it is, for the next revalidation.
-        if let remembered, let ticket, let revalidations {
-            revalidations.remember(
-                request, owner: remembered.owner, etag: encoded.etag, fields: head.headerFields, expiry: remembered.expiry, ticket: ticket)
-        }
-        if request.headerFields.contains(where: { $0.name == .ifNoneMatch && encoded.matches(ifNoneMatch: $0.value) }) {
-            head.status = .notModified
-            return ScreenplayService.Response(head: head, body: [])
-        }
+        let notModified = head.headerFields
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         if sent.gzip { head.headerFields[.contentEncoding] = "gzip" }
         // HEAD: the headers a GET would get, Content-Length included, and no body.
+        head.headerFields[.contentLength] = String(sent.bytes.count)
+        // Both answers are complete here: remembered as they are, for the next request, which is
+        // then answered before routing (a 304 when it names the tag, else this 200).
+        if let remembered, let ticket, let revalidations {
+            revalidations.remember(
+                request, owner: remembered.owner, etag: encoded.etag, fields: notModified, ok: (head.headerFields, sent.bytes),
+                expiry: remembered.expiry, ticket: ticket)
+        }
+        if request.headerFields.contains(where: { $0.name == .ifNoneMatch && encoded.matches(ifNoneMatch: $0.value) }) {
+            return ScreenplayService.Response(head: HTTPResponse(status: .notModified, headerFields: notModified), body: [])
+        }
         if request.method == .head {
-            head.headerFields[.contentLength] = String(sent.bytes.count)
             return ScreenplayService.Response(head: head, body: [])
         }
         return ScreenplayService.Response(head: head, body: sent.bytes)

@@ -24,7 +24,7 @@ struct ScreenPipeline: Sendable {
 
     /// How a coded screen's answer is remembered: whose writes make it stale (`nil`: nobody's,
     /// for screens shared by everyone) and when it expires by itself.
-    struct Remembered {
+    struct Remembered: Sendable {
         let owner: UserIdentity?
         let expiry: Date?
     }
@@ -50,22 +50,23 @@ struct ScreenPipeline: Sendable {
 
     /// The encoded screen at `path`: the coded screen, or else the page of that route (for
     /// `platform` and `locale`), as an HTTP request for it would get; a coded screen built for this
-    /// request is left in `built`.
+    /// request is left in `built`. With `started`, also how the answer may be remembered (see
+    /// ``coded(path:segments:query:apiVersion:clientKinds:user:remembering:keeping:)``; pages never are).
     func encoded(
         path: String, query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity, platform: Platform,
-        locale: String?, keeping built: BuiltScreen? = nil
-    ) async throws(ScreenplayError) -> EncodedBody {
+        locale: String?, remembering started: Date? = nil, keeping built: BuiltScreen? = nil
+    ) async throws(ScreenplayError) -> (body: EncodedBody, remembered: Remembered?) {
         let segments = RequestTarget.segments(of: path)
         let route = segments.joined(separator: "/")
         if routes.screenRoute(for: segments) == nil, let pages {
             let request = PageRequest(
                 route: route, user: user, apiVersion: apiVersion, clientKinds: clientKinds, platform: platform, locale: locale)
             guard let page = try await pages.body(for: request) else { throw Self.noScreen(route) }
-            return page
+            return (page, nil)
         }
         return try await coded(
-            path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, keeping: built
-        ).body
+            path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user,
+            remembering: started, keeping: built)
     }
 
     /// A coded screen's bytes, from the cache when its route declares a revision and it has not

@@ -92,7 +92,7 @@ extension ScreenplayService {
                 try await pipeline.encoded(
                     path: screen.path, query: screen.query, apiVersion: client.apiVersion, clientKinds: client.clientKinds, user: client.user,
                     platform: client.platform, locale: client.locale
-                ).etag
+                ).body.etag
             },
             identity: { token in try await resolver.resolve(token: token, creating: false).user }, logger: logger)
     }

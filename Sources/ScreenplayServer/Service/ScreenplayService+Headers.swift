@@ -18,6 +18,10 @@ extension ScreenplayService {
     public static let platformHeader = HTTPField.Name("Screenplay-Platform")!
     /// The header a client sends so that a retried command runs once.
     public static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
+    /// The revision of the user's data: on a command's answer, the one its write produced; on a
+    /// request, the highest the client has seen, so a replica answers nothing older
+    /// (``RevisionWatermark``).
+    public static let revisionHeader = HTTPField.Name("Screenplay-Revision")!
     /// The header on a replayed answer.
     public static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
     /// `X-Content-Type-Options`: every answer says what it is, and browsers must not guess.
@@ -35,10 +39,15 @@ extension ScreenplayService {
                 return String(authorization.dropFirst(7).trimmingWhitespaceSubstring())
             }
         }
+        return cookie(named: tokenCookie, in: headers)
+    }
+
+    /// The value of the first cookie called `name` in the request's `Cookie` headers, if any.
+    public static func cookie(named name: String, in headers: HTTPFields) -> String? {
         for cookieHeader in headers[values: .cookie] {
             for pair in cookieHeader.split(separator: ";") {
                 let trimmed = pair.trimmingWhitespaceSubstring()
-                if trimmed.hasPrefix(tokenCookie + "=") { return String(trimmed.dropFirst(tokenCookie.count + 1)) }
+                if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
             }
         }
         return nil

@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 public import ScreenplayContract
 import Synchronization
@@ -34,21 +35,30 @@ extension ScreenplayService {
         platform: Platform = .web, locale: String? = nil
     ) async throws(ScreenplayError) -> EncodedBody {
         try await screens.encoded(
-            path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale)
+            path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale
+        ).body
     }
 
     /// The encoded screen at `path` as ``encodedScreen(path:query:apiVersion:clientKinds:user:platform:locale:)``
     /// answers it, with the screen value itself when this request built it (a coded screen not in
     /// the cache): a host that renders in process renders that instead of decoding the bytes again.
+    ///
+    /// With `ticket` (taken from ``revalidations`` before the request read anything, its token
+    /// included), the answer also says whether the host may remember what it makes of the screen
+    /// (``RenderableScreen/remembered``), as the API remembers its own answers.
     public func renderableScreen(
         path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity,
-        platform: Platform = .web, locale: String? = nil
+        platform: Platform = .web, locale: String? = nil, remembering ticket: RevalidationMemory.Ticket? = nil
     ) async throws(ScreenplayError) -> RenderableScreen {
         let built = ScreenPipeline.BuiltScreen()
-        let body = try await screens.encoded(
+        let answer = try await screens.encoded(
             path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale,
-            keeping: built)
-        return RenderableScreen(body: body, screen: built.screen.withLock { $0 })
+            remembering: ticket?.taken, keeping: built)
+        return RenderableScreen(
+            body: answer.body, screen: built.screen.withLock { $0 },
+            remembered: answer.remembered.flatMap { remembered in
+                ticket.map { RenderableScreen.Remembered(owner: remembered.owner, expiry: remembered.expiry, ticket: $0) }
+            })
     }
 
     /// Performs the command at `path` under `commands/`.
@@ -81,4 +91,20 @@ public struct RenderableScreen: Sendable {
     /// The screen those bytes encode, when the request built it; `nil` when they came from the
     /// cache or from the pages (composed pages are spliced as bytes): decode ``body`` then.
     public let screen: Screen?
+    /// Whether what the host makes of this screen (a web page) may be remembered and answered
+    /// before routing, as the API's own answers are: set only for a screen whose route declares
+    /// ``ScreenplayRoutes/Revalidation/fromMemory(until:)`` and a request that gave a ticket.
+    public let remembered: Remembered?
+
+    /// What ``RevalidationMemory/remember(_:owner:etag:fields:ok:expiry:ticket:)`` needs besides
+    /// the answer: whose writes make it stale, when it expires by itself, and the ticket the
+    /// request took when it began.
+    public struct Remembered: Sendable {
+        /// Whose writes make it stale (`nil`: nobody's, a screen shared by everyone).
+        public let owner: UserIdentity?
+        /// When the screen said it changes by itself, if it did.
+        public let expiry: Date?
+        /// The ticket the request took when it began.
+        public let ticket: RevalidationMemory.Ticket
+    }
 }

@@ -73,7 +73,8 @@ extension ScreenplayService {
             do {
                 encoded = try await screens.encoded(
                     path: entry.screen.path, query: entry.screen.query, apiVersion: endpoint.version, clientKinds: clientKinds, user: user,
-                    platform: platform, locale: locale)
+                    platform: platform, locale: locale
+                ).body
             } catch where error.status == .notFound {
                 gone.append(entry.entry)
                 continue

@@ -91,6 +91,15 @@ public final class ScreenplayService: Sendable {
     func respond(
         to request: HTTPRequest, at endpoint: Result<APIEndpoint, ScreenplayError>, body: [UInt8], clientAddress: String?
     ) async -> Response {
+        // Whatever revision the client has seen written, this request is answered from no older.
+        await RevisionWatermark.$floor.withValue(RevisionWatermark.floor(in: request.headerFields)) {
+            await answer(request, at: endpoint, body: body, clientAddress: clientAddress)
+        }
+    }
+
+    private func answer(
+        _ request: HTTPRequest, at endpoint: Result<APIEndpoint, ScreenplayError>, body: [UInt8], clientAddress: String?
+    ) async -> Response {
         do {
             let endpoint = try endpoint.get()
             try admit(request, at: endpoint, bodySize: body.count, clientAddress: clientAddress)

@@ -133,7 +133,9 @@ public struct UserDirectory: IdentityResolver {
     public func revision(of user: UserIdentity) async throws -> Int64 {
         if user.isAnonymous { return 0 }
         let delivering = bus.isDelivering
-        if delivering, let cached = revisions.revision(of: user.id) { return cached }
+        // A cached value under the client's floor may predate a write another replica answered
+        // (its announcement still on the way): the database says.
+        if delivering, let cached = revisions.revision(of: user.id), cached >= RevisionWatermark.floor ?? cached { return cached }
         // Remember only what was read before any invalidation arrived: a write that commits
         // while this read runs must not leave the older value cached.
         let generation = revisions.generation(of: user.id)
@@ -158,12 +160,16 @@ public struct UserDirectory: IdentityResolver {
         for user: UserIdentity, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let bus = self.bus
-        return try await store.transaction { database in
-            try await Self.bumpRevision(of: user, on: database)
+        let (result, revision) = try await store.transaction { database in
+            let revision = try await Self.bumpRevision(of: user, on: database)
             let result = try await body(database)
             try await bus.announce(.userRevision(userID: user.id), in: database)
-            return result
+            return (result, revision)
         }
+        // Committed (or joined to a transaction whose failure fails the command): the answer may
+        // say which revision the client has now seen.
+        RevisionWatermark.record(revision, for: user)
+        return result
     }
 
     /// Reads a revision inside a caller's session.
@@ -172,12 +178,16 @@ public struct UserDirectory: IdentityResolver {
         return try row?.decode(column: "revision", as: Int64.self) ?? 0
     }
 
-    /// Bumps the user's revision; call it in the transaction that changes their data.
-    public static func bumpRevision(of user: UserIdentity, on database: any SQLDatabase) async throws {
-        try await database.update("screenplay_users")
+    /// Bumps the user's revision, returning the new one; call it in the transaction that changes
+    /// their data. One statement (`RETURNING`, which PostgreSQL and SQLite both have).
+    @discardableResult
+    public static func bumpRevision(of user: UserIdentity, on database: any SQLDatabase) async throws -> Int64 {
+        let row = try await database.update("screenplay_users")
             .set(SQLIdentifier("revision"), to: SQLBinaryExpression(SQLIdentifier("revision"), .add, SQLLiteral.numeric("1")))
             .where("id", .equal, user.id)
-            .run()
+            .returning("revision")
+            .first()
+        return try row?.decode(column: "revision", as: Int64.self) ?? 0
     }
 
     /// The SHA-256 of a token, as stored: a copy of the database (a backup, a dump, a query log)

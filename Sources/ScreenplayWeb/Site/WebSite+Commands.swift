@@ -74,13 +74,40 @@ extension WebSite {
         } catch {
             return refused(origin, because: error.description, token: token, cookie: cookie)
         }
-        let result: CommandResult
-        do {
-            result = try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user)
-        } catch {
-            return refused(origin, because: error.message, token: token, cookie: cookie)
+        let written = RevisionWatermark.Written()
+        let outcome = await RevisionWatermark.$written.withValue(written) { () async -> Result<CommandResult, ScreenplayError> in
+            do throws(ScreenplayError) {
+                return .success(
+                    try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user))
+            } catch {
+                return .failure(error)
+            }
         }
-        return answer(result, origin: origin, token: token, cookie: cookie)
+        let result: CommandResult
+        switch outcome {
+        case .success(let value): result = value
+        case .failure(let error): return refused(origin, because: error.message, token: token, cookie: cookie)
+        }
+        var response = answer(result, origin: origin, token: token, cookie: cookie)
+        // Read-your-writes: the pages after this one are answered from no older data, whichever
+        // replica answers them.
+        if let revision = written.revision(for: resolved.user) {
+            response.head.headerFields.append(HTTPField(name: .setCookie, value: Self.revisionCookie(revision)))
+        }
+        return response
+    }
+
+    /// The cookie that carries the revision a browser's last write produced (see
+    /// ``RevisionWatermark``): read back as the floor of the pages it asks for next.
+    static func revisionCookie(_ revision: Int64) -> String {
+        "\(revisionCookieName)=\(revision); Path=/; HttpOnly; SameSite=Lax; Max-Age=86400"
+    }
+
+    static let revisionCookieName = "screenplay_revision"
+
+    /// The floor a browser's ``revisionCookie(_:)`` asks for, if it carries one.
+    static func revisionFloor(_ request: HTTPRequest) -> Int64? {
+        ScreenplayService.cookie(named: revisionCookieName, in: request.headerFields).flatMap(RevisionWatermark.floor(from:))
     }
 
     /// Where a form was posted from: the page to return to, and the kept result it belongs to

@@ -8,6 +8,9 @@ extension WebSite {
     /// once per screen ETag and kept; a banner (taken from the book, so shown once) makes a page
     /// of its own that is not kept.
     func screenPage(path: String, request: HTTPRequest) async -> Response {
+        // Taken before anything is read: the page is remembered only if no write announced a
+        // change while it was made.
+        let ticket = service.revalidations?.ticket()
         let identity: (UserIdentity, String?)
         do {
             identity = try await identify(request)
@@ -29,9 +32,22 @@ extension WebSite {
             // service's encoded screen for a client that renders none). From the service's cache,
             // like an app's request; the page itself is cached by the screen's ETag.
             // A screen this request built is rendered as built, not decoded from its own bytes.
-            let answer = try await service.renderableScreen(
-                path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
-                locale: ScreenplayService.locale(in: request.headerFields))
+            // A page that hands out or clears a cookie, or says a notice's banner is gone, is
+            // that request's own: only the plain page of a screen that allows it is remembered.
+            let remembers = request.method == .get && cookie == nil && notice == nil && !Self.hasShownNotice(request)
+            // No older than the browser's last write, whichever replica answers.
+            let outcome = await RevisionWatermark.$floor.withValue(Self.revisionFloor(request)) {
+                () async -> Result<RenderableScreen, ScreenplayError> in
+                do throws(ScreenplayError) {
+                    return .success(
+                        try await service.renderableScreen(
+                            path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
+                            locale: ScreenplayService.locale(in: request.headerFields), remembering: remembers ? ticket : nil))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let answer = try outcome.get()
             let encoded = answer.body
             guard notice == nil else {
                 var renderer = self.renderer
@@ -59,9 +75,17 @@ extension WebSite {
             if Self.hasShownNotice(request) { response.head.headerFields.append(HTTPField(name: .setCookie, value: Self.noticeGoneCookie)) }
             response.head.headerFields[.eTag] = sent.etag
             if sent.gzip { response.head.headerFields[.contentEncoding] = "gzip" }
+            var notModified = response.head.headerFields
+            notModified[.contentEncoding] = nil
+            if let remembered = answer.remembered, let memory = service.revalidations {
+                var ok = response.head.headerFields
+                ok[.contentLength] = String(sent.bytes.count)
+                memory.remember(
+                    request, owner: remembered.owner, etag: page.etag, fields: notModified, ok: (ok, sent.bytes), namesHost: true,
+                    expiry: remembered.expiry, ticket: remembered.ticket)
+            }
             if let condition = request.headerFields[.ifNoneMatch], page.matches(ifNoneMatch: condition) {
-                response.head.status = .notModified
-                response.head.headerFields[.contentEncoding] = nil
+                response.head = HTTPResponse(status: .notModified, headerFields: notModified)
                 response.body = []
             }
             return response

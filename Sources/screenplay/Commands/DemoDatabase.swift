@@ -74,14 +74,14 @@ struct DemoDatabase {
 
     /// Opens the demo; `configure` passes the options every caller shares.
     func open(
-        logger: Logger, replicaName: String? = nil, pool: Int = 16,
+        logger: Logger, replicaName: String? = nil, pool: Int = 16, hearingDelay: Duration = .zero,
         configure: (DemoApp.Storage?) async throws -> DemoApp
     ) async throws -> Opened {
         guard let url else { return Opened(demo: try await configure(nil), stopListening: {}) }
         #if postgres
         let location = try PostgresLocation(url: url)
         let store = try await PostgresStore.open(.init(location: location, maximumConnections: pool), logger: logger)
-        let bus = PostgresInvalidationBus(store: store, replicaName: replicaName, logger: logger)
+        let bus = PostgresInvalidationBus(store: store, replicaName: replicaName, hearingDelay: hearingDelay, logger: logger)
         if !(await bus.start()) {
             logger.warning("not yet listening for other replicas' invalidations; answering without memory until it is")
         }
@@ -94,7 +94,7 @@ struct DemoDatabase {
             throw error
         }
         #else
-        _ = url  // refused in `problem` before any command gets here; kept as the last guard
+        _ = (url, hearingDelay)  // refused in `problem` before any command gets here; kept as the last guard
         throw DatabaseLeftOut(description: Self.postgresLeftOut(source: "the database URL"))
         #endif
     }

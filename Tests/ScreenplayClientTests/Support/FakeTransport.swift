@@ -50,6 +50,8 @@ struct FakeResponse: Sendable {
 extension HTTPField.Name {
     /// The header a server issues a new client's token in.
     static let screenplayToken = HTTPField.Name("Screenplay-Token")!
+    /// The header a command's answer names its revision in, and requests send back.
+    static let screenplayRevision = HTTPField.Name("Screenplay-Revision")!
 }
 
 /// A request the fake transport received.
