@@ -40,7 +40,8 @@ struct ComposedScreensTests {
     /// A service whose code defines `home`, serving `templates` through providers for `shop`
     /// (products, per user), `promo` (shared banners) and `down` (always failing).
     static func setup(
-        _ templates: [PageTemplate], experiments: ExperimentCatalog = .init(), configuration: ComposedScreens.Configuration = .init()
+        _ templates: [PageTemplate], experiments: ExperimentCatalog = .init(), configuration: ComposedScreens.Configuration = .init(),
+        bus: InProcessInvalidationBus? = nil
     ) -> Setup {
         let calls = Counter()
         let providers: [String: any WidgetProvider] = [
@@ -61,7 +62,7 @@ struct ComposedScreensTests {
         }
         let service = ScreenplayService(
             routes: routes, identity: CountingIdentities(),
-            pages: ComposedScreens(composer: composer, templates: source, configuration: configuration))
+            pages: ComposedScreens(composer: composer, templates: source, configuration: configuration), invalidations: bus)
         return Setup(service: service, templates: source, calls: calls, recorder: recorder)
     }
 
@@ -176,6 +177,63 @@ struct ComposedScreensTests {
         try await Task.sleep(for: .milliseconds(1_300))
         _ = await Self.get(degraded, "shop")
         #expect(degraded.calls.count == 4, "a degraded page is recomposed soon, though the freshness is ten minutes")
+    }
+
+    @Test("a page is remembered until its providers' data goes stale, a window opens or closes, or an experiment starts or stops")
+    func rememberedUntilItsNextChange() async throws {
+        let now = Date()
+        func until(_ template: PageTemplate, experiments: ExperimentCatalog = .init(), user: UserIdentity = UserIdentity(id: 1)) async throws
+            -> PageAnswer.Remembered?
+        {
+            let setup = Self.setup([template], experiments: experiments, configuration: .init(freshness: .seconds(60)))
+            let pages = try #require(setup.service.pages as? ComposedScreens)
+            let request = PageRequest(
+                route: "shop", user: user, apiVersion: .v4, clientKinds: ["productCard", "sharedBanner", "reviewSummary"], platform: .iOS)
+            return try #require(try await pages.answer(for: request)).remembered
+        }
+        let plain = try #require(try await until(Self.shop))
+        let asked = Date()
+        #expect(plain.until >= now + 59 && plain.until <= asked + 61, "the freshness: \(plain.until.timeIntervalSince(now)) s")
+        #expect(plain.owner == UserIdentity(id: 1), "a signed-in user's page: their writes make it stale")
+        #expect(try await until(Self.shop, user: .anonymous)?.owner == nil)
+
+        var windowed = Self.shop
+        let closes = now + 20
+        windowed.sections[0].widgets.append(widget("w1", "sharedBanner", vertical: "promo", conditions: .init(window: .init(end: closes))))
+        windowed.sections[0].widgets.append(
+            widget("w2", "sharedBanner", vertical: "promo", conditions: .init(window: .init(start: now - 60, end: now - 30))))
+        #expect(try await until(windowed)?.until == closes, "the window closing; a window over is no change ahead")
+
+        let starts = now + 10
+        let experiment = Experiment(key: "later", variants: [.init("a", weight: 1)], start: starts)
+        #expect(try await until(Self.shop, experiments: ExperimentCatalog([experiment]))?.until == starts)
+
+        var degraded = Self.shop
+        degraded.sections[0].widgets.append(widget("r1", "reviewSummary", vertical: "down"))
+        let soon = try #require(try await until(degraded))
+        #expect(soon.until.timeIntervalSince(Date()) < 2, "a degraded page: the degraded freshness (1 s)")
+    }
+
+    @Test("a repeated request for a page is answered from memory; a publish is seen at once")
+    func answeredFromMemory() async throws {
+        let bus = InProcessInvalidationBus()
+        let setup = Self.setup([Self.shop], configuration: .init(freshness: .seconds(60)), bus: bus)
+        let memory = try #require(setup.service.revalidations)
+        let first = await Self.get(setup, "shop")
+        #expect(first.head.status == .ok)
+        let headers: HTTPFields = [
+            .authorization: "Bearer token-1", ScreenplayService.platformHeader: "ios", ScreenplayService.componentsHeader: Self.allKinds,
+        ]
+        let remembered = request(.get, "/api/v4/screens/shop", headers: headers)
+        #expect(memory.answer(remembered) == .ok(first.head.headerFields, body: first.body))
+        var android = remembered
+        android.headerFields[ScreenplayService.platformHeader] = "android"
+        #expect(memory.answer(android) == nil, "another platform is another page")
+        var republished = Self.shop
+        republished.revision = 2
+        setup.templates.publish(republished)
+        await bus.publish(.pagePublished(route: "shop"))
+        #expect(memory.answer(remembered) == nil)
     }
 
     @Test("an expired page is answered at once while it is recomposed in the background; a new revision never is")

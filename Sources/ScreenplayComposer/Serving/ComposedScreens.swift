@@ -49,7 +49,7 @@ public struct FixedPageTemplates: PageTemplateSource {
 ///
 /// **Exposures** are recorded on every request, hit or miss (conditions are evaluated anyway to
 /// make the key), so a user who first sees a variant from a page another user warmed still counts.
-public struct ComposedScreens: PageSource {
+public struct ComposedScreens: RememberingPageSource {
     /// Freshness and memory.
     public struct Configuration: Sendable {
         /// How long a composed page is served from memory when its verticals say nothing else.
@@ -85,7 +85,8 @@ public struct ComposedScreens: PageSource {
     /// The configuration in force.
     public let configuration: Configuration
     let segments: @Sendable (UserIdentity) async -> Set<String>
-    let cache: EncodedScreenCache
+    /// Composed pages, each with the wall-clock time its providers' data goes stale.
+    let cache: ByteBudgetCache<ScreenCacheKey, ComposedBody>
     let reports: ComposedPageReports
     let logger: Logger
 
@@ -100,7 +101,7 @@ public struct ComposedScreens: PageSource {
         self.templates = templates
         self.configuration = configuration
         self.segments = segments
-        self.cache = EncodedScreenCache(byteBudget: configuration.cacheByteBudget)
+        self.cache = ByteBudgetCache(byteBudget: configuration.cacheByteBudget, cost: \.body.storedSize)
         self.reports = ComposedPageReports()
         self.logger = logger
     }
@@ -115,6 +116,15 @@ public struct ComposedScreens: PageSource {
     /// no live template. Never fails because of a provider; fails only when the template source
     /// (the store) does.
     public func body(for request: Request) async throws(ScreenplayError) -> EncodedBody? {
+        try await answer(for: request)?.body
+    }
+
+    /// The composed page for `request` (as ``body(for:)``), remembered until the first of: its
+    /// providers' data going stale, a widget's window opening or closing, an experiment starting or
+    /// stopping. Everything else it depends on changes only with what the bus announces: the
+    /// template (a publish), experiments (an edit), and the user's segments and per-user data (the
+    /// user's writes: a signed-in user's page is theirs to make stale).
+    public func answer(for request: Request) async throws(ScreenplayError) -> PageAnswer? {
         let template: PageTemplate?
         let experiments: ExperimentCatalog
         do {
@@ -149,16 +159,30 @@ public struct ComposedScreens: PageSource {
             shown.map { configuration.verticalFreshness[$0.instance.vertical] ?? configuration.freshness }.min()
             ?? configuration.freshness
         let (composer, reports, degradedFreshness) = (self.composer, self.reports, configuration.degradedFreshness)
+        let composed: ComposedBody
         do {
-            return try await cache.value(for: key, revision: String(template.revision), staleFor: configuration.staleWhileRecomposing) {
+            composed = try await cache.value(for: key, revision: String(template.revision), staleFor: configuration.staleWhileRecomposing) {
                 let page = await composer.compose(template: template, context: context)
                 reports.keep(page)
                 let lifetime = page.isDegraded ? min(freshness, degradedFreshness) : freshness
-                return .init(value: page.body, expires: .now + lifetime)
+                return .init(value: ComposedBody(body: page.body, stale: Date() + lifetime.milliseconds / 1_000), expires: .now + lifetime)
             }
         } catch {
             throw .internalError("the page '\(request.route)' could not be composed")
         }
+        let until = ([composed.stale] + Self.changes(of: template, experiments: experiments, after: context.now)).min() ?? composed.stale
+        // A page served stale while it is composed again, or one whose next change is already due,
+        // is not remembered.
+        guard until > context.now else { return PageAnswer(body: composed.body, remembered: nil) }
+        return PageAnswer(body: composed.body, remembered: .init(owner: request.user.isAnonymous ? nil : request.user, until: until))
+    }
+
+    /// When what `template` shows may change by itself after `now`: its widgets' windows opening
+    /// or closing, its experiments starting or stopping.
+    static func changes(of template: PageTemplate, experiments: ExperimentCatalog, after now: Date) -> [Date] {
+        let windows = template.instances.compactMap(\.conditions.window).flatMap { [$0.start, $0.end] }
+        let starts = experiments.experiments.values.flatMap { [$0.start, $0.stop] }
+        return (windows + starts).compactMap { $0 }.filter { $0 > now }
     }
 
     /// The newest composition of `route` (from any request), for the admin: widgets' latency,
@@ -196,4 +220,11 @@ final class ComposedPageReports: Sendable {
     }
 
     func latest(_ route: String) -> ComposedPage? { pages.withLock { $0[route] } }
+}
+
+/// A composed page and the wall-clock time its providers' data goes stale (the cache's own expiry
+/// is on a monotonic clock; memory that answers before routing counts in dates).
+struct ComposedBody: Sendable {
+    let body: EncodedBody
+    let stale: Date
 }

@@ -13,8 +13,8 @@ import Synchronization
 /// which is the app's promise that their revision changes only when an ``Invalidation`` is
 /// published (or when the screen's own expiry passes). Exactness then rests on three rules:
 /// - an entry is keyed by every request input the service reads for such a screen (the target,
-///   the token's headers, the components header, `Accept-Encoding`, `Accept-Language`, the
-///   client's revision floor, and for web pages the `Host`), byte for byte;
+///   the token's headers, the components and platform headers, `Accept-Encoding`,
+///   `Accept-Language`, the client's revision floor, and for web pages the `Host`), byte for byte;
 /// - `userRevision` drops that user's entries; every other invalidation drops everything;
 /// - an entry is stored only if no invalidation arrived since its request began
 ///   (``Ticket``), so an answer computed from data a write has since replaced is never kept.
@@ -30,6 +30,7 @@ public final class RevalidationMemory: Sendable {
         let components: String
         let acceptEncoding: String
         let acceptLanguage: String
+        let platform: String
         /// The client's revision floor (``RevisionWatermark``): an answer made under one floor
         /// is no answer for a higher one.
         let revision: String
@@ -43,6 +44,7 @@ public final class RevalidationMemory: Sendable {
             var components = ""
             var acceptEncoding = ""
             var acceptLanguage = ""
+            var platform = ""
             var revision = ""
             // Repeated fields are joined in order: two requests share a key only when every
             // value the service could read is the same.
@@ -54,6 +56,7 @@ public final class RevalidationMemory: Sendable {
                 case .acceptEncoding: join(field.value, to: &acceptEncoding)
                 case .acceptLanguage: join(field.value, to: &acceptLanguage)
                 case ScreenplayService.revisionHeader: join(field.value, to: &revision)
+                case ScreenplayService.platformHeader: join(field.value, to: &platform)
                 case ScreenplayService.componentsHeader: join(field.value, to: &components)
                 default: continue
                 }
@@ -64,12 +67,13 @@ public final class RevalidationMemory: Sendable {
             self.components = components
             self.acceptEncoding = acceptEncoding
             self.acceptLanguage = acceptLanguage
+            self.platform = platform
             self.revision = revision
         }
 
         /// Roughly what the entry costs in memory, for the budget.
         var size: Int {
-            [target, authorization, cookie, components, acceptEncoding, acceptLanguage, revision].reduce(96) { $0 + $1.utf8.count }
+            [target, authorization, cookie, components, acceptEncoding, acceptLanguage, platform, revision].reduce(96) { $0 + $1.utf8.count }
         }
     }
 

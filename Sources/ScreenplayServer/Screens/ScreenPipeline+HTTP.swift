@@ -25,9 +25,12 @@ extension ScreenPipeline {
             encoded = answer.body
             remembered = answer.remembered
         } else {
-            guard let pages, let page = try await pages.body(for: pageRequest(request, path: path, version: endpoint.version, user: resolved.user))
+            guard let pages, let page = try await pages.page(for: pageRequest(request, path: path, version: endpoint.version, user: resolved.user))
             else { throw Self.noScreen(path) }
-            encoded = page
+            encoded = page.body
+            if request.method == .get, resolved.issuedToken == nil, let kept = page.remembered {
+                remembered = Remembered(owner: kept.owner, expiry: kept.until)
+            }
         }
         let vary =
             coded

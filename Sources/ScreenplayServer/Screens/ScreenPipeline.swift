@@ -51,7 +51,8 @@ struct ScreenPipeline: Sendable {
     /// The encoded screen at `path`: the coded screen, or else the page of that route (for
     /// `platform` and `locale`), as an HTTP request for it would get; a coded screen built for this
     /// request is left in `built`. With `started`, also how the answer may be remembered (see
-    /// ``coded(path:segments:query:apiVersion:clientKinds:user:remembering:keeping:)``; pages never are).
+    /// ``coded(path:segments:query:apiVersion:clientKinds:user:remembering:keeping:)``, and for a
+    /// page ``PageAnswer/remembered``).
     func encoded(
         path: String, query: [String: String], apiVersion: APIVersion, clientKinds: Set<String>, user: UserIdentity, platform: Platform,
         locale: String?, remembering started: Date? = nil, keeping built: BuiltScreen? = nil
@@ -61,8 +62,8 @@ struct ScreenPipeline: Sendable {
         if routes.screenRoute(for: segments) == nil, let pages {
             let request = PageRequest(
                 route: route, user: user, apiVersion: apiVersion, clientKinds: clientKinds, platform: platform, locale: locale)
-            guard let page = try await pages.body(for: request) else { throw Self.noScreen(route) }
-            return (page, nil)
+            guard let page = try await pages.page(for: request) else { throw Self.noScreen(route) }
+            return (page.body, started == nil ? nil : page.remembered.map { Remembered(owner: $0.owner, expiry: $0.until) })
         }
         return try await coded(
             path: path, segments: segments, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user,
