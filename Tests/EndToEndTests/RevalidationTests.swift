@@ -39,6 +39,16 @@ struct RevalidationTests {
         }
     }
 
+    /// The demo running, its memory, and two new users' tokens (Alice's and Bob's).
+    static func withTwoUsers(_ body: (URL, RevalidationMemory, String, String) async throws -> Void) async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { root, demo in
+            let memory = try #require(demo.service.revalidations)
+            try await body(root, memory, try await Self.newUser(root), try await Self.newUser(root))
+        }
+    }
+
     /// A revalidation of home as raw HTTP/1.1.
     static func revalidation(token: String, etag: String) -> String {
         "GET /api/v4/screens/home HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \(etag)\r\n\r\n"
@@ -52,11 +62,7 @@ struct RevalidationTests {
 
     @Test("a repeated revalidation is answered from memory with the fields of the service's 304, and a write is seen at once")
     func answeredAndInvalidated() async throws {
-        let harness = DemoServerHarness()
-        defer { harness.removeData() }
-        try await harness.withDemo { root, demo in
-            let memory = try #require(demo.service.revalidations)
-            let (alice, bob) = (try await Self.newUser(root), try await Self.newUser(root))
+        try await Self.withTwoUsers { root, memory, alice, bob in
             let first = try await Self.home(root, token: alice)
             let etag = try #require(first.headers[.eTag])
             let before = memory.answered
@@ -89,11 +95,7 @@ struct RevalidationTests {
 
     @Test("a repeated GET gets the service's own 200 from memory, for its user only, and a write is seen at once")
     func answeredWholeAndInvalidated() async throws {
-        let harness = DemoServerHarness()
-        defer { harness.removeData() }
-        try await harness.withDemo { root, demo in
-            let memory = try #require(demo.service.revalidations)
-            let (alice, bob) = (try await Self.newUser(root), try await Self.newUser(root))
+        try await Self.withTwoUsers { root, memory, alice, bob in
             let first = try await Self.home(root, token: alice)
             #expect(first.status == .ok)
             let before = memory.answered
@@ -257,21 +259,26 @@ struct RevalidationTests {
         }
     }
 
-    @Test("a revalidation that asks to close is answered from memory saying so, then closed; one that asks an upgrade is the framework's")
-    func closeAsked() async throws {
+    @Test(
+        "a request that asks to close is answered from memory saying so, then closed; one that asks an upgrade is the framework's",
+        arguments: [true, false])
+    func closeAsked(revalidating: Bool) async throws {
         try await Self.withUsersHome { _, port, token, etag, demo in
             let memory = try #require(demo.service.revalidations)
+            let status = revalidating ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n"
             func asking(_ connection: String) -> String {
-                Self.revalidation(token: token, etag: etag).replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: \(connection)\r\n\r\n")
+                let request = Self.revalidation(token: token, etag: etag)
+                return (revalidating ? request : request.replacingOccurrences(of: "If-None-Match: \(etag)\r\n", with: ""))
+                    .replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: \(connection)\r\n\r\n")
             }
             let before = memory.answered
             // `exchange` reads until the server closes: it returns only if the server does.
             let closed = try await ConnectionLimitTests.exchange(port: port, asking("Keep-Alive, close"))
-            #expect(closed.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "\(closed)")
+            #expect(closed.hasPrefix(status), "\(closed)")
             #expect(closed.lowercased().contains("\r\nconnection: close\r\n"), "\(closed)")
             #expect(memory.answered == before + 1, "answered before routing")
             let upgrade = try await ConnectionLimitTests.exchange(port: port, asking("upgrade, close"))
-            #expect(upgrade.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "the framework's own 304: \(upgrade)")
+            #expect(upgrade.hasPrefix(status), "the framework's own answer: \(upgrade)")
             #expect(memory.answered == before + 1, "not answered here")
         }
     }
