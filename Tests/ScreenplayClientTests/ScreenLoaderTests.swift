@@ -261,6 +261,21 @@ struct ScreenLoaderTests {
 
             #expect(transport.requests.map { $0[.screenplayRevision] } == [nil, nil, "7", "7", "7", "7"])
         }
+
+        @Test("a new identity (a token handed out) starts from no revision: the old one's are not its floor")
+        func newIdentityForgets() async throws {
+            let transport = FakeTransport()
+            var written = FakeResponse.result(.done(.init()))
+            written.headers[.screenplayRevision] = "40"
+            transport.on(.post, api(Samples.favoriteCommand.url), written)
+            transport.on(.get, api("screens/home"), .screen(Samples.home, token: "another"), .screen(Samples.home))
+            let loader = ScreenLoader(endpoint: testEndpoint, transport: transport, tokens: InMemoryTokenStore(token: "first"))
+
+            _ = try await loader.perform(Samples.favoriteCommand)
+            _ = try await loader.screen(at: "screens/home")
+            _ = try await loader.screen(at: "screens/home")
+            #expect(transport.requests.map { $0[.screenplayRevision] } == [nil, "40", nil])
+        }
     }
 
     @Suite("Failures")

@@ -182,10 +182,13 @@ struct ComposedScreensTests {
     @Test("a page is remembered until its providers' data goes stale, a window opens or closes, or an experiment starts or stops")
     func rememberedUntilItsNextChange() async throws {
         let now = Date()
-        func until(_ template: PageTemplate, experiments: ExperimentCatalog = .init(), user: UserIdentity = UserIdentity(id: 1)) async throws
-            -> PageAnswer.Remembered?
-        {
-            let setup = Self.setup([template], experiments: experiments, configuration: .init(freshness: .seconds(60)))
+        func until(
+            _ template: PageTemplate, experiments: ExperimentCatalog = .init(), user: UserIdentity = UserIdentity(id: 1),
+            segmentsAnnounced: Bool = true
+        ) async throws -> PageAnswer.Remembered? {
+            let setup = Self.setup(
+                [template], experiments: experiments,
+                configuration: .init(freshness: .seconds(3_600), segmentsChangeWithUserWrites: segmentsAnnounced))
             let pages = try #require(setup.service.pages as? ComposedScreens)
             let request = PageRequest(
                 route: "shop", user: user, apiVersion: .v4, clientKinds: ["productCard", "sharedBanner", "reviewSummary"], platform: .iOS)
@@ -193,18 +196,21 @@ struct ComposedScreensTests {
         }
         let plain = try #require(try await until(Self.shop))
         let asked = Date()
-        #expect(plain.until >= now + 59 && plain.until <= asked + 61, "the freshness: \(plain.until.timeIntervalSince(now)) s")
+        #expect(plain.until >= now + 3_599 && plain.until <= asked + 3_601, "the freshness: \(plain.until.timeIntervalSince(now)) s")
         #expect(plain.owner == UserIdentity(id: 1), "a signed-in user's page: their writes make it stale")
         #expect(try await until(Self.shop, user: .anonymous)?.owner == nil)
+        // Segments the bus does not announce: only anonymous pages are remembered.
+        #expect(try await until(Self.shop, segmentsAnnounced: false) == nil)
+        #expect(try await until(Self.shop, user: .anonymous, segmentsAnnounced: false) != nil)
 
         var windowed = Self.shop
-        let closes = now + 20
+        let closes = now + 600
         windowed.sections[0].widgets.append(widget("w1", "sharedBanner", vertical: "promo", conditions: .init(window: .init(end: closes))))
         windowed.sections[0].widgets.append(
             widget("w2", "sharedBanner", vertical: "promo", conditions: .init(window: .init(start: now - 60, end: now - 30))))
         #expect(try await until(windowed)?.until == closes, "the window closing; a window over is no change ahead")
 
-        let starts = now + 10
+        let starts = now + 900
         let experiment = Experiment(key: "later", variants: [.init("a", weight: 1)], start: starts)
         #expect(try await until(Self.shop, experiments: ExperimentCatalog([experiment]))?.until == starts)
 
@@ -217,7 +223,7 @@ struct ComposedScreensTests {
     @Test("a repeated request for a page is answered from memory; a publish is seen at once")
     func answeredFromMemory() async throws {
         let bus = InProcessInvalidationBus()
-        let setup = Self.setup([Self.shop], configuration: .init(freshness: .seconds(60)), bus: bus)
+        let setup = Self.setup([Self.shop], configuration: .init(freshness: .seconds(60), segmentsChangeWithUserWrites: true), bus: bus)
         let memory = try #require(setup.service.revalidations)
         let first = await Self.get(setup, "shop")
         #expect(first.head.status == .ok)

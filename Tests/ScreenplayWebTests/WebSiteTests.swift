@@ -57,6 +57,11 @@ struct WebSiteTests {
                 state: ["count": try StateVariable(.int, initial: .int(0), scope: .app)])
         }
         routes.command("save") { request in .done(.init(message: "Saved “\(request.payload["name"]?.stringValue ?? "")”", refresh: true)) }
+        // As a store's write does: the revision it committed, for the answer.
+        routes.command("write") { request in
+            RevisionWatermark.record(7, for: request.user)
+            return .done(.init())
+        }
         routes.command("strict") { request in
             .done(.init(message: "Named “\(try request.text("name", maxLength: 20))”"))
         }
@@ -441,6 +446,23 @@ struct WebSiteTests {
         #expect(!cookies.contains { $0.hasPrefix("screenplay_token=") })
         // Every command changes a cookie, so pages the browser kept from before are fetched again.
         #expect(cookies.contains { $0.hasPrefix("screenplay_change=") })
+    }
+
+    @Test("a write's revision goes back as a cookie (after the one a new session clears) and is the floor of the pages read next")
+    func revisionCookie() async throws {
+        let site = Self.site()
+        let (post, body) = Self.post("url=commands/write&payload=%7B%7D&back=/", headers: [:])
+        let cookies = try #require(await site.respond(to: post, body: body)).head.headerFields[values: .setCookie]
+        let revisions = cookies.filter { $0.hasPrefix("screenplay_revision=") }
+        #expect(revisions.count == 2, "\(cookies)")
+        #expect(revisions.first?.hasPrefix("screenplay_revision=;") == true, "a new session: the old floor cleared first")
+        #expect(revisions.last?.hasPrefix("screenplay_revision=7;") == true, "then this write's revision, which the browser keeps")
+        func page(_ cookie: String) -> HTTPRequest {
+            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: [.cookie: cookie])
+        }
+        #expect(WebSite.revisionFloor(page("screenplay_token=t1; screenplay_revision=7")) == 7)
+        #expect(WebSite.revisionFloor(page("screenplay_revision=-1")) == nil)
+        #expect(WebSite.revisionFloor(page("screenplay_revision=99999999999999999999")) == nil)
     }
 
     @Test("a command a reader may send without becoming a user leaves a browser without a session as it was, refused or not")

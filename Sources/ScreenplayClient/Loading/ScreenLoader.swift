@@ -251,6 +251,8 @@ public actor ScreenLoader {
         }
         if toServer, let issued = answer.0.headerFields[Self.tokenHeader] {
             await tokens.save(issued)
+            // Another identity: the revisions seen were the old one's.
+            seenRevision = nil
         }
         if toServer, let written = answer.0.headerFields[Self.revisionHeader].flatMap({ Int64($0) }), written >= 0 {
             seenRevision = max(seenRevision ?? written, written)

@@ -47,8 +47,15 @@ public struct FixedPageTemplates: PageTemplateSource {
 /// within a second without every request waiting on a dead one. Publishing a template changes
 /// the revision, so the next request composes the new one.
 ///
-/// **Exposures** are recorded on every request, hit or miss (conditions are evaluated anyway to
-/// make the key), so a user who first sees a variant from a page another user warmed still counts.
+/// **Exposures** are recorded on every request that reaches the service, hit or miss (conditions
+/// are evaluated anyway to make the key), so a user who first sees a variant from a page another
+/// user warmed still counts. A request answered from memory before routing is a repeat of one that
+/// reached the service, for the same user.
+///
+/// **Answers remembered before routing** (``answer(for:)``): until the page's data goes stale, a
+/// window or an experiment starts or ends. A signed-in user's page is remembered only with
+/// ``Configuration/segmentsChangeWithUserWrites``: segments are not announced on the bus, so a
+/// page could otherwise outlive a change of the user's segments.
 public struct ComposedScreens: RememberingPageSource {
     /// Freshness and memory.
     public struct Configuration: Sendable {
@@ -64,12 +71,18 @@ public struct ComposedScreens: RememberingPageSource {
         /// while it is composed again in the background: requests never wait on a slow vertical
         /// to refresh a page, only to build one they have never had. Zero turns it off.
         public var staleWhileRecomposing: Duration
+        /// Whether the segments a user is in change only with their own writes (which the bus
+        /// announces), so a signed-in user's page may be remembered and answered before routing.
+        /// Off by default: anonymous pages alone are remembered.
+        public var segmentsChangeWithUserWrites: Bool
 
-        /// 5 s fresh, 1 s when degraded, 16 MiB, stale for up to 30 s while recomposing.
+        /// 5 s fresh, 1 s when degraded, 16 MiB, stale for up to 30 s while recomposing; signed-in
+        /// users' pages not remembered before routing.
         public init(
             freshness: Duration = .seconds(5), verticalFreshness: [String: Duration] = [:], degradedFreshness: Duration = .seconds(1),
-            cacheByteBudget: Int = 16 << 20, staleWhileRecomposing: Duration = .seconds(30)
+            cacheByteBudget: Int = 16 << 20, staleWhileRecomposing: Duration = .seconds(30), segmentsChangeWithUserWrites: Bool = false
         ) {
+            self.segmentsChangeWithUserWrites = segmentsChangeWithUserWrites
             self.staleWhileRecomposing = staleWhileRecomposing
             self.freshness = freshness
             self.verticalFreshness = verticalFreshness
@@ -120,10 +133,11 @@ public struct ComposedScreens: RememberingPageSource {
     }
 
     /// The composed page for `request` (as ``body(for:)``), remembered until the first of: its
-    /// providers' data going stale, a widget's window opening or closing, an experiment starting or
-    /// stopping. Everything else it depends on changes only with what the bus announces: the
-    /// template (a publish), experiments (an edit), and the user's segments and per-user data (the
-    /// user's writes: a signed-in user's page is theirs to make stale).
+    /// providers' data going stale (as the composed-page cache keeps it, writes or not), a widget's
+    /// window opening or closing, an experiment starting or stopping. Everything else it depends on
+    /// changes only with what the bus announces: the template (a publish), experiments (an edit),
+    /// and, when ``Configuration/segmentsChangeWithUserWrites`` says so, the user's segments (their
+    /// writes drop what memory holds of their pages).
     public func answer(for request: Request) async throws(ScreenplayError) -> PageAnswer? {
         let template: PageTemplate?
         let experiments: ExperimentCatalog
@@ -173,7 +187,9 @@ public struct ComposedScreens: RememberingPageSource {
         let until = ([composed.stale] + Self.changes(of: template, experiments: experiments, after: context.now)).min() ?? composed.stale
         // A page served stale while it is composed again, or one whose next change is already due,
         // is not remembered.
-        guard until > context.now else { return PageAnswer(body: composed.body, remembered: nil) }
+        guard until > context.now, request.user.isAnonymous || configuration.segmentsChangeWithUserWrites else {
+            return PageAnswer(body: composed.body, remembered: nil)
+        }
         return PageAnswer(body: composed.body, remembered: .init(owner: request.user.isAnonymous ? nil : request.user, until: until))
     }
 

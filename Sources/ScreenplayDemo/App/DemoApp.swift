@@ -206,7 +206,9 @@ public struct DemoApp: Sendable {
             composer: composer, templates: templates,
             configuration: .init(
                 freshness: .seconds(30), verticalFreshness: ["promotions": .seconds(5)], degradedFreshness: .seconds(1),
-                cacheByteBudget: cacheBudget.composedPages),
+                // The demo puts nobody in segments: a signed-in user's page changes only as the
+                // template, experiments, providers' data and the clock do.
+                cacheByteBudget: cacheBudget.composedPages, segmentsChangeWithUserWrites: true),
             logger: logger)
         var routes = ScreenplayRoutes()
         let search = SearchScreens(search: CatalogSearch(catalog: catalog))

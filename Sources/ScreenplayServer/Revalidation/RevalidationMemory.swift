@@ -198,21 +198,20 @@ public final class RevalidationMemory: Sendable {
         return fields
     }
 
-    /// The unexpired entry remembered for `request`, promoted to the newer generation if found in
-    /// the older.
+    /// The unexpired entry remembered for `request` (for its host, when it names one), promoted to
+    /// the newer generation if found in the older; an expired or other host's entry is not.
     private func entry(for request: HTTPRequest, now: Date) -> Entry? {
         guard let key = Key(request) else { return nil }
         // HTTP/1.1's `Host` is HTTPTypes' authority.
         let host = request.authority ?? ""
-        let entry: Entry? = state.withLock { state in
-            if let entry = state.current.entries[key] { return entry }
+        func usable(_ entry: Entry) -> Bool { (entry.expiry.map { now < $0 } ?? true) && (entry.host.map { $0 == host } ?? true) }
+        return state.withLock { state -> Entry? in
+            if let entry = state.current.entries[key] { return usable(entry) ? entry : nil }
             // Used again: promote it, so it outlives the generation it was stored in.
-            guard let entry = state.previous.entries[key] else { return nil }
+            guard let entry = state.previous.entries[key], usable(entry) else { return nil }
             insert(entry, for: key, into: &state)
             return entry
         }
-        guard let entry, entry.expiry.map({ now < $0 }) ?? true, entry.host.map({ $0 == host }) ?? true else { return nil }
-        return entry
     }
 
     /// Remembers that `request` is answered with `etag`: when it matches, a 304 with `fields`;

@@ -134,7 +134,8 @@ public struct UserDirectory: IdentityResolver {
         if user.isAnonymous { return 0 }
         let delivering = bus.isDelivering
         // A cached value under the client's floor may predate a write another replica answered
-        // (its announcement still on the way): the database says.
+        // (its announcement still on the way): the database says. (A floor above anything
+        // committed asks the database every time: one indexed read, never a stale answer.)
         if delivering, let cached = revisions.revision(of: user.id), cached >= RevisionWatermark.floor ?? cached { return cached }
         // Remember only what was read before any invalidation arrived: a write that commits
         // while this read runs must not leave the older value cached.
@@ -274,11 +275,14 @@ private final class KnownRevisions: Sendable {
 
     func generation(of user: Int64) -> Generation { state.withLock { Generation(user: $0.generations[user] ?? 0, era: $0.era) } }
 
+    /// Remembers `revision` unless an invalidation moved the user's generation on since the read
+    /// began. Revisions only grow: a read that began earlier and finished later (one without a
+    /// floor, beside one under a floor) never lowers what the other stored.
     func remember(_ revision: Int64, for user: Int64, ifStillAt generation: Generation) {
         state.withLock { state in
             guard Generation(user: state.generations[user] ?? 0, era: state.era) == generation else { return }
             if state.revisions.count >= limit { state.revisions.removeAll(keepingCapacity: true) }
-            state.revisions[user] = revision
+            state.revisions[user] = max(state.revisions[user] ?? revision, revision)
         }
     }
 

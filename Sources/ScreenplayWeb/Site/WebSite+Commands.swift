@@ -105,6 +105,9 @@ extension WebSite {
 
     static let revisionCookieName = "screenplay_revision"
 
+    /// Clears ``revisionCookie(_:)``: set whenever the session's token is handed out or cleared.
+    static let revisionGoneCookie = "\(revisionCookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
+
     /// The floor a browser's ``revisionCookie(_:)`` asks for, if it carries one.
     static func revisionFloor(_ request: HTTPRequest) -> Int64? {
         ScreenplayService.cookie(named: revisionCookieName, in: request.headerFields).flatMap(RevisionWatermark.floor(from:))

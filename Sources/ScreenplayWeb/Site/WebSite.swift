@@ -176,7 +176,11 @@ public struct WebSite: Sendable {
     static func cookieFields(_ cookie: String?) -> [HTTPField] {
         guard let cookie else { return [] }
         let marker = cookie == expiredCookie ? listenerGoneCookie : listenerCookie
-        return [HTTPField(name: .setCookie, value: cookie), HTTPField(name: .setCookie, value: marker)]
+        // Another identity (or none): the revision the last one's writes reached is not its floor.
+        return [
+            HTTPField(name: .setCookie, value: cookie), HTTPField(name: .setCookie, value: marker),
+            HTTPField(name: .setCookie, value: revisionGoneCookie),
+        ]
     }
 
     // MARK: Answers
