@@ -71,24 +71,20 @@ struct CommandPipeline: Sendable {
         try CommandPayload.checkStorage(in: payload)
         // From here on the handler runs: a failure is an answer a retry must get, not a reason to
         // run the command again.
+        // What the handler's writes commit is recorded, for the answer's revision header.
         let result: CommandResult
-        // What the handler's writes commit is recorded here, for the answer's revision header.
-        let written = RevisionWatermark.Written()
-        let outcome = await RevisionWatermark.$written.withValue(written) { () async -> Result<CommandResult, ScreenplayError> in
-            do throws(ScreenplayError) {
-                return .success(try await perform(command: path, payload: payload, apiVersion: endpoint.version, user: resolved.user))
-            } catch {
-                return .failure(error)
+        let revision: Int64?
+        do {
+            (result, revision) = try await RevisionWatermark.recordingWrites(of: resolved.user) { () async throws(ScreenplayError) in
+                try await perform(command: path, payload: payload, apiVersion: endpoint.version, user: resolved.user)
             }
-        }
-        switch outcome {
-        case .success(let value): result = value
-        case .failure(let error) where error.status.code >= 500: throw ExecutedCommandFailure(error: error)
-        case .failure(let error): throw error
+        } catch {
+            if error.status.code >= 500 { throw ExecutedCommandFailure(error: error) }
+            throw error
         }
         var head = ScreenplayService.jsonHead(cacheControl: "no-store")
         if let token = resolved.issuedToken { head.headerFields[ScreenplayService.tokenHeader] = token }
-        if let revision = written.revision(for: resolved.user) { head.headerFields[ScreenplayService.revisionHeader] = String(revision) }
+        if let revision { head.headerFields[ScreenplayService.revisionHeader] = String(revision) }
         let clientKinds = ScreenplayService.clientKinds(in: request.headerFields, known: routes.customKinds)
         var shaped = Downgrade(to: endpoint.version, customKinds: routes.customKinds, clientKinds: clientKinds).result(result)
         if case .screen(let replacement) = shaped.outcome { shaped.outcome = .screen(replacement.identified(for: endpoint.version)) }

@@ -42,6 +42,35 @@ public enum RevisionWatermark {
     /// only its own user's revision, so the floor is that user's.
     @TaskLocal public static var floor: Int64?
 
+    /// Runs `body` (a command) recording what its writes commit: its result, and the revision of
+    /// `user`'s data it committed, if any (for the answer's ``ScreenplayService/revisionHeader``).
+    public static func recordingWrites<Result: Sendable>(
+        of user: UserIdentity, _ body: () async throws(ScreenplayError) -> Result
+    ) async throws(ScreenplayError) -> (Result, revision: Int64?) {
+        let record = Written()
+        let result = try await bound { try await $written.withValue(record) { try await body() } }
+        return (result, record.revision(for: user))
+    }
+
+    /// Runs `body` answering from no revision of the requesting user's data under `floor`
+    /// (`nil`: no floor).
+    public static func withFloor<Result: Sendable>(
+        _ floor: Int64?, _ body: () async throws(ScreenplayError) -> Result
+    ) async throws(ScreenplayError) -> Result {
+        try await bound { try await $floor.withValue(floor) { try await body() } }
+    }
+
+    /// A task-local binding's `withValue` rethrows untyped: its error, which can only be the
+    /// body's, typed again.
+    private static func bound<Result>(_ binding: () async throws -> Result) async throws(ScreenplayError) -> Result {
+        do {
+            return try await binding()
+        } catch {
+            // Only `body` throws inside the binding, and it throws ScreenplayError alone.
+            throw error as? ScreenplayError ?? .internalError("\(error)")
+        }
+    }
+
     /// Records, for the command running now (if any), that `revision` of `user`'s data is
     /// committed. Stores call it after the transaction that bumped it commits.
     public static func record(_ revision: Int64, for user: UserIdentity) {

@@ -74,24 +74,19 @@ extension WebSite {
         } catch {
             return refused(origin, because: error.description, token: token, cookie: cookie)
         }
-        let written = RevisionWatermark.Written()
-        let outcome = await RevisionWatermark.$written.withValue(written) { () async -> Result<CommandResult, ScreenplayError> in
-            do throws(ScreenplayError) {
-                return .success(
-                    try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user))
-            } catch {
-                return .failure(error)
-            }
-        }
         let result: CommandResult
-        switch outcome {
-        case .success(let value): result = value
-        case .failure(let error): return refused(origin, because: error.message, token: token, cookie: cookie)
+        let revision: Int64?
+        do {
+            (result, revision) = try await RevisionWatermark.recordingWrites(of: resolved.user) { () async throws(ScreenplayError) in
+                try await service.perform(command: form.commandPath, payload: form.payload, apiVersion: .latest, user: resolved.user)
+            }
+        } catch {
+            return refused(origin, because: error.message, token: token, cookie: cookie)
         }
         var response = answer(result, origin: origin, token: token, cookie: cookie)
         // Read-your-writes: the pages after this one are answered from no older data, whichever
         // replica answers them.
-        if let revision = written.revision(for: resolved.user) {
+        if let revision {
             response.head.headerFields.append(HTTPField(name: .setCookie, value: Self.revisionCookie(revision)))
         }
         return response

@@ -36,18 +36,11 @@ extension WebSite {
             // that request's own: only the plain page of a screen that allows it is remembered.
             let remembers = request.method == .get && cookie == nil && notice == nil && !Self.hasShownNotice(request)
             // No older than the browser's last write, whichever replica answers.
-            let outcome = await RevisionWatermark.$floor.withValue(Self.revisionFloor(request)) {
-                () async -> Result<RenderableScreen, ScreenplayError> in
-                do throws(ScreenplayError) {
-                    return .success(
-                        try await service.renderableScreen(
-                            path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
-                            locale: ScreenplayService.locale(in: request.headerFields), remembering: remembers ? ticket : nil))
-                } catch {
-                    return .failure(error)
-                }
+            let answer = try await RevisionWatermark.withFloor(Self.revisionFloor(request)) { () async throws(ScreenplayError) in
+                try await service.renderableScreen(
+                    path: path, query: screenQuery, apiVersion: .latest, user: user, platform: .web,
+                    locale: ScreenplayService.locale(in: request.headerFields), remembering: remembers ? ticket : nil)
             }
-            let answer = try outcome.get()
             let encoded = answer.body
             guard notice == nil else {
                 var renderer = self.renderer
