@@ -50,11 +50,13 @@ struct EventStreamTests {
         return patient
     }()
 
-    /// Runs `body` against a server of `world` on a loopback port.
+    /// Runs `body` against a server of `world` on a loopback port (with `extra` routes too).
     static func withServer(
-        _ world: World, limits: EventStreamLimits = limits, _ body: (URL, ScreenplayService) async throws -> Void
+        _ world: World, limits: EventStreamLimits = limits, routes extra: (inout ScreenplayRoutes) -> Void = { _ in },
+        _ body: (URL, ScreenplayService) async throws -> Void
     ) async throws {
         var routes = ScreenplayRoutes()
+        extra(&routes)
         routes.screen("counter") { request in
             let count = world.counters.withLock { $0[request.user.id, default: 0] }
             return Screen(id: "counter", title: "Counter") { Section("s") { Text("\(count)") } }

@@ -311,7 +311,7 @@ extension AdminSite {
                         throw ScreenplayError(status: .unauthorized, code: "signInFirst", message: "the admin session ended")
                     }
                     switch try? await site.composePreview(route, query: query, session: id) {
-                    case .success(let (_, columns)): return columns.etag
+                    case .success(let (_, columns)): return WatchedVersion(etag: columns.etag)
                     case .failure(.noPage): throw .notFound("no page '\(route)'", path: route)
                     default: throw .internalError("the preview did not compose")
                     }

@@ -19,7 +19,8 @@ extension ScreenLoader {
     public nonisolated var canFollowEvents: Bool { transport is any EventStreamTransport }
 
     /// Opens `GET /api/v{N}/events?screens=…` for `entries` (paths under `screens/`) with this
-    /// app's identity, resuming after `lastEventID` when given.
+    /// app's identity, resuming after `lastEventID` when given. From v6 it asks for patches
+    /// (`patches=1`): a changed screen's event may carry the change itself (see ``offer(patch:from:to:for:)``).
     public func openEvents(watching entries: [String], lastEventID: String?) async throws(EventStreamRefusal) -> EventStreamBody {
         func refused(_ kind: ClientError.Kind, _ message: String, retryAfter: Int? = nil) -> EventStreamRefusal {
             EventStreamRefusal(error: ClientError(kind: kind, message: message), retryAfter: retryAfter)
@@ -30,7 +31,8 @@ extension ScreenLoader {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~/%=&?")
         let list = entries.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: ",")
-        guard let url = URL(string: "events?screens=" + list, relativeTo: endpoint.apiBase)?.absoluteURL else {
+        let patches = endpoint.apiVersion >= .v6 ? "&patches=1" : ""
+        guard let url = URL(string: "events?screens=" + list + patches, relativeTo: endpoint.apiBase)?.absoluteURL else {
             throw refused(.invalidURL, "no event stream URL for \(entries)")
         }
         var request: HTTPRequest

@@ -61,7 +61,15 @@ public actor ScreenLoader {
     var decoder: ScreenplayDecoder { ScreenplayDecoder(mode: .lossy, apiVersion: endpoint.apiVersion, customKinds: customKinds) }
     /// App-defined component kinds this app renders; sent in `Screenplay-Components`.
     public nonisolated let customKinds: Set<String>
-    private var cache: [URL: (screen: LoadedScreen, lastUse: Int)] = [:]
+    /// Screens kept for revalidation, with the bytes they were served as (what a patch applies to).
+    private var cache: [URL: (screen: LoadedScreen, body: [UInt8]?, lastUse: Int)] = [:]
+    /// Patches the event stream sent, by screen URL, each waiting for that screen's next load.
+    private var pendingPatches: [URL: PendingPatch] = [:]
+    /// Patches that turned a cached screen into the announced version without a request.
+    public private(set) var patchesApplied = 0
+    /// Patches that did not fit what was cached (another version, a failed check): their screens
+    /// were fetched whole instead.
+    public private(set) var patchesRefused = 0
     private var uses = 0
     private let cacheLimit: Int
     /// Where screens kept for offline use live (see `ScreenLoader+Offline.swift`).
@@ -91,6 +99,7 @@ public actor ScreenLoader {
             throw ClientError(kind: .invalidURL, message: "refused screen URL '\(reference)'")
         }
         if isOffline { return try await offlineCopy(of: reference, url: url) }
+        if let patched = await applyPendingPatch(for: url, reference: reference) { return patched }
         let cached = cache[url]?.screen
         var request = try await makeRequest(.get, url: url)
         if let etag = cached?.etag { request.headerFields[.ifNoneMatch] = etag }
@@ -104,7 +113,7 @@ public actor ScreenLoader {
             return copy
         }
         if response.status == .notModified, let cached {
-            store(cached, for: url)
+            store(cached, body: cache[url]?.body, for: url)
             return LoadedScreen(screen: cached.screen, issues: cached.issues, etag: cached.etag, revalidated: true)
         }
         try Self.check(response, body: body, url: url)
@@ -115,7 +124,7 @@ public actor ScreenLoader {
             throw ClientError(kind: .decoding(error), message: "the screen at \(url.path) could not be read: \(error)")
         }
         let loaded = LoadedScreen(screen: decoded.value, issues: decoded.issues, etag: response.headerFields[.eTag], revalidated: false)
-        store(loaded, for: url)
+        store(loaded, body: body, for: url)
         await keepOfflineCopyCurrent(reference, etag: loaded.etag, body: body)
         return loaded
     }
@@ -169,7 +178,10 @@ public actor ScreenLoader {
     }
 
     /// Forgets cached screens (e.g. on sign-out).
-    public func clearCache() { cache.removeAll() }
+    public func clearCache() {
+        cache.removeAll()
+        pendingPatches.removeAll()
+    }
 
     /// How many screens are cached; for tests and diagnostics.
     public var cachedScreenCount: Int { cache.count }
@@ -177,15 +189,27 @@ public actor ScreenLoader {
     /// Whether the screen at `reference` is cached.
     public func isCached(_ reference: String) -> Bool { endpoint.resolve(reference).map { cache[$0] != nil } ?? false }
 
+    func setPendingPatch(_ patch: PendingPatch, for url: URL) { pendingPatches[url] = patch }
+
+    func takePendingPatch(for url: URL) -> PendingPatch? { pendingPatches.removeValue(forKey: url) }
+
+    func cachedCopy(at url: URL) -> (etag: String?, body: [UInt8]?)? { cache[url].map { ($0.screen.etag, $0.body) } }
+
+    func keep(_ loaded: LoadedScreen, body: [UInt8], for url: URL) { store(loaded, body: body, for: url) }
+
+    func notePatch(applied: Bool) {
+        if applied { patchesApplied += 1 } else { patchesRefused += 1 }
+    }
+
     /// Keeps `loaded` for revalidation; at the limit, the least recently used screen makes room
     /// (the others keep their ETags).
-    private func store(_ loaded: LoadedScreen, for url: URL) {
+    private func store(_ loaded: LoadedScreen, body: [UInt8]?, for url: URL) {
         guard cacheLimit > 0 else { return }
         uses += 1
         if cache[url] == nil, cache.count >= cacheLimit, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             cache[oldest] = nil
         }
-        cache[url] = (loaded, uses)
+        cache[url] = (loaded, body, uses)
     }
 
     func makeRequest(_ method: HTTPRequest.Method, url: URL) async throws(ClientError) -> HTTPRequest {

@@ -154,7 +154,19 @@ extension ScreenNavigator {
                 return issue("a screen event without its path and ETag")
             }
             guard entries.contains(entry) else { return issue("an event for '\(entry.prefix(100))', which this stream does not watch") }
-            if isStale(entry, etag) { revalidate([LiveWatch.url(forStreamEntry: entry)]) }
+            guard isStale(entry, etag) else { return }
+            let url = LiveWatch.url(forStreamEntry: entry)
+            // A patch from the version shown is applied by the load instead of a request; the load
+            // fetches the screen whole when it does not give exactly `etag`.
+            if data?["patch"] != nil, let patched = try? JSONDecoder().decode(PatchedScreenEvent.self, from: Data(event.data.utf8)) {
+                let loader = self.loader
+                Task {
+                    await loader.offer(patch: patched.patch, from: patched.from, to: etag, for: url)
+                    self.revalidate([url])
+                }
+            } else {
+                revalidate([url])
+            }
         case "revalidate":
             let named = (data?["screens"] as? [String])?.filter(entries.contains) ?? entries
             revalidate(Set(named.map(LiveWatch.url(forStreamEntry:))))
@@ -180,6 +192,12 @@ extension ScreenNavigator {
         let effect = machine.revalidate(urls)
         Task { await self.carryOut(effect) }
     }
+}
+
+/// A `screen` event's data when it carries a patch.
+struct PatchedScreenEvent: Decodable {
+    let from: String
+    let patch: JSONValue
 }
 
 /// The navigator, held weakly by the tasks that keep its screens live.

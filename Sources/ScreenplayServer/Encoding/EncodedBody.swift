@@ -1,4 +1,5 @@
 import Synchronization
+import ScreenplayContract
 
 /// Bytes and their ETag, ready to send, with their gzip form made once beside them.
 public struct EncodedBody: Sendable, Hashable {
@@ -43,17 +44,9 @@ public enum ETag {
     /// `"sp-<16 hex digits>"`: FNV-1a 64 over the bytes, mixed with the length.
     ///
     /// Deterministic across processes and replicas (unlike `Hasher`), so every server hands out
-    /// the same tag for the same bytes and a client's `If-None-Match` is honored anywhere.
-    public static func strong(for bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        hash ^= UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        let hex = String(hash, radix: 16)
-        return "\"sp-" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
-    }
+    /// the same tag for the same bytes and a client's `If-None-Match` is honored anywhere; the
+    /// contract's ``EntityTag``, which clients check patched screens against.
+    public static func strong(for bytes: [UInt8]) -> String { EntityTag.strong(for: bytes) }
 
     /// The tag of the gzip form of the body tagged `etag` (`"sp-…"` → `"sp-…-gz"`).
     public static func gzipVariant(of etag: String) -> String {

@@ -21,13 +21,20 @@ public struct EventStreamLimits: Sendable, Hashable {
     public var reconnectDelay: Duration
     /// The seconds a refused client is told to wait (`Retry-After`).
     public var retryAfter: Int
+    /// Bytes of screens the streams that send patches may hold in all (each the version its
+    /// client was last told of, to diff the next one against). Past it a stream holds nothing
+    /// more and its client fetches the changed screen whole, as without patches. Counted in full,
+    /// though most are the screen cache's own arrays, shared.
+    public var patchMemory: Int
 
     /// The defaults: 8 per identity, 1 024 in all, 32 screens each, a heartbeat every 15 s, 5
-    /// minutes quiet at most, clients reconnecting after 2 s, refused ones after 30 s.
+    /// minutes quiet at most, clients reconnecting after 2 s, refused ones after 30 s, 16 MiB of
+    /// screens held for patches.
     public init(
         perIdentity: Int = 8, total: Int = 1_024, screensPerStream: Int = 32, heartbeat: Duration = .seconds(15),
-        idleLimit: Duration = .seconds(300), reconnectDelay: Duration = .seconds(2), retryAfter: Int = 30
+        idleLimit: Duration = .seconds(300), reconnectDelay: Duration = .seconds(2), retryAfter: Int = 30, patchMemory: Int = 16 << 20
     ) {
+        self.patchMemory = patchMemory
         self.perIdentity = perIdentity
         self.total = total
         self.screensPerStream = screensPerStream

@@ -20,6 +20,8 @@ public final class ScreenEventHub: Sendable {
     /// What this process's event ids start with: an id from another process (a restart, another
     /// replica) never matches, so its client is told to revalidate.
     public let instance: String
+    /// The patches streams send, and the screens they hold for them.
+    let patches: StreamPatches
     /// Invalidations seen since start; the second half of every event id.
     private let generation = Atomic<UInt64>(0)
     private let state = Mutex(Registry())
@@ -48,6 +50,7 @@ public final class ScreenEventHub: Sendable {
     /// forget before any stream looks again).
     public init(limits: EventStreamLimits, bus: any InvalidationBus) {
         self.limits = limits
+        self.patches = StreamPatches(budget: limits.patchMemory)
         self.instance = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
         bus.subscribe { [weak self] invalidation in self?.announce(invalidation) }
     }
@@ -60,6 +63,10 @@ public final class ScreenEventHub: Sendable {
 
     /// How many streams are open.
     public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    /// Bytes of screens the streams hold to diff their clients' next versions against (within
+    /// ``EventStreamLimits/patchMemory``).
+    public var heldForPatches: Int { patches.held }
 
     /// Ends every open stream and refuses new ones: for a server shutting down, whose graceful
     /// shutdown would otherwise wait for streams that never end by themselves.
@@ -186,20 +193,29 @@ extension ScreenEventHub {
         let openedID = currentEventID
         var baseline: [String: String] = [:]
         var ready: [String: String?] = [:]
+        let held = client.wantsPatches ? HeldVersions(patches: patches) : nil
         for screen in screens {
             do {
-                let tag = try await etag(screen, client)
-                baseline[screen.entry] = tag
-                ready[screen.entry] = tag
+                let version = try await etag(screen, client)
+                baseline[screen.entry] = version.etag
+                ready[screen.entry] = version.etag
+                held?.hold(version.bytes, for: screen.entry)
             } catch where error.status == .notFound {
+                held?.close()
                 throw .notFound("no screen at '\(screen.path)' to watch", path: screen.entry)
             } catch {
                 // Failing now (a provider down): announced once it builds.
                 ready[screen.entry] = .some(nil)
             }
         }
-        let (id, doorbell) = try register(
-            key: client.limitKey, user: client.user, followsDrafts: followsDrafts, paths: Set(screens.map(\.path)))
+        let registered: (id: UInt64, doorbell: Doorbell)
+        do {
+            registered = try register(key: client.limitKey, user: client.user, followsDrafts: followsDrafts, paths: Set(screens.map(\.path)))
+        } catch {
+            held?.close()
+            throw error
+        }
+        let (id, doorbell) = registered
         var opening: [UInt8] = []
         if let lastEventID, lastEventID != openedID {
             opening += ServerSentEvent(type: "revalidate", data: EventData.json(["screens": entries])).bytes
@@ -211,7 +227,7 @@ extension ScreenEventHub {
         ).bytes
         return ScreenEventStream(
             id: id, hub: self, doorbell: doorbell, screens: screens, client: client, opening: opening, baseline: baseline,
-            openedID: openedID, etag: etag, endsWhenUnauthorized: endsWhenUnauthorized, identity: identity, logger: logger)
+            openedID: openedID, etag: etag, endsWhenUnauthorized: endsWhenUnauthorized, identity: identity, logger: logger, held: held)
     }
 }
 

@@ -39,12 +39,16 @@ public struct EventStreamClient: Sendable {
     public var locale: String?
     /// What its open streams are counted under: the user, or the address of a reader without one.
     public var limitKey: String
+    /// Whether it asked for patches (`patches=1`, v6): a `screen` event then carries the change
+    /// from the version it was last told of, when one is worth sending (see ``WatchedVersion``).
+    public var wantsPatches: Bool
 
     /// Describes a client.
     public init(
         user: UserIdentity, token: String?, apiVersion: APIVersion, clientKinds: Set<String> = [], platform: Platform = Platform("unknown"),
-        locale: String? = nil, limitKey: String
+        locale: String? = nil, limitKey: String, wantsPatches: Bool = false
     ) {
+        self.wantsPatches = wantsPatches
         self.user = user
         self.token = token
         self.apiVersion = apiVersion
@@ -60,7 +64,9 @@ public struct EventStreamClient: Sendable {
 /// It opens with `ready` (every watched screen's current ETag, so a client holding an older one
 /// revalidates at once), preceded by `revalidate` when the client's `Last-Event-ID` shows it
 /// missed invalidations while away. Then, each time the hub rings: a `screen` event
-/// (`{"path", "etag"}`) per watched screen whose ETag moved, or, when none did, an id-only message
+/// (`{"path", "etag"}`, and for a client that asked for patches, when one is worth sending,
+/// `"from"`, the tag it was last told of, and `"patch"`, a ``ScreenPatch`` from that version to
+/// this one) per watched screen whose ETag moved, or, when none did, an id-only message
 /// that keeps the client's `Last-Event-ID` current without waking it. A heartbeat comment when
 /// quiet; `end` (`{"reason": "idle" | "identity" | "shutdown"}`) when the server ends it:
 /// `identity` when the client's token no longer names its user, or, for a stream opened with
@@ -73,8 +79,8 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     /// A chunk of the response body.
     public typealias Element = [UInt8]
 
-    /// The ETag a `GET` of `screen` would answer for `client` now.
-    public typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> String
+    /// The ETag a `GET` of `screen` would answer for `client` now (with its bytes, for patches).
+    public typealias ETagLookup = @Sendable (WatchedScreen, EventStreamClient) async throws(ScreenplayError) -> WatchedVersion
     /// Who `token` names now (a revoked token throws).
     public typealias IdentityCheck = @Sendable (String?) async throws -> UserIdentity
 
@@ -92,6 +98,8 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     let endsWhenUnauthorized: Bool
     let identity: IdentityCheck
     let logger: Logger
+    /// What the client was last told of, for patches (`nil`: it did not ask for them).
+    let held: HeldVersions?
 
     /// Wakes the stream for the heartbeat and the idle check.
     public func tick() { doorbell.ring { $0.tick = true } }
@@ -103,6 +111,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     public func close() {
         doorbell.ring { $0.closed = true }
         hub.unregister(id)
+        held?.close()
     }
 
     /// The stream's bytes.
@@ -156,9 +165,9 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
             let id = stream.hub.currentEventID
             var chunk: [UInt8] = []
             for screen in stream.screens where paths.map({ $0.contains(screen.path) }) ?? true {
-                let etag: String
+                let version: WatchedVersion
                 do {
-                    etag = try await stream.etag(screen, stream.client)
+                    version = try await stream.etag(screen, stream.client)
                 } catch where error.status == .unauthorized && stream.endsWhenUnauthorized {
                     unauthorized = true
                     return chunk
@@ -167,9 +176,20 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                     stream.logger.debug("event stream: '\(screen.entry)' did not build", metadata: ["error": "\(error)"])
                     continue
                 }
+                let etag = version.etag
                 guard known[screen.entry] != etag else { continue }
+                let from = known[screen.entry]
                 known[screen.entry] = etag
-                chunk += ServerSentEvent(type: "screen", id: id, data: EventData.json(ScreenChanged(path: screen.entry, etag: etag))).bytes
+                var data = EventData.json(ScreenChanged(path: screen.entry, etag: etag))
+                if let held = stream.held {
+                    if let from, let old = held.bytes(for: screen.entry), let new = version.bytes,
+                        let patch = stream.hub.patches.patch(from: from, old: old, to: etag, new: new)
+                    {
+                        data = ScreenChanged.json(path: screen.entry, etag: etag, from: from, patch: patch)
+                    }
+                    held.hold(version.bytes, for: screen.entry)
+                }
+                chunk += ServerSentEvent(type: "screen", id: id, data: data).bytes
             }
             if !chunk.isEmpty { lastEvent = ContinuousClock.now }
             if chunk.isEmpty, id != lastSentID { chunk = ServerSentEvent(id: id).bytes }
@@ -187,6 +207,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
         mutating func finish(_ reason: String?, after chunk: [UInt8] = []) -> [UInt8]? {
             finished = true
             stream.hub.unregister(stream.id)
+            stream.held?.close()
             guard let reason else { return chunk.isEmpty ? nil : chunk }
             return chunk + ServerSentEvent(type: "end", data: EventData.json(["reason": reason])).bytes
         }
@@ -197,6 +218,12 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
 struct ScreenChanged: Encodable {
     let path: String
     let etag: String
+
+    /// The data with a patch (`patch`: its JSON text), keys sorted as the encoder sorts them.
+    static func json(path: String, etag: String, from: String, patch: [UInt8]) -> String {
+        "{\"etag\":" + EventData.json(etag) + ",\"from\":" + EventData.json(from) + ",\"patch\":" + String(decoding: patch, as: UTF8.self)
+            + ",\"path\":" + EventData.json(path) + "}"
+    }
 }
 
 /// JSON on one line, keys sorted.

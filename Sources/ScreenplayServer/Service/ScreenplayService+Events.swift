@@ -28,7 +28,8 @@ extension ScreenplayService {
                 user: user, token: token, apiVersion: endpoint.version,
                 clientKinds: Self.clientKinds(in: request.headerFields, known: screens.routes.customKinds.merging(pages?.customKinds ?? [:]) { a, _ in a }),
                 platform: Self.platform(in: request.headerFields), locale: Self.locale(in: request.headerFields),
-                limitKey: user.isAnonymous ? "address:" + (clientAddress ?? "unknown") : "user:\(user.id)")
+                limitKey: user.isAnonymous ? "address:" + (clientAddress ?? "unknown") : "user:\(user.id)",
+                wantsPatches: try Self.wantsPatches(endpoint.query["patches"]) && endpoint.version >= .v6)
             let entries = try Self.watchedEntries(endpoint.query["screens"])
             let stream = try await openEventStream(
                 screens: entries, client: client, lastEventID: request.headerFields[Self.lastEventID])
@@ -56,6 +57,16 @@ extension ScreenplayService {
 
     /// `Last-Event-ID`: the id of the last event a reconnecting client saw.
     public static let lastEventID = HTTPField.Name("Last-Event-ID")!
+
+    /// The `patches` parameter: `1` asks for patches in `screen` events (v6; earlier versions
+    /// ignore it), `0` or none does not; anything else is refused.
+    static func wantsPatches(_ parameter: String?) throws(ScreenplayError) -> Bool {
+        switch parameter {
+        case nil, "0": false
+        case "1": true
+        case let other?: throw .invalidField("patches", "is '\(other.prefix(40))'; 1 asks for patches, 0 (or none) does not")
+        }
+    }
 
     /// The `screens` parameter split into entries: comma-separated, each non-empty and at most
     /// 2 048 bytes, duplicates once. Public for hosts that open streams themselves (the web).
@@ -89,10 +100,11 @@ extension ScreenplayService {
         return try await hub.open(
             watching: entries, client: client, lastEventID: lastEventID,
             etag: { screen, client throws(ScreenplayError) in
-                try await pipeline.encoded(
+                let body = try await pipeline.encoded(
                     path: screen.path, query: screen.query, apiVersion: client.apiVersion, clientKinds: client.clientKinds, user: client.user,
                     platform: client.platform, locale: client.locale
-                ).body.etag
+                ).body
+                return WatchedVersion(etag: body.etag, bytes: client.wantsPatches ? body.bytes : nil)
             },
             identity: { token in try await resolver.resolve(token: token, creating: false).user }, logger: logger)
     }

@@ -82,6 +82,10 @@ extension ScreenplayService {
                             "type": "string", "maxLength": 2048,
                             "pattern": .string("^[^,]+(?:,[^,]+){0,\(max(0, configuration.eventStreams.screensPerStream - 1))}$"),
                         ]),
+                    RouteParameter(
+                        "patches", in: .query,
+                        summary: "1: a screen event carries the change from the version the client was last told of, when one is worth sending (v6; earlier versions ignore it).",
+                        schema: ["type": "string", "enum": ["0", "1"]]),
                     RouteParameter("Last-Event-ID", in: .header, summary: "The last event a reconnecting client saw."),
                 ] + Self.screenHeaders.filter { $0.name != "If-None-Match" },
                 answers: [
