@@ -21,6 +21,12 @@ Arrival times are the kernel's receive stamps (SO_TIMESTAMPNS), not the moment t
 round to reading a socket: when a publish wakes 1 000 streams at once, a Python loop reads them one
 after another over several milliseconds, and that lag would otherwise be counted as the server's.
 The lag is still printed, as a check that the stamps matter.
+
+With `--hold SECONDS` it measures nothing: it creates the users, opens a stream for each and keeps
+them open that long, as the quiet clients of `scripts/load.sh --soak` (a stream the server ends as
+idle, after 5 minutes without an event, is opened again, as an app would). Every minute one user
+writes, and their stream must hear it. It prints what the streams heard and exits 1 when a stream
+closed unexpectedly, failed to reopen, or missed its user's write.
 """
 
 import argparse
@@ -170,6 +176,8 @@ class EventStream:
             data, ancillary, _, _ = self.sock.recvmsg(65536, 256)
         except (BlockingIOError, InterruptedError):
             return
+    if not options.admin_token:
+        parser.error("--admin-token is needed to measure publishes")
         except OSError as error:
             self.ended(loop, f"read failed: {error}")
             return
@@ -271,6 +279,9 @@ class Run:
         self.lags = []  # read time - kernel stamp, ms, for every screen event
         self.unexpected_closes = []
         self.extra_events = 0  # screen events beyond the one expected: another screen, or a second for one change
+        self.holding = False  # --hold: a stream ended as idle is opened again
+        self.idle_reopens = 0
+        self.screen_events = 0
 
     # MARK: Events
 
@@ -280,10 +291,16 @@ class Run:
                 self.unexpected_closes.append(f"user {stream.user.index}: {payload['reason']}")
             return
         if kind == "end":
+            if self.holding and payload.get("reason") == "idle":
+                stream.closing = True
+                self.idle_reopens += 1
+                self.loop.create_task(self.reopen(stream))
+                return
             self.unexpected_closes.append(f"user {stream.user.index}: event end {payload}")
             return
         if kind != "screen":
             return
+        self.screen_events += 1
         self.lags.append((read - stamp) / 1e6)
         user = stream.user
         if self.phase == "write":
@@ -366,6 +383,46 @@ class Run:
 
         await asyncio.gather(*(open_one(stream) for stream in streams))
         self.streams = streams
+
+    async def reopen(self, ended):
+        """Opens a new stream for the user whose stream the server ended as idle."""
+        stream = EventStream(ended.user, self.on_event)
+        try:
+            await stream.open(self.loop, self.host, self.port)
+        except Exception as error:  # noqa: BLE001 - reported, and the run fails
+            self.unexpected_closes.append(f"user {ended.user.index}: reopening failed: {error}")
+            return
+        self.streams = [stream if s is ended else s for s in self.streams]
+
+    async def hold(self, seconds):
+        """Keeps every user's stream open for `seconds`; once a minute a user writes and must hear
+        it on their stream. Returns the writes that were never heard."""
+        self.holding = True
+        self.phase = "write"
+        connection = HTTPConnection(self.host, self.port)
+        deadline = time.monotonic() + seconds
+        missed, written = 0, 0
+        while time.monotonic() + 60 < deadline:
+            await asyncio.sleep(60)
+            user = self.users[(written * 337) % len(self.users)]
+            waiter = self.loop.create_future()
+            self.waiting = {user.index: waiter}
+            command = "remove" if user.favorite else "add"
+            status, _, body, _ = await connection.request(
+                "POST", f"/api/v5/commands/favorites/{command}", {"playlistId": PLAYLIST}, token=user.token)
+            written += 1
+            if status != 200:
+                raise RuntimeError(f"hold: favorites/{command} answered {status}: {body[:200]!r}")
+            user.favorite = not user.favorite
+            try:
+                await asyncio.wait_for(waiter, 10)
+            except asyncio.TimeoutError:
+                missed += 1
+            print(f"  {written} min: {len(self.streams)} streams open, {self.screen_events} screen events heard, "
+                  f"{self.idle_reopens} reopened after idle, {len(self.unexpected_closes)} closed unexpectedly", flush=True)
+        await asyncio.sleep(max(0, deadline - time.monotonic()))
+        await connection.close()
+        return written, missed
 
     async def close_streams(self):
         for stream in self.streams:
@@ -463,13 +520,32 @@ async def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--server-pid", type=int, required=True, help="the server's process, for its VmRSS")
-    parser.add_argument("--admin-token", required=True, help="an admin API token (screenplay admin create-token)")
+    parser.add_argument("--admin-token", help="an admin API token (screenplay admin create-token); needed unless --hold")
     parser.add_argument("--streams", type=int, default=1_000)
     parser.add_argument("--writes", type=int, default=300, help="writes per (a) run")
     parser.add_argument("--publishes", type=int, default=20, help="publishes per (b) run")
+    parser.add_argument("--hold", type=int, default=0, metavar="SECONDS",
+                        help="measure nothing: hold a stream per user open this long (the soak's quiet clients)")
     options = parser.parse_args()
     run = Run(options)
     pid = options.server_pid
+
+    if options.hold:
+        print(f"==> creating {options.streams} users for the held streams", flush=True)
+        await run.create_users(options.streams)
+        await run.open_streams(run.users)
+        print(f"==> holding {options.streams} streams open for {options.hold} s", flush=True)
+        written, missed = await run.hold(options.hold)
+        opened = sum(1 for stream in run.streams if not stream.closed)
+        await run.close_streams()
+        print(f"held streams: {opened} of {options.streams} open at the end, {run.screen_events} screen events heard, "
+              f"{run.idle_reopens} reopened after the idle limit, {len(run.unexpected_closes)} closed unexpectedly, "
+              f"{missed} of {written} writes not heard on their user's stream")
+        for reason in run.unexpected_closes[:5]:
+            print(f"  {reason}")
+        if run.unexpected_closes or missed or opened != options.streams:
+            sys.exit(1)
+        return
 
     print(f"==> creating {options.streams} users (20 a second: the server's limit on new identities)", flush=True)
     await run.create_users(options.streams)

@@ -2,7 +2,8 @@
 # Load test of the demo server, every figure against a baseline measured in the same run.
 #
 #   bash scripts/load.sh                 # the routes, one after another (about 2 minutes plus the build)
-#   bash scripts/load.sh --soak 10       # then a 10-minute mixed soak with an attacker: errors and memory
+#   bash scripts/load.sh --soak 10       # then a 10-minute mixed soak with an attacker and 1 000 event
+#                                        # streams open: errors, streams lost and memory
 #   bash scripts/load.sh --database postgres
 #                                        # the main rows on SQLite, then on PostgreSQL with one replica and
 #                                        # with two, against one baseline; then the time from a write on
@@ -31,6 +32,10 @@
 # the load as a load balancer would: the connections are split between them, requests per second
 # are the sum, p50 and p99 the worse of the two.
 #
+# The soak's streams (SOAK_STREAMS, default 1 000, one user each) are held open by
+# scripts/fanout_client.py --hold, opened again when the server ends one as idle; once a minute one of
+# their users writes and must hear it. A stream closed otherwise, or a write not heard, fails the soak.
+#
 # Environment: DURATION (seconds per route, default 10), CONNECTIONS (default 16), PORT (default
 # 18080; a second replica uses PORT+1), SCRATCH, LATENCY_WRITES (default 1000), CACHE_MIB (the server's cache budget in all, default 96: a small one lets a
 # soak reach its plateau in minutes). Targets (a benchmark, not a test): user home >= 1.0x, 304 >= 1.0x, HTML home
@@ -44,6 +49,7 @@ CONNECTIONS=${CONNECTIONS:-16}
 PORT=${PORT:-18080}
 SCRATCH=${SCRATCH:-.build-release}
 CACHE_MIB=${CACHE_MIB:-96}
+SOAK_STREAMS=${SOAK_STREAMS:-1000}
 SOAK_MINUTES=0
 DATABASE=sqlite
 PG_PORT=${PG_PORT:-18432}
@@ -52,7 +58,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --soak) SOAK_MINUTES="${2:?--soak takes a number of minutes}"; shift 2 ;;
     --database) DATABASE="${2:?--database takes sqlite or postgres}"; shift 2 ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -69,6 +75,10 @@ if ! command -v wrk >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; else sudo apt-get update -qq && sudo apt-get install -y -qq wrk; fi
 fi
 for tool in curl python3; do command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
+# The soak's streams: a socket each here and in the server, which inherits this limit.
+if [ "$SOAK_MINUTES" -gt 0 ] && [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((SOAK_STREAMS * 2 + 1024)) ]; then
+  ulimit -n $((SOAK_STREAMS * 2 + 1024)) 2>/dev/null || { echo "open-file limit $(ulimit -n) is under $((SOAK_STREAMS * 2 + 1024)) and cannot be raised" >&2; exit 1; }
+fi
 
 # The PostgreSQL rows need the driver the default build leaves out (the postgres trait).
 TRAIT_FLAGS=()
@@ -98,7 +108,9 @@ trap cleanup EXIT
 # limiter, so it raises the limit.
 start_server() {
   local port=$1; shift
-  "$BIN" serve --port "$port" --log-level error --command-rate 1000000 --cache-mib "$CACHE_MIB" \
+  # --max-connections-per-address: the soak's streams all come from loopback, past the 64 one
+  # address may hold by default.
+  "$BIN" serve --port "$port" --log-level error --command-rate 1000000 --cache-mib "$CACHE_MIB" --max-connections-per-address 2048 \
     --baseline-file "$WORK/home.json" "$@" >"$WORK/server-$port.log" 2>&1 &
   SERVER_PIDS+=($!)
   for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0; sleep 0.2; done
@@ -370,7 +382,15 @@ echo "server resident memory after the routes: $(( $(rss_kib) / 1024 )) MiB; the
 # with the most playlists allowed under names of the most bytes allowed (combining marks), and
 # keeps their homes changing, so that caches fill with large, short-lived screens.
 echo
-echo "==> soak: ${SOAK_MINUTES} min, mixed routes at $CONNECTIONS connections, plus an attacker"
+echo "==> soak: ${SOAK_MINUTES} min, mixed routes at $CONNECTIONS connections, plus an attacker, with $SOAK_STREAMS event streams open"
+if [ "$SOAK_STREAMS" -gt 0 ]; then
+  python3 scripts/fanout_client.py --port "$PORT" --server-pid "${SERVER_PIDS[0]}" --streams "$SOAK_STREAMS" \
+    --hold $((SOAK_MINUTES * 60 + 30)) >"$WORK/streams.out" 2>&1 &
+  HOLDER=$!
+  for _ in $(seq 1 600); do grep -q "^==> holding" "$WORK/streams.out" && break; kill -0 "$HOLDER" 2>/dev/null || break; sleep 0.5; done
+  grep -q "^==> holding" "$WORK/streams.out" || { echo "soak: the streams did not open:"; cat "$WORK/streams.out"; exit 1; }
+  echo "soak: $SOAK_STREAMS streams open, resident memory $(( $(rss_kib) / 1024 )) MiB"
+fi
 cat >"$WORK/mix.lua" <<EOF
 local requests = {}
 local n = 0
@@ -433,4 +453,10 @@ samples = [int(line) for line in open(sys.argv[1]) if line.strip()]
 marks = [samples[min(len(samples) - 1, len(samples) * k // 5)] // 1024 for k in range(1, 6)]
 print("soak: resident memory by fifths of the run (MiB):", " ".join(map(str, marks)))' "$WORK/rss"
 fi
+STREAMS_STATUS=0
+if [ "$SOAK_STREAMS" -gt 0 ]; then
+  wait "$HOLDER" || STREAMS_STATUS=$?
+  grep -E "^  [0-9]+ min:|^held streams|^  user" "$WORK/streams.out" | sed 's/^/soak: /'
+fi
 [ "$SOAK_ERRORS" -eq 0 ] || { echo "soak: errors (see wrk output below)"; cat "$WORK/soak.out"; exit 1; }
+[ "$STREAMS_STATUS" -eq 0 ] || { echo "soak: the event streams failed (above)"; exit 1; }

@@ -15,6 +15,11 @@ import ScreenplayServer
 /// 2. Through the whole service, `POST /api/v5/sync` answers 200, 400 or 422, never a 500. A 200
 ///    is a sync answer whose `changed`, `gone`, `failed` and `more` name only screens the request
 ///    named, each once; an error names its JSON path (`$…`).
+/// 3. As a patch a `screen` event carries (v6): `ScreenPatch(json:)` reads it or refuses it with a
+///    `PatchError`; what it reads writes back as the same patch; applied to a screen it gives a
+///    document or a `PatchError` naming one of its operations. As any JSON document: the patch
+///    between a screen and it, applied to that screen, gives it exactly, and reads back from its
+///    wire form.
 public enum LiveInputHarness {
     static let target = "FuzzLiveInput"
 
@@ -22,6 +27,41 @@ public enum LiveInputHarness {
         let body = [UInt8](bytes)
         checkParser(body)
         checkSync(body)
+        checkPatch(body)
+    }
+
+    // MARK: Patches
+
+    /// A small screen with keyed lists, an unkeyed list and nesting, to patch.
+    static let document: JSONValue = [
+        "id": "list", "title": "Works",
+        "sections": [
+            ["id": "a", "components": [["id": "r1", "title": "One", "tags": ["x", "y"]], ["id": "r2", "title": "Two"]]],
+            ["id": "b", "components": []],
+        ],
+    ]
+
+    static func checkPatch(_ body: [UInt8]) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return }
+        do {
+            let patch = try ScreenPatch(json: value)
+            guard (try? ScreenPatch(json: patch.json)) == patch else { Oracle.fail(target, "a patch's wire form reads back differently") }
+            do {
+                let result = try patch.applied(to: document)
+                guard (try? JSONDecoder().decode(JSONValue.self, from: Data(result.canonicalBytes))) == result else {
+                    Oracle.fail(target, "a patched document's canonical bytes read back differently")
+                }
+            } catch {
+                guard let operation = error.operation, patch.operations.indices.contains(operation) else {
+                    Oracle.fail(target, "a refused patch names no operation of it: \(error)")
+                }
+            }
+        } catch {
+            guard !error.message.isEmpty else { Oracle.fail(target, "a patch refused without saying why") }
+        }
+        let between = ScreenPatch.between(document, value)
+        guard (try? between.applied(to: document)) == value else { Oracle.fail(target, "the patch to a document does not give it: \(between.json.jsonText.prefix(300))") }
+        guard (try? ScreenPatch(json: between.json)) == between else { Oracle.fail(target, "a made patch's wire form reads back differently") }
     }
 
     // MARK: The event stream parser
