@@ -176,8 +176,6 @@ class EventStream:
             data, ancillary, _, _ = self.sock.recvmsg(65536, 256)
         except (BlockingIOError, InterruptedError):
             return
-    if not options.admin_token:
-        parser.error("--admin-token is needed to measure publishes")
         except OSError as error:
             self.ended(loop, f"read failed: {error}")
             return
@@ -546,6 +544,8 @@ async def main():
         if run.unexpected_closes or missed or opened != options.streams:
             sys.exit(1)
         return
+    if not options.admin_token:
+        parser.error("--admin-token is needed to measure publishes")
 
     print(f"==> creating {options.streams} users (20 a second: the server's limit on new identities)", flush=True)
     await run.create_users(options.streams)

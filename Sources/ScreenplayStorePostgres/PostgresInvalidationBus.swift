@@ -127,6 +127,10 @@ public final class PostgresInvalidationBus: SQLInvalidationBus {
     // MARK: SQLInvalidationBus
 
     /// Queues the notification in `database`'s transaction: sent by PostgreSQL at commit.
+    public func notification(for invalidation: Invalidation) -> (channel: String, payload: String)? {
+        (channel, payload(for: invalidation))
+    }
+
     public func send(_ invalidation: Invalidation, in database: any SQLDatabase) async throws {
         try await database.raw("SELECT pg_notify(\(bind: channel), \(bind: payload(for: invalidation)))").run()
     }

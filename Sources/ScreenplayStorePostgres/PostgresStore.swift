@@ -111,6 +111,18 @@ public final class PostgresStore: SQLStore {
         return result
     }
 
+    /// Runs `body`'s one statement in autocommit, on a leased connection: one round trip.
+    public func statement<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        if let enclosing = SQLTransaction.active(on: self) { return try await Self.inside { try await body(enclosing.database) } }
+        return try await lease { connection in
+            do {
+                return try await body(connection.sql(queryLogLevel: .trace))
+            } catch {
+                throw Self.translated(error, committing: true)
+            }
+        }
+    }
+
     /// Runs `body` in one read-only snapshot (`REPEATABLE READ`): every query sees the same
     /// committed state, as a SQLite read transaction does. Inside a transaction of this store, on
     /// its connection: it sees what the transaction wrote.

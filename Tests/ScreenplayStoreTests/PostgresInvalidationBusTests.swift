@@ -1,5 +1,6 @@
 import SQLKit
 import ScreenplayServer
+import ScreenplayStore
 @testable import ScreenplayStorePostgres
 import ScreenplayTestSupport
 import Testing
@@ -159,6 +160,63 @@ struct PostgresInvalidationBusTests {
         #expect(try await replicas.waitFor(replicas.heardByB, toHold: expected) == expected)
         // A's connection was never touched.
         #expect(replicas.a.reconnectionCount == 0)
+        try await replicas.stop()
+    }
+
+    @Test("a one-statement write commits the write, the bump and the notification together; one that changes nothing does none of them")
+    func oneStatementWrite() async throws {
+        let replicas = try await Replicas.start()
+        do {
+            try await Migrator(UserDirectory.migrations).run(on: replicas.store)
+            try await replicas.store.transaction { database in
+                try await database.raw("CREATE TABLE notes (user_id BIGINT NOT NULL, note TEXT NOT NULL, PRIMARY KEY (user_id, note))").run()
+            }
+            let directory = UserDirectory(store: replicas.store, bus: replicas.a)
+            let user = try await directory.resolve(token: nil, creating: true).user
+            let invalidation = Invalidation.userRevision(userID: user.id)
+            replicas.heardByA.update { $0.removeAll() }
+            replicas.heardByB.update { $0.removeAll() }
+            @Sendable func note(_ text: String) async throws -> (echoed: String, wrote: Bool)? {
+                guard
+                    let (row, wrote) = try await directory.writeInOneStatement(
+                        for: user,
+                        with: "wrote AS (INSERT INTO notes (user_id, note) VALUES (\(bind: user.id), \(bind: text)) ON CONFLICT DO NOTHING RETURNING note)",
+                        selecting: "\(bind: text)::text AS echoed")
+                else { return nil }
+                return (try row.decode(column: "echoed", as: String.self), wrote)
+            }
+            func revision() async throws -> Int64 {
+                try await replicas.store.read { database in try await UserDirectory.revision(of: user, on: database) }
+            }
+
+            let first = try #require(try await note("a"))
+            #expect(first.echoed == "a" && first.wrote)
+            #expect(try await revision() == 1)
+            #expect(try await replicas.waitFor(replicas.heardByB, toHold: [invalidation]) == [invalidation], "the other replica heard it")
+            #expect(replicas.heardByA.value == [invalidation], "this one delivered it to its own subscribers")
+
+            let again = try #require(try await note("a"))
+            #expect(!again.wrote, "the same note again changes nothing")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await revision() == 1)
+            #expect(replicas.heardByB.value == [invalidation], "nothing more was announced")
+
+            // One user's writes side by side: each bumps once, none is lost.
+            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<16 { group.addTask { try await note("n\(index)")?.wrote ?? false } }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results == Array(repeating: true, count: 16))
+            #expect(try await revision() == 17)
+            #expect(try await rowCount(of: "notes", in: replicas.store) == 17)
+
+            // Inside a transaction the caller writes with write(for:) instead.
+            let inside = try await replicas.store.transaction { _ in try await note("t") == nil }
+            #expect(inside)
+        } catch {
+            try? await replicas.stop()
+            throw error
+        }
         try await replicas.stop()
     }
 }

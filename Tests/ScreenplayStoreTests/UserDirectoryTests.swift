@@ -167,6 +167,15 @@ struct UserDirectoryTests {
 
     @Suite("Revisions")
     struct Revisions {
+        @Test("a one-statement write is PostgreSQL's: on SQLite (and in-process buses) the caller writes in a transaction")
+        func oneStatementWriteNeedsPostgres() async throws {
+            try await withDirectory(.sqlite) { _, directory in
+                let user = try await directory.resolve(token: nil, creating: true).user
+                let answer = try await directory.writeInOneStatement(for: user, with: "wrote AS (SELECT 1)", selecting: "1 AS one")
+                #expect(answer == nil)
+            }
+        }
+
         @Test("a new user's revision is 0", arguments: StoreBackend.allCases)
         func startsAtZero(backend: StoreBackend) async throws {
             try await withDirectory(backend) { _, directory async throws in

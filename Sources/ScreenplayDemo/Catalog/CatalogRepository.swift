@@ -316,21 +316,44 @@ struct CatalogRepository: Sendable {
 
     enum WriteOutcome: Sendable, Equatable { case done, alreadyDone, notFound }
 
-    func setFavorite(_ favorite: Bool, playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
-        try await users.write(for: user) { database in
-            guard try await Self.playlist(id: playlistID, visibleTo: user, on: database) != nil else { return .notFound }
+    /// Sets or clears the user's favorite of a playlist they may see; returns what happened and
+    /// the playlist's name (for the answer's message). On PostgreSQL one statement, one round trip
+    /// (``UserDirectory/writeInOneStatement(for:with:selecting:)``): the playlist looked up, the
+    /// favorite inserted (`ON CONFLICT DO NOTHING`) or deleted, the revision bumped and announced
+    /// only when that changed something. Elsewhere (SQLite), the same in a transaction.
+    func setFavorite(_ favorite: Bool, playlistID: Int64, user: UserIdentity) async throws -> (WriteOutcome, name: String?) {
+        let target: SQLQueryString = """
+            target AS (SELECT p.id, p.name FROM playlists p WHERE p.id = \(bind: playlistID) AND (p.user_id IS NULL OR p.user_id = \(bind: user.id)))
+            """
+        let wrote: SQLQueryString =
+            favorite
+            ? """
+            wrote AS (
+                INSERT INTO favorites (user_id, playlist_id, created_at) SELECT \(bind: user.id), target.id, \(bind: Migrator.timestamp()) FROM target
+                ON CONFLICT DO NOTHING RETURNING playlist_id
+            )
+            """
+            : """
+            wrote AS (DELETE FROM favorites f USING target WHERE f.user_id = \(bind: user.id) AND f.playlist_id = target.id RETURNING f.playlist_id)
+            """
+        if let (row, changed) = try await users.writeInOneStatement(for: user, with: target + ", " + wrote, selecting: "(SELECT name FROM target) AS name") {
+            guard let name = try row.decode(column: "name", as: String?.self) else { return (.notFound, nil) }
+            return (changed ? .done : .alreadyDone, name)
+        }
+        return try await users.write(for: user) { database in
+            guard let playlist = try await Self.playlist(id: playlistID, visibleTo: user, on: database) else { return (.notFound, nil) }
             let existing = try await database.select().column("playlist_id").from("favorites")
                 .where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID).first()
             if favorite {
-                guard existing == nil else { return .alreadyDone }
+                guard existing == nil else { return (.alreadyDone, playlist.name) }
                 try await database.insert(into: "favorites").columns("user_id", "playlist_id", "created_at")
                     .values(SQLBind(user.id), SQLBind(playlistID), SQLBind(Migrator.timestamp())).run()
             } else {
-                guard existing != nil else { return .alreadyDone }
+                guard existing != nil else { return (.alreadyDone, playlist.name) }
                 try await database.delete(from: "favorites").where("user_id", .equal, user.id).where("playlist_id", .equal, playlistID)
                     .run()
             }
-            return .done
+            return (.done, playlist.name)
         }
     }
 

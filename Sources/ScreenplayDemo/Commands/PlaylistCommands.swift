@@ -67,17 +67,17 @@ struct PlaylistCommands: Sendable {
 
     func setFavorite(_ favorite: Bool, _ request: CommandRequest) async throws -> CommandResult {
         let playlistID = Int64(try request.integer("playlistId"))
-        guard let playlist = try await catalog.playlist(id: playlistID, visibleTo: request.user) else {
-            throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
-        }
-        switch try await catalog.setFavorite(favorite, playlistID: playlistID, user: request.user) {
+        // One round trip on PostgreSQL: the playlist's name comes back with the write.
+        let (outcome, name) = try await catalog.setFavorite(favorite, playlistID: playlistID, user: request.user)
+        switch outcome {
         case .notFound:
             throw ScreenplayError.notFound("no playlist \(playlistID)", path: "$.playlistId")
         case .done, .alreadyDone:
+            let playlistName = name ?? "playlist \(playlistID)"
             // The flag changes wherever the playlist is shown (v4: one entity patch, no reload;
             // older apps reload the screen instead).
             return CommandResult(
-                .done(.init(message: favorite ? "Added “\(playlist.name)” to favorites" : "Removed “\(playlist.name)” from favorites")),
+                .done(.init(message: favorite ? "Added “\(playlistName)” to favorites" : "Removed “\(playlistName)” from favorites")),
                 updates: .init(entities: Self.favoriteEntity(playlistID: playlistID, isFavorite: favorite)))
         }
     }

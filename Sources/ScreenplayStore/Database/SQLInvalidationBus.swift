@@ -10,6 +10,9 @@ public protocol SQLInvalidationBus: InvalidationBus {
     func send(_ invalidation: Invalidation, in database: any SQLDatabase) async throws
     /// Calls this process's subscribers only: the transaction already told the others.
     func deliverHere(_ invalidation: Invalidation) async
+    /// The channel and payload that carry `invalidation` to the other processes, for a statement
+    /// that sends it itself (`pg_notify` in a one-statement write); `nil` when it cannot be sent so.
+    func notification(for invalidation: Invalidation) -> (channel: String, payload: String)?
 }
 
 extension InvalidationBus {

@@ -13,6 +13,13 @@ public protocol SQLStore: Sendable {
     /// Runs read-only queries.
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
+    /// Runs `body`, which sends one statement, as that statement's own transaction: on
+    /// PostgreSQL in autocommit, one round trip where a transaction takes at least three (BEGIN,
+    /// the statement, COMMIT). A connection lost once the statement was sent may have committed it
+    /// (``StoreUnavailable/wroteNothing`` is then `false`). Inside a transaction of this store, it
+    /// joins that transaction.
+    func statement<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
+
     /// Runs `body` while no other process sharing the database runs a body under the same
     /// `name`: replicas starting together migrate and seed once, one after the other. `body` uses
     /// the store as usual (its own transactions). A single-process store only runs `body`.
@@ -23,6 +30,11 @@ public protocol SQLStore: Sendable {
 }
 
 extension SQLStore {
+    /// Runs `body` in a transaction: for stores whose transactions cost no round trips (SQLite).
+    public func statement<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await transaction(body)
+    }
+
     /// Runs `body`: one process owns the database, and its writes already take turns.
     public func exclusively<Result: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws
         -> Result

@@ -173,6 +173,45 @@ public struct UserDirectory: IdentityResolver {
         return result
     }
 
+    /// One user's write as one statement, one round trip, where the store and its bus allow it
+    /// (PostgreSQL, outside any transaction); `nil` elsewhere, and the caller writes with
+    /// ``write(for:_:)``, which does the same in a transaction.
+    ///
+    /// `ctes` are the statement's common table expressions, one of them named `wrote`, which
+    /// yields a row when the write changed something (an `INSERT … ON CONFLICT DO NOTHING
+    /// RETURNING`, a `DELETE … RETURNING`). The directory adds the revision bump, only when
+    /// `wrote` has a row, and the notification the other replicas hear when the statement
+    /// commits, and selects `columns` (expressions over the CTEs) beside the new revision. A
+    /// statement is atomic, so the write, the bump and the notification commit together; the bump
+    /// takes the user's row lock as the transaction's does, so one user's writes still take
+    /// turns. A per-user limit checked in the CTEs sees the statement's snapshot, which a
+    /// concurrent write of the same user may have moved on: a limit that must hold exactly under
+    /// concurrency is written with ``write(for:_:)``.
+    public func writeInOneStatement(
+        for user: UserIdentity, with ctes: SQLQueryString, selecting columns: SQLQueryString
+    ) async throws -> (row: any SQLRow, wrote: Bool)? {
+        let invalidation = Invalidation.userRevision(userID: user.id)
+        guard !SQLTransaction.isActive, let bus = bus as? any SQLInvalidationBus, let note = bus.notification(for: invalidation) else {
+            return nil
+        }
+        let statement: SQLQueryString = """
+            WITH \(ctes),
+            screenplay_bump AS (
+                UPDATE screenplay_users SET revision = revision + 1 WHERE id = \(bind: user.id) AND EXISTS (SELECT 1 FROM wrote) RETURNING revision
+            ),
+            screenplay_notified AS (SELECT pg_notify(\(bind: note.channel), \(bind: note.payload)) FROM screenplay_bump)
+            SELECT \(columns), (SELECT revision FROM screenplay_bump) AS screenplay_revision,
+                (SELECT count(*) FROM screenplay_notified) AS screenplay_notified
+            """
+        guard let row = try await store.statement({ database in try await database.raw(statement).first() }) else {
+            throw StoreUnavailable("a one-statement write returned no row", wroteNothing: false)
+        }
+        guard let revision = try row.decode(column: "screenplay_revision", as: Int64?.self) else { return (row, false) }
+        await bus.deliverHere(invalidation)
+        RevisionWatermark.record(revision, for: user)
+        return (row, true)
+    }
+
     /// Reads a revision inside a caller's session.
     public static func revision(of user: UserIdentity, on database: any SQLDatabase) async throws -> Int64 {
         let row = try await database.select().column("revision").from("screenplay_users").where("id", .equal, user.id).first()
