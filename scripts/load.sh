@@ -6,8 +6,9 @@
 #                                        # streams open: errors, streams lost and memory
 #   bash scripts/load.sh --database postgres
 #                                        # the main rows on SQLite, then on PostgreSQL with one replica and
-#                                        # with two, against one baseline; then the time from a write on
-#                                        # replica A until replica B serves it (about 5 minutes)
+#                                        # with two, against one baseline (the command rows also as they were,
+#                                        # every write in a transaction); then the time from a write on
+#                                        # replica A until replica B serves it (about 7 minutes)
 #
 # Builds the `screenplay` product in release (scratch path $SCRATCH, default .build-release, so a
 # debug build in .build is left alone), starts the demo on loopback with a fresh database and the
@@ -172,9 +173,11 @@ EOF
   # The same writes, each with an Idempotency-Key of its own (as the client core sends them): the
   # answer is recorded in the command's transaction. Headers given to wrk.format replace
   # wrk.headers, so the key goes in a copy of them (else the writes would go without a token,
-  # each a new identity, refused 429 once an address made too many).
+  # each a new identity, refused 429 once an address made too many). The key names the server's
+  # port: with two replicas, two wrk processes count n alike, and a key sent to both at once is a
+  # retry in flight (409), not a new write.
   { echo "local run = '$(date +%s%N)'"
-    sed 's/return wrk.format(nil, path, nil,/local headers = { ["Idempotency-Key"] = "load-" .. run .. "-" .. n }\
+    sed 's/return wrk.format(nil, path, nil,/local headers = { ["Idempotency-Key"] = "load-" .. run .. "-" .. tostring(wrk.port) .. "-" .. n }\
   for name, value in pairs(wrk.headers) do headers[name] = value end\
   return wrk.format(nil, path, headers,/' "$WORK/command.lua"
   } >"$WORK/command-keyed.lua"
@@ -279,6 +282,14 @@ if [ "$DATABASE" = postgres ]; then
   start_server "$PORT" --database "$DATABASE_URL" --replica-name a --data "$WORK/data-a"
   prepare_user
   measure_routes pg1
+  # The same replica with every write in a transaction, as before one-statement writes: the
+  # command rows' "before", in this run.
+  stop_servers
+  start_server "$PORT" --database "$DATABASE_URL" --replica-name a --data "$WORK/data-a" --test-writes-in-transactions
+  prepare_user
+  measure_routes pgtx
+  stop_servers
+  start_server "$PORT" --database "$DATABASE_URL" --replica-name a --data "$WORK/data-a"
   B_PORT=$((PORT + 1))
   start_server "$B_PORT" --database "$DATABASE_URL" --replica-name b --data "$WORK/data-b"
   BASES=("$BASE" "http://127.0.0.1:$B_PORT")
@@ -306,6 +317,9 @@ if [ "$DATABASE" = postgres ]; then
       commands-many) echo "the same commands, $CONNECTIONS users in turn" ;;
     esac
     row "main-$route" "  SQLite" ""
+    case "$route" in
+      command*) row "pgtx-$route" "  PostgreSQL, one replica, in transactions" "(before)" ;;
+    esac
     row "pg1-$route" "  PostgreSQL, one replica" ""
     row "pg2-$route" "  PostgreSQL, two replicas" ""
   done

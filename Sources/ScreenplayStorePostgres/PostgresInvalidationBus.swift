@@ -42,16 +42,21 @@ public final class PostgresInvalidationBus: SQLInvalidationBus {
 
     /// How late this replica hears the others (zero but in tests; see ``init(store:replicaName:hearingDelay:logger:)``).
     private let hearingDelay: Duration
+    /// Whether a statement may carry this bus's notification itself (see ``notification(for:)``).
+    private let notifiesFromStatements: Bool
 
     /// A bus over `store`'s database. Call ``start(waitingUpTo:)`` to listen and ``stop()`` before
     /// closing the store. `hearingDelay` (for tests only) holds each notification from another
     /// replica that long before its subscribers hear it, in order: a replica across a slow network,
     /// to show what a client's revision floor (``RevisionWatermark``) protects against.
+    /// `notifiesFromStatements: false` (for measurements) answers ``notification(for:)`` with
+    /// `nil`, so every write goes through a transaction, as before one-statement writes.
     public init(
-        store: PostgresStore, replicaName: String? = nil, hearingDelay: Duration = .zero,
+        store: PostgresStore, replicaName: String? = nil, hearingDelay: Duration = .zero, notifiesFromStatements: Bool = true,
         logger: Logger = Logger(label: "screenplay.bus.postgres")
     ) {
         self.store = store
+        self.notifiesFromStatements = notifiesFromStatements
         self.hearingDelay = hearingDelay
         self.logger = logger
         self.channel = "screenplay" + (store.configuration.location.schema.map { "_" + $0.lowercased() } ?? "")
@@ -128,7 +133,7 @@ public final class PostgresInvalidationBus: SQLInvalidationBus {
 
     /// Queues the notification in `database`'s transaction: sent by PostgreSQL at commit.
     public func notification(for invalidation: Invalidation) -> (channel: String, payload: String)? {
-        (channel, payload(for: invalidation))
+        notifiesFromStatements ? (channel, payload(for: invalidation)) : nil
     }
 
     public func send(_ invalidation: Invalidation, in database: any SQLDatabase) async throws {

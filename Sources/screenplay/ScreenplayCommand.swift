@@ -110,6 +110,13 @@ struct Serve: AsyncParsableCommand {
             visibility: .hidden))
     var testHearingDelayMs = 0
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "For measurements: every write in a transaction, none in one statement (--database only), as before one-statement writes.",
+            visibility: .hidden))
+    var testWritesInTransactions = false
+
     func validate() throws {
         guard (0...60_000).contains(testScreenDelayMs), (0...60_000).contains(testCommandDelayMs), (0...60_000).contains(testHearingDelayMs)
         else {
@@ -167,7 +174,8 @@ struct Serve: AsyncParsableCommand {
         let database = DemoDatabase(database: self.database, data: data)
         let dataShown = database.shown
         let opened = try await database.open(
-            logger: logger, replicaName: replicaName, pool: databasePool, hearingDelay: .milliseconds(testHearingDelayMs)
+            logger: logger, replicaName: replicaName, pool: databasePool, hearingDelay: .milliseconds(testHearingDelayMs),
+            writesInTransactions: testWritesInTransactions
         ) { storage in
             let budget = DemoApp.CacheBudget(mebibytes: cacheMib)
             if let storage {

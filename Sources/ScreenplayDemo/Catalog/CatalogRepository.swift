@@ -142,12 +142,13 @@ struct CatalogRepository: Sendable {
         return try await store.read { database in
             var byWork: [Int64: [String]] = [:]
             var byRecording: [Int64: [String]] = [:]
-            let rows = try await database.select()
+            let query = database.select()
                 .column(SQLColumn("id", table: "tracks")).column(SQLColumn("recording_id", table: "tracks")).column("work_id")
                 .from("tracks").join("recordings", on: SQLColumn("recording_id", table: "tracks"), .equal, SQLColumn("id", table: "recordings"))
-                .where(SQLColumn("work_id", table: "recordings"), .in, SQLBind.group(Array(works)))
-                .orWhere(SQLColumn("recording_id", table: "tracks"), .in, SQLBind.group(Array(recordings)))
-                .orderBy(SQLColumn("recording_id", table: "tracks")).orderBy(SQLColumn("position", table: "tracks")).all()
+            // Only the non-empty sets: `IN ()` is SQLite's, a syntax error on PostgreSQL.
+            if !works.isEmpty { query.orWhere(SQLColumn("work_id", table: "recordings"), .in, SQLBind.group(Array(works))) }
+            if !recordings.isEmpty { query.orWhere(SQLColumn("recording_id", table: "tracks"), .in, SQLBind.group(Array(recordings))) }
+            let rows = try await query.orderBy(SQLColumn("recording_id", table: "tracks")).orderBy(SQLColumn("position", table: "tracks")).all()
             for row in rows {
                 let track = String(try row.decode(column: "id", as: Int64.self))
                 let work = try row.decode(column: "work_id", as: Int64.self)

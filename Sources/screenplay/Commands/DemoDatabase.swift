@@ -74,14 +74,15 @@ struct DemoDatabase {
 
     /// Opens the demo; `configure` passes the options every caller shares.
     func open(
-        logger: Logger, replicaName: String? = nil, pool: Int = 16, hearingDelay: Duration = .zero,
+        logger: Logger, replicaName: String? = nil, pool: Int = 16, hearingDelay: Duration = .zero, writesInTransactions: Bool = false,
         configure: (DemoApp.Storage?) async throws -> DemoApp
     ) async throws -> Opened {
         guard let url else { return Opened(demo: try await configure(nil), stopListening: {}) }
         #if postgres
         let location = try PostgresLocation(url: url)
         let store = try await PostgresStore.open(.init(location: location, maximumConnections: pool), logger: logger)
-        let bus = PostgresInvalidationBus(store: store, replicaName: replicaName, hearingDelay: hearingDelay, logger: logger)
+        let bus = PostgresInvalidationBus(
+            store: store, replicaName: replicaName, hearingDelay: hearingDelay, notifiesFromStatements: !writesInTransactions, logger: logger)
         if !(await bus.start()) {
             logger.warning("not yet listening for other replicas' invalidations; answering without memory until it is")
         }
