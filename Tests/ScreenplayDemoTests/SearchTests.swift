@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import ScreenplayClient
 import ScreenplayContract
-import ScreenplayDemo
+@testable import ScreenplayDemo
 import ScreenplayServer
 import Testing
 
@@ -81,6 +81,10 @@ struct SearchTests {
             ("dvorak", "Antonín Dvořák"), ("DVOŘÁK", "Antonín Dvořák"), ("bach", "Johann Sebastian Bach"), ("mozzart", "Wolfgang Amadeus Mozart"),
             ("bethoven", "Ludwig van Beethoven"), ("tchaikovksy", "Pyotr Ilyich Tchaikovsky"), ("beet", "Ludwig van Beethoven"),
             ("chopin nocturnes", "Three Nocturnes"), ("rachmaninof", "Sergei Rachmaninoff"), ("bwv 1007", "Cello Suite No. 1"),
+            // Two typos in a long word, and other transliterations of the same name.
+            ("rachmaninov", "Sergei Rachmaninoff"), ("rakhmaninov", "Sergei Rachmaninoff"), ("rakhman", "Sergei Rachmaninoff"),
+            ("tschaikowsky", "Pyotr Ilyich Tchaikovsky"), ("chaikovsky", "Pyotr Ilyich Tchaikovsky"),
+            ("schostakowitsch", "Dmitri Shostakovich"), ("haendel", "George Frideric Handel"), ("shubbert", "Franz Schubert"),
         ])
     func forgiving(query: String, expected: String) async throws {
         try await withDemo { demo, _ in
@@ -97,6 +101,70 @@ struct SearchTests {
             let unmatched = try await Self.results(demo, "mozart zzzzzz")
             #expect(Self.titles(unmatched).isEmpty)
         }
+    }
+
+    @Test("two typos are forgiven only in a word of eight letters or more; transliterations only in four or more")
+    func twoTypos() async throws {
+        try await withDemo { demo, _ in
+            let cases: [(query: String, composer: String, found: Bool, why: String)] = [
+                ("dabussi", "Claude Debussy", false, "two typos in seven letters are too many"),
+                ("debusy", "Claude Debussy", true, "one typo in six letters"),
+                ("bakh", "Johann Sebastian Bach", true, "another transliteration counts from four letters"),
+                ("bak", "Johann Sebastian Bach", false, "three letters must match as typed"),
+                ("bax", "Johann Sebastian Bach", false, "three letters must match as typed"),
+            ]
+            for test in cases {
+                let titles = Self.titles(try await Self.results(demo, test.query))
+                #expect(titles.contains(test.composer) == test.found, "\(test.query): \(test.why); found \(titles.prefix(3))")
+            }
+        }
+    }
+
+    @Test("a query matched only by forgiving it offers the catalog's spelling: Did you mean")
+    func didYouMean() async throws {
+        try await withDemo { demo, _ in
+            func offer(_ query: String) async throws -> (title: String, url: String)? {
+                let screen = try await Self.results(demo, query)
+                guard let component = screen.sections.first(where: { $0.id == "correction" })?.components.first,
+                    case .button(let button) = component.content, case .navigate(let navigate) = button.action
+                else { return nil }
+                return (button.title, navigate.url)
+            }
+            let rachmaninov = try await offer("rachmaninov")
+            #expect(rachmaninov?.title == "Did you mean “Rachmaninoff”?")
+            #expect(rachmaninov?.url == "screens/search?q=Rachmaninoff")
+            // Words that match as typed (or as a word's start) stay as typed; only the forgiven one changes.
+            let twoWords = try await offer("bethoven sonata")
+            #expect(twoWords?.title == "Did you mean “Beethoven sonata”?")
+            let german = try await offer("schostakowitsch")
+            #expect(german?.title == "Did you mean “Shostakovich”?")
+            for (query, why) in [("mozart", "spelled as the catalog does"), ("beet", "a prefix is no typo"), ("zzzzzz", "nothing near")] {
+                let offered = try await offer(query)
+                #expect(offered == nil, "\(query): \(why), yet offered \(offered?.title ?? "")")
+            }
+            // The offered spelling finds what was meant, with nothing more to offer.
+            #expect(Self.titles(try await Self.results(demo, "Rachmaninoff")).first == "Sergei Rachmaninoff")
+            let exact = try await offer("Rachmaninoff")
+            #expect(exact == nil)
+        }
+    }
+
+    @Test("edit distance: substitutions, insertions, deletions and swaps, cut off past the limit")
+    func editDistance() {
+        func distance(_ a: String, _ b: String, _ limit: Int = 3) -> Int {
+            CatalogSearch.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), atMost: limit)
+        }
+        #expect(distance("mozart", "mozart") == 0)
+        #expect(distance("mozart", "mozzart") == 1)
+        #expect(distance("mozart", "mozrat") == 1, "a swap of neighbours is one edit")
+        #expect(distance("rachmaninov", "rachmaninoff") == 2)
+        #expect(distance("", "bach", 5) == 4)
+        #expect(distance("bach", "", 2) == 3, "past the limit: the limit plus one")
+        #expect(distance("abcdef", "ghijkl", 2) == 3)
+        #expect(distance("kitten", "sitting") == 3)
+        #expect(CatalogSearch.skeleton(of: "tchaikovsky") == CatalogSearch.skeleton(of: "tschaikowsky"))
+        #expect(CatalogSearch.skeleton(of: "prokofiev") == CatalogSearch.skeleton(of: "prokofjew"))
+        #expect(CatalogSearch.skeleton(of: "mozart") != CatalogSearch.skeleton(of: "mosart"), "s and z stay apart")
     }
 
     @Test("results are ranked: composers, then works, then recordings; a performer's name finds recordings")

@@ -80,6 +80,14 @@ struct SearchScreens: Sendable {
         let field = Self.field(typed: query)
         return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query], state: field.state) {
             Section("field") { field.field }
+            if let correction = results.correction {
+                // Forgiven words are searched anyway; this offers the catalog's spelling, whose
+                // results rank what was meant first.
+                Section("correction") {
+                    Button(title: "Did you mean “\(correction)”?", style: .plain, action: .navigate(to: Self.resultsURL(correction)))
+                        .id("did-you-mean")
+                }
+            }
             Section("results", header: SectionHeader(title: title, subtitle: results.isEmpty ? "Try fewer words, or another spelling." : nil)) {
                 for composer in results.composers {
                     ListRow(
