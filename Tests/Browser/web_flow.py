@@ -333,6 +333,31 @@ class WithJavaScript(unittest.TestCase):
         page.open(path)
         self.assertEqual(page.find("form[data-toggle] button").get_attribute("aria-pressed"), "true", "the server agrees")
 
+    def test_a_heart_stays_under_the_pointer_and_its_confirmation_is_a_toast(self):
+        page = self.using("plain")
+        page.new_playlist("Still Here")
+        rect = "const r = document.querySelector('form[data-toggle] button').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]"
+        before = page.js(rect)
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: "Added “Still Here” to favorites" in page.announced())
+        page.settled()
+        self.assertEqual(page.js(rect), before, "the heart moved when its confirmation came")
+        toast = "const t = document.querySelector('#main [data-notice=confirmation]'); if (!t) return null; " \
+            "const s = getComputedStyle(t); return [t.textContent, s.position, s.visibility, parseFloat(s.opacity)]"
+        shown = page.js(toast)
+        self.assertEqual(shown[:2], ["Added “Still Here” to favorites", "fixed"], "a toast over the page, not a banner in it")
+        self.assertEqual(shown[2], "visible")
+        # Gone by itself after the client core's 4 s, and taps pass through it meanwhile.
+        page.wait(lambda: page.js(toast)[2] == "hidden", timeout=8, message="the toast never went away")
+        self.assertEqual(page.js(rect), before)
+        # The second tap's confirmation shows again, from the start, and the heart still has not moved.
+        page.find("form[data-toggle] button").click()
+        page.wait(lambda: "Removed “Still Here” from favorites" in page.announced())
+        page.settled()
+        page.wait(lambda: page.js(toast)[2] == "visible" and page.js(toast)[0].startswith("Removed"), timeout=3,
+                  message="the second confirmation did not show")
+        self.assertEqual(page.js(rect), before)
+
     def test_a_refused_favorite_flips_back_and_says_why(self):
         page = self.using("failing")
         page.new_playlist("Doomed")
@@ -816,6 +841,55 @@ class WithJavaScript(unittest.TestCase):
         page.settled()
         self.assertIn("Results for", page.browser.find_element(By.CSS_SELECTOR, "#section-results h2").text)
 
+    def test_the_search_box_suggests_as_you_type_with_the_keyboard_and_the_mouse(self):
+        """A combobox: after a pause in typing, the suggestions page's rows under the box; arrows
+        move, Enter opens the one chosen (the carried header at once, no page load), Escape closes,
+        and Enter with none chosen searches as before. A typo is suggested too."""
+        page = self.page
+        page.open("/")
+        page.js("window.stillHere = true")
+        box = page.find("#site-search")
+        box.click()
+        page.wait(lambda: page.find("#site-search").get_attribute("role") == "combobox", message="the module never attached")
+        box.send_keys("rach")
+        options = "return [...document.querySelectorAll('#site-search-suggestions [role=option]')].map(o => o.textContent.trim())"
+        page.wait(lambda: len(page.js(options)) > 0, message="no suggestions came")
+        self.assertTrue(page.js(options)[0].startswith("Sergei Rachmaninoff"), page.js(options))
+        self.assertEqual(box.get_attribute("aria-expanded"), "true")
+        self.assertLessEqual(len(page.js(options)), 8)
+        page.wait(lambda: "suggestion" in page.announced())
+        page.shots("search-suggestions")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        # Down twice, up once: the first again; Enter opens it in place.
+        box.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_UP)
+        active = box.get_attribute("aria-activedescendant")
+        self.assertEqual(active, "site-search-suggestions-0")
+        self.assertEqual(page.js("return document.getElementById(arguments[0]).getAttribute('aria-selected')", active), "true")
+        box.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/composer/rachmaninoff")
+        page.settled()
+        self.assertTrue(page.js("return window.stillHere === true"), "opened in place, no page load")
+        self.assertTrue(page.js("return document.getElementById('site-search-suggestions').hidden"))
+        # A typo: suggested anyway, with the catalog's spelling offered; Escape closes, and Enter
+        # with nothing chosen searches what was typed.
+        box = page.find("#site-search")
+        box.send_keys("tschaikowsky")
+        page.wait(lambda: any(o.startswith("Pyotr Ilyich Tchaikovsky") for o in page.js(options)), message=f"{page.js(options)}")
+        self.assertTrue(page.js(options)[-1].startswith("Did you mean “Tchaikovsky”?"))
+        box.send_keys(Keys.ESCAPE)
+        self.assertEqual(box.get_attribute("aria-expanded"), "false")
+        box.send_keys(Keys.ENTER)
+        page.wait(lambda: "q=tschaikowsky" in page.browser.current_url)
+        page.settled()
+        # The mouse: a click on a suggestion opens it.
+        page.open("/")
+        box = page.find("#site-search")
+        box.click()
+        box.send_keys("bwv 10")
+        page.wait(lambda: any(o.startswith("Cello Suite No. 1") for o in page.js(options)), message=f"{page.js(options)}")
+        page.find("#site-search-suggestions [role=option]").click()
+        page.wait(lambda: page.path().startswith("/screens/work/"))
+
     def test_notices_and_errors_are_readable_in_dark_mode(self):
         page = self.using("failing")
         page.dark(True)
@@ -865,17 +939,19 @@ class WithoutJavaScript(unittest.TestCase):
         field.send_keys("Mornings" + Keys.ENTER)
         page.wait(lambda: page.path().startswith("/screens/playlist/"))
         playlist = page.path()
-        # Back to the answered prompt: it says so, and offers no form to send again.
+        # Back from the new playlist: the page that asked (home), not the answered prompt, and no
+        # form to send again.
         self.browser.back()
-        page.wait(lambda: page.path() == prompt)
-        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Already done")
+        page.wait(lambda: page.path() == "/")
         self.assertEqual(len(self.browser.find_elements(By.ID, "prompt-value")), 0)
+        self.assertIn("Mornings", self.browser.find_element(By.ID, "main").text, "home as it is now, with the new playlist")
         self.browser.forward()
         page.wait(lambda: page.path() == playlist)
         page.find("form.inline button.favorite").click()
         page.wait(lambda: "notice=" in page.path())
         self.assertEqual(page.find("button.favorite").get_attribute("aria-pressed"), "true")
         self.assertIn("Added", page.find(".notice").text)
+        self.assertEqual(page.find(".notice").value_of_css_property("position"), "fixed", "a toast, without the script too")
         # Back: the page from before the favorite, as it is now; no banner replayed.
         self.browser.back()
         page.wait(lambda: page.path() == playlist)
@@ -901,9 +977,11 @@ class WithoutJavaScript(unittest.TestCase):
         self.browser.find_element(By.XPATH, "//button[contains(., 'Mornings')]").click()
         page.wait(lambda: page.path().startswith("/screens/work/1?notice="))
         self.assertIn("Added to “Mornings”", page.find(".notice").text)
+        # Back past the answered choice: the work that asked, without the banner.
         self.browser.back()
-        page.wait(lambda: page.path().startswith("/web/results/"))
+        page.wait(lambda: page.path() == "/screens/work/1")
         self.assertTrue(page.is_site_page())
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#main .notice")), 0)
         # An offer on the shop is a form: it lands on the work; Back is the shop, never a resubmission.
         page.open("/screens/shop")
         title = page.find("#section-featured .row button.row-button .title").text

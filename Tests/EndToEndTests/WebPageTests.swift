@@ -71,7 +71,7 @@ struct WebPageTests {
             #expect(location.hasPrefix("/screens/playlist/1?notice="))
             let after = try await raw(.get, root, location, headers: [.cookie: cookie])
             #expect(after.text.contains("Remove from favorites"))
-            #expect(after.text.contains(#"<p class="notice" role="status" data-notice="confirmation">"#))
+            #expect(after.text.contains(#"<p class="notice" role="status" data-notice="confirmation" style="--sp-toast:"#))
 
             // The prompt is a page of its own: the post redirects to it.
             let asked = try await raw(

@@ -149,6 +149,34 @@ struct SearchTests {
         }
     }
 
+    @Test("suggestions for what is typed so far: at most eight rows that open what they name, none for text the results would refuse")
+    func suggestions() async throws {
+        try await withDemo { demo, _ in
+            func rows(_ query: String) async throws -> [(title: String, url: String)] {
+                let screen = try await demo.service.screen(path: "search/suggestions", query: ["q": query], apiVersion: .v4, user: .anonymous)
+                return screen.sections.flatMap(\.components).compactMap { component in
+                    guard case .listRow(let row) = component.content, case .navigate(let navigate) = row.action else { return nil }
+                    return (row.title, navigate.url)
+                }
+            }
+            let rach = try await rows("rach")
+            #expect(rach.first?.title == "Sergei Rachmaninoff")
+            #expect(rach.first?.url == "screens/composer/rachmaninoff")
+            #expect(rach.contains { $0.title == "Piano Concerto No. 2" && $0.url.hasPrefix("screens/work/") })
+            let broad = try await rows("concerto")
+            #expect(broad.count <= 8 && broad.count >= 4, "\(broad.map(\.title))")
+            // A typo still suggests, and offers the catalog's spelling last.
+            let typo = try await rows("rachmaninov")
+            #expect(typo.first?.title == "Sergei Rachmaninoff")
+            #expect(typo.last?.title == "Did you mean “Rachmaninoff”?")
+            #expect(typo.last?.url == "screens/search?q=Rachmaninoff")
+            for refused in ["r", "  ", String(repeating: "bach ", count: 30), "ba\u{07}ch", "zzzzzz"] {
+                let none = try await rows(refused)
+                #expect(none.isEmpty, "\(refused.debugDescription): \(none.map(\.title))")
+            }
+        }
+    }
+
     @Test("edit distance: substitutions, insertions, deletions and swaps, cut off past the limit")
     func editDistance() {
         func distance(_ a: String, _ b: String, _ limit: Int = 3) -> Int {

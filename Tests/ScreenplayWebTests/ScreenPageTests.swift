@@ -1,6 +1,6 @@
 import Foundation
 import ScreenplayContract
-import ScreenplayWeb
+@testable import ScreenplayWeb
 import Testing
 
 @Suite("Screen pages")
@@ -48,6 +48,13 @@ struct ScreenPageTests {
                     #"<form class="site-search" role="search" method="get" action="/screens/search"><label for="site-search" class="visually-hidden">Search</label><input id="site-search" type="search" name="q" placeholder="Find" autocomplete="off">"#
                 ))
             #expect(home.contains(#"<script type="module" src="/web/site.js?v=1"></script>"#))
+            // With a suggestions page, the box names it and the module that offers its rows.
+            var suggesting = shell
+            suggesting.search?.suggestions = "/screens/search/suggestions"
+            let suggestions = try #require(WebScript.suggest?.versionedPath)
+            #expect(
+                HTMLRenderer(shell: suggesting).page(for: Fixture.screen([]), currentPath: "/").contains(
+                    #"autocomplete="off" data-suggest="\#(suggestions)" data-suggest-from="/screens/search/suggestions">"#))
             // The player, the live region and the loading state are in every page, outside <main>.
             let main = try #require(home.range(of: "</main>"))
             #expect(home[main.upperBound...].contains(#"<section id="sp-player" class="player" aria-label="Now playing" hidden>"#))
@@ -63,10 +70,14 @@ struct ScreenPageTests {
             #expect(html.contains(#"data-page="error""#))
         }
 
-        @Test("The notice is announced as a status")
+        @Test("The notice is announced as a status, a toast shown for as long as the client core says")
         func notice() {
             let html = Fixture.bare(HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: WebNotice("Added <b>Requiem</b>")))
-            #expect(html.contains(#"<p class="notice" role="status" data-notice="confirmation">Added &lt;b&gt;Requiem&lt;/b&gt;</p>"#))
+            #expect(
+                html.contains(
+                    #"<p class="notice" role="status" data-notice="confirmation" style="--sp-toast:4000ms">Added &lt;b&gt;Requiem&lt;/b&gt;</p>"#))
+            let long = String(repeating: "x", count: 90)
+            #expect(Fixture.bare(HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: WebNotice(long))).contains("--sp-toast:7000ms"))
             let failure = HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/", notice: WebNotice("No <luck>", isError: true))
             #expect(failure.contains(#"<p class="error" role="alert" data-notice="error">No &lt;luck&gt;</p>"#))
             #expect(!Fixture.bare(HTMLRenderer().page(for: Fixture.screen([]), currentPath: "/")).contains(#"<p class="notice""#))
@@ -281,14 +292,15 @@ struct ScreenPageTests {
                 id: "p", title: "P", sections: [ScreenSection(id: "s", components: [toggle])],
                 entities: ["playlist/3": ["favorite": .bool(true)]])
             let html = Fixture.bare(HTMLRenderer().page(for: screen, currentPath: "/p"))
-            // The entity says it is a favorite: the form posts remove, and its other face is add.
+            // The entity says it is a favorite: the form posts remove, and its other face is add
+            // (on the form for the script, and on the label, which the stylesheet measures).
             #expect(
                 html.contains(
                     #"<form method="post" action="/web/command" class="inline" data-toggle="on" data-flip-text="Add to favorites" data-flip-icon="♡" data-flip-label="Add to favorites: Night &lt;Music&gt;" data-flip-url="commands/favorites/add" data-flip-payload="{&quot;id&quot;:3}" data-binding="playlist/3.favorite"><input type="hidden" name="url" value="commands/favorites/remove">"#
                 ))
             #expect(
                 html.contains(
-                    #"<button type="submit" class="action favorite" aria-label="Remove from favorites: Night &lt;Music&gt;" aria-pressed="true"><span aria-hidden="true">♥</span> <span class="label">Remove from favorites</span></button>"#
+                    #"<button type="submit" class="action favorite" aria-label="Remove from favorites: Night &lt;Music&gt;" aria-pressed="true"><span aria-hidden="true">♥</span> <span class="label" data-other="Add to favorites">Remove from favorites</span></button>"#
                 ))
         }
     }

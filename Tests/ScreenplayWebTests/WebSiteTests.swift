@@ -140,7 +140,7 @@ struct WebSiteTests {
         let shown = try #require(
             await site.respond(
                 to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: location, headerFields: [.cookie: Self.cookie]), body: []))
-        #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status" data-notice="confirmation">Saved"#))
+        #expect(String(decoding: shown.body, as: UTF8.self).contains(#"<p class="notice" role="status" data-notice="confirmation" style="--sp-toast:4000ms">Saved"#))
         // Shown once: the same URL again (Back, a reload) has no banner.
         let again = try #require(
             await site.respond(

@@ -300,6 +300,12 @@ public struct DemoApp: Sendable {
         ) { request in
             try await search.screen(query: request.query[SearchScreens.queryParameter])
         }
+        routes.screen(
+            SearchScreens.suggestionsPath, revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone,
+            queryKeys: [SearchScreens.queryParameter]
+        ) { request in
+            try await search.suggestions(query: request.query[SearchScreens.queryParameter])
+        }
     }
 
     static func id(_ request: ScreenRequest) throws -> Int64 {
@@ -361,7 +367,9 @@ public struct DemoApp: Sendable {
             .init("Home", path: "/"), .init("Search", path: "/" + DemoLinks.search), .init("Library", path: "/" + DemoLinks.library),
             .init("Shop", path: "/" + DemoLinks.shop),
         ],
-        search: .init(path: "/" + DemoLinks.search, parameter: SearchScreens.queryParameter, placeholder: "Composers, works, performers"))
+        search: .init(
+            path: "/" + DemoLinks.search, parameter: SearchScreens.queryParameter, placeholder: "Composers, works, performers",
+            suggestions: "/screens/" + SearchScreens.suggestionsPath))
 
     /// A Hummingbird application serving the demo on `host:port` (port 0 picks a free one);
     /// `onRunning` receives the bound port; `baselineFile` adds `GET /baseline` (see ``makeRouter(baselineFile:)``).

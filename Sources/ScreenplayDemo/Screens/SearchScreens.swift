@@ -114,6 +114,44 @@ struct SearchScreens: Sendable {
         }
     }
 
+    /// Where suggestions for a query typed so far are (`?q=`): a screen of its own, light and
+    /// cached like the results, that a web page's script fetches as the user types and an app may
+    /// show under its field.
+    static let suggestionsPath = "search/suggestions"
+    /// The most suggestions shown: composers first, then works, then recordings.
+    static let suggestionLimits = (composers: 3, works: 4, recordings: 1)
+
+    /// Up to eight suggestions for `query` (what was typed so far), each a row that opens what it
+    /// names; none for text the results page would refuse (too short, too long, control
+    /// characters), which says nothing here: the field and the results page say why.
+    func suggestions(query raw: String?) async throws -> Screen {
+        let query = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        let results = Self.problem(with: query) == nil ? try await search.search(query, limit: Self.suggestionLimits.works) : .init()
+        let limits = Self.suggestionLimits
+        return Screen(id: "search-suggestions", title: query.isEmpty ? "Suggestions" : "Suggestions for “\(query)”") {
+            Section("suggestions") {
+                for composer in results.composers.prefix(limits.composers) {
+                    ListRow(
+                        title: composer.name, subtitle: "Composer · \(composer.period)",
+                        action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
+                }
+                for work in results.works.prefix(limits.works) {
+                    ListRow(
+                        title: work.title, subtitle: "Work · \(work.composerName)",
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+                for (recording, work) in results.recordings.prefix(limits.recordings) {
+                    ListRow(
+                        title: recording.performers, subtitle: "Recording · \(work.title)",
+                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+                if let correction = results.correction {
+                    ListRow(title: "Did you mean “\(correction)”?", action: .navigate(to: Self.resultsURL(correction)))
+                }
+            }
+        }
+    }
+
     /// Why `query` (trimmed) cannot be searched, or `nil`: the rule the text field publishes,
     /// applied the same way here (the client's check is a courtesy; this one is the rule).
     static func problem(with query: String) -> String? {

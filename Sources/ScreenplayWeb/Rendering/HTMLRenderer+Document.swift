@@ -25,12 +25,17 @@ public struct WebShell: Sendable {
         public var parameter: String
         /// What the empty box says.
         public var placeholder: String
+        /// The page of suggestions for what is typed so far (`/screens/search/suggestions`, asked
+        /// with the same parameter), whose rows the script offers under the box as the user types
+        /// (a combobox); `nil`, or no script: the box is a plain search form.
+        public var suggestions: String?
 
         /// A search box.
-        public init(path: String, parameter: String = "q", placeholder: String = "Search") {
+        public init(path: String, parameter: String = "q", placeholder: String = "Search", suggestions: String? = nil) {
             self.path = path
             self.parameter = parameter
             self.placeholder = placeholder
+            self.suggestions = suggestions
         }
     }
 
@@ -85,10 +90,14 @@ extension HTMLRenderer {
         if let box = shell.search {
             // Not on the search page itself, which has a field of its own.
             let here = currentPath.map { $0 == box.path || $0.hasPrefix(box.path + "?") } ?? false
+            var suggest = ""
+            if let from = box.suggestions, let module = WebScript.suggest {
+                suggest = " data-suggest=\"\(HTML.escape(module.versionedPath))\" data-suggest-from=\"\(HTML.escape(from))\""
+            }
             search = """
                 <form class="site-search" role="search" method="get" action="\(HTML.escape(box.path))"\(here ? " hidden" : "")>\
                 <label for="site-search" class="visually-hidden">Search</label>\
-                <input id="site-search" type="search" name="\(HTML.escape(box.parameter))" placeholder="\(HTML.escape(box.placeholder))" autocomplete="off">\
+                <input id="site-search" type="search" name="\(HTML.escape(box.parameter))" placeholder="\(HTML.escape(box.placeholder))" autocomplete="off"\(suggest)>\
                 <button type="submit">Search</button></form>
                 """
         }

@@ -215,7 +215,10 @@ extension HTMLRenderer {
         let key = before + nodeKey(node)
         // The text in a span of its own: a toggle beside a row keeps only its symbol on phones
         // (its label still names it), and the script changes the text when the toggle flips.
-        let text = "<span class=\"label\">\(HTML.escape(node.text ?? ""))</span>"
+        // A toggle's label also carries its other face, which the stylesheet measures without
+        // showing it: the button is as wide as its wider face, so flipping moves nothing.
+        let otherFace = node.toggle.map { " data-other=\"\(HTML.escape($0.flipped.text))\"" } ?? ""
+        let text = "<span class=\"label\"\(otherFace)>\(HTML.escape(node.text ?? ""))</span>"
         let title = (icon(node.icon).map { "<span aria-hidden=\"true\">\($0)</span> " + text } ?? text)
         var attributes = ""
         if let label = node.accessibility.label { attributes += " aria-label=\"\(HTML.escape(label))\"" }

@@ -182,7 +182,10 @@ public struct HTMLRenderer: Sendable {
     }
 }
 
-/// A banner under a page's title: a confirmation the site issued, or the error a form post met.
+/// What a command's answer says on the page: a confirmation the site issued, drawn as a toast
+/// (fixed over the page, in a live region, gone after ``ToastTiming/duration(for:)``, so nothing
+/// on the page moves when it comes or goes: the heart that was tapped stays under the pointer),
+/// or the error a form post met, a banner under the page's title that stays until the next page.
 public struct WebNotice: Sendable, Hashable {
     /// What it says.
     public var message: String
@@ -198,6 +201,10 @@ public struct WebNotice: Sendable, Hashable {
     var html: String {
         isError
             ? "<p class=\"error\" role=\"alert\" data-notice=\"error\">\(HTML.escape(message))</p>"
-            : "<p class=\"notice\" role=\"status\" data-notice=\"confirmation\">\(HTML.escape(message))</p>"
+            : "<p class=\"notice\" role=\"status\" data-notice=\"confirmation\" style=\"--sp-toast:\(Self.milliseconds(ToastTiming.duration(for: message)))ms\">\(HTML.escape(message))</p>"
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

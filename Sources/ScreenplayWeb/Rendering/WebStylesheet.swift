@@ -35,7 +35,14 @@ enum WebStylesheet {
         .site-header nav a{display:block;padding:6px 10px;border-radius:8px;text-decoration:none;color:var(--sp-primaryText)}
         .site-header nav a:hover{background:var(--sp-surface)}
         .site-header nav a[aria-current=page]{background:var(--sp-surface);color:var(--sp-accent);font-weight:600}
-        .site-search[hidden]{display:none}.site-search{display:flex;gap:6px;flex:1 1 240px;max-width:420px;margin-left:auto}
+        .site-search[hidden]{display:none}.site-search{position:relative}
+        .suggestions{position:absolute;top:calc(100% + 6px);left:0;right:0;z-index:35;margin:0;padding:6px;list-style:none;background:var(--sp-surface);\
+        border:1px solid var(--sp-border);border-radius:12px;box-shadow:var(--sp-shadow);max-height:min(420px,60vh);overflow:auto}
+        .suggestions[hidden]{display:none}
+        .suggestions a{display:flex;flex-direction:column;padding:8px 10px;border-radius:8px;color:inherit;text-decoration:none}
+        .suggestions .subtitle{color:var(--sp-secondaryText);font-size:13px;margin:0}
+        .suggestions a[aria-selected=true],.suggestions a:hover{background:color-mix(in srgb,var(--sp-accent) 14%,transparent)}
+        .suggestions a[aria-selected=true]{outline:2px solid var(--sp-accent);outline-offset:-2px}.site-search{display:flex;gap:6px;flex:1 1 240px;max-width:420px;margin-left:auto}
         .site-search input{flex:1;min-width:0;font:inherit;padding:7px 12px;border-radius:999px;border:1px solid var(--sp-border);background:var(--sp-surface);color:var(--sp-primaryText)}
         .site-search button{font:inherit;padding:7px 14px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}
         main{display:block;max-width:1120px;margin:0 auto;padding:16px 16px 48px;overflow-wrap:anywhere}
@@ -85,7 +92,13 @@ enum WebStylesheet {
         .accessory{margin-left:auto;color:var(--sp-secondaryText);font-size:13px;font-variant-numeric:tabular-nums;white-space:nowrap}
         .progress{color:var(--sp-secondaryText)}
         .menu{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 20px}form.inline{display:inline}
-        .notice{background:var(--sp-notice-bg);color:var(--sp-notice-text);padding:10px 14px;border-radius:10px}
+        .notice{position:fixed;z-index:40;left:16px;right:16px;bottom:24px;margin:0 auto;width:fit-content;max-width:min(560px,calc(100vw - 32px));\
+        background:var(--sp-notice-bg);color:var(--sp-notice-text);padding:12px 18px;border-radius:12px;box-shadow:var(--sp-shadow);\
+        pointer-events:none;animation:sp-toast var(--sp-toast,5s) ease forwards}
+        body.has-player .notice{bottom:104px}
+        @keyframes sp-toast{0%{opacity:0;transform:translateY(8px)}5%{opacity:1;transform:none}90%{opacity:1}100%{opacity:0;visibility:hidden}}
+        @keyframes sp-toast-still{0%,99%{opacity:1}100%{opacity:0;visibility:hidden}}
+        @media (prefers-reduced-motion:reduce){.notice{animation-name:sp-toast-still}}
         .error{background:var(--sp-error-bg);color:var(--sp-error-text);padding:10px 14px;border-radius:10px}
         .error p{margin:0 0 8px}.error p:last-child{margin:0}
         section>.action,section>form.inline{display:inline-block;margin:4px 0 12px}
@@ -103,6 +116,8 @@ enum WebStylesheet {
         .action.primary{background:var(--sp-accent);color:var(--sp-on-accent)}
         .action.plain{border-color:transparent}
         .action.favorite[aria-pressed=true]{background:var(--sp-accent);color:var(--sp-on-accent)}
+        .action .label[data-other]{display:inline-flex;flex-direction:column}
+        .action .label[data-other]::after{content:attr(data-other);height:0;overflow:hidden;visibility:hidden}
         .action[aria-busy=true]{opacity:.7}
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
         .row-button{all:unset;display:flex;gap:12px;align-items:center;flex:1;cursor:pointer}

@@ -56,6 +56,9 @@ export function show(page, { focus = false, morphing = false } = {}) {
   enhance(main);
   listen();
   announce($("[data-notice]", main)?.textContent);
+  // A toast the morph kept (the same words again) shows again, from the start.
+  const toast = $("[data-notice=confirmation]", main);
+  if (toast) { toast.style.animationName = "none"; void toast.offsetWidth; toast.style.animationName = ""; }
   if (focus && !morphing) main.focus({ preventScroll: true });
 }
 

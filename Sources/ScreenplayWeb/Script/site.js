@@ -147,6 +147,8 @@ function flip(form) {
     flipLabel: button.getAttribute("aria-label") || "", flipUrl: url.value, flipPayload: payload.value,
   };
   if (icon) icon.textContent = data.flipIcon || "";
+  // The face it had is now the other one, which keeps the button's width.
+  if (text.hasAttribute("data-other")) text.dataset.other = now.flipText;
   text.textContent = data.flipText;
   if (data.flipLabel) button.setAttribute("aria-label", data.flipLabel);
   url.value = data.flipUrl;
@@ -374,6 +376,10 @@ Object.assign(site, {
   holds: () => !!dialog?.open && (refreshAfterDialog = true),
   openDialog, closeDialog,
 });
+
+// Suggestions under the search box: their module loads the first time the box is focused.
+const box = $("#site-search[data-suggest]");
+box?.addEventListener("focus", () => import(box.dataset.suggest).then((module) => module.attach(box)).catch(() => {}), { once: true });
 
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 history.replaceState({ scroll: scrollY, ...history.state }, "", withoutNotice(location.href));

@@ -30,8 +30,15 @@ enum WebScript {
         source("fields").map { ScriptModule(path: "/web/fields.js", source: $0, dependencies: [core]) }
     }
 
+    /// Suggestions under the site's search box as the user types: loaded the first time the box
+    /// is focused (the box names its URL, `data-suggest`), so a page that is only read never
+    /// downloads it.
+    static let suggest: ScriptModule? = core.flatMap { core in
+        source("suggest").map { ScriptModule(path: "/web/suggest.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state, fields].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }

@@ -104,7 +104,8 @@ extension WebSite {
     }
 
     /// A kept result (a prompt, a choice, a replacement screen): the page a form's redirect led
-    /// to, with what was typed and why it was refused when the last answer was.
+    /// to, with what was typed and why it was refused when the last answer was; once answered, a
+    /// redirect to the page that asked.
     func resultPage(id: String, request: HTTPRequest) async -> Response {
         guard let entry = results.entry(id, token: Self.sessionToken(request.headerFields)) else {
             return html(
@@ -112,11 +113,9 @@ extension WebSite {
                     title: "This page has expired", message: "It belonged to a step that is over, or to another browser.", back: "/"),
                 status: .notFound, cookie: nil)
         }
-        if entry.isAnswered {
-            return html(
-                renderer.errorPage(title: "Already done", message: "This step was answered already; nothing was sent again.", back: entry.back),
-                cookie: nil)
-        }
+        // Answered (Back from where the answer led, or an old tab): the page it was asked from,
+        // as it is now, which is where a person going Back means to go. Nothing is sent again.
+        if entry.isAnswered { return redirect(to: WebForm.safeBackPath(entry.back)) }
         switch entry.result {
         case .prompt(let prompt):
             return html(
