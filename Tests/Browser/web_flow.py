@@ -358,6 +358,46 @@ class WithJavaScript(unittest.TestCase):
                   message="the second confirmation did not show")
         self.assertEqual(page.js(rect), before)
 
+    def test_hearts_on_a_composer_a_work_and_a_recording_are_found_in_favorites(self):
+        page = self.using("plain")
+        hearts = "return [...document.querySelectorAll('form[data-toggle]')].map(f => [f.dataset.binding, f.querySelector('button').getAttribute('aria-pressed')])"
+        page.open("/screens/composer/rachmaninoff")
+        page.find("#section-favorite form[data-toggle] button").click()
+        page.wait(lambda: "Added “Sergei Rachmaninoff” to favorites" in page.announced())
+        page.settled()
+        page.open("/screens/work/1")
+        work_heart = page.find("#section-favorite form[data-toggle] button")
+        self.assertEqual(work_heart.get_attribute("aria-pressed"), "false")
+        work_heart.click()
+        page.wait(lambda: "Added “Cello Suite No. 1” to favorites" in page.announced())
+        page.settled()
+        recording_heart = page.find("section[id^='section-recording-'] form[data-toggle] button")
+        binding = page.find("section[id^='section-recording-'] form[data-toggle]").get_attribute("data-binding")
+        self.assertTrue(binding.startswith("recording/"), binding)
+        recording_heart.click()
+        page.wait(lambda: "Added “Pablo Casals” to favorites" in page.announced())
+        page.settled()
+        # Reloaded: the server agrees.
+        page.open("/screens/work/1")
+        pressed = dict(page.js(hearts))
+        self.assertEqual(pressed.get("work/1.favorite"), "true")
+        self.assertEqual(pressed.get(binding), "true")
+        # Favorites lists each kind, its heart pressed; un-hearting one there takes it out next time.
+        page.open("/screens/favorites")
+        main = page.find("#main").text
+        for section, name in (("Composers", "Sergei Rachmaninoff"), ("Works", "Cello Suite No. 1"), ("Recordings", "Pablo Casals")):
+            self.assertIn(section, main)
+            self.assertIn(name, main)
+        self.assertTrue(all(state == "true" for _, state in page.js(hearts)), page.js(hearts))
+        page.shots("favorites-kinds")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        page.find("#section-composers form[data-toggle] button").click()
+        page.wait(lambda: "Removed “Sergei Rachmaninoff” from favorites" in page.announced())
+        page.settled()
+        page.open("/screens/favorites")
+        self.assertNotIn("Sergei Rachmaninoff", page.find("#main").text)
+        self.assertIn("Cello Suite No. 1", page.find("#main").text)
+
     def test_a_refused_favorite_flips_back_and_says_why(self):
         page = self.using("failing")
         page.new_playlist("Doomed")

@@ -101,7 +101,7 @@ struct LiveNavigatorTests {
             #expect(change.contains("Add to favorites"), "the new state is printed: \(change)")
 
             // A screen that is not live says so instead of waiting for ever.
-            let still = try await runCLI(["render", root.absoluteString + "api/v5/screens/composer/mozart", "--follow"])
+            let still = try await runCLI(["render", root.absoluteString + "api/v5/screens/search?q=bach", "--follow"])
             #expect(still.status == 1 && still.output.contains("is not live"), "\(still.output)")
         }
     }

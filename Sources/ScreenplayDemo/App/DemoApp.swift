@@ -215,6 +215,7 @@ public struct DemoApp: Sendable {
         Self.registerScreens(
             in: &routes, catalog: catalog, users: users, search: search, teaser: HomeTeaser(templates: templates, recorder: experiments))
         PlaylistCommands(catalog: catalog).register(in: &routes, hooks: testHooks)
+        CatalogFavoriteCommands(catalog: catalog).register(in: &routes, hooks: testHooks)
         let shopClicks = ShopClicks(store: store, catalog: catalog)
         self.shopClicks = shopClicks
         shopClicks.register(in: &routes, hooks: testHooks)
@@ -277,11 +278,13 @@ public struct DemoApp: Sendable {
         ) { request in
             try await screens.home(for: request.user, shopTeaser: await teaser?.variant(for: request.user) == "teaser")
         }
-        routes.screen("composer/:slug", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { request in
-            try await screens.composer(slug: try request.parameter("slug"))
+        // A composer's and a work's pages carry the user's hearts (a work's, and each of its
+        // recordings'), so they are per user: their revision is the user's (the catalog is fixed).
+        routes.screen("composer/:slug", revision: userRevision, revalidation: .fromMemory()) { request in
+            try await screens.composer(slug: try request.parameter("slug"), for: request.user)
         }
-        routes.screen("work/:id", revision: catalogRevision, revalidation: .fromMemory(), sharing: .everyone) { request in
-            try await screens.work(id: try Self.id(request))
+        routes.screen("work/:id", revision: userRevision, revalidation: .fromMemory()) { request in
+            try await screens.work(id: try Self.id(request), for: request.user)
         }
         routes.screen("playlist/:id", revision: userRevision, revalidation: .fromMemory()) { request in
             try await library.playlist(id: try Self.id(request), for: request.user)

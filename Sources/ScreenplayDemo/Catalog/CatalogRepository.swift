@@ -67,7 +67,7 @@ struct CatalogRepository: Sendable {
     /// and announces it once committed.
     let users: UserDirectory
 
-    private static let workColumns = """
+    static let workColumns = """
         w.id, w.composer_id, c.slug AS composer_slug, c.name AS composer_name, w.slug, w.title, w.catalogue, \
         w.musical_key, w.year, w.genre, (SELECT COUNT(*) FROM recordings r WHERE r.work_id = w.id) AS recording_count
         """

@@ -10,7 +10,20 @@ enum CatalogSchema {
         UserDirectory.migrations + [
             Migration(id: "demo-0001-catalog", apply: createCatalog),
             Migration(id: "demo-0002-seed", apply: seed),
+            Migration(id: "demo-0003-catalog-favorites", apply: createCatalogFavorites),
         ]
+
+    /// Hearts on composers, works and recordings (``CatalogKind``): one table, the kind a column,
+    /// so the Favorites screen reads every kind in one query.
+    static func createCatalogFavorites(_ database: any SQLDatabase) async throws {
+        try await database.create(table: "catalog_favorites")
+            .column("user_id", type: .bigint, .notNull, .references("screenplay_users", "id"))
+            .column("kind", type: .text, .notNull)
+            .column("item_id", type: .bigint, .notNull)
+            .column("created_at", type: .text, .notNull)
+            .primaryKey("user_id", "kind", "item_id")
+            .run()
+    }
 
     static func createCatalog(_ database: any SQLDatabase) async throws {
         try await database.create(table: "composers")

@@ -51,7 +51,7 @@ struct CatalogScreens: Sendable {
             }
             Section("library", header: "Your library") {
                 DetailButton(
-                    title: "Favorites", subtitle: "Playlists you saved",
+                    title: "Favorites", subtitle: FavoritesScreen.header.subtitle,
                     action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
                 if own.isEmpty {
                     Text("No playlists yet: choose “New playlist”, or add a work to one from its page.", color: .token(.secondaryText))
@@ -85,18 +85,19 @@ struct CatalogScreens: Sendable {
     /// Whether the biography shows past its first paragraph (v6).
     static let biographyUnfolded = ScreenVariable("biographyUnfolded", initial: false)
 
-    func composer(slug: String) async throws -> Screen {
+    func composer(slug: String, for user: UserIdentity = .anonymous) async throws -> Screen {
         guard let composer = try await catalog.composer(slug: slug) else {
             throw ScreenplayError.notFound("no composer '\(slug)'", path: DemoLinks.composer(slug))
         }
         let works = try await catalog.works(composerID: composer.id)
         let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
-        return Self.composerScreen(composer, works: works, tracks: tracks)
+        let favorite = try await catalog.catalogFavoriteIDs(of: user)[.composer]?.contains(composer.id) ?? false
+        return Self.composerScreen(composer, works: works, tracks: tracks, isFavorite: favorite)
     }
 
     /// A composer's page from its data: `tracks` are the ids of each work's tracks (what marks
-    /// a work's row while one of them plays).
-    static func composerScreen(_ composer: ComposerRecord, works: [WorkRecord], tracks: [Int64: [String]]) -> Screen {
+    /// a work's row while one of them plays); `isFavorite`, whether its viewer hearted it.
+    static func composerScreen(_ composer: ComposerRecord, works: [WorkRecord], tracks: [Int64: [String]], isFavorite: Bool = false) -> Screen {
         let slug = composer.slug
         let header = DemoLinks.composerHeader(composer)
         let records = Self.workRecords(works, tracks: tracks)
@@ -105,11 +106,16 @@ struct CatalogScreens: Sendable {
             toolbar: [
                 MenuItem(title: "Share", icon: "share", action: .share(.init(title: composer.name, url: "/" + DemoLinks.composer(slug))))
             ],
+            // The heart (the user's own), followed live: tapped on another device, shown here.
+            entities: CatalogFavoriteCommands.entity(.composer, id: composer.id, isFavorite: isFavorite), live: .events,
             // What the works filter has typed (v6): each row shows itself while it matches, on the
             // device, with no request. Old apps and pages without the script show every work.
             state: StateVariables(
                 declaring: Self.worksFilter.declaration, Self.biographyUnfolded.declaration, records.declaration)
         ) {
+            Section("favorite") {
+                CatalogFavoriteCommands.button(.composer, id: composer.id, name: composer.name, isFavorite: isFavorite)
+            }
             Section("popular", header: "Popular works") {
                 for work in works.prefix(3) {
                     DetailButton(
@@ -194,16 +200,25 @@ struct CatalogScreens: Sendable {
         return records
     }
 
-    func work(id: Int64) async throws -> Screen {
+    func work(id: Int64, for user: UserIdentity = .anonymous) async throws -> Screen {
         guard let work = try await catalog.work(id: id) else {
             throw ScreenplayError.notFound("no work \(id)", path: DemoLinks.work(id))
         }
         let recordings = try await catalog.recordings(workID: id)
+        let favorites = try await catalog.catalogFavoriteIDs(of: user)
+        let isFavorite = favorites[.work]?.contains(id) ?? false
+        var entities = CatalogFavoriteCommands.entity(.work, id: id, isFavorite: isFavorite)
+        for (recording, _) in recordings {
+            entities.merge(CatalogFavoriteCommands.entity(.recording, id: recording.id, isFavorite: favorites[.recording]?.contains(recording.id) ?? false)) { $1 }
+        }
         return Screen(
             id: "work/\(id)", title: work.title, header: DemoLinks.workHeader(work),
             toolbar: [MenuItem(title: "Share", icon: "share", action: .share(.init(title: work.title, url: "/" + DemoLinks.work(id))))],
-            menu: [PlaylistCommands.addToPlaylistMenuItem(workID: id)]
+            menu: [PlaylistCommands.addToPlaylistMenuItem(workID: id)], entities: entities, live: .events
         ) {
+            Section("favorite") {
+                CatalogFavoriteCommands.button(.work, id: id, name: work.title, isFavorite: isFavorite)
+            }
             Section("composer") {
                 DetailButton(
                     title: work.composerName, subtitle: work.genre,
@@ -215,12 +230,17 @@ struct CatalogScreens: Sendable {
                     "recording-\(recording.id)",
                     header: SectionHeader(title: recording.performers, subtitle: "\(recording.label), \(recording.year)")
                 ) {
-                    // The whole recording, from its first movement, the queue after it.
-                    if let first = tracks.first {
-                        Button(
-                            title: "Play all", style: .primary, action: .play(MediaRoutes.play(track: first, recording: recording, work: work))
-                        )
-                        .accessibility(label: "Play all of \(recording.performers)'s recording")
+                    // The whole recording, from its first movement, the queue after it; and its heart.
+                    HStack(alignment: .center, spacing: 8) {
+                        if let first = tracks.first {
+                            Button(
+                                title: "Play all", style: .primary, action: .play(MediaRoutes.play(track: first, recording: recording, work: work))
+                            )
+                            .accessibility(label: "Play all of \(recording.performers)'s recording")
+                        }
+                        CatalogFavoriteCommands.button(
+                            .recording, id: recording.id, name: "\(recording.performers) (\(recording.year))",
+                            isFavorite: favorites[.recording]?.contains(recording.id) ?? false)
                     }
                     for track in tracks {
                         let play = MediaRoutes.play(track: track, recording: recording, work: work)

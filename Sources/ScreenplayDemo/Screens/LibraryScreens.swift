@@ -3,7 +3,7 @@ import ScreenplayServer
 
 /// The favorites screen's fixed header (navigate actions carry it too).
 enum FavoritesScreen {
-    static let header = ScreenHeader(title: "Favorites", subtitle: "Playlists you saved")
+    static let header = ScreenHeader(title: "Favorites", subtitle: "Composers, works, recordings and playlists you hearted")
 }
 
 /// The library's fixed header (the site's navigation and navigate actions carry it too).
@@ -40,7 +40,7 @@ struct LibraryScreens: Sendable {
         ) {
             Section("saved") {
                 DetailButton(
-                    title: "Favorites", subtitle: "Playlists you saved", action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
+                    title: "Favorites", subtitle: FavoritesScreen.header.subtitle, action: .navigate(to: DemoLinks.favorites, header: FavoritesScreen.header))
             }
             Section("playlists", header: "Your playlists") {
                 if own.isEmpty {
@@ -82,18 +82,74 @@ struct LibraryScreens: Sendable {
         }
     }
 
+    /// Everything the user hearted, a section per kind (most recent first), each row with its
+    /// heart: un-hearting here removes it the next time the screen is built (the row stays until
+    /// then, so a slip can be undone in place).
     func favorites(for user: UserIdentity) async throws -> Screen {
         let playlists = try await catalog.favoritePlaylists(of: user)
-        return Screen(id: "favorites", title: "Favorites", header: FavoritesScreen.header, live: .events) {
-            Section("playlists", header: "Playlists") {
-                if playlists.isEmpty {
-                    Text("Nothing here yet. Open a playlist and choose “Add to favorites”.", color: .token(.secondaryText))
+        let composers = try await catalog.favoriteComposers(of: user)
+        let works = try await catalog.favoriteWorks(of: user)
+        let recordings = try await catalog.favoriteRecordings(of: user)
+        var entities: Entities = [:]
+        for composer in composers { entities.merge(CatalogFavoriteCommands.entity(.composer, id: composer.id, isFavorite: true)) { $1 } }
+        for work in works { entities.merge(CatalogFavoriteCommands.entity(.work, id: work.id, isFavorite: true)) { $1 } }
+        for (recording, _) in recordings {
+            entities.merge(CatalogFavoriteCommands.entity(.recording, id: recording.id, isFavorite: true)) { $1 }
+        }
+        for playlist in playlists { entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: true)) { $1 } }
+        let nothing = playlists.isEmpty && composers.isEmpty && works.isEmpty && recordings.isEmpty
+        return Screen(id: "favorites", title: "Favorites", header: FavoritesScreen.header, entities: entities, live: .events) {
+            if nothing {
+                Section("empty") {
+                    Text("Nothing here yet. Tap the heart on a composer, a work, a recording or a playlist.", color: .token(.secondaryText))
                 }
-                for playlist in playlists {
-                    DetailButton(
-                        title: playlist.name, subtitle: DemoLinks.playlistHeader(playlist).subtitle,
-                        image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
-                        action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+            }
+            if !composers.isEmpty {
+                Section("composers", header: "Composers") {
+                    for composer in composers {
+                        HStack(alignment: .center, spacing: 8) {
+                            ListRow(
+                                title: composer.name, subtitle: "\(composer.born)–\(composer.died) · \(composer.period)",
+                                image: DemoLinks.thumbnail(kind: "composer", slug: composer.slug, alt: "Portrait of \(composer.name)"),
+                                action: .navigate(to: DemoLinks.composer(composer.slug), header: DemoLinks.composerHeader(composer)))
+                            CatalogFavoriteCommands.button(.composer, id: composer.id, name: composer.name, isFavorite: true)
+                        }
+                    }
+                }
+            }
+            if !works.isEmpty {
+                Section("works", header: "Works") {
+                    for work in works {
+                        HStack(alignment: .center, spacing: 8) {
+                            ListRow(
+                                title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+                                action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                            CatalogFavoriteCommands.button(.work, id: work.id, name: work.title, isFavorite: true)
+                        }
+                    }
+                }
+            }
+            if !recordings.isEmpty {
+                Section("recordings", header: "Recordings") {
+                    for (recording, work) in recordings {
+                        HStack(alignment: .center, spacing: 8) {
+                            ListRow(
+                                title: recording.performers, subtitle: "\(work.title) · \(work.composerName) · \(recording.year)",
+                                action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                            CatalogFavoriteCommands.button(
+                                .recording, id: recording.id, name: "\(recording.performers) (\(recording.year))", isFavorite: true)
+                        }
+                    }
+                }
+            }
+            if !playlists.isEmpty {
+                Section("playlists", header: "Playlists") {
+                    for playlist in playlists {
+                        DetailButton(
+                            title: playlist.name, subtitle: DemoLinks.playlistHeader(playlist).subtitle,
+                            image: DemoLinks.thumbnail(kind: "playlist", slug: String(playlist.id), alt: "Cover of \(playlist.name)"),
+                            action: .navigate(to: DemoLinks.playlist(playlist.id), header: DemoLinks.playlistHeader(playlist)))
+                    }
                 }
             }
         }

@@ -116,7 +116,7 @@ enum WebStylesheet {
         .action.primary{background:var(--sp-accent);color:var(--sp-on-accent)}
         .action.plain{border-color:transparent}
         .action.favorite[aria-pressed=true]{background:var(--sp-accent);color:var(--sp-on-accent)}
-        .action .label[data-other]{display:inline-flex;flex-direction:column}
+        .action .label[data-other]{display:inline-flex;flex-direction:column;text-align:start}
         .action .label[data-other]::after{content:attr(data-other);height:0;overflow:hidden;visibility:hidden}
         .action[aria-busy=true]{opacity:.7}
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
