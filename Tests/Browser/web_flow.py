@@ -264,6 +264,15 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > 0.5)
         self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=title]').textContent"), title)
         self.assertEqual(page.js("return navigator.mediaSession.metadata.title"), title)
+        # Now playing names the composer, the work and the performers, with the composer's picture,
+        # in the bar and in the system's now playing.
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=subtitle]').textContent"),
+                         "Johann Sebastian Bach · Cello Suite No. 1 · Pablo Casals")
+        self.assertEqual(page.js("return navigator.mediaSession.metadata.album"), "Johann Sebastian Bach: Cello Suite No. 1")
+        self.assertEqual(page.js("return navigator.mediaSession.metadata.artist"), "Pablo Casals")
+        self.assertTrue(page.js("return navigator.mediaSession.metadata.artwork[0].src").endswith("/images/composer/bach.svg"))
+        page.wait(lambda: page.js("const i = document.querySelector('#sp-player [data-slot=art]'); return !i.hidden && i.complete && i.naturalWidth > 0"),
+                  message="the bar's picture did not load")
         page.shot("player-desktop-light")
         # Two other pages: the audio goes on, the page is never reloaded.
         page.js("window.stillHere = true")
@@ -281,8 +290,8 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.js("return document.querySelector('#sp-player [data-slot=title]').textContent") != title)
         second = page.js("return document.querySelector('#sp-player [data-slot=title]').textContent")
         self.assertTrue(second.startswith("II."), second)
-        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=subtitle]').textContent"), "Pablo Casals",
-                         "the queue's tracks carry their performers")
+        self.assertEqual(page.js("return document.querySelector('#sp-player [data-slot=subtitle]').textContent"),
+                         "Johann Sebastian Bach · Cello Suite No. 1 · Pablo Casals", "the queue's tracks carry what they belong to")
         # Seek to the middle: the browser reads the track in ranges (a 206 each; whether the seek
         # needs a new one depends on how much it had buffered), and plays from there.
         page.wait(lambda: page.js("return Number.isFinite(document.getElementById('sp-audio').duration)"))

@@ -114,6 +114,43 @@ struct ActionCodingTests {
         #expect(fullTrack["durationSeconds"] as? Int == 461)
     }
 
+    @Test("A track names its work, composer and picture from v6 only; a bad picture is dropped and the track still plays")
+    func trackNowPlaying() throws {
+        var artwork = RemoteImage(url: "/images/composer/bach.svg", lowResURL: "/images/composer/bach-low.svg")
+        artwork.alt = "Portrait of Johann Sebastian Bach"
+        let play = Action.play(
+            .init(
+                metadataURL: "/media/queues/recording/1",
+                firstTrack: .init(
+                    id: "1", title: "I. Prélude", subtitle: "Pablo Casals", streamURL: "/media/audio/track/1.wav", work: "Cello Suite No. 1",
+                    composer: "Johann Sebastian Bach", artwork: artwork)))
+        func track(_ version: APIVersion) throws -> [String: Any] {
+            let data = try ScreenplayEncoder(apiVersion: version).encode(play)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return try #require(object["firstTrack"] as? [String: Any])
+        }
+        #expect(try track(.v6)["work"] as? String == "Cello Suite No. 1")
+        #expect(try track(.v6)["composer"] as? String == "Johann Sebastian Bach")
+        #expect((try track(.v6)["artwork"] as? [String: Any])?["lowResURL"] as? String == "/images/composer/bach-low.svg")
+        for old in [APIVersion.v1, .v5] {
+            #expect(Set(try track(old).keys) == ["id", "title", "subtitle", "streamURL"], "\(old) never gets them")
+        }
+        let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Action.self, from: try ScreenplayEncoder(apiVersion: .v6).encode(play))
+        #expect(decoded.value == play)
+        #expect(decoded.issues.isEmpty)
+        // A v5 reader ignores them, as an older v6 app does.
+        let v5 = try ScreenplayDecoder(mode: .strict, apiVersion: .v5).decode(Action.self, from: try ScreenplayEncoder(apiVersion: .v6).encode(play))
+        guard case .play(let v5Play) = v5.value else { Issue.record("not a play"); return }
+        #expect(v5Play.firstTrack.work == nil && v5Play.firstTrack.artwork == nil)
+        // A picture from a scheme the resource policy refuses: reported, dropped, the track kept.
+        let hostile = Data(
+            #"{"type":"play","metadataURL":"/q","firstTrack":{"id":"1","title":"T","streamURL":"/a.wav","work":"W","artwork":{"url":"javascript:alert(1)"}}}"#.utf8)
+        let lenient = try ScreenplayDecoder(mode: .lossy, apiVersion: .v6).decode(Action.self, from: hostile)
+        guard case .play(let kept) = lenient.value else { Issue.record("the play was lost"); return }
+        #expect(kept.firstTrack.artwork == nil && kept.firstTrack.work == "W")
+        #expect(lenient.issues.contains { $0.path.hasSuffix("artwork") || $0.path.contains("artwork.") }, "\(lenient.issues)")
+    }
+
     @Test("A command payload keeps integers, nulls and nesting")
     func payloadPreserved() throws {
         let sample = try #require(ActionSample.all.first { $0.kind == "command" })

@@ -204,6 +204,11 @@ extension Action {
 
         /// A playable track.
         public struct Track: Codable, Sendable, Hashable {
+            /// The version whose tracks say what they belong to (``work``, ``composer``,
+            /// ``artwork``), for the player and the system's now playing: a non-breaking addition
+            /// to v6 (optional members an older v6 decoder ignores); older versions never get them.
+            public static let nowPlayingIntroduced = APIVersion.v6
+
             /// Stable id.
             public var id: String
             /// Shown in the mini player.
@@ -214,19 +219,32 @@ extension Action {
             public var durationSeconds: Int?
             /// The audio stream.
             public var streamURL: String
+            /// The work the track is part of ("Cello Suite No. 1"), for now playing (v6).
+            public var work: String?
+            /// Who wrote it ("Johann Sebastian Bach"), for now playing (v6).
+            public var composer: String?
+            /// The picture now playing shows beside it (v6): its low-res URL first, then the full one.
+            public var artwork: RemoteImage?
 
             /// Creates a track.
-            public init(id: String, title: String, subtitle: String? = nil, durationSeconds: Int? = nil, streamURL: String) {
+            public init(
+                id: String, title: String, subtitle: String? = nil, durationSeconds: Int? = nil, streamURL: String, work: String? = nil,
+                composer: String? = nil, artwork: RemoteImage? = nil
+            ) {
                 self.id = id
                 self.title = title
                 self.subtitle = subtitle
                 self.durationSeconds = durationSeconds
                 self.streamURL = streamURL
+                self.work = work
+                self.composer = composer
+                self.artwork = artwork
             }
 
-            enum CodingKeys: String, CodingKey { case id, title, subtitle, durationSeconds, streamURL }
+            enum CodingKeys: String, CodingKey { case id, title, subtitle, durationSeconds, streamURL, work, composer, artwork }
 
-            /// Decodes and checks `streamURL` against ``LinkPolicy/resource``.
+            /// Decodes and checks `streamURL` against ``LinkPolicy/resource``; from v6 reads what
+            /// the track belongs to (a bad picture is reported and dropped: the track still plays).
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 id = try container.decode(String.self, forKey: .id)
@@ -234,6 +252,26 @@ extension Action {
                 subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
                 durationSeconds = try container.decodeIfPresent(Int.self, forKey: .durationSeconds)
                 streamURL = try container.decode(checkedBy: ValueRules.ResourceLink.self, forKey: .streamURL)
+                if decoder.screenplayAPIVersion >= Self.nowPlayingIntroduced {
+                    work = try container.decodeIfPresent(String.self, forKey: .work)
+                    composer = try container.decodeIfPresent(String.self, forKey: .composer)
+                    artwork = try container.decodeLossyIfPresent(RemoteImage.self, forKey: .artwork)
+                }
+            }
+
+            /// Writes the members; what the track belongs to only for v6 and later.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(title, forKey: .title)
+                try container.encodeIfPresent(subtitle, forKey: .subtitle)
+                try container.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
+                try container.encode(streamURL, forKey: .streamURL)
+                if encoder.screenplayAPIVersion >= Self.nowPlayingIntroduced {
+                    try container.encodeIfPresent(work, forKey: .work)
+                    try container.encodeIfPresent(composer, forKey: .composer)
+                    try container.encodeIfPresent(artwork, forKey: .artwork)
+                }
             }
         }
 

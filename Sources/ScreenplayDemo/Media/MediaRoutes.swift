@@ -13,13 +13,17 @@ enum MediaRoutes {
     static func play(track: TrackRecord, recording: RecordingRecord, work: WorkRecord) -> Action.Play {
         Action.Play(
             metadataURL: "/media/queues/recording/\(recording.id)",
-            firstTrack: playable(track, recording: recording))
+            firstTrack: playable(track, recording: recording, work: work))
     }
 
-    static func playable(_ track: TrackRecord, recording: RecordingRecord) -> Action.Play.Track {
-        .init(
+    /// A track as the player gets it: its movement, performers, work, composer and the composer's
+    /// portrait, so the bar and the system's now playing name what is playing.
+    static func playable(_ track: TrackRecord, recording: RecordingRecord, work: WorkRecord) -> Action.Play.Track {
+        var artwork = DemoLinks.image(kind: "composer", slug: work.composerSlug)
+        artwork.alt = "Portrait of \(work.composerName)"
+        return .init(
             id: String(track.id), title: track.title, subtitle: recording.performers, durationSeconds: track.seconds,
-            streamURL: "/media/audio/track/\(track.id).wav")
+            streamURL: "/media/audio/track/\(track.id).wav", work: work.title, composer: work.composerName, artwork: artwork)
     }
 
     /// Adds the media routes to `router`: images (`GET`, and `HEAD` made from it), audio by range
@@ -61,11 +65,13 @@ enum MediaRoutes {
                 throw ScreenplayError.notFound("no recording '\(text)'", path: "media/queues/recording/\(text)")
             }
             let tracks = try await catalog.tracks(recordingID: id)
-            guard !tracks.isEmpty, let recording = try await catalog.recording(id: id) else {
+            guard !tracks.isEmpty, let recording = try await catalog.recording(id: id), let work = try await catalog.work(id: recording.workId)
+            else {
                 throw ScreenplayError.notFound("no recording \(id)", path: "media/queues/recording/\(id)")
             }
-            // Each track as a play action carries it: the player shows the same title and performers.
-            let queue = tracks.map { playable($0, recording: recording) }
+            // Each track as a play action carries it: the player shows the same title, performers,
+            // work, composer and picture.
+            let queue = tracks.map { playable($0, recording: recording, work: work) }
             let bytes = try ScreenplayEncoder().encode(["tracks": queue])
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

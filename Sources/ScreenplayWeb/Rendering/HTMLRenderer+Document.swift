@@ -101,6 +101,8 @@ extension HTMLRenderer {
                 <button type="submit">Search</button></form>
                 """
         }
+        // The dialogs' module, which the script loads the first time a command answers with one.
+        let dialogs = WebScript.dialogs.map { " data-dialogs=\"\(HTML.escape($0.versionedPath))\"" } ?? ""
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
         let script = shell.scriptPath.map { path in
@@ -114,7 +116,7 @@ extension HTMLRenderer {
             \(style)\(script)</head>
             <body data-command-path="\(HTML.escape(links.commandPath))" data-pages="\(HTML.escape(links.pagePaths.joined(separator: " ")))" data-command-ms="\(CommandTiming.optimisticTimeoutMilliseconds)" \
             data-command-failure="That did not work: the server could not be reached." \
-            data-command-timeout="That did not work: the server did not answer in time.">\
+            data-command-timeout="That did not work: the server did not answer in time."\(dialogs)>\
             <a class="skip-link" href="#main">Skip to content</a>\
             <header class="site-header"><div class="bar"><a class="brand" href="/">\(HTML.escape(shell.siteName))</a>\
             <nav aria-label="Site"><ul>\(navigation)</ul></nav>\(search)</div></header>
@@ -147,7 +149,8 @@ extension HTMLRenderer {
     /// switches between the ones given.
     static let playerBar = """
         <section id="sp-player" class="player" aria-label="Now playing" hidden><audio id="sp-audio" preload="none"></audio>\
-        <div class="player-track"><span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></div>\
+        <div class="player-track"><img class="player-art" data-slot="art" alt="" hidden><span class="player-text">\
+        <span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></span></div>\
         <div class="player-controls"><button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
         <button type="button" class="player-button primary" data-player="toggle" aria-label="Play" data-playing-label="Pause" data-paused-label="Play">\
         \(icon("M8 5v14l11-7z", class: "when-paused"))\(icon("M7 5h4v14H7zM13 5h4v14h-4z", class: "when-playing"))</button>\

@@ -309,6 +309,16 @@ extension HTMLRenderer {
             attributes += " data-track-src=\"\(HTML.escape(source))\""
             if let subtitle = track.subtitle { attributes += " data-track-subtitle=\"\(HTML.escape(subtitle))\"" }
             if let seconds = track.durationSeconds { attributes += " data-track-duration=\"\(seconds)\"" }
+            // What now playing names besides (v6): the work, its composer, the picture (the bar
+            // shows the small one, the system's now playing the full one).
+            if let work = track.work { attributes += " data-track-work=\"\(HTML.escape(work))\"" }
+            if let composer = track.composer { attributes += " data-track-composer=\"\(HTML.escape(composer))\"" }
+            if let artwork = track.artwork, let full = links.href(artwork.url, policy: .resource) {
+                attributes += " data-track-art=\"\(HTML.escape(full))\""
+                if let small = artwork.lowResURL.flatMap({ links.href($0, policy: .resource) }) {
+                    attributes += " data-track-thumb=\"\(HTML.escape(small))\""
+                }
+            }
             if let queue = links.href(play.metadataURL, policy: .resource) { attributes += " data-queue=\"\(HTML.escape(queue))\"" }
             return attributes
         default:

@@ -141,7 +141,8 @@ enum WebStylesheet {
         .player{position:fixed;left:0;right:0;bottom:0;margin:0;z-index:25;background:var(--sp-surface);border-top:1px solid var(--sp-border);box-shadow:var(--sp-shadow);\
         display:grid;grid-template-columns:minmax(0,1fr) auto minmax(0,1.4fr);align-items:center;gap:8px 20px;padding:10px max(16px,calc((100vw - 1120px)/2))}
         .player[hidden]{display:none}
-        .player-track{min-width:0;display:flex;flex-direction:column}
+        .player-track{min-width:0;display:flex;align-items:center;gap:10px}.player-text{min-width:0;display:flex;flex-direction:column}
+        .player-art{width:44px;height:44px;border-radius:6px;flex:0 0 auto;object-fit:cover}.player-art[hidden]{display:none}
         .player-title{font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .player-subtitle{color:var(--sp-secondaryText);font-size:13px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .player-controls{display:flex;gap:8px;align-items:center}

@@ -1,7 +1,7 @@
 // Screenplay's web player: the listener's pages behave like an app, and work without it:
 // navigation with the carried header at once, commands answered in place, dialogs, the player and
 // share. Fetching and morphing pages, and following them live, is the shared module's (core.js).
-import { $, $$, announce, doc, enhance, fetchPage, imported, refresh, samePage, show, site, slot, withoutNotice } from "./core.js";
+import { $, $$, announce, doc, fetchPage, samePage, show, site, slot, withoutNotice } from "./core.js";
 
 // The server says where commands go, how long an answer may take (the client core's wait) and
 // which paths are its pages ("/screens/*": every path under it).
@@ -158,37 +158,16 @@ function flip(form) {
   Object.assign(data, now);
 }
 
-// ---- Dialogs: prompts and choices over the page that asked ----
-let dialog = null;
-let opener = null;
-let refreshAfterDialog = false;
+// ---- Dialogs: prompts and choices over the page that asked (dialogs.js, loaded when one opens) ----
+let dialogs = null;
 
+// Without the module (it could not load), the dialog's own page, as without the script.
 function openDialog(page, trigger) {
-  if (!dialog) {
-    dialog = doc.createElement("dialog");
-    dialog.className = "sp-dialog";
-    dialog.setAttribute("aria-labelledby", "dialog-title");
-    dialog.addEventListener("close", () => {
-      dialog.replaceChildren();
-      if (opener?.isConnected) opener.focus();
-      opener = null;
-      if (refreshAfterDialog) { refreshAfterDialog = false; refresh(); }
-    });
-    doc.body.append(dialog);
-  }
-  dialog.replaceChildren(...imported(page.main));
-  enhance(dialog);
-  if (!dialog.open) {
-    opener = trigger || doc.activeElement;
-    dialog.showModal();
-  }
-  const field = $("input:not([type=hidden])", dialog) || $("button, a", dialog);
-  field?.focus();
-  announce($("[role=alert]", dialog)?.textContent);
+  return import(doc.body.dataset.dialogs).then((module) => (dialogs = module).open(page, trigger), () => location.assign(page.url));
 }
 
 function closeDialog() {
-  if (dialog?.open) dialog.close();
+  dialogs?.close();
 }
 
 // ---- The player: a queue that keeps playing while pages change ----
@@ -205,7 +184,10 @@ const clock = (seconds) => {
 
 async function play(link) {
   const data = link.dataset;
-  const first = { id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc };
+  const first = {
+    id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc,
+    work: data.trackWork, composer: data.trackComposer, art: data.trackArt, thumb: data.trackThumb,
+  };
   queue = [first];
   position = 0;
   start(first);
@@ -214,6 +196,7 @@ async function play(link) {
     const response = await fetch(data.queue, { headers: { Accept: "application/json" } });
     const tracks = ((await response.json()).tracks || []).map((track) => ({
       id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
+      work: track.work, composer: track.composer, art: track.artwork?.url, thumb: track.artwork?.lowResURL,
     }));
     const index = tracks.findIndex((track) => track.id === first.id);
     if (index >= 0 && queue[0] === first) [queue, position] = [tracks, index];
@@ -244,13 +227,18 @@ function start(track, at) {
   audio.dataset.title = track.title;
   if (at) audio.currentTime = at; else audio.play().catch(() => {});
   slot("title", player).textContent = track.title;
-  slot("subtitle", player).textContent = track.subtitle || "";
+  // The composer, the work and the performers; the composer's picture beside them.
+  slot("subtitle", player).textContent = [track.composer, track.work, track.subtitle].filter(Boolean).join(" · ");
+  Object.assign(slot("art", player), { hidden: !track.thumb, src: track.thumb || "" });
   slot("duration", player).textContent = clock(track.duration);
   $("[data-player=seek]", player).max = track.duration || 0;
   player.hidden = false;
   doc.body.classList.add("has-player");
   if ("mediaSession" in navigator && window.MediaMetadata) {
-    navigator.mediaSession.metadata = new MediaMetadata({ title: track.title, artist: track.subtitle || "" });
+    navigator.mediaSession.metadata = new MediaMetadata({
+      title: track.title, artist: track.subtitle || "", album: [track.composer, track.work].filter(Boolean).join(": "),
+      artwork: track.art ? [{ src: new URL(track.art, location).href, sizes: "600x600", type: "image/svg+xml" }] : [],
+    });
   }
   slot("elapsed", player).textContent = clock(at);
   if (!at) announce(player.getAttribute("aria-label") + ": " + track.title);
@@ -373,7 +361,7 @@ addEventListener("scroll", () => {
 // while a dialog is open (what it asks may be half typed; the page follows once it closes).
 Object.assign(site, {
   busy: () => pending > 0 || !!loading,
-  holds: () => !!dialog?.open && (refreshAfterDialog = true),
+  holds: () => !!dialogs?.holds(),
   openDialog, closeDialog,
 });
 

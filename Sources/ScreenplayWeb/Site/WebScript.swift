@@ -37,8 +37,14 @@ enum WebScript {
         source("suggest").map { ScriptModule(path: "/web/suggest.js", source: $0, dependencies: [core]) }
     }
 
+    /// Prompts and choices as a modal dialog over the page: loaded the first time a command
+    /// answers with one (every page names its URL, `data-dialogs`).
+    static let dialogs: ScriptModule? = core.flatMap { core in
+        source("dialogs").map { ScriptModule(path: "/web/dialogs.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }
