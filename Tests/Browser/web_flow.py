@@ -33,6 +33,7 @@ import unittest
 from demo_server import DemoServer, start_clean
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -253,6 +254,26 @@ class WithJavaScript(unittest.TestCase):
         hero = page.find("#main .hero img")
         self.assertTrue(hero.get_attribute("src").endswith("/mozart.svg"))
         self.assertIn("mozart-low.svg", hero.get_attribute("style"))
+
+    def test_a_track_row_plays_when_tapped_anywhere_and_its_play_button_answers_space(self):
+        page = self.page
+        page.open("/screens/work/1")
+        title = "return document.querySelector('#sp-player [data-slot=title]').textContent"
+        # A tap on the row's title, not on its Play (a real pointer at the title's place): the row plays.
+        rows = self.browser.find_elements(By.CSS_SELECTOR, "section[id^='section-recording-'] .row")
+        ActionChains(self.browser).move_to_element(rows[1].find_element(By.CSS_SELECTOR, ".title")).click().perform()
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden"))
+        page.wait(lambda: page.js(title).startswith("II."), message="the tapped row did not play")
+        self.assertEqual(page.js("return location.pathname"), "/screens/work/1", "it played; nothing opened")
+        # The keyboard: the third row's Play is a button; Space plays it and does not scroll.
+        play = rows[2].find_element(By.CSS_SELECTOR, "a.play")
+        self.assertEqual(play.get_attribute("role"), "button")
+        page.js("arguments[0].focus(); window.scrollTo(0, 0)", play)
+        before = page.js("return window.scrollY")
+        play.send_keys(Keys.SPACE)
+        page.wait(lambda: page.js(title).startswith("III."), message="Space did not play")
+        self.assertEqual(page.js("return window.scrollY"), before, "Space scrolled the page")
+        page.find("#sp-player [data-player=toggle]").click()
 
     def test_the_player_keeps_playing_across_pages_with_next_and_seek(self):
         page = self.page

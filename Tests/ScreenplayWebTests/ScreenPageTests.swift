@@ -224,14 +224,30 @@ struct ScreenPageTests {
             #expect(html.contains(#"<a class="action" href="mailto:hi@example.com" rel="noopener"><span class="label">Mail</span></a>"#))
         }
 
-        @Test("Play links to the first track's stream")
+        @Test("Play links to the first track's stream, as a button to the listener, with what now playing names")
         func play() {
             let play = Action.play(.init(metadataURL: "queues/1", firstTrack: .init(id: "1", title: "Allegro", streamURL: "streams/1.m4a")))
             let html = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: play))])
             #expect(
                 html.contains(
-                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain play" href="/streams/1.m4a" data-play="1" data-track-title="Allegro" data-track-src="/streams/1.m4a" data-queue="/queues/1" aria-label="Play I. Allegro"><span aria-hidden="true">▶</span> <span class="label">Play</span></a></div>"#
+                    #"<div class="row"><span class="text-block"><span class="title">I. Allegro</span></span><span class="accessory">7:41</span><a class="action plain play" role="button" href="/streams/1.m4a" data-play="1" data-track-title="Allegro" data-track-src="/streams/1.m4a" data-queue="/queues/1" aria-label="Play I. Allegro"><span aria-hidden="true">▶</span> <span class="label">Play</span></a></div>"#
                 ))
+            // The work, the composer and the picture (v6); a picture the link policy refuses is left out.
+            let named = Action.play(
+                .init(
+                    metadataURL: "queues/1",
+                    firstTrack: .init(
+                        id: "1", title: "Allegro", streamURL: "streams/1.m4a", work: "Sonata <No. 8>", composer: "Beethoven",
+                        artwork: RemoteImage(url: "/images/b.svg", lowResURL: "/images/b-low.svg"))))
+            let page = Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: named))])
+            #expect(
+                page.contains(
+                    #"data-track-work="Sonata &lt;No. 8&gt;" data-track-composer="Beethoven" data-track-art="/images/b.svg" data-track-thumb="/images/b-low.svg""#))
+            let hostile = Action.play(
+                .init(
+                    metadataURL: "queues/1",
+                    firstTrack: .init(id: "1", title: "Allegro", streamURL: "streams/1.m4a", artwork: RemoteImage(url: "javascript:alert(1)"))))
+            #expect(!Fixture.page([.trackRow(.init(title: "I. Allegro", duration: 461, action: hostile))]).contains("data-track-art"))
         }
 
         @Test("A navigate link carries its destination's header for the script to show at once")

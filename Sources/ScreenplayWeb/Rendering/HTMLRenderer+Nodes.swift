@@ -265,9 +265,16 @@ extension HTMLRenderer {
         default:
             // A link the link policy refuses is no control at all: there is nowhere safe to go.
             guard let href = href(for: bound.action) else { return "" }
-            if case .play = bound.action { classes += " play" }
+            // A play is a button to the listener (Space plays it, as Enter does: the script sees to
+            // it) and a link to the audio without the script; a row it is in plays when tapped
+            // anywhere (the stylesheet stretches the link over its row).
+            var role = ""
+            if case .play = bound.action {
+                classes += " play"
+                role = " role=\"button\""
+            }
             let rel = if case .openURL = bound.action { " rel=\"noopener\"" } else { "" }
-            return "<a class=\"\(classes)\"\(key) href=\"\(HTML.escape(href))\"\(rel)\(actionAttributes(bound.action))\(attributes)>\(title)</a>"
+            return "<a class=\"\(classes)\"\(key)\(role) href=\"\(HTML.escape(href))\"\(rel)\(actionAttributes(bound.action))\(attributes)>\(title)</a>"
         }
     }
 

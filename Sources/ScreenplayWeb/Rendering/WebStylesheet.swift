@@ -89,6 +89,8 @@ enum WebStylesheet {
         .row>.action,.row>form.inline{flex:0 0 auto}
         .row img{width:52px;height:52px;border-radius:8px;flex:0 0 auto;object-fit:cover}
         .row>a:hover .title{color:var(--sp-accent)}
+        .row:has(>a.play){position:relative;cursor:pointer}.row>a.play::after{content:"";position:absolute;inset:0}
+        .row:has(>a.play):hover{background:color-mix(in srgb,var(--sp-accent) 6%,transparent)}
         .accessory{margin-left:auto;color:var(--sp-secondaryText);font-size:13px;font-variant-numeric:tabular-nums;white-space:nowrap}
         .progress{color:var(--sp-secondaryText)}
         .menu{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 20px}form.inline{display:inline}

@@ -329,6 +329,14 @@ doc.addEventListener("click", (event) => {
   take(() => visit(url.href, { header: headerOf(link) }));
 });
 
+// A link that is a button (a play) answers Space as a button does, instead of scrolling the page.
+doc.addEventListener("keydown", (event) => {
+  if (event.key === " " && event.target.matches?.("a[role=button]")) {
+    event.preventDefault();
+    event.target.click();
+  }
+});
+
 doc.addEventListener("submit", (event) => {
   const form = event.target;
   if (event.defaultPrevented || form.target) return;
