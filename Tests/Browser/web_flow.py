@@ -275,6 +275,27 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(page.js("return window.scrollY"), before, "Space scrolled the page")
         page.find("#sp-player [data-player=toggle]").click()
 
+    def test_a_playlist_plays_all_its_works_in_order(self):
+        page = self.page
+        page.open("/screens/playlist/1")
+        works = page.js("return [...document.querySelectorAll('#section-works .row .title')].map(t => t.textContent)")
+        play_all = page.find("#section-about a.play")
+        self.assertEqual(play_all.get_attribute("aria-label"), "Play all of Baroque Essentials")
+        play_all.click()
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden"))
+        subtitle = "return document.querySelector('#sp-player [data-slot=subtitle]').textContent"
+        self.assertIn(works[0], page.js(subtitle), "the playlist's first work first")
+        # The queue goes on into the next work once the first one's tracks are done: its last
+        # track, then Next.
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').currentTime") > 0.2)
+        for _ in range(40):
+            if works[1] in page.js(subtitle):
+                break
+            page.find("#sp-player [data-player=next]").click()
+            time.sleep(0.05)
+        self.assertIn(works[1], page.js(subtitle), "Next reached the playlist's second work")
+        page.find("#sp-player [data-player=toggle]").click()
+
     def test_the_player_keeps_playing_across_pages_with_next_and_seek(self):
         page = self.page
         page.open("/screens/work/1")

@@ -177,6 +177,48 @@ struct WebPageTests {
             #expect(try await raw(.head, root, "/media/queues/recording/1").status == .ok)
             let queue = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recording/1").body))
             #expect(queue["tracks"]?.arrayValue?.first?["subtitle"]?.stringValue == "Pablo Casals", "each queued track carries its performers")
+            #expect(queue["tracks"]?.arrayValue?.first?["work"]?.stringValue == "Cello Suite No. 1", "and what it belongs to")
+            #expect(queue["tracks"]?.arrayValue?.first?["composer"]?.stringValue == "Johann Sebastian Bach")
+        }
+    }
+
+    @Test("a playlist plays all: one recording of each work, in the playlist's order, from a queue its URL names; a bad queue URL says what is wrong")
+    func playlistPlaysAll() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withServer { root in
+            let screen = try await raw(.get, root, "/api/v6/screens/playlist/1")
+            let json = try JSONDecoder().decode(JSONValue.self, from: Data(screen.body))
+            let about = try #require(json["sections"]?.arrayValue?.first { $0["id"]?.stringValue == "about" })
+            let stack = try #require(about["components"]?.arrayValue?.first { $0["type"]?.stringValue == "horizontalStack" })
+            let playAll = try #require(stack["children"]?.arrayValue?.first)
+            #expect(playAll["title"]?.stringValue == "Play all")
+            let queueURL = try #require(playAll["action"]?["metadataURL"]?.stringValue)
+            #expect(queueURL.hasPrefix("/media/queues/recordings/"))
+            let works = try #require(json["sections"]?.arrayValue?.first { $0["id"]?.stringValue == "works" }?["components"]?.arrayValue)
+            let named = queueURL.dropFirst("/media/queues/recordings/".count).split(separator: ",")
+            #expect(named.count == works.count, "one recording per work: \(queueURL)")
+            let queue = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, queueURL).body))
+            let tracks = try #require(queue["tracks"]?.arrayValue)
+            #expect(tracks.first?["id"] == playAll["action"]?["firstTrack"]?["id"], "it starts at the queue's first track")
+            // The works come in the playlist's order: each work's tracks together, in that order.
+            let order = tracks.compactMap { $0["work"]?.stringValue }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+            #expect(order == works.compactMap { $0["title"]?.stringValue }, "\(order)")
+            // A queue URL that names nothing playable, or is not a list of ids, or is too long.
+            for (path, status) in [
+                ("/media/queues/recordings/999999", HTTPResponse.Status.notFound), ("/media/queues/recordings/1,x", .notFound),
+                ("/media/queues/recordings/0", .notFound), ("/media/queues/recordings/1,,2", .notFound),
+                ("/media/queues/recordings/" + Array(repeating: "1", count: 201).joined(separator: ","), .unprocessableContent),
+            ] {
+                let answer = try await raw(.get, root, path)
+                #expect(answer.status == status, "\(path.prefix(60)): \(answer.status)")
+                let error = try JSONDecoder().decode(JSONValue.self, from: Data(answer.body))
+                #expect(error["error"]?["path"]?.stringValue?.hasPrefix("media/queues/recordings/") == true, "\(error)")
+            }
+            // A recording named twice plays twice.
+            let twice = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recordings/1,1").body))
+            let once = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recordings/1").body))
+            #expect(twice["tracks"]?.arrayValue?.count == 2 * (once["tracks"]?.arrayValue?.count ?? 0))
         }
     }
 }

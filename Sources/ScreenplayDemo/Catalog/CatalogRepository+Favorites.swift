@@ -132,3 +132,39 @@ extension CatalogRepository {
         }
     }
 }
+
+extension CatalogRepository {
+    /// Each work's first recording (its `position` 0), in the order of `works`: what a playlist of
+    /// works plays. One query however many works.
+    func firstRecordings(of works: [Int64]) async throws -> [RecordingRecord] {
+        guard !works.isEmpty else { return [] }
+        let recordings = try await store.read { database in
+            try await database.select().column("*").from("recordings").where("work_id", .in, works).where("position", .equal, 0)
+                .all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+        let byWork = Dictionary(recordings.map { ($0.workId, $0) }, uniquingKeysWith: { first, _ in first })
+        return works.compactMap { byWork[$0] }
+    }
+
+    /// The tracks of `recordings`, each recording's in order, the recordings in the order given
+    /// (a recording named twice plays twice), with the recording and its work: a play queue.
+    func queue(of recordings: [Int64]) async throws -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] {
+        let distinct = Array(Set(recordings))
+        guard !distinct.isEmpty else { return [] }
+        let (rows, tracks) = try await store.read { database in
+            let rows = try await database.select().column("*").from("recordings").where("id", .in, distinct)
+                .all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            let tracks = try await database.select().column("*").from("tracks").where("recording_id", .in, distinct)
+                .orderBy("recording_id").orderBy("position").all(decoding: TrackRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+            return (rows, tracks)
+        }
+        let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let tracksByRecording = Dictionary(grouping: tracks, by: \.recordingId)
+        var works: [Int64: WorkRecord] = [:]
+        for workID in Set(rows.map(\.workId)) { works[workID] = try await work(id: workID) }
+        return recordings.flatMap { id -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] in
+            guard let recording = byID[id], let work = works[recording.workId] else { return [] }
+            return (tracksByRecording[id] ?? []).map { (track: $0, recording: recording, work: work) }
+        }
+    }
+}

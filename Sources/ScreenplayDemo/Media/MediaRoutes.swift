@@ -78,8 +78,50 @@ enum MediaRoutes {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(bytes))))
         }
         getAndHead("media/queues/recording/:id", queue, on: router)
+        // A queue of several recordings (a playlist's, one recording of each work), named in the
+        // URL: the catalog is public, so the queue needs no identity and may be cached by anyone.
+        let recordings: @Sendable (Request, Context) async throws -> Response = { _, context in
+            let text = try context.parameters.require("ids")
+            let ids = try Self.recordingIDs(text)
+            let queue = try await catalog.queue(of: ids)
+            guard !queue.isEmpty else {
+                throw ScreenplayError.notFound("none of the recordings '\(text.prefix(64))' has tracks", path: "media/queues/recordings/\(text.prefix(64))")
+            }
+            let tracks = queue.map { playable($0.track, recording: $0.recording, work: $0.work) }
+            let bytes = try ScreenplayEncoder().encode(["tracks": tracks])
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=86400"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(bytes))))
+        }
+        getAndHead("media/queues/recordings/:ids", recordings, on: router)
         // Anything else under media/ or images/ is the router's 404, JSON like the rest
         // (JSONErrorMiddleware).
+    }
+
+    /// The most recordings one queue names: a playlist's limit of works.
+    static let maximumQueuedRecordings = CatalogRepository.maximumWorksPerPlaylist
+
+    /// The URL of the queue that plays `recordings` in order.
+    static func queueURL(recordings: [Int64]) -> String {
+        "/media/queues/recordings/" + recordings.map(String.init).joined(separator: ",")
+    }
+
+    /// The ids a queue's URL names (`3,7,12`): positive integers, at most
+    /// ``maximumQueuedRecordings``; anything else is refused, saying what and where.
+    static func recordingIDs(_ text: String) throws -> [Int64] {
+        let path = "media/queues/recordings/\(text.prefix(64))"
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= maximumQueuedRecordings else {
+            throw ScreenplayError(
+                status: .unprocessableContent, code: "tooManyRecordings",
+                message: "the queue names \(parts.count) recordings; a queue holds at most \(maximumQueuedRecordings)", path: path)
+        }
+        return try parts.enumerated().map { index, part in
+            guard part.count <= 18, part.allSatisfy(\.isASCII), let id = Int64(part), id > 0 else {
+                throw ScreenplayError.notFound("recording \(index + 1) of the queue, '\(part.prefix(20))', is not an id", path: path)
+            }
+            return id
+        }
     }
 
     /// `GET path` answered by `handler`, and `HEAD path` with the same head and no body.

@@ -58,14 +58,30 @@ struct LibraryScreens: Sendable {
         let works = try await catalog.works(inPlaylist: id)
         let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
+        // Play all: each work's first recording, in the playlist's order, from the first track.
+        let recordings = try await catalog.firstRecordings(of: works.map(\.id))
+        var playAll: Action.Play?
+        if let recording = recordings.first, let first = try await catalog.tracks(recordingID: recording.id).first,
+            let work = works.first(where: { $0.id == recording.workId })
+        {
+            playAll = Action.Play(
+                metadataURL: MediaRoutes.queueURL(recordings: recordings.map(\.id)),
+                firstTrack: MediaRoutes.playable(first, recording: recording, work: work))
+        }
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
             entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite), live: .events
         ) {
             Section("about") {
                 if let description = playlist.description { Paragraphs([description]) }
-                // A heart from v2 on; v1 apps get its fallback, a button with the same command.
-                PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
+                HStack(alignment: .center, spacing: 8) {
+                    if let playAll {
+                        Button(title: "Play all", style: .primary, action: .play(playAll))
+                            .accessibility(label: "Play all of \(playlist.name)")
+                    }
+                    // A heart from v2 on; v1 apps get its fallback, a button with the same command.
+                    PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
+                }
             }
             Section("works", header: "Works") {
                 if works.isEmpty {
