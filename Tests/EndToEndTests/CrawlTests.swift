@@ -71,8 +71,12 @@ struct CrawlTests {
                 .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v1/screens/playlist/1").body)).value
             let v3Playlist = try ScreenplayDecoder(mode: .strict, apiVersion: .v3)
                 .decode(Screen.self, from: Data(try await raw(.get, root, "/api/v3/screens/playlist/1").body)).value
-            guard case .button(let button) = v1Playlist.sections[0].components.last?.content,
-                case .favoriteButton(let toggle) = v3Playlist.sections[0].components.last?.content
+            // Beside Play all, in a stack.
+            func last(_ screen: Screen) -> Component? {
+                guard case .horizontalStack(let stack) = screen.sections[0].components.last?.content else { return nil }
+                return stack.children.last
+            }
+            guard case .button(let button) = last(v1Playlist)?.content, case .favoriteButton(let toggle) = last(v3Playlist)?.content
             else {
                 Issue.record("expected a button for v1 and a favorite toggle for v3")
                 return

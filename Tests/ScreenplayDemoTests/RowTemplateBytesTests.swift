@@ -32,7 +32,8 @@ struct RowTemplateBytesTests {
         let typed = CatalogScreens.worksFilter.value.trimmed.lowercased
         return works.map { work in
             ListRow(
-                title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), recordingCount: work.recordingCount,
+                title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), image: DemoLinks.workThumbnail(work),
+                recordingCount: work.recordingCount,
                 action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
             )
             .visible(StateExpression((work.title + " " + DemoLinks.workDetails(work).joined(separator: " ")).lowercased()).contains(typed))

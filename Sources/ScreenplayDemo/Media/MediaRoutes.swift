@@ -16,11 +16,11 @@ enum MediaRoutes {
             firstTrack: playable(track, recording: recording, work: work))
     }
 
-    /// A track as the player gets it: its movement, performers, work, composer and the composer's
-    /// portrait, so the bar and the system's now playing name what is playing.
+    /// A track as the player gets it: its movement, performers, work, composer and the
+    /// recording's sleeve, so the bar and the system's now playing name what is playing.
     static func playable(_ track: TrackRecord, recording: RecordingRecord, work: WorkRecord) -> Action.Play.Track {
-        var artwork = DemoLinks.image(kind: "composer", slug: work.composerSlug)
-        artwork.alt = "Portrait of \(work.composerName)"
+        var artwork = DemoLinks.image(kind: "recording", slug: String(recording.id))
+        artwork.alt = "Sleeve of \(recording.performers)'s recording"
         return .init(
             id: String(track.id), title: track.title, subtitle: recording.performers, durationSeconds: track.seconds,
             streamURL: "/media/audio/track/\(track.id).wav", work: work.title, composer: work.composerName, artwork: artwork)
@@ -33,14 +33,14 @@ enum MediaRoutes {
         let image: @Sendable (Request, Context) async throws -> Response = { _, context in
             let kind = try context.parameters.require("kind")
             let file = try context.parameters.require("file")
-            guard ["composer", "playlist", "city"].contains(kind), file.hasSuffix(".svg") else {
+            guard ["composer", "work", "recording", "playlist", "city"].contains(kind), file.hasSuffix(".svg") else {
                 throw ScreenplayError.notFound("no image '\(kind)/\(file)'", path: "images/\(kind)/\(file)")
             }
             var name = String(file.dropLast(4))
             let lowResolution = name.hasSuffix("-low")
             if lowResolution { name = String(name.dropLast(4)) }
-            let label = try await imageLabel(kind: kind, key: name, catalog: catalog)
-            let svg = ImageGenerator.svg(label: label, seed: "\(kind)/\(name)", size: lowResolution ? 96 : 600)
+            let art = try await artwork(kind: kind, key: name, catalog: catalog)
+            let svg = lowResolution ? art.placeholder(seed: "\(kind)/\(name)") : art.svg(seed: "\(kind)/\(name)")
             return Response(
                 status: .ok,
                 headers: [.contentType: "image/svg+xml; charset=utf-8", .cacheControl: "public, max-age=86400"],
@@ -132,43 +132,26 @@ enum MediaRoutes {
         router.head(RouterPath(path)) { request, context in try await handler(request, context).createHeadResponse() }
     }
 
-    private static func imageLabel(kind: String, key: String, catalog: CatalogRepository) async throws -> String {
+    /// What the picture of `key` shows, looked up by kind: a name for every kind but playlists,
+    /// whose names are their owners' and never leave in a picture anyone may fetch.
+    private static func artwork(kind: String, key: String, catalog: CatalogRepository) async throws -> Artwork {
+        let missing = ScreenplayError.notFound("no image '\(kind)/\(key)'", path: "images/\(kind)/\(key).svg")
         switch kind {
         case "composer":
-            guard let composer = try await catalog.composer(slug: key) else {
-                throw ScreenplayError.notFound("no composer '\(key)'", path: "images/composer/\(key).svg")
-            }
-            return ImageGenerator.initials(composer.name)
+            guard let composer = try await catalog.composer(slug: key) else { throw missing }
+            return .composer(name: composer.name, period: composer.period)
+        case "work":
+            guard let id = Int64(key), id > 0, let work = try await catalog.work(id: id) else { throw missing }
+            return .work(title: work.title, composer: work.composerName)
+        case "recording":
+            guard let id = Int64(key), id > 0, let recording = try await catalog.recording(id: id) else { throw missing }
+            return .recording(performers: recording.performers, year: recording.year)
         case "playlist":
-            guard let id = Int64(key) else { throw ScreenplayError.notFound("no playlist '\(key)'", path: "images/playlist/\(key).svg") }
-            return "♪" + String(id)
+            guard let id = Int64(key), id > 0 else { throw missing }
+            return .playlist(number: id)
         default:
-            guard CityStatistics.cities.contains(where: { $0.name.lowercased() == key }) else {
-                throw ScreenplayError.notFound("no city '\(key)'", path: "images/city/\(key).svg")
-            }
-            return String(key.prefix(1)).uppercased() + String(key.dropFirst().prefix(1))
+            guard let city = CityStatistics.cities.first(where: { $0.name.lowercased() == key }) else { throw missing }
+            return .city(name: city.name)
         }
-    }
-}
-
-/// Square SVG portraits: initials on a color derived from a seed.
-enum ImageGenerator {
-    static func initials(_ name: String) -> String {
-        let words = name.split(separator: " ").filter { $0.first?.isUppercase == true }
-        let letters = [words.first, words.count > 1 ? words.last : nil].compactMap { $0?.first }
-        return String(letters)
-    }
-
-    static func svg(label: String, seed: String, size: Int) -> String {
-        var hash: UInt64 = 1469598103934665603
-        for byte in seed.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
-        let hue = Int(hash % 360)
-        let escaped = HTML.escape(label)
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size)" viewBox="0 0 100 100">\
-            <rect width="100" height="100" fill="hsl(\(hue),55%,42%)"/>\
-            <circle cx="82" cy="18" r="30" fill="hsl(\((hue + 40) % 360),60%,55%)" opacity="0.5"/>\
-            <text x="50" y="62" font-family="Georgia,serif" font-size="34" text-anchor="middle" fill="#fff">\(escaped)</text></svg>
-            """
     }
 }

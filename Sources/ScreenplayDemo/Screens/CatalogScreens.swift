@@ -145,11 +145,17 @@ struct CatalogScreens: Sendable {
                 // matches what was typed, and is marked while one of its tracks plays.
                 let typed = Self.worksFilter.value.trimmed.lowercased
                 let row = WorkRow.self
+                // Each row shows its work's cover, and carries the header its page has (cover and all).
+                let cover = RemoteImage(
+                    url: "/images/work/\(row.id.text)-low.svg", size: .init(width: 96, height: 96), alt: "Cover of \(row.title.text)")
+                let header = ScreenHeader(
+                    title: row.title.text, subtitle: Component.Rows.text(composer.name + " · ") + row.details.text,
+                    image: RemoteImage(
+                        url: "/images/work/\(row.id.text).svg", lowResURL: "/images/work/\(row.id.text)-low.svg", alt: "Cover of \(row.title.text)"))
                 Component.Rows(
                     records, template: ListRow(
-                        title: row.title.text, subtitle: row.details.text,
-                        action: .navigate(
-                            to: "screens/work/\(row.id.text)", header: ScreenHeader(title: row.title.text, subtitle: Component.Rows.text(composer.name + " · ") + row.details.text))
+                        title: row.title.text, subtitle: row.details.text, image: cover,
+                        action: .navigate(to: "screens/work/\(row.id.text)", header: header)
                     )
                     .visible(row.title.value.appending(" ").appending(row.details.value).lowercased.contains(typed))
                     .selected(row.tracks.contains(ClientValues.trackID))

@@ -39,7 +39,19 @@ enum DemoLinks {
     }
 
     static func workHeader(_ work: WorkRecord) -> ScreenHeader {
-        ScreenHeader(title: work.title, subtitle: ([work.composerName] + workDetails(work)).joined(separator: " · "))
+        var image = image(kind: "work", slug: String(work.id))
+        image.alt = "Cover of \(work.title)"
+        return ScreenHeader(title: work.title, subtitle: ([work.composerName] + workDetails(work)).joined(separator: " · "), image: image)
+    }
+
+    /// A work's cover, small, for rows.
+    static func workThumbnail(_ work: WorkRecord) -> RemoteImage {
+        thumbnail(kind: "work", slug: String(work.id), alt: "Cover of \(work.title)")
+    }
+
+    /// A recording's sleeve, small, for rows.
+    static func recordingThumbnail(_ recording: RecordingRecord) -> RemoteImage {
+        thumbnail(kind: "recording", slug: String(recording.id), alt: "Sleeve of \(recording.performers)'s recording")
     }
 
     static func workDetails(_ work: WorkRecord) -> [String] {

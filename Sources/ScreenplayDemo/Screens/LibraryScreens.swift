@@ -74,12 +74,15 @@ struct LibraryScreens: Sendable {
         ) {
             Section("about") {
                 if let description = playlist.description { Paragraphs([description]) }
-                HStack(alignment: .center, spacing: 8) {
-                    if let playAll {
+                // A heart from v2 on; v1 apps get its fallback, a button with the same command.
+                // Beside Play all once there is something to play.
+                if let playAll {
+                    HStack(alignment: .center, spacing: 8) {
                         Button(title: "Play all", style: .primary, action: .play(playAll))
                             .accessibility(label: "Play all of \(playlist.name)")
+                        PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
                     }
-                    // A heart from v2 on; v1 apps get its fallback, a button with the same command.
+                } else {
                     PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
                 }
             }
@@ -139,7 +142,7 @@ struct LibraryScreens: Sendable {
                         HStack(alignment: .center, spacing: 8) {
                             ListRow(
                                 title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
-                                action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                                image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                             CatalogFavoriteCommands.button(.work, id: work.id, name: work.title, isFavorite: true)
                         }
                     }
@@ -151,7 +154,7 @@ struct LibraryScreens: Sendable {
                         HStack(alignment: .center, spacing: 8) {
                             ListRow(
                                 title: recording.performers, subtitle: "\(work.title) · \(work.composerName) · \(recording.year)",
-                                action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                                image: DemoLinks.recordingThumbnail(recording), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                             CatalogFavoriteCommands.button(
                                 .recording, id: recording.id, name: "\(recording.performers) (\(recording.year))", isFavorite: true)
                         }

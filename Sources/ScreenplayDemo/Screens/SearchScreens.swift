@@ -98,7 +98,7 @@ struct SearchScreens: Sendable {
                 for work in results.works {
                     ListRow(
                         title: work.title, subtitle: (["Work", work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
-                        recordingCount: work.recordingCount,
+                        image: DemoLinks.workThumbnail(work), recordingCount: work.recordingCount,
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
                     )
                     .markedWhilePlaying(tracks.works[work.id])
@@ -106,7 +106,7 @@ struct SearchScreens: Sendable {
                 for (recording, work) in results.recordings {
                     ListRow(
                         title: recording.performers, subtitle: "Recording · \(work.title) · \(work.composerName) · \(recording.year)",
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                        image: DemoLinks.recordingThumbnail(recording), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
                     )
                     .markedWhilePlaying(tracks.recordings[recording.id])
                 }
