@@ -312,7 +312,7 @@ class WithJavaScript(unittest.TestCase):
                          "Johann Sebastian Bach · Cello Suite No. 1 · Pablo Casals")
         self.assertEqual(page.js("return navigator.mediaSession.metadata.album"), "Johann Sebastian Bach: Cello Suite No. 1")
         self.assertEqual(page.js("return navigator.mediaSession.metadata.artist"), "Pablo Casals")
-        self.assertTrue(page.js("return navigator.mediaSession.metadata.artwork[0].src").endswith("/images/composer/bach.svg"))
+        self.assertTrue(page.js("return navigator.mediaSession.metadata.artwork[0].src").endswith("/images/recording/1.svg"))
         page.wait(lambda: page.js("const i = document.querySelector('#sp-player [data-slot=art]'); return !i.hidden && i.complete && i.naturalWidth > 0"),
                   message="the bar's picture did not load")
         page.shot("player-desktop-light")
@@ -493,6 +493,53 @@ class WithJavaScript(unittest.TestCase):
         self.assertFalse(page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
         page.open(path)
         self.assertIn("Cello Suite No. 1", page.js("return document.getElementById('main').textContent"))
+
+    def test_a_playlist_of_ones_own_is_renamed_trimmed_and_deleted_after_asking(self):
+        page = self.page
+        path = page.new_playlist("Sunday")
+        for work in (1, 2):
+            page.open(f"/screens/work/{work}")
+            page.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+            page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+            page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'Sunday')]").click()
+            page.wait(lambda: "Added to “Sunday”" in page.announced())
+        page.open(path)
+        titles = "return [...document.querySelectorAll('#section-works .row .title')].map(t => t.textContent)"
+        works = page.js(titles)
+        self.assertEqual(len(works), 2)
+        # Rename: the dialog shows the name it has; the new one is the page's title at once.
+        page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Rename')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] #prompt-value')"))
+        field = page.find("dialog #prompt-value")
+        self.assertEqual(field.get_attribute("value"), "Sunday")
+        field.clear()
+        field.send_keys("Sunday Morning", Keys.ENTER)
+        page.wait(lambda: "Renamed to “Sunday Morning”" in page.announced())
+        page.settled()
+        page.wait(lambda: page.find("#main h1").text == "Sunday Morning")
+        # Take the first work out, from beside its row.
+        page.find(f"#section-works button[aria-label='Remove {works[0]} from Sunday Morning']").click()
+        page.wait(lambda: f"Removed “{works[0]}” from “Sunday Morning”" in page.announced())
+        page.settled()
+        page.wait(lambda: page.js(titles) == works[1:])
+        self.assertEqual(page.axe(), [])
+        # Delete: asked first; closing the question changes nothing; the answer opens the library.
+        delete = "//nav[@class='menu']//button[contains(., 'Delete playlist')]"
+        page.browser.find_element(By.XPATH, delete).click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        self.assertIn("Delete “Sunday Morning”?", page.find("dialog").text)
+        page.shots("playlist-delete-asks")
+        page.find("dialog .choice").send_keys(Keys.ESCAPE)
+        page.wait(lambda: not page.js("return !!document.querySelector('dialog.sp-dialog[open]')"))
+        self.assertEqual(page.path(), path)
+        page.browser.find_element(By.XPATH, delete).click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.find("dialog .choice").click()
+        page.wait(lambda: page.path() == "/screens/library")
+        page.settled()
+        self.assertNotIn("Sunday Morning", page.find("#main").text)
+        page.open(path)
+        self.assertIn("Page not found", page.find("h1").text)
 
     def test_the_playlist_name_is_checked_as_it_is_typed(self):
         """A required name (v6): Create stays disabled while the name is blank, and the dialog says
@@ -1088,6 +1135,33 @@ class WithoutJavaScript(unittest.TestCase):
         page.open("/")
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".carousel").get_attribute("tabindex"), "0")
         self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, ".carousel-scroll").is_displayed())
+
+    def test_without_the_script_a_playlist_is_renamed_and_deleted_after_asking(self):
+        page = self.page
+        page.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        page.find("#prompt-value").send_keys("Plain" + Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        playlist = page.path()
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Rename')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        field = page.find("#prompt-value")
+        self.assertEqual(field.get_attribute("value"), "Plain")
+        field.clear()
+        field.send_keys("Plainer" + Keys.ENTER)
+        page.wait(lambda: page.path().startswith(playlist + "?notice="))
+        self.assertEqual(page.find("#main h1").text, "Plainer")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Delete playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        self.assertIn("Delete “Plainer”?", page.find("#main").text)
+        self.browser.find_element(By.XPATH, "//button[contains(., 'Delete “Plainer”')]").click()
+        page.wait(lambda: page.path() == "/screens/library")
+        self.assertNotIn("Plainer", page.find("#main").text)
+        # Back: past the answered question, the playlist is gone.
+        self.browser.back()
+        page.wait(lambda: page.path() != "/screens/library")
+        self.assertIn("Page not found", page.find("h1").text)
 
     def test_without_the_script_the_state_shows_as_a_fresh_screen(self):
         """Client state (v6) without the script: every work is listed, nothing is marked playing,

@@ -168,3 +168,45 @@ extension CatalogRepository {
         }
     }
 }
+
+extension CatalogRepository {
+    /// Renames one of the user's own playlists.
+    func rename(playlist playlistID: Int64, to name: String, user: UserIdentity) async throws -> WriteOutcome {
+        try await users.write(for: user) { database in
+            guard let row = try await database.select().column("name").from("playlists")
+                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
+            else { return .notFound }
+            guard try row.decode(column: "name", as: String.self) != name else { return .alreadyDone }
+            try await database.update("playlists").set("name", to: name).where("id", .equal, playlistID).run()
+            return .done
+        }
+    }
+
+    /// Deletes one of the user's own playlists, with its list of works and the hearts on it (the
+    /// works stay in the catalog); returns what happened and the name it had.
+    func delete(playlist playlistID: Int64, user: UserIdentity) async throws -> (WriteOutcome, name: String?) {
+        try await users.write(for: user) { database in
+            guard let row = try await database.select().column("name").from("playlists")
+                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
+            else { return (.notFound, nil) }
+            try await database.delete(from: "favorites").where("playlist_id", .equal, playlistID).run()
+            try await database.delete(from: "playlist_works").where("playlist_id", .equal, playlistID).run()
+            try await database.delete(from: "playlists").where("id", .equal, playlistID).run()
+            return (.done, try row.decode(column: "name", as: String.self))
+        }
+    }
+
+    /// Takes a work out of one of the user's own playlists (the others keep their order).
+    func remove(work workID: Int64, fromPlaylist playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
+        try await users.write(for: user) { database in
+            let owned = try await database.select().column("id").from("playlists")
+                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
+            guard owned != nil else { return .notFound }
+            let present = try await database.select().column("work_id").from("playlist_works")
+                .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
+            guard present != nil else { return .alreadyDone }
+            try await database.delete(from: "playlist_works").where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).run()
+            return .done
+        }
+    }
+}

@@ -63,6 +63,97 @@ struct PlaylistCommands: Sendable {
         routes.command("playlists/add-work", payload: .init(required: ["playlistId": .id, "workId": .id]), hooks: hooks) { request in
             try await addWork(request)
         }
+        routes.command("playlists/rename", payload: .init(required: ["playlistId": .id], optional: ["name": name]), hooks: hooks) { request in
+            try await rename(request)
+        }
+        routes.command("playlists/delete", payload: playlist, hooks: hooks) { request in try await confirmDelete(request) }
+        routes.command("playlists/delete-confirmed", payload: playlist, hooks: hooks) { request in try await delete(request) }
+        routes.command("playlists/remove-work", payload: .init(required: ["playlistId": .id, "workId": .id]), hooks: hooks) { request in
+            try await removeWork(request)
+        }
+    }
+
+    // MARK: A playlist of one's own: rename, delete (after asking), take a work out
+
+    /// What the owner of a playlist may do with it, in its screen's menu.
+    static func ownerMenu(_ playlist: PlaylistRecord) -> [MenuItem] {
+        let payload: JSONValue = ["playlistId": .integer(Int(playlist.id))]
+        return [
+            MenuItem(title: "Rename", icon: "pencil", action: .command("commands/playlists/rename", payload: payload)),
+            MenuItem(title: "Delete playlist", icon: "trash", action: .command("commands/playlists/delete", payload: payload)),
+        ]
+    }
+
+    /// The button beside a work's row in its owner's playlist that takes it out.
+    static func removeButton(playlist: PlaylistRecord, work: WorkRecord) -> Component {
+        Button(
+            title: "Remove", style: .plain,
+            action: .command(
+                "commands/playlists/remove-work", payload: ["playlistId": .integer(Int(playlist.id)), "workId": .integer(Int(work.id))])
+        )
+        .accessibility(label: "Remove \(work.title) from \(playlist.name)")
+    }
+
+    /// One of the user's own playlists, or a 404 naming it (another user's is no different from
+    /// none: nothing tells whether it exists).
+    private func ownPlaylist(_ request: CommandRequest) async throws -> PlaylistRecord {
+        let playlistID = Int64(try request.integer("playlistId"))
+        guard let playlist = try await catalog.playlist(id: playlistID, visibleTo: request.user), playlist.userId == request.user.id else {
+            throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId")
+        }
+        return playlist
+    }
+
+    /// Without a name, asks for one (the current one filled in); with one, renames.
+    func rename(_ request: CommandRequest) async throws -> CommandResult {
+        let playlist = try await ownPlaylist(request)
+        guard request.payload["name"] != nil else {
+            return .prompt(
+                .init(
+                    title: "Rename playlist",
+                    field: .init(
+                        name: "name", placeholder: "Playlist name", initialValue: playlist.name, maxLength: Self.maximumNameLength,
+                        requiredMessage: "Name the playlist"),
+                    submitTitle: "Rename", submit: .init(url: "commands/playlists/rename", payload: ["playlistId": .integer(Int(playlist.id))])))
+        }
+        let name = try request.text("name", maxLength: Self.maximumNameLength, maxBytes: Self.maximumNameBytes)
+        switch try await catalog.rename(playlist: playlist.id, to: name, user: request.user) {
+        case .notFound: throw ScreenplayError.notFound("no playlist \(playlist.id) of yours", path: "$.playlistId")
+        case .alreadyDone: return .done(.init(message: "It is already called “\(name)”"))
+        case .done: return .done(.init(message: "Renamed to “\(name)”", refresh: true))
+        }
+    }
+
+    /// Asks before deleting: a choice whose one option deletes (closing it changes nothing).
+    func confirmDelete(_ request: CommandRequest) async throws -> CommandResult {
+        let playlist = try await ownPlaylist(request)
+        return .choice(
+            .init(
+                title: "Delete “\(playlist.name)”?", message: "The playlist goes; its works stay in the catalog. This cannot be undone.",
+                options: [
+                    .init(
+                        title: "Delete “\(playlist.name)”",
+                        command: .init(url: "commands/playlists/delete-confirmed", payload: ["playlistId": .integer(Int(playlist.id))]))
+                ]))
+    }
+
+    /// Deletes, then opens the library, where it no longer is.
+    func delete(_ request: CommandRequest) async throws -> CommandResult {
+        let playlistID = Int64(try request.integer("playlistId"))
+        let (outcome, _) = try await catalog.delete(playlist: playlistID, user: request.user)
+        guard outcome != .notFound else { throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId") }
+        return .navigate(.init(url: DemoLinks.library, header: LibraryScreen.header))
+    }
+
+    func removeWork(_ request: CommandRequest) async throws -> CommandResult {
+        let playlist = try await ownPlaylist(request)
+        let workID = Int64(try request.integer("workId"))
+        guard let work = try await catalog.work(id: workID) else { throw ScreenplayError.notFound("no work \(workID)", path: "$.workId") }
+        switch try await catalog.remove(work: workID, fromPlaylist: playlist.id, user: request.user) {
+        case .notFound: throw ScreenplayError.notFound("no playlist \(playlist.id) of yours", path: "$.playlistId")
+        case .alreadyDone: return .done(.init(message: "“\(work.title)” is not in “\(playlist.name)”", refresh: true))
+        case .done: return .done(.init(message: "Removed “\(work.title)” from “\(playlist.name)”", refresh: true))
+        }
     }
 
     func setFavorite(_ favorite: Bool, _ request: CommandRequest) async throws -> CommandResult {

@@ -68,8 +68,10 @@ struct LibraryScreens: Sendable {
                 metadataURL: MediaRoutes.queueURL(recordings: recordings.map(\.id)),
                 firstTrack: MediaRoutes.playable(first, recording: recording, work: work))
         }
+        let owned = playlist.userId == user.id && !user.isAnonymous
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
+            menu: owned ? PlaylistCommands.ownerMenu(playlist) : nil,
             entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite), live: .events
         ) {
             Section("about") {
@@ -91,11 +93,22 @@ struct LibraryScreens: Sendable {
                     Text("No works yet. Open a work and choose “Add to playlist”.", color: .token(.secondaryText))
                 }
                 for work in works {
-                    ListRow(
-                        title: work.title, subtitle: DemoLinks.workDetails(work).joined(separator: " · "), composer: work.composerName,
-                        action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+                    // The composer leads the subtitle (an accessory would squeeze the text beside a
+                    // Remove button on a phone).
+                    let row = ListRow(
+                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+                        image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
                     )
                     .markedWhilePlaying(tracks[work.id])
+                    // Its owner may take a work out, from beside its row.
+                    if owned {
+                        HStack(alignment: .center, spacing: 8) {
+                            row
+                            PlaylistCommands.removeButton(playlist: playlist, work: work)
+                        }
+                    } else {
+                        row
+                    }
                 }
             }
         }

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import ScreenplayContract
+import ScreenplayDemo
+import ScreenplayServer
+import Testing
+
+@Suite("A playlist of one's own: rename, take a work out, delete after asking")
+struct PlaylistManagementTests {
+    /// A new user with a playlist of two works; its id.
+    static func playlist(_ demo: DemoApp, named name: String = "Trip") async throws -> (user: UserIdentity, id: Int64) {
+        let user = try await demo.service.resolveIdentity(token: nil).user
+        let created = try await demo.service.perform(command: "playlists/create", payload: ["name": .string(name), "workId": 1], apiVersion: .v6, user: user)
+        guard case .navigate(let navigate) = created.outcome, let id = Int64(navigate.url.split(separator: "/").last ?? "") else {
+            Issue.record("creating a playlist opens it: \(created.outcome)")
+            return (user, 0)
+        }
+        _ = try await demo.service.perform(command: "playlists/add-work", payload: ["playlistId": .integer(Int(id)), "workId": 2], apiVersion: .v6, user: user)
+        return (user, id)
+    }
+
+    static func works(_ screen: Screen) -> [String] {
+        screen.sections.first { $0.id == "works" }?.components.compactMap { component in
+            if case .listRow(let row) = component.content { return row.title }
+            if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row.title }
+            return nil
+        } ?? []
+    }
+
+    static func refusal(_ body: () async throws -> CommandResult) async -> ScreenplayError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as ScreenplayError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    @Test("its owner's menu renames (the prompt shows the name it has) and deletes; a blank or oversized name is refused")
+    func rename() async throws {
+        try await withDemo { demo, _ in
+            let (user, id) = try await Self.playlist(demo)
+            let screen = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user)
+            #expect(screen.menu?.map(\.title) == ["Rename", "Delete playlist"])
+            let payload: JSONValue = ["playlistId": .integer(Int(id))]
+            guard case .prompt(let prompt) = try await demo.service.perform(command: "playlists/rename", payload: payload, apiVersion: .v6, user: user).outcome
+            else {
+                Issue.record("Rename asks for the name")
+                return
+            }
+            #expect(prompt.field.initialValue == "Trip")
+            #expect(prompt.submit.payload == payload)
+            let renamed = try await demo.service.perform(
+                command: "playlists/rename", payload: ["playlistId": .integer(Int(id)), "name": "Road Trip"], apiVersion: .v6, user: user)
+            #expect(renamed.outcome == .done(.init(message: "Renamed to “Road Trip”", refresh: true)))
+            #expect(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user).title == "Road Trip")
+            for bad in ["   ", String(repeating: "x", count: 101)] {
+                let error = await Self.refusal {
+                    try await demo.service.perform(
+                        command: "playlists/rename", payload: ["playlistId": .integer(Int(id)), "name": .string(bad)], apiVersion: .v6, user: user)
+                }
+                #expect(error?.status == .unprocessableContent && error?.path == "$.name", "\(String(describing: error))")
+            }
+            #expect(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user).title == "Road Trip", "nothing changed")
+        }
+    }
+
+    @Test("a work is taken out from beside its row; the others keep their order")
+    func removeWork() async throws {
+        try await withDemo { demo, _ in
+            let (user, id) = try await Self.playlist(demo)
+            let before = Self.works(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user))
+            #expect(before.count == 2)
+            let removed = try await demo.service.perform(
+                command: "playlists/remove-work", payload: ["playlistId": .integer(Int(id)), "workId": 1], apiVersion: .v6, user: user)
+            guard case .done(let done) = removed.outcome else {
+                Issue.record("\(removed.outcome)")
+                return
+            }
+            #expect(done.refresh && done.message?.hasPrefix("Removed “\(before[0])”") == true, "\(done)")
+            #expect(Self.works(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user)) == [before[1]])
+            // Again: nothing to take out, said so.
+            let again = try await demo.service.perform(
+                command: "playlists/remove-work", payload: ["playlistId": .integer(Int(id)), "workId": 1], apiVersion: .v6, user: user)
+            guard case .done(let twice) = again.outcome else { return }
+            #expect(twice.message?.contains("is not in") == true)
+        }
+    }
+
+    @Test("delete asks first; the confirmed delete opens the library, and the playlist and its hearts are gone")
+    func delete() async throws {
+        try await withDemo { demo, _ in
+            let (user, id) = try await Self.playlist(demo)
+            let payload: JSONValue = ["playlistId": .integer(Int(id))]
+            _ = try await demo.service.perform(command: "favorites/add", payload: payload, apiVersion: .v6, user: user)
+            guard case .choice(let choice) = try await demo.service.perform(command: "playlists/delete", payload: payload, apiVersion: .v6, user: user).outcome
+            else {
+                Issue.record("Delete asks first")
+                return
+            }
+            #expect(choice.title == "Delete “Trip”?")
+            #expect(choice.options.map(\.command.url) == ["commands/playlists/delete-confirmed"])
+            // Asking deleted nothing.
+            #expect(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user).title == "Trip")
+            let deleted = try await demo.service.perform(command: "playlists/delete-confirmed", payload: payload, apiVersion: .v6, user: user)
+            guard case .navigate(let navigate) = deleted.outcome else {
+                Issue.record("\(deleted.outcome)")
+                return
+            }
+            #expect(navigate.url == "screens/library")
+            do {
+                _ = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user)
+                Issue.record("a deleted playlist is gone")
+            } catch let error as ScreenplayError {
+                #expect(error.status == .notFound)
+            }
+            let favorites = try await demo.service.screen(path: "favorites", apiVersion: .v6, user: user)
+            #expect(!favorites.sections.contains { $0.id == "playlists" }, "its heart went with it")
+            let library = try await demo.service.screen(path: "library", apiVersion: .v6, user: user)
+            #expect(!library.sections.flatMap(\.components).contains { "\($0)".contains("Trip") })
+            // Deleting again: a 404 naming the playlist.
+            let error = await Self.refusal {
+                try await demo.service.perform(command: "playlists/delete-confirmed", payload: payload, apiVersion: .v6, user: user)
+            }
+            #expect(error?.status == .notFound && error?.path == "$.playlistId")
+        }
+    }
+
+    @Test("an editorial playlist or another user's: no menu, and every command a 404 that tells nothing more")
+    func notYours() async throws {
+        try await withDemo { demo, _ in
+            let (_, id) = try await Self.playlist(demo)
+            let stranger = try await demo.service.resolveIdentity(token: nil).user
+            let editorial = try await demo.service.screen(path: "playlist/1", apiVersion: .v6, user: stranger)
+            #expect(editorial.menu == nil)
+            #expect(!"\(editorial.sections)".contains("remove-work"))
+            for playlist in [Int64(1), id] {
+                for (command, extra) in [
+                    ("playlists/rename", ["name": JSONValue.string("Mine now")]), ("playlists/delete", [:]), ("playlists/delete-confirmed", [:]),
+                    ("playlists/remove-work", ["workId": 1]),
+                ] {
+                    var payload: [String: JSONValue] = ["playlistId": .integer(Int(playlist))]
+                    payload.merge(extra) { $1 }
+                    let error = await Self.refusal {
+                        try await demo.service.perform(command: command, payload: .object(payload), apiVersion: .v6, user: stranger)
+                    }
+                    #expect(error?.status == .notFound && error?.message == "no playlist \(playlist) of yours", "\(command) \(playlist): \(String(describing: error))")
+                }
+            }
+        }
+    }
+}
