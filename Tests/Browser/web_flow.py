@@ -541,6 +541,19 @@ class WithJavaScript(unittest.TestCase):
         page.open(path)
         self.assertIn("Page not found", page.find("h1").text)
 
+    def test_a_shared_playlist_link_opens_for_someone_else_read_only(self):
+        page = self.page
+        page.new_playlist("Shared One")
+        link = page.find("details.share").get_attribute("data-share-url")
+        self.assertRegex(link, r"/screens/shared/[0-9a-f]{32}$")
+        # Someone else: no cookie of the owner's.
+        start_clean(self.browser)
+        page.open("/" + link.split("/", 3)[-1])
+        self.assertEqual(page.find("#main h1").text, "Shared One")
+        self.assertIn("Shared playlist", page.find("#main").text)
+        self.assertEqual(self.browser.find_elements(By.XPATH, "//button[contains(., 'Delete playlist')]"), [])
+        self.assertEqual(page.axe(), [])
+
     def test_the_playlist_name_is_checked_as_it_is_typed(self):
         """A required name (v6): Create stays disabled while the name is blank, and the dialog says
         why once the listener has typed; the checking module loads only with the field."""

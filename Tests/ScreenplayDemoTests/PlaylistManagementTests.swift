@@ -128,6 +128,55 @@ struct PlaylistManagementTests {
         }
     }
 
+    @Test("Share gives a link anyone may open, read-only, that follows the owner's changes; the playlist's own page stays the owner's")
+    func share() async throws {
+        try await withDemo { demo, _ in
+            let (owner, id) = try await Self.playlist(demo)
+            let own = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: owner)
+            guard case .share(let share) = own.toolbar?.first?.action else {
+                Issue.record("the owner's playlist has Share: \(String(describing: own.toolbar))")
+                return
+            }
+            #expect(share.title == "Trip")
+            let token = String(share.url.dropFirst("/screens/shared/".count))
+            #expect(share.url.hasPrefix("/screens/shared/") && token.count == 32 && token.allSatisfy(\.isHexDigit), "\(share.url)")
+            // A stranger: the link opens it, read-only (Play all, its works; no menu, no remove); the id does not.
+            let stranger = try await demo.service.resolveIdentity(token: nil).user
+            let shared = try await demo.service.screen(path: "shared/\(token)", apiVersion: .v6, user: stranger)
+            #expect(shared.title == "Trip" && shared.menu == nil)
+            #expect(Self.works(shared).count == 2)
+            #expect(!"\(shared.sections)".contains("remove-work"))
+            #expect(shared.sections.first { $0.id == "about" }?.components.first.map { "\($0)".contains("Play all") } == true)
+            do {
+                _ = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: stranger)
+                Issue.record("a private playlist's own page is its owner's")
+            } catch let error as ScreenplayError {
+                #expect(error.status == .notFound)
+            }
+            // The owner renames: the link shows the new name.
+            _ = try await demo.service.perform(
+                command: "playlists/rename", payload: ["playlistId": .integer(Int(id)), "name": "Long Trip"], apiVersion: .v6, user: owner)
+            #expect(try await demo.service.screen(path: "shared/\(token)", apiVersion: .v6, user: stranger).title == "Long Trip")
+            // A link that names nothing: a malformed token, another token, a deleted playlist.
+            _ = try await demo.service.perform(command: "playlists/delete-confirmed", payload: ["playlistId": .integer(Int(id))], apiVersion: .v6, user: owner)
+            for bad in [token, String(repeating: "0", count: 32), "not-a-token", String(repeating: "a", count: 500)] {
+                do {
+                    _ = try await demo.service.screen(path: "shared/\(bad)", apiVersion: .v6, user: stranger)
+                    Issue.record("\(bad.prefix(40)) opened something")
+                } catch let error as ScreenplayError {
+                    #expect(error.status == .notFound, "\(bad.prefix(40)): \(error)")
+                }
+            }
+            // An editorial playlist is shared by its own page.
+            let editorial = try await demo.service.screen(path: "playlist/1", apiVersion: .v6, user: stranger)
+            guard case .share(let editorialShare) = editorial.toolbar?.first?.action else {
+                Issue.record("editorial playlists have Share")
+                return
+            }
+            #expect(editorialShare.url == "/screens/playlist/1")
+        }
+    }
+
     @Test("an editorial playlist or another user's: no menu, and every command a 404 that tells nothing more")
     func notYours() async throws {
         try await withDemo { demo, _ in

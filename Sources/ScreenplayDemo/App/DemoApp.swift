@@ -289,6 +289,17 @@ public struct DemoApp: Sendable {
         routes.screen("playlist/:id", revision: userRevision, revalidation: .fromMemory()) { request in
             try await library.playlist(id: try Self.id(request), for: request.user)
         }
+        // A shared playlist: the same for everyone with the link; it changes with its owner's writes
+        // (so it is looked up again each time, not answered from memory).
+        routes.screen(
+            "shared/:token",
+            revision: { request in
+                guard let (_, owner) = try await catalog.sharedPlaylist(token: try request.parameter("token")) else { return "gone" }
+                return String(try await users.revision(of: UserIdentity(id: owner)))
+            }, sharing: .everyone
+        ) { request in
+            try await library.shared(token: try request.parameter("token"))
+        }
         routes.screen("favorites", revision: userRevision, revalidation: .fromMemory()) { request in
             try await library.favorites(for: request.user)
         }

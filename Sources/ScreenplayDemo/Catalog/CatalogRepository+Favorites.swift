@@ -210,3 +210,45 @@ extension CatalogRepository {
         }
     }
 }
+
+/// The token in a shared playlist's link: 128 random bits as 32 hex digits, so a link cannot be
+/// guessed from another (ids can).
+enum ShareToken {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt32, radix: 16)
+            return String(repeating: "0", count: 8 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Whether `text` is the shape of a token (anything else is refused before any lookup).
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+extension CatalogRepository {
+    /// The link token of one of the user's own playlists (`nil`: not theirs).
+    func shareToken(ofPlaylist playlistID: Int64, user: UserIdentity) async throws -> String? {
+        try await store.read { database in
+            try await database.select().column("share_token").from("playlists")
+                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()?
+                .decode(column: "share_token", as: String?.self)
+        }
+    }
+
+    /// The playlist a share link names, with its owner (whose writes change what it shows).
+    func sharedPlaylist(token: String) async throws -> (playlist: PlaylistRecord, owner: Int64)? {
+        guard ShareToken.isWellFormed(token) else { return nil }
+        return try await store.read { database in
+            guard let row = try await database.select().column("id").column("user_id").from("playlists")
+                .where("share_token", .equal, token).first(),
+                let owner = try row.decode(column: "user_id", as: Int64?.self)
+            else { return nil }
+            let id = try row.decode(column: "id", as: Int64.self)
+            guard let playlist = try await Self.playlist(id: id, visibleTo: UserIdentity(id: owner), on: database) else { return nil }
+            return (playlist, owner)
+        }
+    }
+}

@@ -376,8 +376,8 @@ struct CatalogRepository: Sendable {
                     "name", "you have \(owned) playlists; the limit is \(Self.maximumPlaylistsPerUser). Delete one to make room")
             }
             guard
-                let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at")
-                    .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()))
+                let row = try await database.insert(into: "playlists").columns("user_id", "name", "description", "created_at", "share_token")
+                    .values(SQLBind(user.id), SQLBind(name), SQLBind(String?.none), SQLBind(Migrator.timestamp()), SQLBind(ShareToken.make()))
                     .returning("id").first()
             else { throw ScreenplayError.internalError("creating a playlist returned no id") }
             let id = try row.decode(column: "id", as: Int64.self)

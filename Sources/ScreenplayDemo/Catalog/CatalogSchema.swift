@@ -11,7 +11,20 @@ enum CatalogSchema {
             Migration(id: "demo-0001-catalog", apply: createCatalog),
             Migration(id: "demo-0002-seed", apply: seed),
             Migration(id: "demo-0003-catalog-favorites", apply: createCatalogFavorites),
+            Migration(id: "demo-0004-playlist-share-tokens", apply: addShareTokens),
         ]
+
+    /// A user's playlist is shared by a link that names an unguessable token (its capability:
+    /// whoever has the link may see the playlist, read-only); playlists made before get theirs here.
+    static func addShareTokens(_ database: any SQLDatabase) async throws {
+        try await database.alter(table: "playlists").column("share_token", type: .text).run()
+        let owned = try await database.select().column("id").from("playlists").where("user_id", .isNot, SQLLiteral.null).all()
+        for row in owned {
+            try await database.update("playlists").set("share_token", to: ShareToken.make())
+                .where("id", .equal, try row.decode(column: "id", as: Int64.self)).run()
+        }
+        try await database.create(index: "playlists_by_share_token").on("playlists").column("share_token").unique().run()
+    }
 
     /// Hearts on composers, works and recordings (``CatalogKind``): one table, the kind a column,
     /// so the Favorites screen reads every kind in one query.

@@ -11,6 +11,8 @@ enum DemoLinks {
     static func playlist(_ id: Int64) -> String { "screens/playlist/\(id)" }
     static let favorites = "screens/favorites"
     static let library = "screens/library"
+    /// A shared playlist's page: the link its owner shares.
+    static func shared(_ token: String) -> String { "screens/shared/\(token)" }
     static let cities = "screens/cities"
     static let search = "screens/search"
     static let shop = "screens/shop"

@@ -59,18 +59,14 @@ struct LibraryScreens: Sendable {
         let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
         // Play all: each work's first recording, in the playlist's order, from the first track.
-        let recordings = try await catalog.firstRecordings(of: works.map(\.id))
-        var playAll: Action.Play?
-        if let recording = recordings.first, let first = try await catalog.tracks(recordingID: recording.id).first,
-            let work = works.first(where: { $0.id == recording.workId })
-        {
-            playAll = Action.Play(
-                metadataURL: MediaRoutes.queueURL(recordings: recordings.map(\.id)),
-                firstTrack: MediaRoutes.playable(first, recording: recording, work: work))
-        }
+        let playAll = try await self.playAll(works)
         let owned = playlist.userId == user.id && !user.isAnonymous
+        // Shared by its link: an editorial playlist's own page; one of the user's, the page its
+        // token opens for anyone (read-only).
+        let link = owned ? try await catalog.shareToken(ofPlaylist: id, user: user).map(DemoLinks.shared) : DemoLinks.playlist(id)
         return Screen(
             id: "playlist/\(id)", title: playlist.name, header: DemoLinks.playlistHeader(playlist),
+            toolbar: link.map { [MenuItem(title: "Share", icon: "share", action: .share(.init(title: playlist.name, url: "/" + $0)))] },
             menu: owned ? PlaylistCommands.ownerMenu(playlist) : nil,
             entities: PlaylistCommands.favoriteEntity(playlistID: id, isFavorite: favorite), live: .events
         ) {
@@ -112,6 +108,45 @@ struct LibraryScreens: Sendable {
                 }
             }
         }
+    }
+
+    /// A playlist as its share link shows it to anyone: its works and Play all, nothing to change.
+    func shared(token: String) async throws -> Screen {
+        guard let (playlist, _) = try await catalog.sharedPlaylist(token: token) else {
+            throw ScreenplayError.notFound("no shared playlist at this link", path: DemoLinks.shared(String(token.prefix(64))))
+        }
+        let works = try await catalog.works(inPlaylist: playlist.id)
+        let playAll = try await self.playAll(works)
+        var header = DemoLinks.playlistHeader(playlist)
+        header.subtitle = "Shared playlist · " + (playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works")
+        return Screen(
+            id: "shared/\(token)", title: playlist.name, header: header,
+            toolbar: [MenuItem(title: "Share", icon: "share", action: .share(.init(title: playlist.name, url: "/" + DemoLinks.shared(token))))]
+        ) {
+            if let playAll {
+                Section("about") {
+                    Button(title: "Play all", style: .primary, action: .play(playAll)).accessibility(label: "Play all of \(playlist.name)")
+                }
+            }
+            Section("works", header: "Works") {
+                if works.isEmpty { Text("No works yet.", color: .token(.secondaryText)) }
+                for work in works {
+                    ListRow(
+                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+                        image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
+                }
+            }
+        }
+    }
+
+    /// Play all of `works`: each one's first recording in order, from the first track (`nil`: nothing to play).
+    func playAll(_ works: [WorkRecord]) async throws -> Action.Play? {
+        let recordings = try await catalog.firstRecordings(of: works.map(\.id))
+        guard let recording = recordings.first, let first = try await catalog.tracks(recordingID: recording.id).first,
+            let work = works.first(where: { $0.id == recording.workId })
+        else { return nil }
+        return Action.Play(
+            metadataURL: MediaRoutes.queueURL(recordings: recordings.map(\.id)), firstTrack: MediaRoutes.playable(first, recording: recording, work: work))
     }
 
     /// Everything the user hearted, a section per kind (most recent first), each row with its
