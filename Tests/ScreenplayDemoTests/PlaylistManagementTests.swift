@@ -201,3 +201,43 @@ struct PlaylistManagementTests {
         }
     }
 }
+
+@Suite("Hearts on composers, works and recordings")
+struct CatalogFavoriteTests {
+    @Test("each kind's heart adds and removes, twice is harmless, an unknown id is a 404 at its member, and Favorites lists each kind")
+    func hearts() async throws {
+        try await withDemo { demo, _ in
+            let user = try await demo.service.resolveIdentity(token: nil).user
+            for (kind, member) in [("composers", "composerId"), ("works", "workId"), ("recordings", "recordingId")] {
+                for _ in 0..<2 {
+                    let added = try await demo.service.perform(
+                        command: "favorites/\(kind)/add", payload: [member: 1], apiVersion: .v6, user: user)
+                    guard case .done(let done) = added.outcome else {
+                        Issue.record("\(kind): \(added.outcome)")
+                        continue
+                    }
+                    #expect(done.message?.hasPrefix("Added “") == true)
+                    let entity = kind == "composers" ? "composer/1" : kind == "works" ? "work/1" : "recording/1"
+                    #expect(added.updates.entities[entity]?["favorite"] == true)
+                }
+                let error = await PlaylistManagementTests.refusal {
+                    try await demo.service.perform(command: "favorites/\(kind)/add", payload: [member: 999_999], apiVersion: .v6, user: user)
+                }
+                #expect(error?.status == .notFound && error?.path == "$.\(member)", "\(String(describing: error))")
+            }
+            let favorites = try await demo.service.screen(path: "favorites", apiVersion: .v6, user: user)
+            #expect(favorites.sections.map(\.id) == ["composers", "works", "recordings"])
+            #expect(favorites.entities["composer/1"]?["favorite"] == true)
+            // The work's page shows its heart on, and the recording's.
+            let work = try await demo.service.screen(path: "work/1", apiVersion: .v6, user: user)
+            #expect(work.entities["work/1"]?["favorite"] == true && work.entities["recording/1"]?["favorite"] == true)
+            _ = try await demo.service.perform(command: "favorites/works/remove", payload: ["workId": 1], apiVersion: .v6, user: user)
+            let after = try await demo.service.screen(path: "favorites", apiVersion: .v6, user: user)
+            #expect(after.sections.map(\.id) == ["composers", "recordings"])
+            // Another user sees none of them.
+            let other = try await demo.service.resolveIdentity(token: nil).user
+            let theirs = try await demo.service.screen(path: "work/1", apiVersion: .v6, user: other)
+            #expect(theirs.entities["work/1"]?["favorite"] == false && theirs.entities["recording/1"]?["favorite"] == false)
+        }
+    }
+}

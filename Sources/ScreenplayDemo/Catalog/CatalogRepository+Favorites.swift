@@ -1,3 +1,4 @@
+import Foundation
 import ScreenplayServer
 import ScreenplayStore
 import SQLKit
@@ -38,6 +39,13 @@ enum CatalogKind: String, CaseIterable, Sendable {
 }
 
 extension CatalogRepository {
+    /// The rows `query` reads, decoded with snake-case columns.
+    private func rows<Row: Decodable & Sendable>(_ query: SQLQueryString, as type: Row.Type) async throws -> [Row] {
+        try await store.read { database in
+            try await database.raw(query).all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+    }
+
     /// Which composers, works and recordings `user` has hearted.
     func catalogFavoriteIDs(of user: UserIdentity) async throws -> [CatalogKind: Set<Int64>] {
         guard !user.isAnonymous else { return [:] }
@@ -55,32 +63,23 @@ extension CatalogRepository {
 
     /// The composers `user` has hearted, most recent first.
     func favoriteComposers(of user: UserIdentity) async throws -> [ComposerRecord] {
-        try await store.read { database in
-            try await database.raw(
-                "SELECT c.* FROM catalog_favorites f JOIN composers c ON c.id = f.item_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'composer' ORDER BY f.created_at DESC, c.id"
-            )
-            .all(decoding: ComposerRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-        }
+        try await rows(
+            "SELECT c.* FROM catalog_favorites f JOIN composers c ON c.id = f.item_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'composer' ORDER BY f.created_at DESC, c.id",
+            as: ComposerRecord.self)
     }
 
     /// The works `user` has hearted, most recent first.
     func favoriteWorks(of user: UserIdentity) async throws -> [WorkRecord] {
-        try await store.read { database in
-            try await database.raw(
-                "SELECT \(unsafeRaw: Self.workColumns) FROM catalog_favorites f JOIN works w ON w.id = f.item_id JOIN composers c ON c.id = w.composer_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'work' ORDER BY f.created_at DESC, w.id"
-            )
-            .all(decoding: WorkRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-        }
+        try await rows(
+            "SELECT \(unsafeRaw: Self.workColumns) FROM catalog_favorites f JOIN works w ON w.id = f.item_id JOIN composers c ON c.id = w.composer_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'work' ORDER BY f.created_at DESC, w.id",
+            as: WorkRecord.self)
     }
 
     /// The recordings `user` has hearted, most recent first, each with its work.
     func favoriteRecordings(of user: UserIdentity) async throws -> [(recording: RecordingRecord, work: WorkRecord)] {
-        let recordings = try await store.read { database in
-            try await database.raw(
-                "SELECT r.* FROM catalog_favorites f JOIN recordings r ON r.id = f.item_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'recording' ORDER BY f.created_at DESC, r.id"
-            )
-            .all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-        }
+        let recordings = try await rows(
+            "SELECT r.* FROM catalog_favorites f JOIN recordings r ON r.id = f.item_id WHERE f.user_id = \(bind: user.id) AND f.kind = 'recording' ORDER BY f.created_at DESC, r.id",
+            as: RecordingRecord.self)
         var works: [Int64: WorkRecord] = [:]
         for id in Set(recordings.map(\.workId)) { works[id] = try await work(id: id) }
         return recordings.compactMap { recording in works[recording.workId].map { (recording, $0) } }
@@ -215,11 +214,7 @@ extension CatalogRepository {
 /// guessed from another (ids can).
 enum ShareToken {
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let hex = String(generator.next() as UInt32, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        String(format: "%016llx%016llx", UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
     }
 
     /// Whether `text` is the shape of a token (anything else is refused before any lookup).
