@@ -206,7 +206,8 @@ struct WebPageTests {
             #expect(order == works.compactMap { $0["title"]?.stringValue }, "\(order)")
             // A queue URL that names nothing playable, or is not a list of ids, or is too long.
             for (path, status) in [
-                ("/media/queues/recordings/999999", HTTPResponse.Status.notFound), ("/media/queues/recordings/1,x", .notFound),
+                ("/media/queues/recordings/999999", HTTPResponse.Status.notFound), ("/media/queues/recordings/1,999999", .notFound),
+                ("/media/queues/recordings/1,x", .notFound),
                 ("/media/queues/recordings/0", .notFound), ("/media/queues/recordings/1,,2", .notFound),
                 ("/media/queues/recordings/" + Array(repeating: "1", count: 201).joined(separator: ","), .unprocessableContent),
             ] {
@@ -215,6 +216,13 @@ struct WebPageTests {
                 let error = try JSONDecoder().decode(JSONValue.self, from: Data(answer.body))
                 #expect(error["error"]?["path"]?.stringValue?.hasPrefix("media/queues/recordings/") == true, "\(error)")
             }
+            // A number no float holds, anywhere in a command's body: a 400 at its path, in the project's words.
+            let overflow = try await raw(
+                .post, root, "/api/v6/commands/favorites/composers/add", headers: [.contentType: "application/json"], body: Array(#"{"composerId":1e400}"#.utf8))
+            #expect(overflow.status == .badRequest)
+            let said = try JSONDecoder().decode(JSONValue.self, from: Data(overflow.body))
+            #expect(said["error"]?["path"]?.stringValue == "$.composerId", "\(said)")
+            #expect(said["error"]?["message"]?.stringValue?.contains("out of range") == true && !"\(said)".contains("DecodingError"), "\(said)")
             // A recording named twice plays twice.
             let twice = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recordings/1,1").body))
             let once = try JSONDecoder().decode(JSONValue.self, from: Data(try await raw(.get, root, "/media/queues/recordings/1").body))

@@ -149,6 +149,43 @@ struct SearchTests {
         }
     }
 
+    @Test("hostile text: marks piled on letters are refused by code points, never a 500; Did you mean never offers what it cannot search or words the catalog lacks")
+    func hostile() async throws {
+        try await withDemo { demo, _ in
+            let piled = "bach" + String(repeating: "\u{301}", count: 5_000)
+            let screen = try await Self.results(demo, piled)
+            #expect(Self.titles(screen).isEmpty)
+            let said = screen.sections.flatMap(\.components).compactMap { component -> String? in
+                if case .text(let text) = component.content { return text.text }
+                return nil
+            }
+            #expect(said.contains { $0.hasPrefix("The text has 5004 code points") }, "\(said)")
+            #expect((screen.storage["query"]?.unicodeScalars.count ?? .max) <= 1_000)
+            // It encodes and decodes strictly, as a client reads it (the 500 was a storage past its limit).
+            let bytes = try await demo.service.encodedScreen(path: "search", query: ["q": piled], apiVersion: .v6, user: .anonymous).bytes
+            #expect(try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Screen.self, from: Data(bytes)).issues.isEmpty)
+            do {
+                _ = try await Self.search(demo, ["storage": ["query": .string(piled)]])
+                Issue.record("the command refuses it too")
+            } catch let error as ScreenplayError {
+                #expect(error.status.code == 422 && error.path == "$.storage.query", "\(error)")
+            }
+            // Words the catalog lacks: no offer that would repeat them as advice.
+            for query in ["bethoven visit evil.example now", "bethoven script alert"] {
+                let offered = try await Self.results(demo, query).sections.contains { $0.id == "correction" }
+                #expect(!offered, "\(query)")
+            }
+            // An offer longer than a search may be: none.
+            let long = Array(repeating: "chopn", count: 16).joined(separator: " ")
+            #expect(!(try await Self.results(demo, long)).sections.contains { $0.id == "correction" })
+            // Suggestions for text that cannot be searched: none, and the text is not repeated.
+            for refused in ["ba\u{0}ch", String(repeating: "a", count: 10_000), "ab\u{202E}cd"] {
+                let suggestions = try await demo.service.screen(path: "search/suggestions", query: ["q": refused], apiVersion: .v6, user: .anonymous)
+                #expect(suggestions.title == "Suggestions")
+            }
+        }
+    }
+
     @Test("suggestions for what is typed so far: at most eight rows that open what they name, none for text the results would refuse")
     func suggestions() async throws {
         try await withDemo { demo, _ in

@@ -92,19 +92,30 @@ final class CatalogSearch: Sendable {
 
     /// `query` with each word that matched no catalog word as typed (or as its start) replaced by
     /// the catalog word that forgives it best (the first in the catalog's order among equals);
-    /// `nil` when nothing was replaced.
+    /// `nil` when nothing was replaced, or when a word matches no catalog word at all (the
+    /// offer would repeat words the catalog does not have, as the server's own advice).
     static func correction(of query: [Term], in vocabulary: [(term: Term, spelled: String)]) -> String? {
         var replaced = false
-        let words = query.map { word -> String in
+        var words: [String] = []
+        for word in query {
             var best: (score: Int, spelled: String)?
+            var asTyped = false
             for entry in vocabulary {
                 let score = match(word, entry.term)
-                if score >= 3 { return word.word }
+                if score >= 3 {
+                    asTyped = true
+                    break
+                }
                 if score > 0, score > best?.score ?? 0 { best = (score, entry.spelled) }
             }
-            guard let best else { return word.word }
-            replaced = true
-            return best.spelled
+            if asTyped {
+                words.append(word.word)
+            } else if let best {
+                replaced = true
+                words.append(best.spelled)
+            } else {
+                return nil
+            }
         }
         return replaced ? words.joined(separator: " ") : nil
     }

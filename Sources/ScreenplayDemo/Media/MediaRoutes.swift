@@ -34,7 +34,7 @@ enum MediaRoutes {
             let kind = try context.parameters.require("kind")
             let file = try context.parameters.require("file")
             guard ["composer", "work", "recording", "playlist", "city"].contains(kind), file.hasSuffix(".svg") else {
-                throw ScreenplayError.notFound("no image '\(kind)/\(file)'", path: "images/\(kind)/\(file)")
+                throw ScreenplayError.notFound("no image '\(kind.prefix(32))/\(file.prefix(64))'", path: "images/\(kind.prefix(32))/\(file.prefix(64))")
             }
             var name = String(file.dropLast(4))
             let lowResolution = name.hasSuffix("-low")
@@ -84,8 +84,11 @@ enum MediaRoutes {
             let text = try context.parameters.require("ids")
             let ids = try Self.recordingIDs(text)
             let queue = try await catalog.queue(of: ids)
-            guard !queue.isEmpty else {
-                throw ScreenplayError.notFound("none of the recordings '\(text.prefix(64))' has tracks", path: "media/queues/recordings/\(text.prefix(64))")
+            // Every id must name a recording: a queue that quietly dropped one would be cached as if whole.
+            let found = Set(queue.map(\.recording.id))
+            if let index = ids.firstIndex(where: { !found.contains($0) }) {
+                throw ScreenplayError.notFound(
+                    "recording \(index + 1) of the queue, \(ids[index]), is not in the catalog", path: "media/queues/recordings/\(text.prefix(64))")
             }
             let tracks = queue.map { playable($0.track, recording: $0.recording, work: $0.work) }
             let bytes = try ScreenplayEncoder().encode(["tracks": tracks])
@@ -135,7 +138,8 @@ enum MediaRoutes {
     /// What the picture of `key` shows, looked up by kind: a name for every kind but playlists,
     /// whose names are their owners' and never leave in a picture anyone may fetch.
     private static func artwork(kind: String, key: String, catalog: CatalogRepository) async throws -> Artwork {
-        let missing = ScreenplayError.notFound("no image '\(kind)/\(key)'", path: "images/\(kind)/\(key).svg")
+        let named = key.prefix(64)
+        let missing = ScreenplayError.notFound("no image '\(kind)/\(named)'", path: "images/\(kind)/\(named).svg")
         switch kind {
         case "composer":
             guard let composer = try await catalog.composer(slug: key) else { throw missing }

@@ -64,9 +64,9 @@ struct SearchScreens: Sendable {
             }
         }
         if let problem = Self.problem(with: typed) {
-            let field = Self.field(typed: String(query.prefix(500)))
+            let field = Self.field(typed: Self.clipped(query))
             return Screen(
-                id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: String(query.prefix(500))], state: field.state
+                id: "search", title: "Search", header: Self.header, storage: [Self.storageKey: Self.clipped(query)], state: field.state
             ) {
                 Section("field") {
                     field.field
@@ -80,7 +80,8 @@ struct SearchScreens: Sendable {
         let field = Self.field(typed: query)
         return Screen(id: "search", title: "\(query) · Search", header: Self.header, storage: [Self.storageKey: query], state: field.state) {
             Section("field") { field.field }
-            if let correction = results.correction {
+            // Offered only when it could be searched itself.
+            if let correction = results.correction, Self.problem(with: correction) == nil {
                 // Forgiven words are searched anyway; this offers the catalog's spelling, whose
                 // results rank what was meant first.
                 Section("correction") {
@@ -126,9 +127,11 @@ struct SearchScreens: Sendable {
     /// characters), which says nothing here: the field and the results page say why.
     func suggestions(query raw: String?) async throws -> Screen {
         let query = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-        let results = Self.problem(with: query) == nil ? try await search.search(query, limit: Self.suggestionLimits.works) : .init()
+        let searchable = Self.problem(with: query) == nil
+        let results = searchable ? try await search.search(query, limit: Self.suggestionLimits.works) : .init()
         let limits = Self.suggestionLimits
-        return Screen(id: "search-suggestions", title: query.isEmpty ? "Suggestions" : "Suggestions for “\(query)”") {
+        // Text that cannot be searched is not repeated back, not even in the title.
+        return Screen(id: "search-suggestions", title: searchable ? "Suggestions for “\(query)”" : "Suggestions") {
             Section("suggestions") {
                 for composer in results.composers.prefix(limits.composers) {
                     ListRow(
@@ -145,7 +148,7 @@ struct SearchScreens: Sendable {
                         title: recording.performers, subtitle: "Recording · \(work.title)",
                         action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                 }
-                if let correction = results.correction {
+                if let correction = results.correction, Self.problem(with: correction) == nil {
                     ListRow(title: "Did you mean “\(correction)”?", action: .navigate(to: Self.resultsURL(correction)))
                 }
             }
@@ -162,7 +165,28 @@ struct SearchScreens: Sendable {
         let range = NSRange(query.startIndex..., in: query)
         guard rule.firstMatch(in: query, options: [.anchored], range: range)?.range.length == range.length else { return validationMessage }
         guard query.count <= maximumLength else { return "The text is \(query.count) characters long; the limit is \(maximumLength)" }
+        // Marks piled on a letter count as one character but not as one code point.
+        let scalars = query.unicodeScalars.count
+        guard scalars <= maximumScalars else {
+            return "The text has \(scalars) code points (letters and the marks on them); the limit is \(maximumScalars)"
+        }
         return nil
+    }
+
+    /// The most code points a searched text may have: four per character of the limit.
+    static let maximumScalars = 4 * maximumLength
+
+    /// `text` cut to what a refused screen shows back in its field: at most 500 characters and
+    /// 1 000 code points (the screen's storage holds at most 4 096).
+    static func clipped(_ text: String) -> String {
+        var kept = ""
+        var scalars = 0
+        for character in text.prefix(500) {
+            scalars += character.unicodeScalars.count
+            guard scalars <= 1_000 else { break }
+            kept.append(character)
+        }
+        return kept
     }
 
     func register(in routes: inout ScreenplayRoutes, hooks: DemoApp.TestHooks = .init()) {

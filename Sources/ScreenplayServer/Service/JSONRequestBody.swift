@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ScreenplayContract
 
 /// The one reader of JSON request bodies (commands, offline sync): the body must be declared
@@ -18,8 +19,29 @@ enum JSONRequestBody {
         }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let error as DecodingError {
+            // The syntax is sound (checked above), so what cannot be read is a number no 64-bit
+            // float holds (`1e400`): said at its path, without the decoder's own words.
+            let path = Self.path(Self.codingPath(of: error))
+            throw ScreenplayError(
+                status: .badRequest, code: "malformedJSON", message: "the number at \(path) is out of range: a JSON number here must fit a 64-bit float",
+                path: path)
         } catch {
-            throw .malformedJSON("request body is not valid JSON: \(error)")
+            throw .malformedJSON("request body is not valid JSON")
         }
+    }
+
+    static func codingPath(of error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath
+        @unknown default:
+            []
+        }
+    }
+
+    /// `$.members[2].name` for a coding path.
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.reduce("$") { path, key in key.intValue.map { path + "[\($0)]" } ?? path + "." + key.stringValue }
     }
 }
