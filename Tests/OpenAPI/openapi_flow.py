@@ -86,9 +86,19 @@ def main():
                 assert json.load(file) == served, "`screenplay openapi` writes what the server serves"
         print("`screenplay openapi` writes the served document")
 
+        # A shared playlist's link, for the path that takes a token: a listener makes a playlist and
+        # reads its Share.
+        status, headers, body = fetch(
+            server.root + "/api/v6/commands/playlists/create", method="POST", body=b'{"name":"Shared"}',
+            headers={"Content-Type": "application/json"})
+        owner = headers.get("Screenplay-Token")
+        playlist = json.loads(body)["url"].rsplit("/", 1)[-1]
+        status, _, body = fetch(server.root + f"/api/v6/screens/playlist/{playlist}", headers={"Authorization": "Bearer " + owner})
+        share = json.loads(body)["toolbar"][0]["action"]["url"].rsplit("/", 1)[-1]
+
         # Each listed path is a route; a method it does not list is a JSON 405 naming the others.
         for path, item in sorted(served["paths"].items()):
-            concrete = path.replace("{slug}", "bach").replace("{id}", "1").replace("{page}", "shop")
+            concrete = path.replace("{slug}", "bach").replace("{id}", "1").replace("{page}", "shop").replace("{token}", share)
             if "get" in item and "events" not in path:
                 status, _, _ = fetch(server.root + concrete + ("?q=bach" if path.endswith("/search") else ""))
                 if status != 200:

@@ -34,6 +34,10 @@ public enum HTMLOracle {
         // Client state (v6): a node's expressions and set steps, a control that needs the script,
         // the state element's screen and module.
         "data-compute", "data-set", "data-needs-script", "data-screen", "data-state-module",
+        // Modules loaded when needed (dialogs; the search box's suggestions and where they come
+        // from), a toggle's other face (measured by the stylesheet), and what now playing names.
+        "data-dialogs", "data-suggest", "data-suggest-from", "data-other", "data-track-work", "data-track-composer", "data-track-art",
+        "data-track-thumb",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
@@ -191,7 +195,8 @@ public enum HTMLOracle {
             return urlViolation(value, schemes: ["http", "https", "mailto", "tel"])
         // (`data-flip-url` is not one: like the form's hidden `url`, it is a command path the
         // server resolves, never followed by the browser.)
-        case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url":
+        case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url", "data-track-art", "data-track-thumb", "data-dialogs",
+            "data-suggest", "data-suggest-from":
             return urlViolation(value, schemes: ["http", "https"])
         case "action":
             // The command flow, or a page of the site (the search box's GET).
@@ -207,7 +212,8 @@ public enum HTMLOracle {
         case "loading":
             return value == "lazy" ? nil : "loading \(value.debugDescription)"
         case "role":
-            let allowed: Set<String> = ["status", "alert", "heading", "img", "presentation", "search"]
+            // `button`: a play, a link to the audio without the script and a button to the listener.
+            let allowed: Set<String> = ["status", "alert", "heading", "img", "presentation", "search", "button"]
             return allowed.contains(value) ? nil : "role \(value.debugDescription)"
         case "aria-level":
             return ["1", "2", "3", "4", "5", "6"].contains(value) ? nil : "aria-level \(value.debugDescription)"
