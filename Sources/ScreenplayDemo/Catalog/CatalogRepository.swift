@@ -389,22 +389,32 @@ struct CatalogRepository: Sendable {
         }
     }
 
+    /// Whether `playlistID` is one of `user`'s own (editorial playlists are nobody's), read on
+    /// `database`: inside a write's transaction, so the answer holds for the write.
+    static func owns(_ playlistID: Int64, _ user: UserIdentity, on database: any SQLDatabase) async throws -> Bool {
+        try await database.select().column("id").from("playlists")
+            .where("id", .equal, playlistID).where("user_id", .equal, user.id).first() != nil
+    }
+
+    /// Whether the playlist holds the work.
+    static func holds(_ workID: Int64, inPlaylist playlistID: Int64, on database: any SQLDatabase) async throws -> Bool {
+        try await database.select().column("work_id").from("playlist_works")
+            .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first() != nil
+    }
+
     /// Appends a work to one of the user's own playlists.
     func add(work workID: Int64, toPlaylist playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
         try await users.write(for: user) { database in
-            let owned = try await database.select().column("id").from("playlists")
-                .where("id", .equal, playlistID).where("user_id", .equal, user.id).first()
-            guard owned != nil else { return .notFound }
-            let present = try await database.select().column("work_id").from("playlist_works")
-                .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
+            guard try await Self.owns(playlistID, user, on: database) else { return .notFound }
+            let present = try await Self.holds(workID, inPlaylist: playlistID, on: database)
             let count =
                 try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlist_works")
                 .where("playlist_id", .equal, playlistID).first()?.decode(column: "n", as: Int.self) ?? 0
-            guard present != nil || count < Self.maximumWorksPerPlaylist else {
+            guard present || count < Self.maximumWorksPerPlaylist else {
                 throw ScreenplayError.invalidField(
                     "playlistId", "the playlist has \(count) works; the limit is \(Self.maximumWorksPerPlaylist)")
             }
-            guard present == nil else { return .alreadyDone }
+            guard !present else { return .alreadyDone }
             let next = try await database.raw(
                 "SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)"
             ).first()
