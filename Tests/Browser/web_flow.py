@@ -275,6 +275,67 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(page.js("return window.scrollY"), before, "Space scrolled the page")
         page.find("#sp-player [data-player=toggle]").click()
 
+    def test_plays_and_what_was_seen_are_reported_and_home_continues_listening(self):
+        """Reports (v6) from a real page to the real server: a seek forward is not listening; a
+        track heard for 30 seconds (at 16x, 30 heard seconds in two) is reported once; offline the
+        events wait in the browser and go when it is back; home then shows Continue listening, whose
+        impression is reported once per view, and which plays the movement last heard."""
+        page = self.page
+        queued = "return JSON.parse(localStorage.spReports || '[]')"
+        audio = "document.getElementById('sp-audio')"
+        page.open("/screens/work/1")
+        page.settled()
+        rows = page.browser.find_elements(By.CSS_SELECTOR, "#main .row a[data-play]")
+        skipped, heard = rows[0].get_attribute("data-play"), rows[1].get_attribute("data-play")
+        rows[0].click()
+        page.wait(lambda: page.js(f"return Number.isFinite({audio}.duration) && {audio}.currentTime > 0.3"))
+        page.js("const s = document.querySelector('#sp-player [data-player=seek]'); s.value = '35'; s.dispatchEvent(new Event('input'))")
+        page.wait(lambda: page.js(f"return {audio}.currentTime") >= 36)
+        time.sleep(0.5)
+        self.assertEqual([e for e in page.js(queued) if e["kind"] == "played"], [], "a seek is not listening")
+
+        page.js("arguments[0].scrollIntoView({block: 'center'})", rows[1])
+        rows[1].click()
+        page.wait(lambda: page.js(f"return {audio}.dataset.track") == heard and page.js(f"return !{audio}.paused"))
+        page.js(f"{audio}.playbackRate = 16")
+        page.wait(lambda: any(e["kind"] == "played" for e in page.js(queued)), timeout=30, message="no played event")
+        time.sleep(1)
+        page.js(f"{audio}.pause(); {audio}.playbackRate = 1")
+        played = [e for e in page.js(queued) if e["kind"] == "played"]
+        self.assertEqual([e["key"] for e in played], [heard], "once, for the track heard")
+        self.assertRegex(played[0]["at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+        # Offline: a flush keeps everything; back online, the queue is sent and emptied.
+        page.browser.execute_cdp_cmd("Network.enable", {})
+        offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+        page.browser.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+        try:
+            page.js("window.dispatchEvent(new Event('pagehide'))")
+            time.sleep(0.7)
+            self.assertEqual([e["key"] for e in page.js(queued) if e["kind"] == "played"], [heard], "kept while offline")
+        finally:
+            page.browser.execute_cdp_cmd("Network.emulateNetworkConditions", {**offline, "offline": False})
+        page.wait(lambda: page.js(queued) == [], timeout=20, message="the queue was not sent once back online")
+
+        # Home continues where the listener was, and says so once per view.
+        page.find(".site-header .brand").click()
+        page.settled()
+        section = page.find("#section-continue-listening")
+        self.assertEqual(section.find_element(By.CSS_SELECTOR, "h2").text, "Continue listening")
+        item = section.find_element(By.CSS_SELECTOR, "a[data-play]")
+        self.assertEqual(item.get_attribute("data-play"), heard)
+        impressions = f"return JSON.parse(localStorage.spReports || '[]').filter(e => e.kind == 'visible' && e.key == 'home/continue-listening').length"
+        page.wait(lambda: page.js(impressions) == 1, timeout=10, message="the section's impression was not reported")
+        page.js("window.scrollTo(0, document.body.scrollHeight)")
+        time.sleep(0.4)
+        page.js("window.scrollTo(0, 0)")
+        time.sleep(1.5)
+        self.assertEqual(page.js(impressions), 1, "once per view")
+        page.shots("home-continue-listening")
+        item.click()
+        page.wait(lambda: page.js(f"return {audio}.dataset.track") == heard and not page.js(f"return {audio}.paused"))
+        page.js(f"{audio}.pause()")
+
     def test_a_playlist_plays_all_its_works_in_order(self):
         page = self.page
         page.open("/screens/playlist/1")

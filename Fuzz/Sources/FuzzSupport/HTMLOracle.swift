@@ -38,6 +38,8 @@ public enum HTMLOracle {
         // from), a toggle's other face (measured by the stylesheet), and what now playing names.
         "data-dialogs", "data-suggest", "data-suggest-from", "data-other", "data-track-work", "data-track-composer", "data-track-art",
         "data-track-thumb",
+        // Reports (v6): the module that sends them, the key a node reports once seen; share's module.
+        "data-reports", "data-visible", "data-share",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
@@ -196,7 +198,7 @@ public enum HTMLOracle {
         // (`data-flip-url` is not one: like the form's hidden `url`, it is a command path the
         // server resolves, never followed by the browser.)
         case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url", "data-track-art", "data-track-thumb", "data-dialogs",
-            "data-suggest", "data-suggest-from":
+            "data-suggest", "data-suggest-from", "data-reports", "data-share":
             return urlViolation(value, schemes: ["http", "https"])
         case "action":
             // The command flow, or a page of the site (the search box's GET).

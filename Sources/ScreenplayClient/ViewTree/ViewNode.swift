@@ -52,6 +52,9 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     /// Hidden by the state it was resolved with (`visible` computed false), kept only for a
     /// renderer that runs the bindings itself and may show it later; other trees leave it out.
     public var isHidden = false
+    /// The key to report once the node has been seen (v6, ``ComponentReports/visible``): a
+    /// renderer that can tell what is on screen feeds ``ImpressionTracker`` with it.
+    public var reportsVisible: String?
 
     /// Creates a node; most members default to empty.
     public init(

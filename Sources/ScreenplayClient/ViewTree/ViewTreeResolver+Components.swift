@@ -42,6 +42,7 @@ extension Resolution {
                 nodes[0].accessibility.hint = verdict
                 nodes[0].action?.isEnabled = false
             }
+            if let key = component.attributes.report.visible { nodes[0].reportsVisible = key }
             if context.carriesBindingSources && component.id != nil {
                 nodes[0].computed = sources
                 nodes[0].isHidden = hidden

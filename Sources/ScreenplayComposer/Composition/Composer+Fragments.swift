@@ -231,7 +231,14 @@ extension Composer {
             guard rendered else {
                 var input = resolved
                 for name in ["id", "bind"] { input[name] = nil }
-                let fallback = downgrade.components(contract.fallback(.object(input)), entities: entities)
+                var fallback = downgrade.components(contract.fallback(.object(input)), entities: entities)
+                // What the widget asked to be reported (v6) is asked of what stands in for it: an
+                // offer seen counts whichever way it was drawn.
+                if context.apiVersion >= ComponentReports.introduced, !fallback.isEmpty, fallback[0].attributes.report.isEmpty,
+                    let key = resolved["report"]?.objectValue?["visible"]?.stringValue, ValueRules.isIdentifier(key, maximum: ClientEvent.Limits.keyLength)
+                {
+                    fallback[0].attributes.report.visible = key
+                }
                 return fallback.isEmpty ? .omitted(.noFallbackForClient) : .components(fallback, .kindNotRendered)
             }
             if context.apiVersion >= ComponentAttributes.introduced {

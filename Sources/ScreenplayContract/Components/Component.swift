@@ -139,6 +139,14 @@ extension Component {
         copy.attributes.compute[property] = expression
         return copy
     }
+
+    /// This component reporting `key` once per screen view when it has been seen (v6, see
+    /// ``ComponentReports``): an impression a server counts. Older clients report nothing.
+    public func reportingVisible(_ key: String) -> Component {
+        var copy = self
+        copy.attributes.report.visible = key
+        return copy
+    }
 }
 
 extension ComponentPayload {
@@ -152,6 +160,8 @@ extension ComponentPayload {
     public func bind(_ field: String, to entity: String, _ member: String) -> Component { component.bind(field, to: entity, member) }
     /// The component with `property` computed from the screen's state (v6).
     public func computing(_ property: BindableProperty, _ expression: String) -> Component { component.computing(property, expression) }
+    /// The component reporting `key` when seen (v6).
+    public func reportingVisible(_ key: String) -> Component { component.reportingVisible(key) }
 }
 
 /// The `type` string of a component kind.

@@ -18,19 +18,24 @@ public struct ComponentAttributes: Sendable, Hashable {
     /// Properties computed on the device from the screen's state (v6), each an expression's
     /// source. Clients of v5 and older get them evaluated with the initial state instead.
     public var compute: ComputedProperties
+    /// What the client reports about the component (v6): see ``ComponentReports``. Clients of
+    /// v5 and older never get it.
+    public var report: ComponentReports
 
     /// Creates attributes.
     public init(
-        id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:], compute: ComputedProperties = [:]
+        id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:], compute: ComputedProperties = [:],
+        report: ComponentReports = .init()
     ) {
         self.id = id
         self.accessibility = accessibility
         self.bindings = bindings
         self.compute = compute
+        self.report = report
     }
 
     /// Whether nothing is set (nothing is written).
-    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty && compute.isEmpty }
+    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty && compute.isEmpty && report.isEmpty }
 }
 
 extension ComponentAttributes: Codable {
@@ -38,12 +43,13 @@ extension ComponentAttributes: Codable {
         case id, accessibility
         case bindings = "bind"
         case compute
+        case report
     }
 
     /// The JSON members the attributes occupy in a component's object.
     static var memberNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
-    /// Reads `id`, `accessibility`, `bind` and (from v6) `compute`, each optional and checked. A
+    /// Reads `id`, `accessibility`, `bind` and (from v6) `compute` and `report`, each optional and checked. A
     /// bad one is reported and left out; the component still shows, with its own values and a
     /// positional key (a bad binding: with that property's static value).
     public init(from decoder: any Decoder) throws {
@@ -60,9 +66,12 @@ extension ComponentAttributes: Codable {
                 "'compute' needs the component's 'id'; its properties keep their static values", at: container.codingPath + [CodingKeys.compute])
             compute = [:]
         }
+        report =
+            decoder.screenplayAPIVersion >= ComponentReports.introduced
+            ? try container.decodeLossyIfPresent(ComponentReports.self, forKey: .report) ?? .init() : .init()
     }
 
-    /// Writes the members that are set (`compute` only for v6 and later).
+    /// Writes the members that are set (`compute` and `report` only for v6 and later).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
@@ -71,6 +80,7 @@ extension ComponentAttributes: Codable {
         if encoder.screenplayAPIVersion >= ClientState.introduced && !compute.isEmpty {
             try container.encode(Dictionary(uniqueKeysWithValues: compute.map { ($0.key.rawValue, $0.value) }), forKey: .compute)
         }
+        if encoder.screenplayAPIVersion >= ComponentReports.introduced && !report.isEmpty { try container.encode(report, forKey: .report) }
     }
 }
 

@@ -153,7 +153,7 @@ public struct DemoApp: Sendable {
         do {
             let applied = try await Migrator(
                 CatalogSchema.migrations + LayoutStore.migrations + ExperimentStore.migrations + AdminDirectory.migrations
-                    + SQLIdempotencyStore.migrations + ShopClicks.migrations
+                    + SQLIdempotencyStore.migrations + ShopClicks.migrations + SQLClientEventLog.migrations
             ).run(on: store)
             if !applied.isEmpty { logger.info("database ready", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
             demo = DemoApp(
@@ -230,7 +230,8 @@ public struct DemoApp: Sendable {
         // answered from memory, before routing.
         self.service = ScreenplayService(
             routes: routes, identity: users, configuration: configuration, pages: pages, invalidations: bus,
-            idempotency: storage.idempotency ?? SQLIdempotencyStore(store: store), logger: logger)
+            idempotency: storage.idempotency ?? SQLIdempotencyStore(store: store),
+            reports: ListeningReports(log: SQLClientEventLog(store: store), users: users), logger: logger)
         self.pages = pages
         let admins = AdminDirectory(store: store, hasher: passwordHasher)
         self.admins = admins

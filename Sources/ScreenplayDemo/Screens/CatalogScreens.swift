@@ -13,6 +13,7 @@ struct CatalogScreens: Sendable {
         let editorial = try await catalog.editorialPlaylists()
         let own = try await catalog.playlists(of: user)
         let favorites = try await catalog.favoriteIDs(among: own.map(\.id), user: user)
+        let recent = try await catalog.recentlyPlayed(by: user)
         var entities: Entities = [:]
         for playlist in own {
             entities.merge(PlaylistCommands.favoriteEntity(playlistID: playlist.id, isFavorite: favorites.contains(playlist.id))) { $1 }
@@ -25,7 +26,26 @@ struct CatalogScreens: Sendable {
                 Section("shop-teaser", header: "New: the shop") {
                     DetailButton(
                         title: "The shop is open", subtitle: "Recordings, prices and this week’s offers",
-                        action: .navigate(to: DemoLinks.shop))
+                        action: .navigate(to: DemoLinks.shop)
+                    )
+                    .reportingVisible("home/shop-teaser")
+                }
+            }
+            if !recent.isEmpty {
+                // What the listener's apps reported playing (v6 reports): each starts again at the
+                // movement last heard, with the rest of its recording queued.
+                Section("continue-listening", header: "Continue listening") {
+                    Carousel(
+                        itemStyle: .square,
+                        items: recent.map { entry in
+                            Carousel.Item(
+                                title: entry.work.title, subtitle: "\(entry.work.composerName) · \(entry.recording.performers)",
+                                image: DemoLinks.thumbnail(
+                                    kind: "recording", slug: String(entry.recording.id), alt: "Sleeve of \(entry.recording.performers)'s recording"),
+                                action: .play(MediaRoutes.play(track: entry.track, recording: entry.recording, work: entry.work)))
+                        }
+                    )
+                    .reportingVisible("home/continue-listening")
                 }
             }
             Section("top-composers", header: "Top composers") {

@@ -36,6 +36,8 @@ struct CatalogVertical: WidgetProvider, WidgetReferenceChecking, WidgetReference
                 "type": "recordingOffer", "title": .string(work.title), "composer": .string(work.composerName),
                 "detail": .string(detail.joined(separator: " · ")), "link": .string(DemoLinks.work(work.id)),
                 "open": ShopClicks.openCommand(workID: work.id, widget: ShopWidgets.recordingOffer.type),
+                // Counted once seen (v6 reports): the experiments' "offers seen" metric.
+                "report": ["visible": .string("shop/offer:\(work.id)")],
             ]
             json["image"] = .string(DemoLinks.thumbnail(kind: "composer", slug: work.composerSlug, alt: work.composerName).url)
             fragments[instance.id] = .json(.object(json))

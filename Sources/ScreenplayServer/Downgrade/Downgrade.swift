@@ -80,10 +80,12 @@ public struct Downgrade: Sendable {
     }
 
     /// A fallback standing in for `original`: its first component takes the original's id (the
-    /// client keeps its place and state), the others get derived ones later.
+    /// client keeps its place and state) and what the original asked to be reported (an offer
+    /// seen is counted whichever way it was drawn), the others get derived ones later.
     private func replacing(_ original: Component, with fallback: [Component]) -> [Component] {
-        guard let id = original.id, var first = fallback.first, first.id == nil else { return fallback }
-        first.id = id
+        guard var first = fallback.first else { return fallback }
+        if first.attributes.report.isEmpty { first.attributes.report = original.attributes.report }
+        if let id = original.id, first.id == nil { first.id = id }
         return [first] + fallback.dropFirst()
     }
 

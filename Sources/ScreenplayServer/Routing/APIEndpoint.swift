@@ -2,10 +2,11 @@ import HTTPTypes
 import ScreenplayContract
 
 /// Where an API request goes, read from its target: `{prefix}/v{N}/screens/{path}` (GET, HEAD),
-/// `{prefix}/v{N}/commands/{path}` (POST), `{prefix}/v{N}/events` (GET) or `{prefix}/v{N}/sync` (POST). Anything else is a 404, 400 or 405 that says what
+/// `{prefix}/v{N}/commands/{path}` (POST), `{prefix}/v{N}/events` (GET), `{prefix}/v{N}/sync` (POST) or `{prefix}/v{N}/reports`
+/// (POST). Anything else is a 404, 400 or 405 that says what
 /// was expected, before any identity is resolved or any screen is looked up.
 struct APIEndpoint {
-    /// The four things the API serves.
+    /// The five things the API serves.
     enum Kind {
         case screens
         case commands
@@ -13,10 +14,12 @@ struct APIEndpoint {
         case events
         /// `POST {prefix}/v{N}/sync`: what changed of the screens an app keeps offline.
         case sync
+        /// `POST {prefix}/v{N}/reports`: events an app reports (v6).
+        case reports
     }
 
-    /// `events` and `sync`, each with the one method it answers.
-    static let singles: [String: (Kind, HTTPRequest.Method)] = ["events": (.events, .get), "sync": (.sync, .post)]
+    /// `events`, `sync` and `reports`, each with the one method it answers.
+    static let singles: [String: (Kind, HTTPRequest.Method)] = ["events": (.events, .get), "sync": (.sync, .post), "reports": (.reports, .post)]
 
     let kind: Kind
     /// The version the path names.

@@ -12,6 +12,10 @@ extension ScreenplayService {
             RequestPolicy(callers: [.anonymous, .user], crossSite: .cookieWrites, admission: .commands, bodyLimit: configuration.maximumBodySize)
         case .events: RequestPolicy(callers: [.anonymous, .user], admission: .eventStreams)
         case .sync: RequestPolicy(callers: [.anonymous, .user], bodyLimit: configuration.maximumBodySize)
+        // Reports are writes: budgeted as a command that may create an identity, JSON only when
+        // sent with the site's cookie.
+        case .reports:
+            RequestPolicy(callers: [.anonymous, .user], crossSite: .cookieWrites, admission: .commands, bodyLimit: ClientEvent.Limits.batchBytes)
         }
     }
 

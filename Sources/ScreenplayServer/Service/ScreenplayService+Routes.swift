@@ -108,8 +108,28 @@ extension ScreenplayService {
                     .error(.unprocessableContent, "A field that is not what it must be, named by its JSON path."),
                     .error(.serviceUnavailable, "The store is unreachable.", headers: ["Retry-After"]),
                 ]))
+        if reports != nil, fixed.map({ $0 >= ClientEvent.introduced }) ?? true {
+            routes.append(
+                SiteRoute(
+                    .post, path(["reports"]), operation: "reportEvents",
+                    summary: "Events the app saw happen (a component seen, a track played), in batches: stored once per id (v6).",
+                    policy: policy(for: .reports),
+                    parameters: version, request: .json("ReportBatch"),
+                    answers: [
+                        RouteAnswer(.ok, "What was stored, what the server already had, and each event refused at its path.", body: .json("ReportReceipt"), headers: ["Screenplay-Token"]),
+                        .error(.badRequest, "Malformed JSON (with its line and column) or an unsupported version."),
+                        .error(.unauthorized, "A token the server does not know or cannot read."),
+                        .error(.forbidden, "A write with the site's cookie that did not come from the site."),
+                        .error(.notFound, "A version before 6, or a server that keeps no reports."),
+                        .error(.contentTooLarge, "A body over the limit."),
+                        .error(.unsupportedMediaType, "A body not declared application/json."),
+                        .error(.unprocessableContent, "Not a batch: no events array, or more events than a batch holds."),
+                        .error(.tooManyRequests, "Over the command or new-identity budget.", headers: ["Retry-After"]),
+                        .error(.serviceUnavailable, "The store is unreachable; send the batch again later.", headers: ["Retry-After"]),
+                    ]))
+        }
         var table = RouteTable(site: "api", routes: routes)
-        table.schemas = Self.syncSchemas.merging(payloads) { sync, _ in sync }
+        table.schemas = Self.syncSchemas.merging(payloads) { sync, _ in sync }.merging(reports != nil ? Self.reportSchemas : [:]) { kept, _ in kept }
         return table
     }
 

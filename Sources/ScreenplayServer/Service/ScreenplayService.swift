@@ -30,6 +30,9 @@ public final class ScreenplayService: Sendable {
     /// The open screen event streams (`GET {prefix}/v{N}/events`); `nil` without an invalidation
     /// bus, since nothing would tell them of a change.
     public let events: ScreenEventHub?
+    /// Where reported events go (`POST {prefix}/v6/reports`); `nil`: the server keeps none, and
+    /// the endpoint is a 404 that says so.
+    public let reports: (any ClientEventSink)?
     let screens: ScreenPipeline
     let commands: CommandPipeline
     let versions: APIVersionPolicy
@@ -43,13 +46,14 @@ public final class ScreenplayService: Sendable {
     /// define: a coded screen always wins, so no page can break one. `invalidations` lets
     /// revalidations be answered from memory (``revalidations``). `idempotency` keeps the answers
     /// to `Idempotency-Key` commands (default: this process's memory; replicas share one in
-    /// their database).
+    /// their database). `reports` keeps the events apps report (none kept without).
     public init(
         routes: ScreenplayRoutes, identity: any IdentityResolver, configuration: Configuration = .init(), pages: (any PageSource)? = nil,
-        invalidations: (any InvalidationBus)? = nil, idempotency: (any IdempotencyStore)? = nil,
+        invalidations: (any InvalidationBus)? = nil, idempotency: (any IdempotencyStore)? = nil, reports: (any ClientEventSink)? = nil,
         logger: Logger = Logger(label: "screenplay.server")
     ) {
         self.configuration = configuration
+        self.reports = reports
         self.pages = pages
         self.logger = logger
         self.prefixSegments = RequestTarget.segments(of: configuration.pathPrefix)
@@ -107,6 +111,7 @@ public final class ScreenplayService: Sendable {
             case .screens: return try await screens.respond(to: request, at: endpoint)
             case .commands: return try await commands.respond(to: request, at: endpoint, body: body, clientAddress: clientAddress)
             case .sync: return try await sync(request, at: endpoint, body: body)
+            case .reports: return try await report(request, at: endpoint, body: body)
             case .events:
                 throw ScreenplayError(
                     status: .notImplemented, code: "streamingUnavailable",

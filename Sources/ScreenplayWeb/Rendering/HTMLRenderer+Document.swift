@@ -102,7 +102,11 @@ extension HTMLRenderer {
                 """
         }
         // The dialogs' module, which the script loads the first time a command answers with one.
-        let dialogs = WebScript.dialogs.map { " data-dialogs=\"\(HTML.escape($0.versionedPath))\"" } ?? ""
+        let dialogs = (WebScript.dialogs.map { " data-dialogs=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
+            // The reports' module, loaded when a page has something to report or a track starts.
+            + (WebScript.reports.map { " data-reports=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
+            // Share's module, loaded the first time a Share is tapped.
+            + (WebScript.share.map { " data-share=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
         let script = shell.scriptPath.map { path in

@@ -115,7 +115,8 @@ extension HTMLRenderer {
 
     /// ` data-node="…"`: the node's id, by which the script morphs a refreshed page; and what
     /// client state (v6) decides about the node: its expressions for the script (`data-compute`),
-    /// `hidden` while the state hides it, `aria-current` while it is the selected one.
+    /// `hidden` while the state hides it, `aria-current` while it is the selected one; the key
+    /// it reports once seen (`data-visible`).
     func nodeKey(_ node: ViewNode) -> String {
         var attributes = " data-node=\"\(HTML.escape(node.id.rawValue))\""
         if !node.computed.isEmpty {
@@ -123,6 +124,8 @@ extension HTMLRenderer {
             attributes += " data-compute=\"\(HTML.escape(sources.jsonText))\""
         }
         if node.isHidden { attributes += " hidden" }
+        // Counted once seen (v6): the reports module watches what carries a key.
+        if let key = node.reportsVisible { attributes += " data-visible=\"\(HTML.escape(key))\"" }
         if node.role != .toggle && node.accessibility.traits.contains(.selected) { attributes += " aria-current=\"true\"" }
         return attributes
     }

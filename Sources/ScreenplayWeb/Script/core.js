@@ -193,7 +193,10 @@ export function enhance(root) {
   // A screen with client state (v6) names the module that runs it; other pages never load it.
   const state = $("#screen-state", root);
   if (state) import(state.dataset.stateModule).then((module) => module.start(root, state)).catch(() => {});
+  // What the server asked to hear about once seen (v6): the reports' module watches it.
+  if ($("[data-visible]", root)) report();
 }
+export const report = () => import(doc.body.dataset.reports).then((module) => module.observe()).catch(() => {});
 
 enhance(doc);
 listen();

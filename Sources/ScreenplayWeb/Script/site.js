@@ -1,7 +1,7 @@
 // Screenplay's web player: the listener's pages behave like an app, and work without it:
-// navigation with the carried header at once, commands answered in place, dialogs, the player and
-// share. Fetching and morphing pages, and following them live, is the shared module's (core.js).
-import { $, $$, announce, doc, fetchPage, samePage, show, site, slot, withoutNotice } from "./core.js";
+// navigation with the carried header at once, commands answered in place, dialogs and the player.
+// Fetching and morphing pages, and following them live, is the shared module's (core.js).
+import { $, $$, announce, doc, fetchPage, report, samePage, show, site, slot, withoutNotice } from "./core.js";
 
 // The server says where commands go, how long an answer may take (the client core's wait) and
 // which paths are its pages ("/screens/*": every path under it).
@@ -264,6 +264,7 @@ if (player && audio) {
   audio.onplay = audio.onpause = () => {
     showState();
     keep();
+    report();
     doc.dispatchEvent(new Event("sp:player"));
   };
   audio.onended = () => step(1);
@@ -300,18 +301,6 @@ if (player && audio) {
   }
 }
 
-// ---- Share: the system's sheet, else the link copied ----
-async function share(details, summary) {
-  const url = new URL(details.dataset.shareUrl, location).href;
-  try {
-    if (navigator.share) return await navigator.share({ title: details.dataset.shareTitle, url });
-    await navigator.clipboard.writeText(url);
-    announce(summary.dataset.copied = details.dataset.shareCopied);
-  } catch (error) {
-    if (error.name !== "AbortError") details.open = true;
-  }
-}
-
 // ---- Listening ----
 doc.addEventListener("click", (event) => {
   const { target } = event;
@@ -319,7 +308,8 @@ doc.addEventListener("click", (event) => {
   const take = (run) => { event.preventDefault(); run(); };
   if (target.closest("dialog [data-dialog-close]")) return take(closeDialog);
   const summary = target.closest("details.share > summary");
-  if (summary && (navigator.share || navigator.clipboard)) return take(() => share(summary.parentElement, summary));
+  // Share: its module (the system's sheet, else the link copied) loads on the first tap.
+  if (summary && (navigator.share || navigator.clipboard)) return take(() => import(doc.body.dataset.share).then((module) => module.share(summary), () => (summary.parentElement.open = true)));
   const link = target.closest("a[href]");
   if (!link || link.target || link.hasAttribute("download")) return;
   if (link.dataset.play) return take(() => play(link));

@@ -43,8 +43,21 @@ enum WebScript {
         source("dialogs").map { ScriptModule(path: "/web/dialogs.js", source: $0, dependencies: [core]) }
     }
 
+    /// Reports (v6): components seen and tracks heard, sent back in batches. Loaded the first
+    /// time a page carries a component to report or a track starts (every page names its URL,
+    /// `data-reports`), so a page that is only read never downloads it.
+    static let reports: ScriptModule? = core.flatMap { core in
+        source("reports").map { ScriptModule(path: "/web/reports.js", source: $0, dependencies: [core]) }
+    }
+
+    /// Share (the system's sheet, else the link copied): loaded the first time a Share is tapped
+    /// (every page names its URL, `data-share`).
+    static let share: ScriptModule? = core.flatMap { core in
+        source("share").map { ScriptModule(path: "/web/share.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs, reports, share].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }

@@ -1,5 +1,6 @@
 public import ScreenplayServer
 import HTTPTypes
+import ScreenplayContract
 
 /// The web pages' routes as data: what ``WebSite/respond(to:body:clientAddress:)`` dispatches on
 /// and what the Hummingbird adapter registers (`router.addScreenplayWeb`), so the router's trie
@@ -42,9 +43,23 @@ extension WebSite {
                 ]))
         routes.append(
             SiteRoute(
+                .post, reportsPath, operation: "webReports",
+                summary: "What the pages saw happen (a row seen, a track played): the API's reports with the site's cookie (v6).",
+                policy: RequestPolicy(
+                    callers: [.anonymous, .user], crossSite: .allWrites, admission: .commands, bodyLimit: ClientEvent.Limits.batchBytes),
+                request: .json("ReportBatch"),
+                answers: [
+                    RouteAnswer(.ok, "What was stored and what was refused; a browser without a session gets one.", body: .json("ReportReceipt"), headers: ["Set-Cookie"]),
+                    RouteAnswer(.forbidden, "From another site.", body: .json(.error)),
+                    RouteAnswer(.unprocessableContent, "Not a batch of events.", body: .json(.error)),
+                ]))
+        routes.append(
+            SiteRoute(
                 .get, eventsPath, operation: "webEvents", summary: "The pages' live screens as server-sent events.", policy: pages,
                 answers: [RouteAnswer(.ok, "The stream.", body: .eventStream)]))
-        return RouteTable(site: "web", routes: routes)
+        var table = RouteTable(site: "web", routes: routes)
+        table.schemas = ScreenplayService.reportSchemas
+        return table
     }
 
     /// This site's table (``routeTable(commandPath:bodyLimit:)`` with its renderer's command path

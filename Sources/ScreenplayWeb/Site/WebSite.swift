@@ -75,6 +75,8 @@ public struct WebSite: Sendable {
 
     /// The path under which result pages live.
     static let resultsPath = "/web/results/"
+    /// Where the pages' script sends what it saw happen (``reports(request:body:clientAddress:)``).
+    static let reportsPath = "/web/reports"
     /// The path under which screens' pages live (home is `/`).
     static let screensPath = "/screens/"
 
@@ -98,6 +100,7 @@ public struct WebSite: Sendable {
                 head: HTTPResponse(status: .ok, headerFields: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]),
                 body: Array(Self.icon.utf8))
         case "webCommand": return await command(request: request, body: body, policy: route.policy, clientAddress: clientAddress)
+        case "webReports": return await reports(request: request, body: body, policy: route.policy, clientAddress: clientAddress)
         default:
             guard let module = WebScript.all.first(where: { "webScript:" + $0.path == route.operation }) else {
                 return nil  // The event stream: the host's streaming route answers it.
