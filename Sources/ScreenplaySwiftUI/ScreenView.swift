@@ -102,6 +102,17 @@ struct NodeView: View {
             actionable(RowContent(node: node)).overlay(alignment: .trailing) {
                 HStack { ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) } }
             }
+            // Its secondary actions (v6): a long press, as the system's rows offer theirs.
+            .contextMenu {
+                ForEach(node.moreActions) { item in
+                    Button {
+                        if let action = item.action?.action { actions.perform(action, item.id) }
+                    } label: {
+                        Label(item.text ?? "", systemImage: item.icon ?? "")
+                    }
+                    .disabled(item.action?.isEnabled != true)
+                }
+            }
         case .button, .link, .toggle:
             Button {
                 if let action = node.action?.action { actions.perform(action, node.id) }
@@ -154,6 +165,21 @@ struct NodeView: View {
             }
         case .custom:
             if let kind = node.customKind, let view = customViews[kind] { view(node) }
+        case .reorderable:
+            // SwiftUI's own move (v6); the client core turns it into the command with the new order.
+            List {
+                ForEach(node.children) { NodeView(node: $0, actions: actions, customViews: customViews) }
+                    .onMove { (sources: IndexSet, destination: Int) in
+                        guard let reorder = node.reorder, reorder.isEnabled, let source = sources.first,
+                            let key = node.children[source].reorderKey, let from = reorder.visible.firstIndex(of: key)
+                        else { return }
+                        // Counted among the rows that move; SwiftUI's destination counts the moved row itself.
+                        let before = node.children.prefix(destination).filter { $0.reorderKey != nil }.count
+                        if let action = reorder.action(moving: from, to: before > from ? before - 1 : before) {
+                            actions.perform(action, node.id)
+                        }
+                    }
+            }
         }
     }
 

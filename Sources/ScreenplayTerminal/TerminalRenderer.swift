@@ -40,9 +40,12 @@ public struct TerminalRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func append(_ node: ViewNode, depth: Int, to lines: inout [String]) {
-        lines.append(String(repeating: " ", count: depth * indent) + line(for: node))
-        for child in node.children { append(child, depth: depth + 1, to: &lines) }
+    func append(_ node: ViewNode, depth: Int, to lines: inout [String], number: Int? = nil) {
+        lines.append(String(repeating: " ", count: depth * indent) + (number.map { "\($0). " } ?? "") + line(for: node))
+        // A reorderable list's rows are numbered: a move is "row 3 to 1", the order they send.
+        for (index, child) in node.children.enumerated() {
+            append(child, depth: depth + 1, to: &lines, number: node.role == .reorderable ? index + 1 : nil)
+        }
     }
 
     /// One node's line. Every role has its word; the switch is exhaustive, so a new role does
@@ -69,6 +72,12 @@ public struct TerminalRenderer: Sendable {
             parts.append("→ " + Self.visible(describe(action.action)))
             if !action.isEnabled { parts.append("(disabled)") }
             if action.isBusy { parts.append("(busy)") }
+        }
+        if !node.moreActions.isEmpty {
+            // A row's secondary actions (v6): what its "…" menu holds.
+            parts.append("⋯ [" + node.moreActions.map { item in
+                quoted(item.text ?? "") + (item.action.map { " → " + Self.visible(describe($0.action)) } ?? "")
+            }.joined(separator: "; ") + "]")
         }
         if let label = node.accessibility.label, label != node.text, node.role != .row, node.role != .tile {
             parts.append("{label: \(quoted(label))}")
@@ -100,6 +109,8 @@ public struct TerminalRenderer: Sendable {
         case .progress: "progress"
         case .message: "message"
         case .custom: "custom(\(node.customKind ?? "?"))"
+        case .reorderable:
+            "reorderable(\(node.children.count) rows, a move sends \(node.reorder.map { Self.visible($0.move.url) } ?? "nothing") with the new order)"
         }
     }
 

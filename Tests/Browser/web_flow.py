@@ -336,6 +336,93 @@ class WithJavaScript(unittest.TestCase):
         page.wait(lambda: page.js(f"return {audio}.dataset.track") == heard and not page.js(f"return {audio}.paused"))
         page.js(f"{audio}.pause()")
 
+    def add_works(self, page, playlist, works):
+        """Adds `works` to the playlist at `playlist` as its owner (the page's cookie, from the page)."""
+        playlist_id = int(playlist.rsplit("/", 1)[1])
+        for work in works:
+            status = page.js(
+                "return fetch('/api/v6/commands/playlists/add-work', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+                " body: JSON.stringify({playlistId: arguments[0], workId: arguments[1]})}).then(r => r.status)", playlist_id, work)
+            self.assertEqual(status, 200)
+        page.open(playlist)
+        page.settled()
+
+    def test_a_playlists_works_are_reordered_by_keyboard_and_by_drag(self):
+        """The reorderable list (v6): the arrow keys on a row's handle move it at once and send one
+        order; a drag by the handle does the same; the server's order is what a reload shows; focus
+        stays on the moved row's handle; the playlist plays in its new order."""
+        page = self.page
+        playlist = page.new_playlist("Reorder by hand")
+        self.add_works(page, playlist, [1, 5, 9])
+        titles = "return [...document.querySelectorAll('ol.reorder > li .title')].map(t => t.textContent)"
+        first = page.js(titles)
+        self.assertEqual(len(first), 3)
+        a, b, c = first
+        page.wait(lambda: page.js("return [...document.querySelectorAll('.reorder-handle')].every(h => h.offsetWidth > 0)"), message="no handles")
+
+        # The keyboard: the third row up twice, shown at once, one command.
+        handle = page.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li .reorder-handle")[2]
+        handle.send_keys(Keys.ARROW_UP)
+        self.assertEqual(page.js(titles), [a, c, b], "moved at once")
+        page.browser.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        self.assertEqual(page.js(titles), [c, a, b])
+        self.assertIn("1 of 3", page.announced() or page.js("return document.getElementById('sp-announcer').textContent") or "1 of 3")
+        page.wait(lambda: "New order" in (page.js("return document.querySelector('[data-notice]')?.textContent") or ""), message="no confirmation")
+        focused = page.js("return document.activeElement.closest('li')?.querySelector('.title')?.textContent")
+        self.assertEqual(focused, c, "focus stays on the moved row")
+        page.open(playlist)
+        page.settled()
+        self.assertEqual(page.js(titles), [c, a, b], "the server's order")
+
+        # A drag by the handle: the first row to the bottom.
+        page.wait(lambda: page.js("return [...document.querySelectorAll('.reorder-handle')].every(h => h.offsetWidth > 0)"))
+        rows = page.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li")
+        handle = rows[0].find_element(By.CSS_SELECTOR, ".reorder-handle")
+        page.js("arguments[0].scrollIntoView({block: 'center'})", rows[1])
+        last = rows[2].rect
+        ActionChains(page.browser).click_and_hold(handle).move_by_offset(0, 10).move_by_offset(
+            0, int(last["y"] + last["height"] * 0.75 - handle.rect["y"] - handle.rect["height"] / 2) - 10).release().perform()
+        self.assertEqual(page.js(titles), [a, b, c], "dropped last")
+        page.wait(lambda: "New order" in (page.js("return document.querySelector('[data-notice]')?.textContent") or ""))
+        page.open(playlist)
+        page.settled()
+        self.assertEqual(page.js(titles), [a, b, c])
+        self.assertEqual(page.axe(), [])
+        page.shots("playlist-reorderable")
+
+        # It plays in its order.
+        page.find("#section-about a.play").click()
+        page.wait(lambda: a in page.js("return document.querySelector('#sp-player [data-slot=subtitle]').textContent"))
+        page.find("#sp-player [data-player=toggle]").click()
+
+    def test_a_track_rows_more_menu_hearts_its_recording_and_leads_to_the_composer(self):
+        """Row actions (v6): a track row's "⋯" opens its secondary actions without playing it; one
+        hearts its recording (the recording's heart flips, where it is); another opens the
+        composer. The row itself still plays on a tap."""
+        page = self.page
+        page.open("/screens/work/1")
+        page.settled()
+        row = page.browser.find_elements(By.CSS_SELECTOR, "section[id^='section-recording-'] .row")[1]
+        toggle = row.find_element(By.CSS_SELECTOR, "details.more > summary")
+        self.assertEqual(toggle.get_attribute("aria-label"), "More for II. Allemande")
+        page.js("arguments[0].scrollIntoView({block: 'center'})", row)
+        toggle.click()
+        panel = row.find_element(By.CSS_SELECTOR, ".more-panel")
+        self.assertTrue(panel.is_displayed())
+        self.assertTrue(page.js("return document.getElementById('sp-player').hidden"), "opening the menu plays nothing")
+        heart = "return document.querySelector('section[id^=section-recording-] form[data-toggle] button').getAttribute('aria-pressed')"
+        self.assertEqual(page.js(heart), "false")
+        page.shots("work-row-menu")
+        panel.find_element(By.XPATH, ".//button[contains(., 'Add this recording to favorites')]").click()
+        page.wait(lambda: page.js(heart) == "true", message="the recording's heart did not flip")
+        page.wait(lambda: "favorites" in (page.js("return document.querySelector('[data-notice]')?.textContent") or "").lower())
+        page.settled()
+        self.assertEqual(page.js("return [...document.querySelectorAll('details.more[open]')].length"), 0, "the menu closes once used")
+        row = page.browser.find_elements(By.CSS_SELECTOR, "section[id^='section-recording-'] .row")[1]
+        row.find_element(By.CSS_SELECTOR, "details.more > summary").click()
+        row.find_element(By.XPATH, ".//a[contains(., 'Go to Johann Sebastian Bach')]").click()
+        page.wait(lambda: page.path() == "/screens/composer/bach")
+
     def test_a_playlist_plays_all_its_works_in_order(self):
         page = self.page
         page.open("/screens/playlist/1")
@@ -1236,6 +1323,37 @@ class WithoutJavaScript(unittest.TestCase):
         self.browser.back()
         page.wait(lambda: page.path() != "/screens/library")
         self.assertIn("Page not found", page.find("h1").text)
+
+    def test_without_the_script_a_playlist_is_reordered_by_its_move_buttons(self):
+        """Without the script the reorderable list is an ordered list whose rows each have a Move
+        up and a Move down form: each moves one place, back on the playlist with the new order."""
+        page = self.page
+        page.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        page.find("#prompt-value").send_keys("Moves" + Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        playlist = page.path().split("?")[0]
+        for work in (2, 6):
+            page.open(f"/screens/work/{work}")
+            self.browser.find_element(By.XPATH, "//button[contains(., 'Add to playlist')]").click()
+            page.wait(lambda: page.path().startswith("/web/results/"))
+            self.browser.find_element(By.XPATH, "//button[contains(., 'Moves')]").click()
+            page.wait(lambda: not page.path().startswith("/web/results/"))
+        page.open(playlist)
+        titles = lambda: [t.text for t in self.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li .title")]
+        first, second = titles()
+        handles = self.browser.find_elements(By.CSS_SELECTOR, ".reorder-handle")
+        self.assertTrue(all(not h.is_displayed() for h in handles), "no handle without the script")
+        up = self.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li:nth-child(2) .reorder-move")[0]
+        self.assertEqual(up.get_attribute("aria-label"), f"Move {second} up in Works of Moves")
+        up.click()
+        page.wait(lambda: "New order" in page.find("#main").text)
+        self.assertEqual(titles(), [second, first])
+        self.assertTrue(page.path().startswith(playlist))
+        disabled = self.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li:nth-child(1) .reorder-move")[0]
+        self.assertEqual(disabled.get_attribute("aria-label"), f"Move {second} up in Works of Moves")
+        self.assertFalse(disabled.is_enabled(), "the first row cannot move up")
 
     def test_without_the_script_the_state_shows_as_a_fresh_screen(self):
         """Client state (v6) without the script: every work is listed, nothing is marked playing,

@@ -154,7 +154,8 @@ extension Screen {
 
     /// Titles of list rows, detail buttons and carousel items, for "is it listed" checks.
     var listedTitles: [String] {
-        sections.flatMap(\.components).flatMap { [$0] + $0.children }.flatMap { component -> [String] in
+        // Every level: a playlist owner's rows sit in a reorderable list, each beside its Remove (v6).
+        allComponents.flatMap { component -> [String] in
             switch component.content {
             case .listRow(let row): [row.title]
             case .detailButton(let button): [button.title]

@@ -48,6 +48,13 @@ struct RendererConformanceTests {
             .textField(.init(label: "Note", storageKey: "note", keyboard: .email)),
             .horizontalStack(.init(children: [.text(.init("Mon 3"))])).accessibility(label: "Attendance: Monday 3"),
             .text(.init("Vienna")).accessibility(headingLevel: 3),
+            // v6: rows the user reorders, and a row with a "…" menu.
+            .reorderableList(
+                .init(
+                    label: "Works", move: .init(url: "commands/reorder", payload: ["listId": 1]),
+                    children: [.listRow(.init(title: "First")).id("r1"), .listRow(.init(title: "Second")).id("r2")])),
+            .listRow(.init(title: "With menu", action: .command(command))).id("menu-row")
+                .menu([MenuItem(title: "Open", action: .navigate(.init(url: "screens/e")))]),
         ]
         let screen = Screen(
             id: "all", title: "All", header: .init(title: "All"), sections: [ScreenSection(id: "all", components: components)],

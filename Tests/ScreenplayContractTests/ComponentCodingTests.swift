@@ -140,6 +140,15 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
             fullKeys: ["type", "items", "template"],
             minimal: .rows(.init(items: "names", template: ["type": "text", "text": "${item}"])),
             minimalKeys: ["type", "items", "template"]),
+        ComponentSample(
+            kind: "reorderableList",
+            full: .reorderableList(
+                .init(
+                    label: "Works of Late Night", move: .init(url: "commands/playlists/reorder", payload: ["playlistId": 4]),
+                    children: [.listRow(.init(title: "Nocturnes")).id("work-3"), .listRow(.init(title: "Clair de lune")).id("work-7")])),
+            fullKeys: ["type", "label", "move", "children"],
+            minimal: .reorderableList(.init(label: "Empty", move: .init(url: "commands/reorder"), children: [])),
+            minimalKeys: ["type", "label", "move", "children"]),
     ]
 }
 
@@ -147,7 +156,7 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
 struct ComponentCodingTests {
     @Test("The samples cover every known kind exactly once")
     func samplesCoverCatalog() {
-        #expect(Component.knownKinds.count == 18)
+        #expect(Component.knownKinds.count == 19)
         #expect(ComponentSample.all.map(\.kind) == Component.knownKinds.map(\.rawValue))
         #expect(ComponentSample.all.map(\.full.kind) == Component.knownKinds)
     }

@@ -42,7 +42,7 @@ struct DemoMetricsTests {
     func shopClicks(backend: StoreBackend) async throws {
         try await withStore(backend) { store async throws in
             let demo = try await DemoApp.open(storage: .init(store: store, bus: InProcessInvalidationBus()))
-            #expect(DemoMetrics.all.map(\.id) == ["playlist-creations", "shop-clicks"])
+            #expect(DemoMetrics.all.map(\.id) == ["playlist-creations", "shop-clicks", "plays", "offers-seen"])
             try await demo.experiments.save(
                 Experiment(key: "metric-test", variants: [.init("a", weight: 50), .init("b", weight: 50)]), by: "test")
             let now = Date()

@@ -20,11 +20,16 @@ struct PlaylistManagementTests {
     }
 
     static func works(_ screen: Screen) -> [String] {
-        screen.sections.first { $0.id == "works" }?.components.compactMap { component in
+        // A reader's rows, or the owner's inside their reorderable list (v6).
+        let components = (screen.sections.first { $0.id == "works" }?.components ?? []).flatMap { component -> [Component] in
+            if case .reorderableList(let list) = component.content { return list.children }
+            return [component]
+        }
+        return components.compactMap { component in
             if case .listRow(let row) = component.content { return row.title }
             if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row.title }
             return nil
-        } ?? []
+        }
     }
 
     static func refusal(_ body: () async throws -> CommandResult) async -> ScreenplayError? {

@@ -93,8 +93,9 @@ struct DowngradeTests {
     @Test("the catalog records when each kind arrived")
     func catalog() {
         #expect(Component.kinds(knownAt: .v1).count == 14)
-        #expect(Component.kinds(knownAt: .v3) == Component.knownKinds.filter { $0 != Component.TextField.kind && $0 != Component.Rows.kind })
-        #expect(Component.kinds(knownAt: .v5) == Component.knownKinds.filter { $0 != Component.Rows.kind })
+        let v6: Set<ComponentKind> = [Component.Rows.kind, Component.ReorderableList.kind]
+        #expect(Component.kinds(knownAt: .v3) == Component.knownKinds.filter { $0 != Component.TextField.kind && !v6.contains($0) })
+        #expect(Component.kinds(knownAt: .v5) == Component.knownKinds.filter { !v6.contains($0) })
         #expect(Component.kinds(knownAt: .v6) == Component.knownKinds)
         #expect(Component.FavoriteButton.versioning.introduced == .v2)
         #expect(Component.TrackRow.fieldChanges.map(\.version) == [.v3])

@@ -15,6 +15,8 @@ public enum HTMLOracle {
         // The web player's shell: the stylesheet and icon links, the script, icons, dialogs, the
         // share panel, the player's audio and the loading template.
         "link", "script", "svg", "path", "dialog", "details", "summary", "audio", "template",
+        // A reorderable list (v6).
+        "ol",
     ]
     static let attributes: Set<String> = [
         "lang", "charset", "name", "content", "class", "href", "rel", "id", "src", "alt", "loading", "width", "height", "style",
@@ -40,6 +42,8 @@ public enum HTMLOracle {
         "data-track-thumb",
         // Reports (v6): the module that sends them, the key a node reports once seen; share's module.
         "data-reports", "data-visible", "data-share",
+        // A reorderable list (v6): its module, what a drag sends, each row's key.
+        "data-reorder", "data-reorder-url", "data-reorder-payload", "data-key",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
@@ -198,7 +202,7 @@ public enum HTMLOracle {
         // (`data-flip-url` is not one: like the form's hidden `url`, it is a command path the
         // server resolves, never followed by the browser.)
         case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url", "data-track-art", "data-track-thumb", "data-dialogs",
-            "data-suggest", "data-suggest-from", "data-reports", "data-share":
+            "data-suggest", "data-suggest-from", "data-reports", "data-share", "data-reorder":
             return urlViolation(value, schemes: ["http", "https"])
         case "action":
             // The command flow, or a page of the site (the search box's GET).

@@ -55,6 +55,13 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     /// The key to report once the node has been seen (v6, ``ComponentReports/visible``): a
     /// renderer that can tell what is on screen feeds ``ImpressionTracker`` with it.
     public var reportsVisible: String?
+    /// For ``NodeRole/reorderable``: how a new order is sent.
+    public var reorder: NodeReorder?
+    /// For a row of a reorderable list: the id its list's order names it by.
+    public var reorderKey: String?
+    /// The node's secondary actions (v6, a component's `menu`), each a button or link node
+    /// beside its own action: what a "…" menu, a context menu or swipe actions show.
+    public var moreActions: [ViewNode] = []
 
     /// Creates a node; most members default to empty.
     public init(
@@ -161,6 +168,68 @@ public enum NodeRole: String, Sendable, Hashable, CaseIterable {
     case message
     /// An app-defined kind the renderer's own registry draws.
     case custom
+    /// Rows the user reorders (v6): ``ViewNode/reorder`` says how a new order is sent; each child
+    /// is one row, in order, its ``ViewNode/reorderKey`` the id the order names.
+    case reorderable
+}
+
+/// How a reorderable list's new order is sent (v6, ``NodeRole/reorderable``): every renderer moves
+/// rows its own way (a drag, `onMove`, a keyboard, a "Move up"), and asks this for the action to
+/// perform, so the order on the wire is decided in one place.
+public struct NodeReorder: Sendable, Hashable {
+    /// What the list is ("Works of Late Night"), for the move controls' names.
+    public var label: String
+    /// Every row's key, top to bottom, as the list is now: shown or hidden by the state, an
+    /// order the server gets names them all.
+    public var order: [String]
+    /// The keys of the rows shown (the node's children), top to bottom: what a renderer's
+    /// indexes count.
+    public var visible: [String]
+    /// The command a new order is sent with (its payload gains `order`).
+    public var move: Action.Command
+    /// Whether a move can be sent now (not while a blocking command is in flight).
+    public var isEnabled: Bool
+
+    /// The facts of `list` as it is now, `visible` its rows shown (all of them by default).
+    public init(_ list: Component.ReorderableList, visible: [String]? = nil, isEnabled: Bool = true) {
+        self.label = list.label
+        self.order = list.order
+        self.visible = visible ?? list.order
+        self.move = list.move
+        self.isEnabled = isEnabled
+    }
+
+    /// The command that puts the rows in `order`.
+    public func action(for order: [String]) -> Action {
+        .command(
+            Action.Command(url: move.url, payload: Component.ReorderableList.payload(of: move, for: order), optimistic: move.optimistic))
+    }
+
+    /// The command that moves the shown row at `from` to `to` (indexes among the rows shown,
+    /// `to` clamped to them); `nil` when that changes nothing. A hidden row keeps its place
+    /// beside its neighbours: the moved row lands just before the shown row it now precedes (or
+    /// just after the one it follows, at the end).
+    public func action(moving from: Int, to: Int) -> Action? {
+        guard visible.indices.contains(from) else { return nil }
+        let key = visible[from]
+        let shown = Component.ReorderableList.order(visible, moving: from, to: to)
+        guard shown != visible, let landed = shown.firstIndex(of: key) else { return nil }
+        var full = order.filter { $0 != key }
+        if landed + 1 < shown.count, let next = full.firstIndex(of: shown[landed + 1]) {
+            full.insert(key, at: next)
+        } else if landed > 0, let previous = full.firstIndex(of: shown[landed - 1]) {
+            full.insert(key, at: previous + 1)
+        } else {
+            full.insert(key, at: 0)
+        }
+        return action(for: full)
+    }
+
+    /// What "Move up" or "Move down" on the row at `index` is called, for a control without
+    /// room for words: "Move Nocturnes up in Works of Late Night".
+    public func moveLabel(_ title: String, up: Bool) -> String {
+        "Move \(title) \(up ? "up" : "down") in \(label)"
+    }
 }
 
 /// Layout and look of a node, in semantic terms renderers map to their own.

@@ -43,6 +43,14 @@ extension Resolution {
                 nodes[0].action?.isEnabled = false
             }
             if let key = component.attributes.report.visible { nodes[0].reportsVisible = key }
+            if !component.attributes.menu.isEmpty {
+                let menuID = childID(of: id, kind: "more", key: "menu")
+                nodes[0].moreActions = component.attributes.menu.map { item in
+                    control(
+                        id: childID(of: menuID, kind: "item", key: item.title), title: item.title, action: item.action, icon: item.icon,
+                        emphasis: nil, label: nil)
+                }
+            }
             if context.carriesBindingSources && component.id != nil {
                 nodes[0].computed = sources
                 nodes[0].isHidden = hidden
@@ -104,6 +112,7 @@ extension Resolution {
                     id: id, axis: .horizontal, alignment: value.alignment.map(alignment), spacing: value.spacing, padding: value.padding,
                     background: value.background, children: value.children)
             ]
+        case .reorderableList(let value): return [reorderable(value, id: id)]
         case .text(let value): return [text(value, id: id)]
         case .image(let value): return [image(value, id: id, serverLabel: serverLabel)]
         case .rectangle(let value): return [rectangle(value, id: id)]
@@ -196,6 +205,25 @@ extension Resolution {
             id: id, role: .stack,
             style: NodeStyle(axis: axis, alignment: alignment, spacing: spacing, padding: padding, background: color(background)),
             children: components(children, parent: id))
+    }
+
+    /// A reorderable list (v6): one node per row shown (a row that resolves to several nodes
+    /// keeps only its first: an order names rows, not pieces), each keyed by its id; the order
+    /// names every row, those the state hides too.
+    mutating func reorderable(_ value: Component.ReorderableList, id: NodeID) -> ViewNode {
+        var rows: [ViewNode] = []
+        var kept: [Component] = []
+        for (index, child) in value.children.enumerated() {
+            guard var row = component(child, index: index, parent: id).first else { continue }
+            // A row without an id is shown and stays where it is: no order can name it.
+            row.reorderKey = child.id
+            rows.append(row)
+            kept.append(child)
+        }
+        var node = ViewNode(id: id, role: .reorderable, accessibility: NodeAccessibility(label: value.label), children: rows)
+        // The order names every row, shown or hidden by the state; moves count the shown ones.
+        node.reorder = NodeReorder(value, visible: kept.compactMap(\.id), isEnabled: bind(.command(value.move), id: id).isEnabled)
+        return node
     }
 
     mutating func text(_ value: Component.Text, id: NodeID) -> ViewNode {

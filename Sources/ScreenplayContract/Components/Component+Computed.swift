@@ -88,6 +88,9 @@ extension Component {
         case .horizontalStack(var payload):
             payload.children = payload.children.compactMap { $0.mappingActions(transform) }
             copy.content = .horizontalStack(payload)
+        case .reorderableList(var payload):
+            payload.children = payload.children.compactMap { $0.mappingActions(transform) }
+            copy.content = .reorderableList(payload)
         default:
             break
         }
@@ -132,6 +135,9 @@ private struct BindingEvaluator {
         case .horizontalStack(var stack):
             stack.children = stack.children.compactMap(apply)
             component.content = .horizontalStack(stack)
+        case .reorderableList(var list):
+            list.children = list.children.compactMap(apply)
+            component.content = .reorderableList(list)
         default:
             break
         }

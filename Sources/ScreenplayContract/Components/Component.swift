@@ -59,6 +59,8 @@ public struct Component: Sendable, Hashable {
         case textField(TextField)
         /// Rows from an array in the state and one template (v6); expanded when the screen arrives.
         case rows(Rows)
+        /// Rows the user reorders, answered by a command with the new order (v6).
+        case reorderableList(ReorderableList)
         /// A kind this client does not know: kept with its JSON, never rendered, always logged.
         case unknown(Unknown)
     }
@@ -99,6 +101,8 @@ extension Component {
     public static func grid(_ value: Grid) -> Component { Component(.grid(value)) }
     /// A text field component (v4).
     public static func textField(_ value: TextField) -> Component { Component(.textField(value)) }
+    /// A reorderable list component (v6).
+    public static func reorderableList(_ value: ReorderableList) -> Component { Component(.reorderableList(value)) }
     /// A rows component (v6).
     public static func rows(_ value: Rows) -> Component { Component(.rows(value)) }
     /// A component of a kind this client does not know.
@@ -140,6 +144,14 @@ extension Component {
         return copy
     }
 
+    /// This component with `items` as its secondary actions (v6): a row's "…" menu beside its
+    /// own action. Older clients get the component alone.
+    public func menu(_ items: [MenuItem]) -> Component {
+        var copy = self
+        copy.attributes.menu = items
+        return copy
+    }
+
     /// This component reporting `key` once per screen view when it has been seen (v6, see
     /// ``ComponentReports``): an impression a server counts. Older clients report nothing.
     public func reportingVisible(_ key: String) -> Component {
@@ -162,6 +174,8 @@ extension ComponentPayload {
     public func computing(_ property: BindableProperty, _ expression: String) -> Component { component.computing(property, expression) }
     /// The component reporting `key` when seen (v6).
     public func reportingVisible(_ key: String) -> Component { component.reportingVisible(key) }
+    /// The component with secondary actions (v6).
+    public func menu(_ items: [MenuItem]) -> Component { component.menu(items) }
 }
 
 /// The `type` string of a component kind.
@@ -211,7 +225,7 @@ extension Component {
     public static let catalog: [any ComponentPayload.Type] = [
         ScreenHeader.self, SectionHeader.self, Paragraphs.self, DetailButton.self, ListRow.self, TrackRow.self,
         Carousel.self, VerticalStack.self, HorizontalStack.self, Text.self, Image.self, Rectangle.self,
-        Button.self, Spacer.self, FavoriteButton.self, Grid.self, TextField.self, Rows.self,
+        Button.self, Spacer.self, FavoriteButton.self, Grid.self, TextField.self, Rows.self, ReorderableList.self,
     ]
 
     /// Every kind this build knows, in catalog order.
@@ -252,15 +266,18 @@ extension Component {
         case .grid(let value): value
         case .textField(let value): value
         case .rows(let value): value
+        case .reorderableList(let value): value
         case .unknown: nil
         }
     }
 
-    /// Direct children (stack contents); empty for leaves. Carousel items are not components.
+    /// Direct children (stack contents, a reorderable list's rows); empty for leaves. Carousel
+    /// items are not components.
     public var children: [Component] {
         switch content {
         case .verticalStack(let stack): stack.children
         case .horizontalStack(let stack): stack.children
+        case .reorderableList(let list): list.children
         default: []
         }
     }

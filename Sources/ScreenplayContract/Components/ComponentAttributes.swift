@@ -21,21 +21,29 @@ public struct ComponentAttributes: Sendable, Hashable {
     /// What the client reports about the component (v6): see ``ComponentReports``. Clients of
     /// v5 and older never get it.
     public var report: ComponentReports
+    /// A row's secondary actions (v6), beside its primary one (its own `action`: tap plays or
+    /// opens): a "…" menu on the web and the terminal, a context menu and swipe actions in
+    /// SwiftUI. At most ``maximumMenuItems``. Clients of v5 and older get the row alone.
+    public var menu: [MenuItem]
+
+    /// The most secondary actions one component carries: a menu a person reads at a glance.
+    public static let maximumMenuItems = 8
 
     /// Creates attributes.
     public init(
         id: String? = nil, accessibility: Accessibility? = nil, bindings: [String: EntityReference] = [:], compute: ComputedProperties = [:],
-        report: ComponentReports = .init()
+        report: ComponentReports = .init(), menu: [MenuItem] = []
     ) {
         self.id = id
         self.accessibility = accessibility
         self.bindings = bindings
         self.compute = compute
         self.report = report
+        self.menu = menu
     }
 
     /// Whether nothing is set (nothing is written).
-    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty && compute.isEmpty && report.isEmpty }
+    public var isEmpty: Bool { id == nil && accessibility == nil && bindings.isEmpty && compute.isEmpty && report.isEmpty && menu.isEmpty }
 }
 
 extension ComponentAttributes: Codable {
@@ -44,12 +52,14 @@ extension ComponentAttributes: Codable {
         case bindings = "bind"
         case compute
         case report
+        case menu
     }
 
     /// The JSON members the attributes occupy in a component's object.
     static var memberNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
-    /// Reads `id`, `accessibility`, `bind` and (from v6) `compute` and `report`, each optional and checked. A
+    /// Reads `id`, `accessibility`, `bind` and (from v6) `compute`, `report` and `menu`, each optional and checked (a
+    /// bad menu item is left out and reported, items past ``maximumMenuItems`` too). A
     /// bad one is reported and left out; the component still shows, with its own values and a
     /// positional key (a bad binding: with that property's static value).
     public init(from decoder: any Decoder) throws {
@@ -69,9 +79,19 @@ extension ComponentAttributes: Codable {
         report =
             decoder.screenplayAPIVersion >= ComponentReports.introduced
             ? try container.decodeLossyIfPresent(ComponentReports.self, forKey: .report) ?? .init() : .init()
+        menu = []
+        if decoder.screenplayAPIVersion >= ComponentReports.introduced,
+            let items = try container.decodeLossyIfPresent([LossyElement<MenuItem>].self, forKey: .menu)?.compactMap(\.value)
+        {
+            if items.count > Self.maximumMenuItems {
+                try decoder.reportInvalid(
+                    "a menu holds at most \(Self.maximumMenuItems) items; the rest are left out", at: container.codingPath + [CodingKeys.menu])
+            }
+            menu = Array(items.prefix(Self.maximumMenuItems))
+        }
     }
 
-    /// Writes the members that are set (`compute` and `report` only for v6 and later).
+    /// Writes the members that are set (`compute`, `report` and `menu` only for v6 and later).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
@@ -81,6 +101,7 @@ extension ComponentAttributes: Codable {
             try container.encode(Dictionary(uniqueKeysWithValues: compute.map { ($0.key.rawValue, $0.value) }), forKey: .compute)
         }
         if encoder.screenplayAPIVersion >= ComponentReports.introduced && !report.isEmpty { try container.encode(report, forKey: .report) }
+        if encoder.screenplayAPIVersion >= ComponentReports.introduced && !menu.isEmpty { try container.encode(menu, forKey: .menu) }
     }
 }
 

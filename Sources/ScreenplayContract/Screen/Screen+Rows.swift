@@ -101,6 +101,9 @@ private struct RowExpansion {
             case .horizontalStack(var stack):
                 stack.children = expand(stack.children, at: here + ".children")
                 component.content = .horizontalStack(stack)
+            case .reorderableList(var list):
+                list.children = expand(list.children, at: here + ".children")
+                component.content = .reorderableList(list)
             default:
                 break
             }

@@ -115,7 +115,8 @@ final class SchemaRecorder: Decoder {
                     "x-open-enum": true, "x-known-values": .array(ColorToken.standard.map { .string($0.rawValue) }),
                     "default": .string(ColorToken.primaryText.rawValue),
                 ])
-        case is Component.Type: return cast(Component.spacer(.init()), ["$ref": "#/$defs/Component"])
+        // With an id: a reorderable list keeps only rows that have one.
+        case is Component.Type: return cast(Component.spacer(.init()).id("x"), ["$ref": "#/$defs/Component"])
         case is Action.Type: return cast(Action.openURL(.init(url: "x")), ["$ref": "#/$defs/Action"])
         case is Screen.Type: return cast(Screen(id: "x", title: "x", sections: []), ["$ref": "#/$defs/Screen"])
         case is CommandResult.Type: return cast(CommandResult.done(.init()), ["$ref": "#/$defs/CommandResult"])

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import ScreenplayServer
 import ScreenplayStore
@@ -65,6 +66,28 @@ extension CatalogRepository {
             try await database.delete(from: "playlist_works").where("playlist_id", .equal, playlistID).run()
             try await database.delete(from: "playlists").where("id", .equal, playlistID).run()
             return (.done, try row.decode(column: "name", as: String.self))
+        }
+    }
+
+    /// Puts the works of one of the user's playlists in `order`, which must name each of its
+    /// works once: an order that does not is stale (a 409, nothing changed).
+    func reorder(playlist playlistID: Int64, to order: [Int64], user: UserIdentity) async throws -> WriteOutcome {
+        try await users.write(for: user) { database in
+            guard try await Self.owns(playlistID, user, on: database) else { return .notFound }
+            let current = try await database.select().column("work_id").from("playlist_works").where("playlist_id", .equal, playlistID)
+                .orderBy("position").all().map { try $0.decode(column: "work_id", as: Int64.self) }
+            guard Set(current) == Set(order), current.count == order.count else {
+                throw ScreenplayError(
+                    status: .conflict, code: "staleOrder",
+                    message: "the order names \(order.count) works, but the playlist now holds \(current.count) and not the same ones: it changed meanwhile; move again on the playlist as it is now",
+                    path: "$.order")
+            }
+            guard current != order else { return .alreadyDone }
+            for (position, workID) in order.enumerated() {
+                try await database.update("playlist_works").set("position", to: position).where("playlist_id", .equal, playlistID)
+                    .where("work_id", .equal, workID).run()
+            }
+            return .done
         }
     }
 

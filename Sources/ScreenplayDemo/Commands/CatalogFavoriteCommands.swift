@@ -12,12 +12,19 @@ struct CatalogFavoriteCommands: Sendable {
     static func button(_ kind: CatalogKind, id: Int64, name: String, isFavorite: Bool) -> Component {
         let payload: JSONValue = [kind.payloadKey: .integer(Int(id))]
         return Component.FavoriteButton(
-            isFavorite: isFavorite, label: name,
-            add: .init(url: "commands/\(kind.commandPath)/add", payload: payload, optimistic: .init(entities: entity(kind, id: id, isFavorite: true))),
+            isFavorite: isFavorite, label: name, add: add(kind, id: id),
             remove: .init(
                 url: "commands/\(kind.commandPath)/remove", payload: payload, optimistic: .init(entities: entity(kind, id: id, isFavorite: false)))
         )
         .bind("isFavorite", to: kind.entity(id), DemoLinks.favoriteMember)
+    }
+
+    /// The command that hearts one item, every copy of its heart flipping before the answer:
+    /// a heart's, or a menu item's ("Add this recording to favorites").
+    static func add(_ kind: CatalogKind, id: Int64) -> Action.Command {
+        .init(
+            url: "commands/\(kind.commandPath)/add", payload: [kind.payloadKey: .integer(Int(id))],
+            optimistic: .init(entities: entity(kind, id: id, isFavorite: true)))
     }
 
     /// The entity that carries one item's favorite flag.

@@ -71,6 +71,44 @@ struct PlaylistCommands: Sendable {
         routes.command("playlists/remove-work", payload: .init(required: ["playlistId": .id, "workId": .id]), hooks: hooks) { request in
             try await removeWork(request)
         }
+        let order = CommandPayloadSchema.Field.schema([
+            "type": "array", "maxItems": .integer(CatalogRepository.maximumWorksPerPlaylist),
+            "items": ["type": "string", "pattern": "^work-[1-9][0-9]{0,17}$"],
+        ])
+        routes.command("playlists/reorder", payload: .init(required: ["playlistId": .id, "order": order]), hooks: hooks) { request in
+            try await reorder(request)
+        }
+    }
+
+    /// The command a reorderable list of `playlist`'s works sends its new order with (v6).
+    static func reorderCommand(playlist: PlaylistRecord) -> Action.Command {
+        Action.Command(url: "commands/playlists/reorder", payload: ["playlistId": .integer(Int(playlist.id))])
+    }
+
+    /// How an order names a work: its row's id.
+    static func orderKey(_ workID: Int64) -> String { "work-\(workID)" }
+
+    /// Puts the works of one of the user's playlists in the order sent (each named `work-<id>`,
+    /// every work of the playlist once). An order naming a work the playlist no longer holds, or
+    /// missing one (another device changed it meanwhile), is refused as stale: the page shows the
+    /// playlist as it is now.
+    func reorder(_ request: CommandRequest) async throws -> CommandResult {
+        let playlist = try await ownPlaylist(request)
+        guard let items = request.payload["order"]?.arrayValue else { throw ScreenplayError.invalidField("order", "must be an array of work-<id>") }
+        var order: [Int64] = []
+        for (index, item) in items.enumerated() {
+            // Written as the rows name them: `work-` and the id, no sign, no leading zero.
+            guard let text = item.stringValue, text.hasPrefix("work-"), let id = Int64(text.dropFirst(5)), id > 0, text == Self.orderKey(id) else {
+                throw ScreenplayError.invalidField("order[\(index)]", "must name a work as work-<id>")
+            }
+            guard !order.contains(id) else { throw ScreenplayError.invalidField("order[\(index)]", "names work \(id) twice") }
+            order.append(id)
+        }
+        switch try await catalog.reorder(playlist: playlist.id, to: order, user: request.user) {
+        case .notFound: throw ScreenplayError.notFound("no playlist \(playlist.id) of yours", path: "$.playlistId")
+        case .alreadyDone: return .done(.init(message: "“\(playlist.name)” is already in that order", refresh: true))
+        case .done: return .done(.init(message: "New order of “\(playlist.name)” saved", refresh: true))
+        }
     }
 
     // MARK: A playlist of one's own: rename, delete (after asking), take a work out

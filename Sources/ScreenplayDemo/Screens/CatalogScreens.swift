@@ -226,6 +226,18 @@ struct CatalogScreens: Sendable {
         return records
     }
 
+    /// A track row's secondary actions (v6): the composer's page, the recording into the
+    /// listener's favorites, a link to the work to share. The row's own action plays it.
+    static func trackMenu(work: WorkRecord, recording: RecordingRecord) -> [MenuItem] {
+        [
+            MenuItem(title: "Go to \(work.composerName)", icon: "person", action: .navigate(to: DemoLinks.composer(work.composerSlug))),
+            MenuItem(
+                title: "Add this recording to favorites", icon: "heart",
+                action: .command(CatalogFavoriteCommands.add(.recording, id: recording.id))),
+            MenuItem(title: "Share", icon: "share", action: .share(.init(title: work.title, url: "/" + DemoLinks.work(work.id)))),
+        ]
+    }
+
     func work(id: Int64, for user: UserIdentity = .anonymous) async throws -> Screen {
         guard let work = try await catalog.work(id: id) else {
             throw ScreenplayError.notFound("no work \(id)", path: DemoLinks.work(id))
@@ -273,6 +285,8 @@ struct CatalogScreens: Sendable {
                         // The row that is playing is marked, wherever the player was started (v6).
                         TrackRow(title: track.title, subtitle: recording.performers, duration: track.seconds, action: .play(play))
                             .selected(ClientValues.trackID.is(play.firstTrack.id))
+                            // Its "…" (v6): where else it leads, its recording's heart, a link to share.
+                            .menu(Self.trackMenu(work: work, recording: recording))
                     }
                 }
             }

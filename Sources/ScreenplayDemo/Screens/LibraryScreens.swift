@@ -88,26 +88,33 @@ struct LibraryScreens: Sendable {
                 if works.isEmpty {
                     Text("No works yet. Open a work and choose “Add to playlist”.", color: .token(.secondaryText))
                 }
-                for work in works {
-                    // The composer leads the subtitle (an accessory would squeeze the text beside a
-                    // Remove button on a phone).
-                    let row = ListRow(
-                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
-                        image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
-                    )
-                    .markedWhilePlaying(tracks[work.id])
-                    // Its owner may take a work out, from beside its row.
-                    if owned {
-                        HStack(alignment: .center, spacing: 8) {
-                            row
-                            PlaylistCommands.removeButton(playlist: playlist, work: work)
+                // Its owner puts the works in their own order (v6: dragged, or moved by keyboard;
+                // older apps get the list as it is) and takes a work out from beside its row.
+                if owned {
+                    ReorderableList(label: "Works of \(playlist.name)", move: PlaylistCommands.reorderCommand(playlist: playlist)) {
+                        for work in works {
+                            HStack(alignment: .center, spacing: 8) {
+                                Self.workRow(work, tracks: tracks)
+                                PlaylistCommands.removeButton(playlist: playlist, work: work)
+                            }
+                            .id(PlaylistCommands.orderKey(work.id))
                         }
-                    } else {
-                        row
                     }
+                } else {
+                    for work in works { Self.workRow(work, tracks: tracks) }
                 }
             }
         }
+    }
+
+    /// A work's row in a playlist: the composer leads the subtitle (an accessory would squeeze
+    /// the text beside a Remove button on a phone); it opens the work, marked while it plays.
+    static func workRow(_ work: WorkRecord, tracks: [Int64: [String]]) -> Component {
+        ListRow(
+            title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+            image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
+        )
+        .markedWhilePlaying(tracks[work.id])
     }
 
     /// A playlist as its share link shows it to anyone: its works and Play all, nothing to change.

@@ -34,6 +34,9 @@ extension Screen {
                 case .horizontalStack(var stack):
                     stack.children = assign(stack.children, prefix: component.id!)
                     component.content = .horizontalStack(stack)
+                case .reorderableList(var list):
+                    list.children = assign(list.children, prefix: component.id!)
+                    component.content = .reorderableList(list)
                 default:
                     break
                 }

@@ -21,6 +21,8 @@ public typealias Spacer = Component.Spacer
 public typealias Button = Component.Button
 /// A playable track row.
 public typealias TrackRow = Component.TrackRow
+/// Rows the user reorders (v6).
+public typealias ReorderableList = Component.ReorderableList
 /// A list row.
 public typealias ListRow = Component.ListRow
 /// A row that links somewhere.
@@ -86,6 +88,13 @@ extension Component.HorizontalStack {
         padding: Double? = nil, @ComponentBuilder _ children: () throws -> [Component]
     ) rethrows {
         self.init(alignment: alignment, spacing: spacing, background: background, padding: padding, children: try children())
+    }
+}
+
+extension Component.ReorderableList {
+    /// A reorderable list whose rows (each with an id) are written as a block.
+    public init(label: String, move: Action.Command, @ComponentBuilder _ children: () throws -> [Component]) rethrows {
+        self.init(label: label, move: move, children: try children())
     }
 }
 

@@ -124,6 +124,12 @@ public struct Downgrade: Sendable {
             stack.children = components(stack.children, entities: entities)
             component.content = .horizontalStack(stack)
             return [component]
+        case .reorderableList(var list):
+            // A row that falls back to several components, or to none, could not be named in an
+            // order: each row stays one component with its own id.
+            list.children = list.children.compactMap { row in components([row], entities: entities).first }
+            component.content = .reorderableList(list)
+            return [component]
         default:
             return [component]
         }

@@ -58,7 +58,7 @@ extension HTMLRenderer {
             inner += "</span>"
             for detail in node.details { inner += "<span class=\"accessory\">\(HTML.escape(detail))</span>" }
             return "<div class=\"row\"\(key)>" + wrap(inner, in: node.action, back: back)
-                + node.children.map { html($0, back: back) }.joined() + "</div>"
+                + node.children.map { html($0, back: back) }.joined() + moreMenu(node, back: back) + "</div>"
         case .button, .link, .toggle:
             return control(node, back: back)
         case .textField:
@@ -74,6 +74,8 @@ extension HTMLRenderer {
             let axis = node.style.axis == .horizontal ? " horizontal" : ""
             return "<div class=\"stack\(axis)\"\(key)\(label) style=\"\(style.joined(separator: ";"))\">"
                 + node.children.map { html($0, back: back) }.joined() + "</div>"
+        case .reorderable:
+            return reorderable(node, key: key, back: back)
         case .grid:
             let columns = node.style.columns ?? 2
             let label = node.accessibility.label.map { " aria-label=\"\(HTML.escape($0))\"" } ?? ""
@@ -407,5 +409,57 @@ extension HTMLRenderer {
         case .bold: "700"
         }
     }
-}
 
+    /// A reorderable list (v6): an ordered list whose rows each carry a "Move up" and a "Move
+    /// down" form with the order that move makes (what works without the script, and with the
+    /// keyboard), and a handle the reorders module shows (drag, or the arrow keys). The list
+    /// names the module and what a new order is sent with, for a drag.
+    func reorderable(_ node: ViewNode, key: String, back: String) -> String {
+        guard let reorder = node.reorder else { return "" }
+        let module = WebScript.reorder.map { " data-reorder=\"\(HTML.escape($0.versionedPath))\"" } ?? ""
+        let command =
+            " data-reorder-url=\"\(HTML.escape(reorder.move.url))\" data-reorder-payload=\"\(HTML.escape(Self.payloadJSON(reorder.move)))\""
+        var list = "<ol class=\"reorder\"\(key) aria-label=\"\(HTML.escape(reorder.label))\"\(reorder.isEnabled ? module + command : "")>"
+        for row in node.children {
+            let title = Self.title(of: row) ?? row.reorderKey ?? "a row"
+            var moves = ""
+            // A row's place among those that move (a row without a key stays where it is).
+            if reorder.isEnabled, let key = row.reorderKey, let index = reorder.visible.firstIndex(of: key) {
+                moves += "<button type=\"button\" class=\"reorder-handle\" aria-label=\"\(HTML.escape("Reorder \(title): arrow keys move it"))\">"
+                    + "<span aria-hidden=\"true\">⠿</span></button>"
+                for (up, symbol) in [(true, "↑"), (false, "↓")] {
+                    let label = reorder.moveLabel(title, up: up)
+                    guard let action = reorder.action(moving: index, to: up ? index - 1 : index + 1), case .command(let move) = action else {
+                        moves += "<button type=\"button\" class=\"reorder-move\" aria-label=\"\(HTML.escape(label))\" disabled><span aria-hidden=\"true\">\(symbol)</span></button>"
+                        continue
+                    }
+                    moves += "<form method=\"post\" action=\"\(HTML.escape(links.commandPath))\">" + hiddenFields(command: move, back: back)
+                        + "<button type=\"submit\" class=\"reorder-move\" aria-label=\"\(HTML.escape(label))\"><span aria-hidden=\"true\">\(symbol)</span></button></form>"
+                }
+            }
+            // Keyed as a node, so a refresh moves the row (and the focus on its handle) rather than
+            // rewriting it in place.
+            let rowKey = HTML.escape(node.id.rawValue + "/" + (row.reorderKey ?? ""))
+            list += "<li class=\"reorder-row\" data-node=\"\(rowKey)\" data-key=\"\(HTML.escape(row.reorderKey ?? ""))\">" + html(row, back: back)
+                + "<div class=\"reorder-moves\">\(moves)</div></li>"
+        }
+        return list + "</ol>"
+    }
+
+    /// What a row is called: its own text, else the first text among its children (a row with a
+    /// button beside it is a stack).
+    static func title(of node: ViewNode) -> String? {
+        if node.role == .row || node.role == .tile || node.role == .text, let text = node.text { return text }
+        for child in node.children { if let title = title(of: child) { return title } }
+        return nil
+    }
+
+    /// A row's secondary actions (v6) as a disclosure beside its own action: "⋯" opens them, and
+    /// each is a link or a command form, so they work without the script and with the keyboard.
+    func moreMenu(_ node: ViewNode, back: String) -> String {
+        guard !node.moreActions.isEmpty else { return "" }
+        let label = "More for " + (Self.title(of: node) ?? "this row")
+        return "<details class=\"more\"><summary class=\"more-toggle\" aria-label=\"\(HTML.escape(label))\"><span aria-hidden=\"true\">⋯</span></summary>"
+            + "<div class=\"more-panel\">" + node.moreActions.map { html($0, back: back) }.joined() + "</div></details>"
+    }
+}

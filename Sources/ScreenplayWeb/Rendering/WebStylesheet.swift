@@ -124,6 +124,23 @@ enum WebStylesheet {
         button[disabled],.action[aria-disabled]{opacity:.5;cursor:not-allowed}
         .row-button{all:unset;display:flex;gap:12px;align-items:center;flex:1;cursor:pointer}
         .row-button:focus-visible{outline:3px solid var(--sp-accent);outline-offset:2px}
+        ol.reorder{list-style:none;margin:0 0 12px;padding:0}
+        .reorder-row{display:flex;align-items:center;gap:6px;border-bottom:1px solid var(--sp-border);background:var(--sp-background)}
+        .reorder-row>:first-child{flex:1;min-width:0}.reorder-row .row{border-bottom:0}.reorder-moves{display:flex;gap:2px;flex:0 0 auto}
+        @media (max-width:560px){.reorder-moves{flex-direction:column}.reorder-move{min-height:32px}.reorder-row{gap:2px}}
+        .reorder-moves form{margin:0}
+        .reorder-move,.reorder-handle{min-width:40px;min-height:40px;border-radius:10px;border:1px solid transparent;background:none;color:var(--sp-secondaryText);cursor:pointer;font:inherit}
+        .reorder-move:hover,.reorder-handle:hover{background:var(--sp-surface);color:var(--sp-accent)}
+        .reorder-move:focus-visible,.reorder-handle:focus-visible{outline:3px solid var(--sp-accent);outline-offset:1px}
+        .reorder-handle{display:none;cursor:grab;touch-action:none}.sp-reorder .reorder-handle{display:inline-block}.reorder-row.dragging{box-shadow:var(--sp-shadow);position:relative;z-index:2}
+        .reorder-row.dragging .reorder-handle{cursor:grabbing}
+        details.more{position:relative;z-index:1;flex:0 0 auto}details.more[open]{z-index:25}details.more>summary{list-style:none}details.more>summary::-webkit-details-marker{display:none}
+        .more-toggle{display:grid;place-items:center;min-width:40px;min-height:40px;border-radius:10px;color:var(--sp-secondaryText);cursor:pointer;font-size:1.25em}
+        .more-toggle:hover,details.more[open]>.more-toggle{background:var(--sp-surface);color:var(--sp-accent)}
+        .more-toggle:focus-visible{outline:3px solid var(--sp-accent);outline-offset:1px}
+        .more-panel{position:absolute;right:0;top:calc(100% + 4px);z-index:20;display:flex;flex-direction:column;align-items:stretch;gap:4px;padding:8px;border-radius:12px;background:var(--sp-surface);box-shadow:var(--sp-shadow);min-width:220px}
+        .more-panel .action{width:100%;justify-content:flex-start;text-align:start;border-color:transparent;background:none}.more-panel form{margin:0}
+        .more-panel .action:hover{background:var(--sp-background)}
         details.share{display:inline-block;position:relative;margin:0 8px 0 0}
         details.share>summary[data-copied]::after{content:" · " attr(data-copied)}
         details.share>summary{list-style:none}details.share>summary::-webkit-details-marker{display:none}

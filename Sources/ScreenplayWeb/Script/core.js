@@ -193,6 +193,8 @@ export function enhance(root) {
   // A screen with client state (v6) names the module that runs it; other pages never load it.
   const state = $("#screen-state", root);
   if (state) import(state.dataset.stateModule).then((module) => module.start(root, state)).catch(() => {});
+  // A list the user reorders (v6) names the module that drags it; other pages never load it.
+  for (const list of $$("ol[data-reorder]", root)) import(list.dataset.reorder).then((module) => module.attach(list)).catch(() => {});
   // What the server asked to hear about once seen (v6): the reports' module watches it.
   if ($("[data-visible]", root)) report();
 }

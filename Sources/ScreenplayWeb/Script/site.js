@@ -5,8 +5,9 @@ import { $, $$, announce, doc, fetchPage, report, samePage, show, site, slot, wi
 
 // The server says where commands go, how long an answer may take (the client core's wait) and
 // which paths are its pages ("/screens/*": every path under it).
-const commandTimeout = Number(doc.body.dataset.commandMs) || 10000;
-const pages = (doc.body.dataset.pages || "/").split(" ");
+const conf = doc.body.dataset;
+const commandTimeout = Number(conf.commandMs) || 10000;
+const pages = (conf.pages || "/").split(" ");
 const isPagePath = (path) => pages.some((page) => page.endsWith("*") ? path.startsWith(page.slice(0, -1)) : path === page);
 
 // ---- Navigation: the carried header at once, then the body ----
@@ -73,6 +74,8 @@ let pending = 0;
 const chains = new Map();
 
 function submitCommand(form, submitter) {
+  // A row's "⋯" menu closes once one of its actions is chosen.
+  form.closest(".more")?.removeAttribute("open");
   const body = new URLSearchParams(new FormData(form, submitter));
   const undo = form.hasAttribute("data-toggle") ? flipAll(form) : null;
   const run = () => sendCommand(form, body, submitter, undo);
@@ -109,7 +112,7 @@ async function sendCommand(form, body, submitter, undo) {
   } catch (error) {
     pending -= 1;
     undo?.();
-    const message = doc.body.dataset[error.name === "TimeoutError" ? "commandTimeout" : "commandFailure"];
+    const message = conf[error.name === "TimeoutError" ? "commandTimeout" : "commandFailure"];
     closeDialog();
     announce(message);
     showError(message);
@@ -163,7 +166,7 @@ let dialogs = null;
 
 // Without the module (it could not load), the dialog's own page, as without the script.
 function openDialog(page, trigger) {
-  return import(doc.body.dataset.dialogs).then((module) => (dialogs = module).open(page, trigger), () => location.assign(page.url));
+  return import(conf.dialogs).then((module) => (dialogs = module).open(page, trigger), () => location.assign(page.url));
 }
 
 function closeDialog() {
@@ -309,7 +312,7 @@ doc.addEventListener("click", (event) => {
   if (target.closest("dialog [data-dialog-close]")) return take(closeDialog);
   const summary = target.closest("details.share > summary");
   // Share: its module (the system's sheet, else the link copied) loads on the first tap.
-  if (summary && (navigator.share || navigator.clipboard)) return take(() => import(doc.body.dataset.share).then((module) => module.share(summary), () => (summary.parentElement.open = true)));
+  if (summary && (navigator.share || navigator.clipboard)) return take(() => import(conf.share).then((module) => module.share(summary), () => (summary.parentElement.open = true)));
   const link = target.closest("a[href]");
   if (!link || link.target || link.hasAttribute("download")) return;
   if (link.dataset.play) return take(() => play(link));
@@ -338,7 +341,7 @@ doc.addEventListener("submit", (event) => {
     visit(action.pathname + "?" + query.toString());
     return;
   }
-  if (form.method === "post" && action.pathname === doc.body.dataset.commandPath) {
+  if (form.method === "post" && action.pathname === conf.commandPath) {
     event.preventDefault();
     submitCommand(form, event.submitter);
   }

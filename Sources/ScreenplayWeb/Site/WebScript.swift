@@ -56,8 +56,15 @@ enum WebScript {
         source("share").map { ScriptModule(path: "/web/share.js", source: $0, dependencies: [core]) }
     }
 
+    /// Reorderable lists (v6): a drag, or the arrow keys on a row's handle, then one command with
+    /// the new order. Loaded only by a page with such a list, which names its URL
+    /// (`data-reorder`); without it the rows' "Move up" and "Move down" forms still work.
+    static let reorder: ScriptModule? = core.flatMap { core in
+        source("reorder").map { ScriptModule(path: "/web/reorder.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs, reports, share].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs, reports, share, reorder].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }
