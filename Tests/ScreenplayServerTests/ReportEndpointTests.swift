@@ -159,7 +159,7 @@ struct ReportEndpointTests {
     func described() {
         let served = Self.service().routeTable(version: .v6)
         #expect(served.routes.contains { $0.operation == "reportEvents" && $0.path.description == "api/v6/reports" && $0.method == .post })
-        #expect(served.schemas["ReportBatch"] != nil && served.schemas["ReportReceipt"] != nil)
+        #expect(served.schemas["ReportBatch"] != nil && served.schemas["ReportReceipt"] != nil && served.schemas["ReportEvent"] != nil)
         #expect(!Self.service().routeTable(version: .v5).routes.contains { $0.operation == "reportEvents" })
         #expect(!Self.service(reports: nil).routeTable(version: .v6).routes.contains { $0.operation == "reportEvents" })
     }

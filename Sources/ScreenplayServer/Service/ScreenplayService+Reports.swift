@@ -71,22 +71,28 @@ extension ScreenplayService {
     public static let reportSchemas: [String: JSONValue] = {
         let identifier = { (maximum: Int) -> JSONValue in ["type": "string", "pattern": .string("^[A-Za-z0-9._:/~-]{1,\(maximum)}$")] }
         return [
+            // Each event is checked alone and one that breaks a rule is refused in the receipt, the
+            // rest stored: so a batch's items are any value (a `ReportEvent` is what is stored).
             "ReportBatch": [
                 "type": "object", "required": ["events"],
                 "properties": [
                     "events": [
                         "type": "array", "maxItems": .integer(ClientEvent.Limits.eventsPerBatch),
                         "items": [
-                            "type": "object", "required": ["id", "kind", "key", "at"],
-                            "properties": [
-                                "id": identifier(ClientEvent.Limits.idLength),
-                                "kind": ["type": "string", "enum": .array(ClientEvent.Kind.allCases.map { .string($0.rawValue) })],
-                                "key": identifier(ClientEvent.Limits.keyLength),
-                                "screen": ["type": ["string", "null"], "maxLength": .integer(ClientEvent.Limits.screenLength)],
-                                "at": ["type": "string", "format": "date-time"],
-                            ],
+                            "anyOf": [["$ref": "#/$defs/ReportEvent"], [:]],
+                            "description": "A ReportEvent; anything else is refused alone, at its path, in the receipt.",
                         ],
                     ]
+                ],
+            ],
+            "ReportEvent": [
+                "type": "object", "required": ["id", "kind", "key", "at"],
+                "properties": [
+                    "id": identifier(ClientEvent.Limits.idLength),
+                    "kind": ["type": "string", "enum": .array(ClientEvent.Kind.allCases.map { .string($0.rawValue) })],
+                    "key": identifier(ClientEvent.Limits.keyLength),
+                    "screen": ["type": ["string", "null"], "maxLength": .integer(ClientEvent.Limits.screenLength)],
+                    "at": ["type": "string", "format": "date-time", "description": "No more than 30 days before the server's time, nor a day after."],
                 ],
             ],
             "ReportReceipt": [
