@@ -124,3 +124,34 @@ struct ReportFlowTests {
         }
     }
 }
+
+/// What a play changes: a new play of a real track moves the listener's revision (home shows it);
+/// the same play again, an impression, or a key naming no track moves nothing.
+@Suite("End to end: what a reported play changes", .serialized)
+struct ReportRevisionTests {
+    @Test("only a newly stored play of a track moves the user's revision; a repeat, an impression or a junk key does not")
+    func revision() async throws {
+        let harness = DemoServerHarness()
+        defer { harness.removeData() }
+        try await harness.withDemo { _, demo in
+            let identity = try await demo.service.resolveIdentity(token: nil, creating: true)
+            let user = identity.user
+            let sink = try #require(demo.service.reports)
+            let now = Date()
+            func revision() async throws -> Int64 { try await demo.catalog.users.revision(of: user) }
+            let start = try await revision()
+            _ = try await sink.store([ClientEvent(id: "v", kind: .visible, key: "home/x", at: now)], from: user, receivedAt: now)
+            _ = try await sink.store(
+                [ClientEvent(id: "j1", kind: .played, key: "007", at: now), ClientEvent(id: "j2", kind: .played, key: "abc", at: now)],
+                from: user, receivedAt: now)
+            #expect(try await revision() == start, "an impression or a key naming no track changes no screen")
+            _ = try await sink.store([ClientEvent(id: "p", kind: .played, key: "7", at: now)], from: user, receivedAt: now)
+            let afterPlay = try await revision()
+            #expect(afterPlay > start)
+            let again = try await sink.store([ClientEvent(id: "p", kind: .played, key: "7", at: now)], from: user, receivedAt: now)
+            #expect(again.stored == 0 && again.repeated == 1)
+            #expect(try await revision() == afterPlay, "a play sent again changes nothing")
+            #expect(try await demo.catalog.recentlyPlayed(by: user).map(\.track.id) == [7], "\"007\" is not track 7")
+        }
+    }
+}

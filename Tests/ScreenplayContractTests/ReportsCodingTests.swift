@@ -66,8 +66,18 @@ struct ReportsCodingTests {
         #expect(abs((back.events.first?.at.timeIntervalSince1970 ?? 0) - at.timeIntervalSince1970) < 0.001)
         #expect(ClientEvent.date("2026-11-28T05:40:12Z") == ClientEvent.date("2026-11-28T06:40:12+01:00"))
         #expect(ClientEvent.date("2026-11-28T05:40:12.500Z")!.timeIntervalSince(ClientEvent.date("2026-11-28T05:40:12Z")!) == 0.5)
-        for bad in ["", "yesterday", "2026-11-28", "2026-13-28T05:40:12Z", String(repeating: "9", count: 100)] {
+        for bad in [
+            "", "yesterday", "2026-11-28", "2026-13-28T05:40:12Z", String(repeating: "9", count: 100),
+            // What Foundation would roll over into another moment, or read past.
+            "2026-11-27T06:00:00Zjunk", "2026-11-27T06:00:00Z\u{0}", "2026-11-27T06:00:00Z ", " 2026-11-27T06:00:00Z",
+            "2026-11-27T06:61:00Z", "2026-11-27T06:00:99Z", "2026-11-27T25:00:00Z", "2026-11-27T06:00:60Z", "2026-02-30T06:00:00Z",
+            "2026-02-29T06:00:00Z", "2026-11-27T06:00:00+01", "2026-11-27T06:00:00+0100", "2026-11-27T06:00:00+15:00",
+            "2026-11-27T06:00:00.Z", "2026-11-27T06:00:00.1234567890Z", "2026-11-27t06:00:00z", "2026-11-27 06:00:00Z",
+        ] {
             #expect(ClientEvent.date(bad) == nil, "\(bad)")
+        }
+        for good in ["2024-02-29T06:00:00Z", "2026-11-27T23:59:59.123456789Z", "2026-11-27T06:00:00+14:00", "2026-11-27T06:00:00-12:00"] {
+            #expect(ClientEvent.date(good) != nil, "\(good)")
         }
     }
 
@@ -84,10 +94,32 @@ struct ReportsCodingTests {
                 .null,
             ]
         ]
-        let (events, refused) = try ClientEventBatch.read(body, now: now)
+        let (events, refused, repeated) = try ClientEventBatch.read(body, now: now)
         #expect(events.map(\.id) == ["a", "b"])
+        #expect(repeated == 1, "the second a is the same event sent twice")
         #expect(refused.map(\.path) == ["$.events[3].at", "$.events[4]"])
         #expect(throws: ClientEventBatch.Refusal.self) { try ClientEventBatch.read(["events": "all"], now: now) }
         #expect(throws: ClientEventBatch.Refusal.self) { try ClientEventBatch.read(.array([]), now: now) }
+    }
+
+    @Test("a screen path with a control, a line separator or a bidirectional control is refused, and so is an empty one")
+    func screens() throws {
+        let now = Date()
+        for bad in ["", "a\u{202E}b", "a\u{85}b", "a\u{2028}b", "a\u{7}b", "a\u{2066}b", String(repeating: "s", count: ClientEvent.Limits.screenLength + 1)] {
+            let body: JSONValue = ["events": [["id": "a", "kind": "visible", "key": "k", "screen": .string(bad), "at": .string(ClientEvent.text(now))]]]
+            let (events, refused, _) = try ClientEventBatch.read(body, now: now)
+            #expect(events.isEmpty && refused.map(\.path) == ["$.events[0].screen"], "\(bad.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test("a full batch of the longest events fits the body limit, inside the 64 KiB a server reads by default")
+    func fullBatchFits() throws {
+        let at = ClientEvent.text(Date())
+        let event = ClientEvent(
+            id: String(repeating: "i", count: ClientEvent.Limits.idLength), kind: .visible, key: String(repeating: "k", count: ClientEvent.Limits.keyLength),
+            screen: String(repeating: "s", count: ClientEvent.Limits.screenLength), at: ClientEvent.date(at)!)
+        let bytes = try JSONEncoder().encode(ClientEventBatch(events: Array(repeating: event, count: ClientEvent.Limits.eventsPerBatch)))
+        #expect(bytes.count <= ClientEvent.Limits.batchBytes, "\(bytes.count)")
+        #expect(ClientEvent.Limits.batchBytes <= 64 << 10)
     }
 }

@@ -181,6 +181,18 @@ struct PlaylistReorderTests {
         }
     }
 
+    @Test("an order longer than a playlist can be is refused at $.order before anything is looked at")
+    func tooLong() async throws {
+        try await withDemo { demo, _ in
+            let (user, id) = try await Self.playlist(demo)
+            let items = (1...(CatalogRepository.maximumWorksPerPlaylist + 1)).map { JSONValue.string("work-\($0)") }
+            let error = await Self.refusal { try await Self.reorder(demo, id, items, user: user) }
+            #expect(error?.status == .unprocessableContent && error?.path == "$.order", "\(String(describing: error))")
+            #expect(error?.message.contains("at most \(CatalogRepository.maximumWorksPerPlaylist)") == true)
+            #expect(try await Self.stored(demo, id) == [1, 5, 9])
+        }
+    }
+
     @Test("another user's playlist, or an editorial one, is a 404 that tells nothing more; nothing changed")
     func notYours() async throws {
         try await withDemo { demo, _ in

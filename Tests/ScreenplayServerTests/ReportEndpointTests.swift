@@ -59,9 +59,9 @@ struct ReportEndpointTests {
         // The same ids from someone else are theirs: stored.
         let other = await Self.post(service, batch, headers: [.contentType: "application/json", .authorization: "Bearer token-99"])
         #expect(try Self.receipt(other).stored == 2)
-        // One id twice in a batch is one event.
-        let doubled = await Self.post(service, #"{"events":[\#(Self.event("b1")),\#(Self.event("b1"))]}"#)
-        #expect(try Self.receipt(doubled) == ClientEventReceipt(stored: 1, repeated: 0, refused: []))
+        // One id twice in a batch is one event, the second copy counted as repeated: the counts add up.
+        let doubled = await Self.post(service, #"{"events":[\#(Self.event("b1")),\#(Self.event("b1", kind: "visible"))]}"#)
+        #expect(try Self.receipt(doubled) == ClientEventReceipt(stored: 1, repeated: 1, refused: []))
     }
 
     @Test("each bad event is refused at its path in words; the others are stored")
@@ -131,6 +131,22 @@ struct ReportEndpointTests {
         #expect([HTTPResponse.Status.badRequest, .ok].contains(number.head.status))
         if number.head.status == .ok { #expect(try Self.receipt(number).refused.map(\.path) == ["$.events[0].at"]) }
         #expect(sink.events.isEmpty, "nothing of any of these was stored")
+    }
+
+    @Test("an empty batch, or one whose every event is refused, makes no identity")
+    func nothingToKeep() async throws {
+        let identities = CountingIdentities()
+        var routes = ScreenplayRoutes()
+        routes.screen("home") { _ in Screen(id: "home", title: "Home") { Section("s") { Text("x") } } }
+        let service = ScreenplayService(routes: routes, identity: identities, reports: InMemoryClientEventSink())
+        let empty = await Self.post(service, #"{"events":[]}"#)
+        #expect(empty.head.status == .ok && empty.head.headerFields[ScreenplayService.tokenHeader] == nil)
+        let refused = await Self.post(service, #"{"events":[\#(Self.event("x", kind: "nope"))]}"#)
+        #expect(try Self.receipt(refused).refused.map(\.path) == ["$.events[0].kind"])
+        #expect(refused.head.headerFields[ScreenplayService.tokenHeader] == nil)
+        #expect(identities.calls == 0, "nobody was resolved, nobody made")
+        let kept = await Self.post(service, #"{"events":[\#(Self.event("y"))]}"#)
+        #expect(kept.head.headerFields[ScreenplayService.tokenHeader] != nil)
     }
 
     @Test("before v6, on a server that keeps none, with a GET, or cross-site with the cookie, there is no report")

@@ -45,8 +45,9 @@ public struct ClientEvent: Codable, Sendable, Hashable {
     public enum Limits {
         /// Events in one batch; a client with more sends several.
         public static let eventsPerBatch = 100
-        /// Bytes of one batch's body: room for a full batch of the longest events.
-        public static let batchBytes = 128 << 10
+        /// Bytes of one batch's body: room for a full batch of the longest events (100 × about
+        /// 540 bytes), inside the 64 KiB a server reads of any body by default.
+        public static let batchBytes = 64 << 10
         /// Events a client keeps while it cannot send (the oldest go first past it).
         public static let queuedEvents = 1_000
         /// The longest event id.
@@ -54,7 +55,7 @@ public struct ClientEvent: Codable, Sendable, Hashable {
         /// The longest report key.
         public static let keyLength = 128
         /// The longest screen path.
-        public static let screenLength = 512
+        public static let screenLength = 256
         /// How old an event may be when it arrives (a phone offline for a month still counts).
         public static let oldest: TimeInterval = 30 * 86_400
         /// How far ahead of the server's clock an event may say it happened (a phone's clock
@@ -95,9 +96,40 @@ public struct ClientEvent: Codable, Sendable, Hashable {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// An ISO 8601 time with or without fractional seconds, `Z` or an offset; `nil` otherwise.
+    /// An RFC 3339 time (`2026-11-28T05:40:12Z`, with up to nine fractional digits and `Z` or an
+    /// offset `±hh:mm`); `nil` for anything else. Checked field by field first (a 25th hour, a
+    /// 61st minute, the 30th of February, a leap second, trailing text are all refused), because
+    /// Foundation's parser rolls such values over into another moment instead.
     public static func date(_ text: String) -> Date? {
-        guard text.utf8.count <= 40 else { return nil }
+        let bytes = Array(text.utf8)
+        guard (20...35).contains(bytes.count) else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7), bytes[7] == UInt8(ascii: "-"),
+            let day = number(8..<10), bytes[10] == UInt8(ascii: "T"), let hour = number(11..<13), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(14..<16), bytes[16] == UInt8(ascii: ":"), let second = number(17..<19),
+            (1...12).contains(month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
+        var index = 19
+        if bytes[index] == UInt8(ascii: ".") {
+            let digits = bytes[(index + 1)...].prefix { (0x30...0x39).contains($0) }.count
+            guard (1...9).contains(digits) else { return nil }
+            index += 1 + digits
+        }
+        let zone = bytes[index...]
+        if zone.count == 1 {
+            guard zone.first == UInt8(ascii: "Z") else { return nil }
+        } else {
+            guard zone.count == 6, zone.first == UInt8(ascii: "+") || zone.first == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ":"),
+                let offsetHours = number((index + 1)..<(index + 3)), let offsetMinutes = number((index + 4)..<(index + 6)),
+                offsetHours <= 14, offsetMinutes < 60
+            else { return nil }
+        }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
@@ -135,8 +167,9 @@ public struct ClientEventBatch: Codable, Sendable, Hashable {
     /// ``ClientEvent/Limits/idLength`` and ``ClientEvent/Limits/keyLength``), `kind` one of
     /// ``ClientEvent/Kind``, `screen` optional text without control characters, `at` an ISO 8601
     /// time no older than ``ClientEvent/Limits/oldest`` and no further ahead than
-    /// ``ClientEvent/Limits/newest`` of `now`. An id named twice in one batch is one event.
-    public static func read(_ body: JSONValue, now: Date) throws(Refusal) -> (events: [ClientEvent], refused: [Refusal]) {
+    /// ``ClientEvent/Limits/newest`` of `now`. An id named twice in one batch is one event, the
+    /// later copies counted in `repeated`.
+    public static func read(_ body: JSONValue, now: Date) throws(Refusal) -> (events: [ClientEvent], refused: [Refusal], repeated: Int) {
         guard case .object(let members) = body else { throw Refusal(path: "$", reason: "the body must be an object with 'events'") }
         guard let list = members["events"]?.arrayValue else { throw Refusal(path: "$.events", reason: "must be an array of events") }
         guard list.count <= ClientEvent.Limits.eventsPerBatch else {
@@ -145,17 +178,31 @@ public struct ClientEventBatch: Codable, Sendable, Hashable {
         var events: [ClientEvent] = []
         var refused: [Refusal] = []
         var seen: Set<String> = []
+        var repeated = 0
         for (index, element) in list.enumerated() {
             let at = "$.events[\(index)]"
             switch Self.event(element, at: at, now: now) {
             case .success(let event):
-                guard seen.insert(event.id).inserted else { continue }
+                // An id already in this batch is that event sent twice: counted as repeated.
+                guard seen.insert(event.id).inserted else {
+                    repeated += 1
+                    continue
+                }
                 events.append(event)
             case .failure(let refusal):
                 refused.append(refusal)
             }
         }
-        return (events, refused)
+        return (events, refused, repeated)
+    }
+
+    /// What a screen path may not hold: C0 and C1 controls, DEL, line and paragraph separators,
+    /// bidirectional controls (text that would reorder or break what a person reads in a log).
+    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     static func event(_ element: JSONValue, at path: String, now: Date) -> Result<ClientEvent, Refusal> {
@@ -181,13 +228,16 @@ public struct ClientEventBatch: Codable, Sendable, Hashable {
         switch item["screen"] {
         case nil, .null?: screen = nil
         case .string(let text)?
-        where text.unicodeScalars.count <= ClientEvent.Limits.screenLength && !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }):
+        where !text.isEmpty && text.unicodeScalars.count <= ClientEvent.Limits.screenLength && !text.unicodeScalars.contains(where: Self.isForbidden):
             screen = text
         default:
-            return .failure(.init(path: "\(path).screen", reason: "must be a screen path of at most \(ClientEvent.Limits.screenLength) characters, without control characters"))
+            return .failure(
+                .init(
+                    path: "\(path).screen",
+                    reason: "must be a screen path of 1 to \(ClientEvent.Limits.screenLength) characters, without control characters, line separators or bidirectional controls"))
         }
         guard let text = item["at"]?.stringValue, let date = ClientEvent.date(text) else {
-            return .failure(.init(path: "\(path).at", reason: "must be an ISO 8601 time such as 2026-11-28T05:40:12.345Z"))
+            return .failure(.init(path: "\(path).at", reason: "must be an RFC 3339 time such as 2026-11-28T05:40:12.345Z"))
         }
         guard date >= now.addingTimeInterval(-ClientEvent.Limits.oldest), date <= now.addingTimeInterval(ClientEvent.Limits.newest) else {
             return .failure(.init(path: "\(path).at", reason: "is more than 30 days before or a day after the server's time"))

@@ -11,7 +11,7 @@ extension CatalogRepository {
     func recentlyPlayed(by user: UserIdentity, limit: Int = 6) async throws -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] {
         guard !user.isAnonymous else { return [] }
         let played = try await SQLClientEventLog(store: store).latest(.played, of: user, limit: limit * 8)
-        let ids = played.compactMap { Int64($0.key) }
+        let ids = played.compactMap { Self.trackID(inKey: $0.key) }
         guard !ids.isEmpty else { return [] }
         let tracks = try await store.read { database in
             try await database.select().column("*").from("tracks").where("id", .in, ids)
@@ -27,5 +27,12 @@ extension CatalogRepository {
             if result.count == limit { break }
         }
         return result
+    }
+
+    /// The track a `played` event's key names: its id as the player writes it (`"40"`; not
+    /// `"040"` or `"+40"`), else `nil`.
+    static func trackID(inKey key: String) -> Int64? {
+        guard let id = Int64(key), id > 0, String(id) == key else { return nil }
+        return id
     }
 }

@@ -95,13 +95,18 @@ struct PlaylistCommands: Sendable {
     func reorder(_ request: CommandRequest) async throws -> CommandResult {
         let playlist = try await ownPlaylist(request)
         guard let items = request.payload["order"]?.arrayValue else { throw ScreenplayError.invalidField("order", "must be an array of work-<id>") }
+        guard items.count <= CatalogRepository.maximumWorksPerPlaylist else {
+            throw ScreenplayError.invalidField(
+                "order", "names \(items.count) works; a playlist holds at most \(CatalogRepository.maximumWorksPerPlaylist)")
+        }
         var order: [Int64] = []
+        var named: Set<Int64> = []
         for (index, item) in items.enumerated() {
             // Written as the rows name them: `work-` and the id, no sign, no leading zero.
             guard let text = item.stringValue, text.hasPrefix("work-"), let id = Int64(text.dropFirst(5)), id > 0, text == Self.orderKey(id) else {
                 throw ScreenplayError.invalidField("order[\(index)]", "must name a work as work-<id>")
             }
-            guard !order.contains(id) else { throw ScreenplayError.invalidField("order[\(index)]", "names work \(id) twice") }
+            guard named.insert(id).inserted else { throw ScreenplayError.invalidField("order[\(index)]", "names work \(id) twice") }
             order.append(id)
         }
         switch try await catalog.reorder(playlist: playlist.id, to: order, user: request.user) {

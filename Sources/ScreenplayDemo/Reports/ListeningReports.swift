@@ -4,16 +4,19 @@ import ScreenplayServer
 import ScreenplayStore
 
 /// Where the demo keeps what its apps and pages report (``ClientEvent``): the store's log, with
-/// one thing of the demo's own. A `played` changes what the listener's home shows ("Continue
-/// listening"), so a batch holding one is stored in the same transaction as a bump of the user's
-/// revision: home is rebuilt, and every open copy of it follows on the event stream. Impressions
-/// change no screen and cost no rebuild.
+/// one thing of the demo's own. A new `played` of a track changes what the listener's home shows
+/// ("Continue listening"), so once one is stored the user's revision moves: home is rebuilt, and
+/// every open copy of it follows on the event stream. Impressions, plays sent again and keys
+/// that name no track change no screen and cost no rebuild.
 struct ListeningReports: ClientEventSink {
     let log: SQLClientEventLog
     let users: UserDirectory
 
     func store(_ events: [ClientEvent], from user: UserIdentity, receivedAt: Date) async throws -> (stored: Int, repeated: Int) {
-        guard events.contains(where: { $0.kind == .played }) else { return try await log.store(events, from: user, receivedAt: receivedAt) }
-        return try await users.write(for: user) { _ in try await log.store(events, from: user, receivedAt: receivedAt) }
+        let stored = try await log.storeReturningIDs(events, from: user, receivedAt: receivedAt)
+        if events.contains(where: { stored.contains($0.id) && $0.kind == .played && CatalogRepository.trackID(inKey: $0.key) != nil }) {
+            try await users.write(for: user) { _ in }
+        }
+        return (stored.count, events.count - stored.count)
     }
 }

@@ -65,7 +65,8 @@ struct APIEndpoint {
             guard request.method == .post else { throw .methodNotAllowed(request.method, allowed: "POST", path: target.path) }
             kind = .commands
         default:
-            throw .notFound("expected screens/… or commands/… after \(versionSegment), got '\(rest[1])'", path: target.path)
+            throw .notFound(
+                "expected screens/… or commands/… (or events, sync, reports alone) after \(versionSegment), got '\(rest[1])'", path: target.path)
         }
         segments = Array(rest.dropFirst(2))
         query = target.query

@@ -21,10 +21,12 @@ enum JSONRequestBody {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let error as DecodingError {
             // The syntax is sound (checked above), so what cannot be read is a number no 64-bit
-            // float holds (`1e400`): said at its path, without the decoder's own words.
+            // float holds (`1e400`) or a string holding a lone surrogate (`"\ud800"`, no
+            // character): said at its path, without the decoder's own words.
             let path = Self.path(Self.codingPath(of: error))
             throw ScreenplayError(
-                status: .badRequest, code: "malformedJSON", message: "the number at \(path) is out of range: a JSON number here must fit a 64-bit float",
+                status: .badRequest, code: "malformedJSON",
+                message: "the value at \(path) cannot be read: a number out of range (it must fit a 64-bit float) or a string with a lone surrogate escape (\\uD800–\\uDFFF unpaired)",
                 path: path)
         } catch {
             throw .malformedJSON("request body is not valid JSON")

@@ -28,11 +28,16 @@ extension ScreenplayService {
         }
         guard let reports else { throw .notFound("this server keeps no reports", path: request.path) }
         let root = try JSONRequestBody.parse(body, contentType: request.headerFields[.contentType])
-        let batch: (events: [ClientEvent], refused: [ClientEventBatch.Refusal])
+        let batch: (events: [ClientEvent], refused: [ClientEventBatch.Refusal], repeated: Int)
         do {
             batch = try ClientEventBatch.read(root, now: Date())
         } catch {
             throw ScreenplayError(status: .unprocessableContent, code: "invalidField", message: error.reason, path: error.path)
+        }
+        // Nothing to keep (an empty batch, or every event refused): answered without resolving
+        // anyone, so no identity is made for it.
+        guard !batch.events.isEmpty else {
+            return try Self.receipt(ClientEventReceipt(stored: 0, repeated: batch.repeated, refused: batch.refused), token: nil, version: endpoint.version, versions: versions)
         }
         let resolved: ResolvedIdentity
         do {
@@ -46,23 +51,30 @@ extension ScreenplayService {
         }
         let counts: (stored: Int, repeated: Int)
         do {
-            counts = batch.events.isEmpty ? (0, 0) : try await reports.store(batch.events, from: resolved.user, receivedAt: Date())
+            counts = try await reports.store(batch.events, from: resolved.user, receivedAt: Date())
         } catch let error as any ScreenplayErrorConvertible {
             throw error.screenplayError
         } catch {
             logger.error("storing reports failed", metadata: ["error": "\(error)"])
             throw .unavailable(code: "reportsUnavailable", "the reports could not be stored now; send them again later", retryAfter: 5)
         }
-        let receipt = ClientEventReceipt(stored: counts.stored, repeated: counts.repeated, refused: batch.refused)
+        let receipt = ClientEventReceipt(stored: counts.stored, repeated: counts.repeated + batch.repeated, refused: batch.refused)
+        return try Self.receipt(receipt, token: resolved.issuedToken, version: endpoint.version, versions: versions)
+    }
+
+    /// The answer carrying `receipt`, and `token` when this request made the identity.
+    static func receipt(
+        _ receipt: ClientEventReceipt, token: String?, version: APIVersion, versions: APIVersionPolicy
+    ) throws(ScreenplayError) -> Response {
         let bytes: [UInt8]
         do {
             bytes = Array(try ScreenplayEncoder().encode(receipt))
         } catch {
             throw .internalError("the server could not write the receipt")
         }
-        var head = Self.jsonHead(cacheControl: "no-store")
-        if let token = resolved.issuedToken { head.headerFields[Self.tokenHeader] = token }
-        versions.addDeprecation(to: &head, version: endpoint.version)
+        var head = jsonHead(cacheControl: "no-store")
+        if let token { head.headerFields[tokenHeader] = token }
+        versions.addDeprecation(to: &head, version: version)
         return Response(head: head, body: bytes)
     }
 

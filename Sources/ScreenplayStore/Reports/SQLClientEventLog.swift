@@ -42,9 +42,16 @@ public struct SQLClientEventLog: ClientEventSink {
 
     /// Inserts the events the user has not sent before, in one statement.
     public func store(_ events: [ClientEvent], from user: UserIdentity, receivedAt: Date) async throws -> (stored: Int, repeated: Int) {
-        guard !events.isEmpty else { return (0, 0) }
+        let stored = try await storeReturningIDs(events, from: user, receivedAt: receivedAt).count
+        return (stored, events.count - stored)
+    }
+
+    /// Inserts the events the user has not sent before, in one statement; returns the ids this
+    /// call stored (what a caller reacts to, such as a new play).
+    public func storeReturningIDs(_ events: [ClientEvent], from user: UserIdentity, receivedAt: Date) async throws -> Set<String> {
+        guard !events.isEmpty else { return [] }
         let received = Self.timestamp(receivedAt)
-        let stored = try await store.transaction { database in
+        return try await store.transaction { database in
             var insert = database.insert(into: "screenplay_client_events")
                 .columns("user_id", "event_id", "kind", "key", "screen", "at", "received_at")
             for event in events {
@@ -52,9 +59,10 @@ public struct SQLClientEventLog: ClientEventSink {
                     SQLBind(user.id), SQLBind(event.id), SQLBind(event.kind.rawValue), SQLBind(event.key), SQLBind(event.screen),
                     SQLBind(Self.timestamp(event.at)), SQLBind(received))
             }
-            return try await insert.ignoringConflicts(with: ["user_id", "event_id"]).returning("event_id").all().count
+            return Set(
+                try await insert.ignoringConflicts(with: ["user_id", "event_id"]).returning("event_id").all()
+                    .map { try $0.decode(column: "event_id", as: String.self) })
         }
-        return (stored, events.count - stored)
     }
 
     /// The keys of `user`'s events of `kind`, the most recent first, each once with when it last
