@@ -32,6 +32,7 @@ public struct PlayTracker: Sendable, Hashable {
     private struct Report: Sendable, Hashable {
         var position: TimeInterval
         var playing: Bool
+        var rate: Double
         var at: Date
     }
 
@@ -51,10 +52,14 @@ public struct PlayTracker: Sendable, Hashable {
     ///
     /// A position that is not a finite number of seconds at or after 0 is ignored: a player
     /// that has not loaded the track yet says nothing about what was heard.
-    public mutating func update(track id: String, position: TimeInterval, playing: Bool, at now: Date) -> String? {
+    ///
+    /// `rate` is the playback rate the player ran at since its previous report (1 by default):
+    /// at 2× a minute of the clock plays two of the track, and that is what was heard, as the
+    /// web player counts it. A rate that is not a finite positive number counts as 1.
+    public mutating func update(track id: String, position: TimeInterval, playing: Bool, rate: Double = 1, at now: Date) -> String? {
         guard position.isFinite, position >= 0 else { return nil }
         let previous = last
-        last = Report(position: position, playing: playing, at: now)
+        last = Report(position: position, playing: playing, rate: rate.isFinite && rate > 0 ? rate : 1, at: now)
         guard id == track, let previous else {
             track = id
             heardSeconds = 0
@@ -70,7 +75,7 @@ public struct PlayTracker: Sendable, Hashable {
             return nil
         }
         let elapsed = now.timeIntervalSince(previous.at)
-        guard previous.playing, progress > 0, progress <= max(0, elapsed) + Self.progressTolerance else { return nil }
+        guard previous.playing, progress > 0, progress <= max(0, elapsed) * previous.rate + Self.progressTolerance else { return nil }
         heardSeconds += progress
         guard !isCounted, heardSeconds >= PlayRule.playedSeconds else { return nil }
         isCounted = true

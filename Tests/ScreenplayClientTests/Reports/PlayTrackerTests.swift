@@ -30,6 +30,22 @@ struct PlayTrackerTests {
         #expect(tracker.isCounted)
     }
 
+    @Test("at a faster rate what the track played is what was heard; at 1× the same jump is a seek")
+    func rate() {
+        var fast = PlayTracker()
+        _ = fast.update(track: "t", position: 0, playing: true, rate: 2, at: start)
+        // Fifteen seconds of the clock at 2×: thirty of the track, heard.
+        #expect(fast.update(track: "t", position: 30, playing: true, rate: 2, at: start + 15) == "t")
+        var normal = PlayTracker()
+        _ = normal.update(track: "t", position: 0, playing: true, at: start)
+        #expect(normal.update(track: "t", position: 30, playing: true, at: start + 15) == nil)
+        #expect(normal.heardSeconds == 0, "thirty seconds of track in fifteen at 1× is a seek")
+        // A rate that is not a rate counts as 1×.
+        var odd = PlayTracker()
+        _ = odd.update(track: "t", position: 0, playing: true, rate: .nan, at: start)
+        #expect(odd.update(track: "t", position: 30, playing: true, at: start + 15) == nil)
+    }
+
     @Test("the due report names the track")
     func namesTheTrack() {
         var tracker = PlayTracker()
