@@ -39,16 +39,7 @@ extension ScreenplayService {
         guard !batch.events.isEmpty else {
             return try Self.receipt(ClientEventReceipt(stored: 0, repeated: batch.repeated, refused: batch.refused), token: nil, version: endpoint.version, versions: versions)
         }
-        let resolved: ResolvedIdentity
-        do {
-            resolved = try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: true)
-        } catch let error as ScreenplayError {
-            throw error
-        } catch let error as any ScreenplayErrorConvertible {
-            throw error.screenplayError
-        } catch {
-            throw .internalError("the server could not check who is reporting")
-        }
+        let resolved = try await identity(of: request, creating: true, doing: "reporting")
         let counts: (stored: Int, repeated: Int)
         do {
             counts = try await reports.store(batch.events, from: resolved.user, receivedAt: Date())

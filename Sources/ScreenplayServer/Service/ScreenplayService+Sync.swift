@@ -47,16 +47,7 @@ extension ScreenplayService {
     /// Answers a sync request.
     func sync(_ request: HTTPRequest, at endpoint: APIEndpoint, body: [UInt8]) async throws(ScreenplayError) -> Response {
         let entries = try Self.syncEntries(body, contentType: request.headerFields[.contentType], limits: configuration.sync)
-        let user: UserIdentity
-        do {
-            user = try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: false).user
-        } catch let error as ScreenplayError {
-            throw error
-        } catch let error as any ScreenplayErrorConvertible {
-            throw error.screenplayError
-        } catch {
-            throw .internalError("the server could not check who is syncing")
-        }
+        let user = try await identity(of: request, creating: false, doing: "syncing").user
         let headers = request.headerFields
         let clientKinds = Self.clientKinds(in: headers, known: screens.routes.customKinds.merging(pages?.customKinds ?? [:]) { a, _ in a })
         let platform = Self.platform(in: headers)
@@ -111,6 +102,21 @@ extension ScreenplayService {
             return Response(head: head, body: compressed)
         }
         return Response(head: head, body: answer)
+    }
+
+    /// Who sent `request` (its token, or a new identity when `creating`), every failure as the
+    /// service's own error: a refused token as it is, the store unreachable as a 503, anything
+    /// else a 500 saying what could not be checked ("who is `doing`").
+    func identity(of request: HTTPRequest, creating: Bool, doing: String) async throws(ScreenplayError) -> ResolvedIdentity {
+        do {
+            return try await screens.identity.resolve(token: Self.token(in: request.headerFields), creating: creating)
+        } catch let error as ScreenplayError {
+            throw error
+        } catch let error as any ScreenplayErrorConvertible {
+            throw error.screenplayError
+        } catch {
+            throw .internalError("the server could not check who is \(doing)")
+        }
     }
 
     /// Reads a sync request's body: declared `application/json` (else `415`) and JSON (else
