@@ -258,7 +258,7 @@ let package = Package(
                 "ScreenplayContract", "ScreenplayClient", "ScreenplayServer", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // The site's one script, served by the site (no build step, no registry).
-            resources: [.copy("Script/core.js"), .copy("Script/site.js"), .copy("Script/expressions.js"), .copy("Script/state.js"), .copy("Script/fields.js"), .copy("Script/suggest.js"), .copy("Script/dialogs.js"), .copy("Script/reports.js"), .copy("Script/share.js"), .copy("Script/reorder.js")],
+            resources: [.copy("Script/core.js"), .copy("Script/site.js"), .copy("Script/expressions.js"), .copy("Script/state.js"), .copy("Script/fields.js"), .copy("Script/suggest.js"), .copy("Script/dialogs.js"), .copy("Script/reports.js"), .copy("Script/share.js"), .copy("Script/reorder.js"), .copy("Script/player.js")],
             swiftSettings: swiftSettings),
         .target(name: "ScreenplayTerminal", dependencies: ["ScreenplayContract", "ScreenplayClient"], swiftSettings: swiftSettings),
 

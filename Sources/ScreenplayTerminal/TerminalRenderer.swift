@@ -118,7 +118,7 @@ public struct TerminalRenderer: Sendable {
         switch action {
         case .navigate(let navigate): "navigate \(navigate.url)" + (navigate.presentation == .modal ? " (modal)" : "")
         case .command(let command): "command \(command.url)"
-        case .play(let play): "play \(play.firstTrack.title)"
+        case .play(let play): play.shuffle ? "shuffle, from \(play.firstTrack.title)" : "play \(play.firstTrack.title)"
         case .share(let share): "share \(share.url)"
         case .openURL(let open): "open \(open.url)"
         case .custom(let custom): "custom \(custom.name)"

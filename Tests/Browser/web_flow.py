@@ -444,6 +444,75 @@ class WithJavaScript(unittest.TestCase):
         self.assertIn(works[1], page.js(subtitle), "Next reached the playlist's second work")
         page.find("#sp-player [data-player=toggle]").click()
 
+    def test_a_playlist_shuffles_its_queue_is_shown_and_a_row_of_it_plays(self):
+        """Shuffle (v6): the playlist's whole queue once each, the first track first, the rest in
+        a random order; the queue shown on demand, the track playing marked, a row of it played
+        with the keyboard; shuffle off goes back to the listed order from the track playing;
+        Escape closes the queue; a reload keeps the order and the shuffle."""
+        page = self.page
+        page.open("/screens/playlist/1")
+        page.settled()
+        self.assertFalse(page.js("return [...document.scripts].some(s => s.src.includes('player'))"), "no player module before a play")
+        shuffle = page.find("#section-about a.play[aria-label='Shuffle Baroque Essentials']")
+        play_all = page.find("#section-about a.play[aria-label='Play all of Baroque Essentials']")
+        listed = page.js("return fetch(arguments[0]).then(r => r.json()).then(q => q.tracks.map(t => t.title + '|' + t.work))",
+                         play_all.get_attribute("data-queue"))
+        self.assertGreater(len(listed), 12, "a queue long enough that a shuffle in the listed order cannot happen by chance")
+        first = shuffle.get_attribute("data-track-title")
+        shuffle.click()
+        bar_title = "return document.querySelector('#sp-player [data-slot=title]').textContent"
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden"))
+        self.assertEqual(page.js(bar_title), first, "the server's first track plays first")
+        button = page.find("#sp-player [data-player=shuffle]")
+        page.wait(lambda: button.get_attribute("aria-pressed") == "true")
+        queue_button = page.find("#sp-player [data-player=queue]")
+        self.assertEqual(queue_button.get_attribute("aria-expanded"), "false")
+        queue_button.click()
+        rows = "return [...document.querySelectorAll('#sp-queue li .queue-row')].map(r => r.querySelector('.queue-title').textContent)"
+        page.wait(lambda: len(page.js(rows)) == len(listed))
+        self.assertEqual(queue_button.get_attribute("aria-expanded"), "true")
+        self.assertTrue(page.js("return document.activeElement.matches('#sp-queue [aria-current=true]')"), "focus on the track playing")
+        shown = page.js(rows)
+        self.assertEqual(shown[0], first)
+        self.assertEqual(sorted(shown), sorted(t.split("|")[0] for t in listed), "every track of the queue once")
+        self.assertNotEqual(shown, [t.split("|")[0] for t in listed], "shuffled")
+        self.assertEqual(page.axe(), [])
+        page.shots("player-queue-shuffled")
+        # A row of the queue plays at once (Tab to it, Enter); the rows before it are passed over.
+        page.browser.switch_to.active_element.send_keys(Keys.TAB)
+        page.browser.switch_to.active_element.send_keys(Keys.TAB)
+        page.browser.switch_to.active_element.send_keys(Keys.ENTER)
+        page.wait(lambda: page.js(bar_title) == shown[2])
+        page.wait(lambda: page.js(rows)[0] == shown[2])
+        self.assertEqual(page.js(rows), shown[2:], "the queue from the track playing")
+        # Shuffle off: the listed order from the track playing.
+        button.click()
+        self.assertEqual(button.get_attribute("aria-pressed"), "false")
+        now = page.js("return document.getElementById('sp-audio').dataset.track")
+        titles = [t.split("|")[0] for t in listed]
+        page.wait(lambda: page.js(rows)[0] == shown[2])
+        after = page.js(rows)
+        self.assertEqual(after, titles[len(titles) - len(after):], "the listed order after the track playing")
+        # Shuffle on again, Escape closes the queue and gives the focus back to its button.
+        button.click()
+        page.js("document.querySelector('#sp-queue [aria-current=true]').focus()")
+        page.browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.assertTrue(page.js("return document.getElementById('sp-queue').hidden"))
+        self.assertEqual(queue_button.get_attribute("aria-expanded"), "false")
+        self.assertTrue(page.js("return document.activeElement.dataset.player === 'queue'"))
+        page.find("#sp-player [data-player=toggle]").click()
+        page.wait(lambda: page.js("return document.getElementById('sp-audio').paused"))
+        queue_button.click()
+        kept = page.js(rows)
+        # A reload: the same track, the same order, shuffle still on.
+        self.browser.refresh()
+        page.wait(lambda: page.js("return document.readyState") == "complete")
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden"))
+        self.assertEqual(page.js("return document.getElementById('sp-audio').dataset.track"), now)
+        self.assertEqual(page.find("#sp-player [data-player=shuffle]").get_attribute("aria-pressed"), "true")
+        page.find("#sp-player [data-player=queue]").click()
+        page.wait(lambda: page.js(rows) == kept)
+
     def test_the_player_keeps_playing_across_pages_with_next_and_seek(self):
         page = self.page
         page.open("/screens/work/1")

@@ -151,6 +151,31 @@ struct ActionCodingTests {
         #expect(lenient.issues.contains { $0.path.hasSuffix("artwork") || $0.path.contains("artwork.") }, "\(lenient.issues)")
     }
 
+    @Test("A shuffled play says so to v6 only; older versions play in order from the first track; a shuffle that is not a bool is refused at its path")
+    func shuffle() throws {
+        let play = Action.play(.init(metadataURL: "/media/queues/playlist/1", firstTrack: .init(id: "7", title: "II. Largo", streamURL: "/a.wav"), shuffle: true))
+        for version in [APIVersion.v1, .v2, .v3, .v4, .v5, .v6] {
+            let data = try ScreenplayEncoder(apiVersion: version).encode(play)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect((object["shuffle"] as? Bool) == (version >= .v6 ? true : nil), "\(version)")
+            let decoded = try ScreenplayDecoder(mode: .strict, apiVersion: version).decode(Action.self, from: data)
+            guard case .play(let read) = decoded.value else { Issue.record("not a play"); continue }
+            #expect(read.shuffle == (version >= .v6) && read.firstTrack.id == "7", "\(version)")
+        }
+        // In order, nothing is written; a v5 reader ignores a v6 server's shuffle.
+        let inOrder = Action.play(.init(metadataURL: "/q", firstTrack: .init(id: "1", title: "T", streamURL: "/a.wav")))
+        #expect(!String(decoding: try ScreenplayEncoder(apiVersion: .v6).encode(inOrder), as: UTF8.self).contains("shuffle"))
+        let v5 = try ScreenplayDecoder(mode: .strict, apiVersion: .v5).decode(Action.self, from: try ScreenplayEncoder(apiVersion: .v6).encode(play))
+        guard case .play(let old) = v5.value else { Issue.record("not a play"); return }
+        #expect(!old.shuffle)
+        let wrong = Data(#"{"type":"play","metadataURL":"/q","firstTrack":{"id":"1","title":"T","streamURL":"/a.wav"},"shuffle":"yes"}"#.utf8)
+        #expect {
+            try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Action.self, from: wrong)
+        } throws: { error in
+            String(describing: error).contains("shuffle")
+        }
+    }
+
     @Test("A command payload keeps integers, nulls and nesting")
     func payloadPreserved() throws {
         let sample = try #require(ActionSample.all.first { $0.kind == "command" })

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import ScreenplayContract
-import ScreenplayDemo
+@testable import ScreenplayDemo
 import ScreenplayServer
 import Testing
 
@@ -40,6 +40,48 @@ struct PlaylistManagementTests {
             return error
         } catch {
             return nil
+        }
+    }
+
+    /// The play actions of a playlist screen's buttons, by title.
+    static func plays(_ screen: Screen) -> [String: Action.Play] {
+        func walk(_ components: [Component]) -> [(String, Action.Play)] {
+            components.flatMap { component -> [(String, Action.Play)] in
+                switch component.content {
+                case .button(let button): if case .play(let play) = button.action { return [(button.title, play)] } else { return [] }
+                case .horizontalStack(let stack): return walk(stack.children)
+                default: return []
+                }
+            }
+        }
+        return Dictionary(walk(screen.sections.flatMap(\.components)), uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test("Shuffle beside Play all: the same queue, starting at a track of it that the queue decides, the same in every build")
+    func shuffle() async throws {
+        try await withDemo { demo, _ in
+            let (user, id) = try await Self.playlist(demo)
+            let plays = Self.plays(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user))
+            let all = try #require(plays["Play all"])
+            let shuffle = try #require(plays["Shuffle"])
+            #expect(!all.shuffle && shuffle.shuffle)
+            #expect(shuffle.metadataURL == all.metadataURL, "one queue")
+            // The tracks the queue lists: the shuffle's first track is one of them.
+            let recordings = try await demo.catalog.firstRecordings(of: [1, 2])
+            let tracks = try await demo.catalog.queue(of: recordings.map(\.id)).map { String($0.track.id) }
+            #expect(tracks.first == all.firstTrack.id)
+            #expect(tracks.contains(shuffle.firstTrack.id))
+            // Built again (another replica, a rebuilt cache): the same bytes.
+            let again = Self.plays(try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user))
+            #expect(again["Shuffle"] == shuffle)
+            // The start moves with what the queue holds.
+            let starts = Set((1...40).map { count in LibraryScreens.shuffleStart((1...Int64(count)).map { $0 * 7 }) })
+            #expect(starts.count > 10, "\(starts.sorted())")
+            #expect((1...40).allSatisfy { count in (0..<count).contains(LibraryScreens.shuffleStart((1...Int64(count)).map { $0 })) })
+            // A v5 app gets the same buttons, both playing in order (Shuffle from its first track).
+            let v5 = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v5, user: user)
+            let json = String(decoding: try ScreenplayEncoder(apiVersion: .v5).encode(v5), as: UTF8.self)
+            #expect(json.contains(#""title":"Shuffle""#) && !json.contains(#""shuffle""#))
         }
     }
 

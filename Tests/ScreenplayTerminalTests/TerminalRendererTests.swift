@@ -30,6 +30,25 @@ struct TerminalRendererTests {
                 """)
     }
 
+    @Test("Play all and Shuffle read differently: a shuffle says where it starts")
+    func shuffle() {
+        let track = Action.Play.Track(id: "7", title: "II. Largo", streamURL: "/a.wav")
+        let screen = Screen(
+            id: "s", title: "Baroque", header: .init(title: "Baroque"),
+            sections: [
+                ScreenSection(
+                    id: "about",
+                    components: [
+                        .button(.init(title: "Play all", action: .play(.init(metadataURL: "/q", firstTrack: track)))).id("all"),
+                        .button(.init(title: "Shuffle", action: .play(.init(metadataURL: "/q", firstTrack: track, shuffle: true)))).id("shuffle"),
+                    ])
+            ])
+        let lines = TerminalRenderer().outline(ViewTreeResolver(context: ResolutionContext(localActions: [])).resolve(screen).root)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains(#""Play all" → play II. Largo"#) }, "\(lines)")
+        #expect(lines.contains { $0.contains(#""Shuffle" → shuffle, from II. Largo"#) }, "\(lines)")
+    }
+
     @Test("text from the server cannot break the outline or move the cursor")
     func hostileText() {
         let node = ViewNode(id: "x", role: .text, text: "line\nbreak \u{1B}[2J \"quoted\"")

@@ -278,6 +278,12 @@ struct WebSiteTests {
         #expect(preloaded == Set(modules.keys).subtracting([WebScript.site!.versionedPath]))
         let total = modules.values.map(\.body.count).reduce(0, +)
         #expect(total <= 20_000, "a listener's script, every module: \(total) bytes")
+        // The player is not among them: every page names its module, loaded by the first play.
+        let player = try #require(WebScript.player)
+        #expect(home.contains(#"data-player-module="\#(player.versionedPath)""#))
+        let served = try #require(await site.respond(to: HTTPRequest(method: .get, scheme: "http", authority: "h", path: player.versionedPath), body: []))
+        #expect(served.head.status == .ok && served.head.headerFields[.cacheControl] == "public, max-age=31536000, immutable")
+        #expect(String(decoding: served.body, as: UTF8.self).contains("export async function play("))
         #expect(!String(decoding: modules[WebScript.site!.versionedPath]!.body, as: UTF8.self).contains("dragstart"), "no editor")
         // What a browser downloads: the compressed modules, held under 7.5 KB together.
         let compressed = try await Self.scripts(of: home, from: site, gzip: true).modules

@@ -191,15 +191,25 @@ extension Action {
     public struct Play: Codable, Sendable, Hashable {
         /// `play`.
         public static let kind = "play"
+        /// The version whose play actions may ask for the queue shuffled (``shuffle``): a
+        /// non-breaking addition to v6; older versions never get it, and play the queue in order
+        /// from ``firstTrack`` (which a shuffle's server picks at random), which is what a
+        /// listener of an older app expects of a Shuffle button.
+        public static let shuffleIntroduced = APIVersion.v6
+
         /// Returns the complete queue, in order.
         public var metadataURL: String
         /// Enough to start playback without waiting for `metadataURL`.
         public var firstTrack: Track
+        /// Play the queue in a random order (v6): `firstTrack` first, then the rest of the queue
+        /// shuffled by the client (``PlayQueue`` in the client core decides it for every renderer).
+        public var shuffle: Bool
 
         /// Creates a play action.
-        public init(metadataURL: String, firstTrack: Track) {
+        public init(metadataURL: String, firstTrack: Track, shuffle: Bool = false) {
             self.metadataURL = metadataURL
             self.firstTrack = firstTrack
+            self.shuffle = shuffle
         }
 
         /// A playable track.
@@ -275,13 +285,22 @@ extension Action {
             }
         }
 
-        enum CodingKeys: String, CodingKey { case metadataURL, firstTrack }
+        enum CodingKeys: String, CodingKey { case metadataURL, firstTrack, shuffle }
 
-        /// Decodes and checks `metadataURL`.
+        /// Decodes and checks `metadataURL`; from v6 reads ``shuffle`` (absent: in order).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             metadataURL = try container.decode(checkedBy: ValueRules.EndpointLink.self, forKey: .metadataURL)
             firstTrack = try container.decode(Track.self, forKey: .firstTrack)
+            shuffle = decoder.screenplayAPIVersion >= Self.shuffleIntroduced ? try container.decodeIfPresent(Bool.self, forKey: .shuffle) ?? false : false
+        }
+
+        /// Writes the members; ``shuffle`` only when set, and only for v6 and later.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(metadataURL, forKey: .metadataURL)
+            try container.encode(firstTrack, forKey: .firstTrack)
+            if shuffle, encoder.screenplayAPIVersion >= Self.shuffleIntroduced { try container.encode(true, forKey: .shuffle) }
         }
     }
 

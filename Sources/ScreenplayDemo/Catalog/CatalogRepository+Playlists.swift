@@ -21,7 +21,10 @@ extension CatalogRepository {
 
     /// The tracks of `recordings`, each recording's in order, the recordings in the order given
     /// (a recording named twice plays twice), with the recording and its work: a play queue.
-    func queue(of recordings: [Int64]) async throws -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] {
+    /// Works in `known` are not read again.
+    func queue(
+        of recordings: [Int64], known: [WorkRecord] = []
+    ) async throws -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] {
         let distinct = Array(Set(recordings))
         guard !distinct.isEmpty else { return [] }
         let (rows, tracks) = try await store.read { database in
@@ -33,8 +36,8 @@ extension CatalogRepository {
         }
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let tracksByRecording = Dictionary(grouping: tracks, by: \.recordingId)
-        var works: [Int64: WorkRecord] = [:]
-        for workID in Set(rows.map(\.workId)) { works[workID] = try await work(id: workID) }
+        var works = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for workID in Set(rows.map(\.workId)) where works[workID] == nil { works[workID] = try await work(id: workID) }
         return recordings.flatMap { id -> [(track: TrackRecord, recording: RecordingRecord, work: WorkRecord)] in
             guard let recording = byID[id], let work = works[recording.workId] else { return [] }
             return (tracksByRecording[id] ?? []).map { (track: $0, recording: recording, work: work) }

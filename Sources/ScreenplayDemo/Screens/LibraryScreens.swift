@@ -76,8 +76,7 @@ struct LibraryScreens: Sendable {
                 // Beside Play all once there is something to play.
                 if let playAll {
                     HStack(alignment: .center, spacing: 8) {
-                        Button(title: "Play all", style: .primary, action: .play(playAll))
-                            .accessibility(label: "Play all of \(playlist.name)")
+                        for button in Self.playButtons(playAll, name: playlist.name) { button }
                         PlaylistCommands.favoriteButton(playlist: playlist, isFavorite: favorite)
                     }
                 } else {
@@ -132,7 +131,9 @@ struct LibraryScreens: Sendable {
         ) {
             if let playAll {
                 Section("about") {
-                    Button(title: "Play all", style: .primary, action: .play(playAll)).accessibility(label: "Play all of \(playlist.name)")
+                    HStack(alignment: .center, spacing: 8) {
+                        for button in Self.playButtons(playAll, name: playlist.name) { button }
+                    }
                 }
             }
             Section("works", header: "Works") {
@@ -146,14 +147,42 @@ struct LibraryScreens: Sendable {
         }
     }
 
-    /// Play all of `works`: each one's first recording in order, from the first track (`nil`: nothing to play).
-    func playAll(_ works: [WorkRecord]) async throws -> Action.Play? {
+    /// Play all of `works` (each one's first recording in order, from the first track) and its
+    /// Shuffle (the same queue in a random order; `nil`: nothing to play).
+    ///
+    /// A shuffle starts with a track the server picks and the client draws the rest (v6). The pick
+    /// is a hash of the queue's tracks, not a random number: the screen's bytes, and so its tag,
+    /// stay the same however often it is built, on every replica; a playlist whose works change
+    /// starts somewhere else. Older apps play the queue in order from that track.
+    func playAll(_ works: [WorkRecord]) async throws -> (inOrder: Action.Play, shuffled: Action.Play)? {
         let recordings = try await catalog.firstRecordings(of: works.map(\.id))
-        guard let recording = recordings.first, let first = try await catalog.tracks(recordingID: recording.id).first,
-            let work = works.first(where: { $0.id == recording.workId })
-        else { return nil }
-        return Action.Play(
-            metadataURL: MediaRoutes.queueURL(recordings: recordings.map(\.id)), firstTrack: MediaRoutes.playable(first, recording: recording, work: work))
+        let queue = try await catalog.queue(of: recordings.map(\.id), known: works)
+        guard let first = queue.first else { return nil }
+        let url = MediaRoutes.queueURL(recordings: recordings.map(\.id))
+        let start = queue[Self.shuffleStart(queue.map(\.track.id))]
+        return (
+            Action.Play(metadataURL: url, firstTrack: MediaRoutes.playable(first.track, recording: first.recording, work: first.work)),
+            Action.Play(metadataURL: url, firstTrack: MediaRoutes.playable(start.track, recording: start.recording, work: start.work), shuffle: true)
+        )
+    }
+
+    /// Where a shuffle of `tracks` starts: an index from a hash of their ids (FNV-1a, the same in
+    /// every process, unlike Swift's seeded `Hasher`).
+    static func shuffleStart(_ tracks: [Int64]) -> Int {
+        guard !tracks.isEmpty else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for id in tracks {
+            for byte in withUnsafeBytes(of: id.littleEndian, Array.init) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return Int(hash % UInt64(tracks.count))
+    }
+
+    /// Play all and Shuffle, side by side, named for the playlist.
+    static func playButtons(_ play: (inOrder: Action.Play, shuffled: Action.Play), name: String) -> [Component] {
+        [
+            Button(title: "Play all", style: .primary, action: .play(play.inOrder)).accessibility(label: "Play all of \(name)"),
+            Button(title: "Shuffle", style: .secondary, action: .play(play.shuffled)).accessibility(label: "Shuffle \(name)"),
+        ]
     }
 
     /// Everything the user hearted, a section per kind (most recent first), each row with its

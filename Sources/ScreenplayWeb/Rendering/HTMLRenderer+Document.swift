@@ -107,6 +107,8 @@ extension HTMLRenderer {
             + (WebScript.reports.map { " data-reports=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
             // Share's module, loaded the first time a Share is tapped.
             + (WebScript.share.map { " data-share=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
+            // The player's module, loaded by the first play (or at once when a player was kept).
+            + (WebScript.player.map { " data-player-module=\"\(HTML.escape($0.versionedPath))\"" } ?? "")
         let fullTitle = title == shell.siteName ? title : title + " · " + shell.siteName
         let style = shell.stylesheetPath.map { "<link rel=\"stylesheet\" href=\"\(HTML.escape($0))\">" } ?? "<style>\(WebStylesheet.css)</style>"
         let script = shell.scriptPath.map { path in
@@ -155,10 +157,15 @@ extension HTMLRenderer {
         <section id="sp-player" class="player" aria-label="Now playing" hidden><audio id="sp-audio" preload="none"></audio>\
         <div class="player-track"><img class="player-art" data-slot="art" alt="" hidden><span class="player-text">\
         <span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></span></div>\
-        <div class="player-controls"><button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
+        <div id="sp-queue" class="player-queue" role="region" aria-label="Queue" hidden><h2>Queue</h2><ol></ol></div>\
+        <div class="player-controls"><button type="button" class="player-button minor" data-player="shuffle" aria-label="Shuffle" aria-pressed="false">\
+        \(icon("M4 7h3.5l8 10H18v-2.5l3.5 3.5-3.5 3.5V19h-3.5l-8-10H4zM4 15h2.5l1.8-2.2 1.3 1.6L7.5 17H4zM13.2 9.6l-1.3-1.6L14.5 5H18V2.5L21.5 6 18 9.5V7h-2.5z"))</button>\
+        <button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
         <button type="button" class="player-button primary" data-player="toggle" aria-label="Play" data-playing-label="Pause" data-paused-label="Play">\
         \(icon("M8 5v14l11-7z", class: "when-paused"))\(icon("M7 5h4v14H7zM13 5h4v14h-4z", class: "when-playing"))</button>\
-        <button type="button" class="player-button" data-player="next" aria-label="Next track">\(icon("M15 6h2v12h-2zM6 6l8 6-8 6z"))</button></div>\
+        <button type="button" class="player-button" data-player="next" aria-label="Next track">\(icon("M15 6h2v12h-2zM6 6l8 6-8 6z"))</button>\
+        <button type="button" class="player-button minor" data-player="queue" aria-label="Queue" aria-expanded="false" aria-controls="sp-queue">\
+        \(icon("M3 6h12v2H3zM3 10h12v2H3zM3 14h8v2H3zM17 5h4v2h-2v9.5a2.5 2.5 0 1 1-2-2.45z"))</button></div>\
         <div class="player-time"><span data-slot="elapsed">0:00</span>\
         <input type="range" data-player="seek" aria-label="Position in the track" min="0" max="0" step="1" value="0">\
         <span data-slot="duration">0:00</span></div></section>

@@ -332,6 +332,8 @@ extension HTMLRenderer {
                 }
             }
             if let queue = links.href(play.metadataURL, policy: .resource) { attributes += " data-queue=\"\(HTML.escape(queue))\"" }
+            // The queue in a random order after this first track (v6; player.js draws it).
+            if play.shuffle { attributes += " data-shuffle=\"true\"" }
             return attributes
         default:
             return ""

@@ -170,7 +170,18 @@ enum WebStylesheet {
         .player-button.primary{width:48px;height:48px;background:var(--sp-accent);color:var(--sp-on-accent);border-color:var(--sp-accent)}
         .player-time{display:flex;align-items:center;gap:10px;font-variant-numeric:tabular-nums;font-size:13px;color:var(--sp-secondaryText)}
         .player-time input{flex:1;min-width:60px;accent-color:var(--sp-accent)}
-        @media (max-width:640px){.player{grid-template-columns:minmax(0,1fr) auto;padding:8px 12px}.player-time{grid-column:1/-1}}
+        .player-button.minor{width:36px;height:36px;border-color:transparent;background:transparent}
+        .player-button[aria-pressed=true],.player-button[aria-expanded=true]{color:var(--sp-accent);border-color:var(--sp-accent);background:color-mix(in srgb,var(--sp-accent) 12%,transparent)}
+        .player-queue{position:absolute;bottom:100%;right:max(12px,calc((100vw - 1120px)/2));width:min(420px,calc(100vw - 24px));max-height:min(60vh,480px);overflow:auto;\
+        background:var(--sp-surface);border:1px solid var(--sp-border);border-radius:12px 12px 0 0;box-shadow:var(--sp-shadow);padding:8px 8px 12px}
+        .player-queue h2{font-size:15px;margin:4px 8px 8px}.player-queue ol{list-style:none;margin:0;padding:0}
+        .queue-row{display:flex;flex-direction:column;align-items:flex-start;width:100%;min-width:0;text-align:left;font:inherit;padding:8px 10px;border:0;border-radius:8px;background:none;color:var(--sp-primaryText);cursor:pointer}
+        .queue-row:hover{background:color-mix(in srgb,var(--sp-accent) 8%,transparent)}.queue-row[aria-current=true]{cursor:default}
+        .queue-row[aria-current=true] .queue-title{color:var(--sp-accent);font-weight:600}.queue-row[aria-current=true] .queue-title::before{content:"▶ "}
+        .queue-title,.queue-subtitle{max-width:100%;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.queue-subtitle{font-size:13px;color:var(--sp-secondaryText)}
+        @media (max-width:640px){.player{grid-template-columns:auto minmax(0,1fr) auto auto auto;grid-template-areas:"track track prev toggle next" "shuffle time time time queue";gap:4px 6px;padding:8px 12px}\
+        .player-controls{display:contents}.player-track{grid-area:track}.player-time{grid-area:time}[data-player=previous]{grid-area:prev}[data-player=toggle]{grid-area:toggle}\
+        [data-player=next]{grid-area:next}[data-player=shuffle]{grid-area:shuffle}[data-player=queue]{grid-area:queue}}
 
         """
 

@@ -1,7 +1,7 @@
 // Screenplay's web player: the listener's pages behave like an app, and work without it:
 // navigation with the carried header at once, commands answered in place, dialogs and the player.
 // Fetching and morphing pages, and following them live, is the shared module's (core.js).
-import { $, $$, announce, doc, fetchPage, report, samePage, show, site, slot, withoutNotice } from "./core.js";
+import { $, $$, announce, doc, fetchPage, samePage, show, site, slot, withoutNotice } from "./core.js";
 
 // The server says where commands go, how long an answer may take (the client core's wait) and
 // which paths are its pages ("/screens/*": every path under it).
@@ -173,136 +173,17 @@ function closeDialog() {
   dialogs?.close();
 }
 
-// ---- The player: a queue that keeps playing while pages change ----
-const player = $("#sp-player");
+// ---- The player (player.js): loaded by the first play, or at once when one was kept ----
+// The tap starts the audio itself (a browser lets a page play only in answer to one); the module
+// shows the bar, loads the queue and keeps it.
 const audio = $("#sp-audio");
-let queue = [];
-let position = 0;
-
-const pad = (number) => String(number).padStart(2, "0");
-const clock = (seconds) => {
-  const t = Math.max(0, Math.floor(seconds || 0));
-  return (t >= 3600 ? Math.floor(t / 3600) + ":" + pad(Math.floor(t / 60) % 60) : Math.floor(t / 60)) + ":" + pad(t % 60);
-};
-
-async function play(link) {
-  const data = link.dataset;
-  const first = {
-    id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc,
-    work: data.trackWork, composer: data.trackComposer, art: data.trackArt, thumb: data.trackThumb,
-  };
-  queue = [first];
-  position = 0;
-  start(first);
-  if (!data.queue) return;
-  try {
-    const response = await fetch(data.queue, { headers: { Accept: "application/json" } });
-    const tracks = ((await response.json()).tracks || []).map((track) => ({
-      id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
-      work: track.work, composer: track.composer, art: track.artwork?.url, thumb: track.artwork?.lowResURL,
-    }));
-    const index = tracks.findIndex((track) => track.id === first.id);
-    if (index >= 0 && queue[0] === first) [queue, position] = [tracks, index];
-  } catch {
-    // The queue is the first track alone.
-  }
-  keep();
+const player = () => import(conf.playerModule);
+function play(link) {
+  audio.src = link.dataset.trackSrc;
+  audio.play().catch(() => {});
+  player().then((module) => module.play(link));
 }
-
-// The queue and where it stopped are kept (as an app keeps its player, v6's app scope): on pause,
-// every few seconds of play and when the page goes, so a reload or a later visit resumes there.
-let keptAt = 0;
-function keep() {
-  keptAt = audio.currentTime;
-  try {
-    localStorage.spPlayer = JSON.stringify({ queue, position, at: keptAt });
-  } catch {
-    // Storage refused (private browsing): nothing is kept.
-  }
-}
-
-// `at`: resume paused there (a kept player) instead of playing from the start.
-function start(track, at) {
-  if (!player || !audio || !track) return;
-  audio.src = track.src;
-  // What the page's state reads as `player` (v6): the track, and an event at each change.
-  audio.dataset.track = track.id;
-  audio.dataset.title = track.title;
-  if (at) audio.currentTime = at; else audio.play().catch(() => {});
-  slot("title", player).textContent = track.title;
-  // The composer, the work and the performers; the composer's picture beside them.
-  slot("subtitle", player).textContent = [track.composer, track.work, track.subtitle].filter(Boolean).join(" · ");
-  Object.assign(slot("art", player), { hidden: !track.thumb, src: track.thumb || "" });
-  slot("duration", player).textContent = clock(track.duration);
-  $("[data-player=seek]", player).max = track.duration || 0;
-  player.hidden = false;
-  doc.body.classList.add("has-player");
-  if ("mediaSession" in navigator && window.MediaMetadata) {
-    navigator.mediaSession.metadata = new MediaMetadata({
-      title: track.title, artist: track.subtitle || "", album: [track.composer, track.work].filter(Boolean).join(": "),
-      artwork: track.art ? [{ src: new URL(track.art, location).href, sizes: "600x600", type: "image/svg+xml" }] : [],
-    });
-  }
-  slot("elapsed", player).textContent = clock(at);
-  if (!at) announce(player.getAttribute("aria-label") + ": " + track.title);
-}
-
-function step(by) {
-  if (by < 0 && audio.currentTime > 3) { audio.currentTime = 0; return; }
-  const next = position + by;
-  if (next < 0 || next >= queue.length) return;
-  position = next;
-  start(queue[position]);
-}
-
-if (player && audio) {
-  const toggle = $("[data-player=toggle]", player);
-  const seek = $("[data-player=seek]", player);
-  const showState = () => {
-    const playing = !audio.paused;
-    toggle.toggleAttribute("data-playing", playing);
-    toggle.setAttribute("aria-label", playing ? toggle.dataset.playingLabel : toggle.dataset.pausedLabel);
-    if ("mediaSession" in navigator) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
-  };
-  audio.onplay = audio.onpause = () => {
-    showState();
-    keep();
-    report();
-    doc.dispatchEvent(new Event("sp:player"));
-  };
-  audio.onended = () => step(1);
-  audio.ontimeupdate = () => {
-    slot("elapsed", player).textContent = clock(audio.currentTime);
-    if (doc.activeElement !== seek) seek.value = audio.currentTime | 0;
-    if (Math.abs(audio.currentTime - keptAt) > 5) keep();
-  };
-  audio.ondurationchange = () => {
-    if (Number.isFinite(audio.duration)) {
-      seek.max = audio.duration | 0;
-      slot("duration", player).textContent = clock(audio.duration);
-    }
-  };
-  toggle.onclick = () => (audio.paused ? audio.play().catch(() => {}) : audio.pause());
-  for (const [name, by] of [["previous", -1], ["next", 1]]) $(`[data-player=${name}]`, player).onclick = () => step(by);
-  seek.oninput = () => { audio.currentTime = Number(seek.value); };
-  if ("mediaSession" in navigator) {
-    const actions = { play: () => audio.play(), pause: () => audio.pause(), previoustrack: () => step(-1), nexttrack: () => step(1),
-      seekto: (details) => (audio.currentTime = details.seekTime) };
-    for (const [name, handler] of Object.entries(actions)) navigator.mediaSession.setActionHandler(name, handler);
-  }
-  // The kept player, paused where it was. Only this site's streams: what the storage holds is
-  // not trusted further than that.
-  try {
-    const { queue: kept, position: at, at: time } = JSON.parse(localStorage.spPlayer);
-    if (new URL(kept[at].src, location).origin === location.origin) {
-      [queue, position] = [kept, at];
-      start(kept[at], time || 0.01);
-      seek.value = time | 0;
-    }
-  } catch {
-    // Nothing kept.
-  }
-}
+try { if (audio && localStorage.spPlayer) player(); } catch { /* storage refused: nothing kept */ }
 
 // ---- Listening ----
 doc.addEventListener("click", (event) => {
@@ -315,7 +196,7 @@ doc.addEventListener("click", (event) => {
   if (summary && (navigator.share || navigator.clipboard)) return take(() => import(conf.share).then((module) => module.share(summary), () => (summary.parentElement.open = true)));
   const link = target.closest("a[href]");
   if (!link || link.target || link.hasAttribute("download")) return;
-  if (link.dataset.play) return take(() => play(link));
+  if (link.dataset.play && audio) return take(() => play(link));
   const url = new URL(link.href, location);
   if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
   if (url.hash && url.pathname + url.search === location.pathname + location.search) return;

@@ -63,8 +63,16 @@ enum WebScript {
         source("reorder").map { ScriptModule(path: "/web/reorder.js", source: $0, dependencies: [core]) }
     }
 
+    /// The player: the bar, the queue (in order or shuffled, shown on demand), the system's now
+    /// playing, and the player kept across reloads. Loaded by the first play (the tap starts the
+    /// audio itself) or at once on a page load when a player was kept (every page names its URL,
+    /// `data-player-module`), so a listener who only reads never downloads it.
+    static let player: ScriptModule? = core.flatMap { core in
+        source("player").map { ScriptModule(path: "/web/player.js", source: $0, dependencies: [core]) }
+    }
+
     /// Every module the site serves.
-    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs, reports, share, reorder].compactMap { $0 }
+    static let all: [ScriptModule] = [core, site, expressions, state, fields, suggest, dialogs, reports, share, reorder, player].compactMap { $0 }
 
     static func source(_ name: String) -> String? {
         guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let data = try? Data(contentsOf: url) else { return nil }
