@@ -711,6 +711,51 @@ class WithJavaScript(unittest.TestCase):
         page.open(path)
         self.assertIn("Cello Suite No. 1", page.js("return document.getElementById('main').textContent"))
 
+    def test_a_recording_goes_into_a_new_playlist_and_plays_there(self):
+        """Playlists of recordings: "Add to playlist" on a recording (not the work's first) makes a
+        new playlist whose entry names its performers and plays that recording; adding the
+        other recording from a track's ⋯ menu replaces it, and says so."""
+        page = self.page
+        page.open("/screens/work/6")
+        page.settled()
+        sections = page.browser.find_elements(By.CSS_SELECTOR, "#main section[id^='section-recording-']")
+        self.assertEqual(len(sections), 2)
+        first_section = sections[0].get_attribute("id")
+        second = page.js("return arguments[0].querySelector('h2').textContent", sections[1])
+        first = page.js("return arguments[0].querySelector('h2').textContent", sections[0])
+        button = sections[1].find_element(By.XPATH, ".//button[contains(., 'Add to playlist')]")
+        self.assertEqual(button.get_attribute("aria-label"), f"Add {second}'s recording to a playlist")
+        page.shots("work-recording-actions")
+        button.click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog #prompt-value')"))
+        self.assertIn("The recording will be its first entry.", page.js("return document.querySelector('dialog.sp-dialog[open]').textContent"))
+        field = page.find("#prompt-value")
+        field.send_keys("Spring, twice")
+        field.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        page.settled()
+        path = page.path()
+        subtitle = "return document.querySelector('#section-works .row .subtitle').textContent"
+        self.assertTrue(page.js(subtitle).endswith(second), page.js(subtitle))
+        page.find("#section-about a.play[aria-label='Play all of Spring, twice']").click()
+        bar = "return document.querySelector('#sp-player [data-slot=subtitle]').textContent"
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden") and second in page.js(bar))
+        page.find("#sp-player [data-player=toggle]").click()
+        # The first recording, from a track row's ⋯: it replaces the second in the playlist.
+        page.open("/screens/work/6")
+        page.settled()
+        more = page.find(f"#{first_section} details.more")
+        more.find_element(By.CSS_SELECTOR, "summary").click()
+        more.find_element(By.XPATH, ".//button[contains(., 'Add this recording to a playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'Spring, twice')]").click()
+        page.wait(lambda: f"now plays {first}'s recording" in page.announced())
+        page.open(path)
+        self.assertTrue(page.js(subtitle).endswith(first), page.js(subtitle))
+        self.assertEqual(len(page.browser.find_elements(By.CSS_SELECTOR, "#section-works .row")), 1, "a work is in a playlist once")
+
     def test_a_playlist_of_ones_own_is_renamed_trimmed_and_deleted_after_asking(self):
         page = self.page
         path = page.new_playlist("Sunday")

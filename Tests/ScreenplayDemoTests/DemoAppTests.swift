@@ -79,16 +79,18 @@ struct DemoAppTests {
             let work = try await demo.service.screen(path: "work/1", apiVersion: .v1, user: user)
             let recordings = work.sections.filter { $0.id.hasPrefix("recording-") }
             #expect(!recordings.isEmpty)
-            // Play all beside the recording's heart, then the track rows.
-            guard case .horizontalStack(let actions) = recordings[0].components[0].content, actions.children.count == 2,
+            // Play all beside the recording's heart and its Add to playlist, then the track rows.
+            guard case .horizontalStack(let actions) = recordings[0].components[0].content, actions.children.count == 3,
                 case .button(let playAll) = actions.children[0].content, case .play(let all) = playAll.action,
                 case .favoriteButton(let heart) = actions.children[1].content,
+                case .button(let add) = actions.children[2].content, case .command(let choose) = add.action,
                 case .trackRow(let track) = recordings[0].components[1].content, case .play(let play) = track.action
             else {
                 Issue.record("recordings start with Play all and a heart, then list track rows with play actions")
                 return
             }
             #expect(heart.add.url == "commands/favorites/recordings/add" && !heart.isFavorite)
+            #expect(choose.url == "commands/playlists/choose-recording" && add.title == "Add to playlist")
             #expect(playAll.title == "Play all")
             #expect(all.firstTrack == play.firstTrack, "Play all starts at the first movement")
             #expect(all.metadataURL == play.metadataURL, "with the recording's queue after it")

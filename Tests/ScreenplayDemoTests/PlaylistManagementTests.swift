@@ -85,6 +85,79 @@ struct PlaylistManagementTests {
         }
     }
 
+    @Test("a recording joins a playlist as its work played in it; another recording of that work replaces it; Play all plays the chosen one")
+    func recordings() async throws {
+        try await withDemo { demo, _ in
+            // Works 1 and 2 in the playlist, each in its first recording; work 6 has two recordings.
+            let (user, id) = try await Self.playlist(demo)
+            let spring = try await demo.catalog.recordings(workID: 6).map(\.0)
+            try #require(spring.count == 2)
+            func perform(_ command: String, _ payload: JSONValue) async throws -> CommandResult.Outcome {
+                try await demo.service.perform(command: command, payload: payload, apiVersion: .v6, user: user).outcome
+            }
+            func message(_ outcome: CommandResult.Outcome) -> String? {
+                if case .done(let done) = outcome { return done.message }
+                return nil
+            }
+            // The choice lists the user's playlists, each adding this recording.
+            guard case .choice(let choice) = try await perform("playlists/choose-recording", ["recordingId": .integer(Int(spring[1].id))]) else {
+                Issue.record("Add to playlist offers a choice")
+                return
+            }
+            #expect(choice.options.map(\.title) == ["Trip", "New playlist…"])
+            #expect(choice.options[0].command.url == "commands/playlists/add-recording")
+            #expect(choice.options[0].command.payload == ["playlistId": .integer(Int(id)), "recordingId": .integer(Int(spring[1].id))])
+            #expect(message(try await perform("playlists/add-recording", choice.options[0].command.payload ?? [:])) == "Added to “Trip”")
+            var screen = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user)
+            #expect(Self.works(screen).count == 3)
+            #expect(try await demo.catalog.recordingsToPlay([1, 2, 6], inPlaylist: id).last?.id == spring[1].id, "Play all plays the one chosen")
+            #expect(Self.subtitles(screen).last?.hasSuffix(spring[1].performers) == true, "\(Self.subtitles(screen))")
+            let tracks = try await demo.catalog.tracks(recordingID: spring[1].id).map { String($0.id) }
+            let queue = try await demo.catalog.queue(of: try await demo.catalog.recordingsToPlay([1, 2, 6], inPlaylist: id).map(\.id))
+            #expect(Array(queue.suffix(tracks.count).map { String($0.track.id) }) == tracks)
+            // Again: already there. The other recording: it replaces this one, and says so.
+            let again: JSONValue = ["playlistId": .integer(Int(id)), "recordingId": .integer(Int(spring[1].id))]
+            #expect(message(try await perform("playlists/add-recording", again)) == "Already in “Trip”")
+            let other: JSONValue = ["playlistId": .integer(Int(id)), "recordingId": .integer(Int(spring[0].id))]
+            #expect(message(try await perform("playlists/add-recording", other))?.hasSuffix("now plays \(spring[0].performers)'s recording") == true)
+            screen = try await demo.service.screen(path: "playlist/\(id)", apiVersion: .v6, user: user)
+            #expect(Self.works(screen).count == 3, "a work is in a playlist once")
+            #expect(Self.subtitles(screen).last?.hasSuffix(spring[0].performers) == true)
+            // Refusals name what is wrong.
+            let missing = await Self.refusal { try await demo.service.perform(command: "playlists/add-recording", payload: ["playlistId": .integer(Int(id)), "recordingId": 999_999], apiVersion: .v6, user: user) }
+            #expect(missing?.status == .notFound && missing?.path == "$.recordingId")
+            let stranger = try await demo.service.resolveIdentity(token: nil).user
+            let theirs = await Self.refusal { try await demo.service.perform(command: "playlists/add-recording", payload: other, apiVersion: .v6, user: stranger) }
+            #expect(theirs?.status == .notFound && theirs?.path == "$.playlistId")
+            // A new playlist from a recording: its first entry plays that recording.
+            guard case .prompt(let prompt) = try await perform("playlists/new", ["recordingId": .integer(Int(spring[1].id))]) else {
+                Issue.record("New playlist asks for a name")
+                return
+            }
+            #expect(prompt.message == "The recording will be its first entry.")
+            var create = prompt.submit.payload?.objectValue ?? [:]
+            create["name"] = "Spring"
+            guard case .navigate(let opened) = try await perform("playlists/create", .object(create)), let new = Int64(opened.url.split(separator: "/").last ?? "")
+            else {
+                Issue.record("creating opens the playlist")
+                return
+            }
+            #expect(try await demo.catalog.recordingsToPlay([6], inPlaylist: new).map(\.id) == [spring[1].id])
+        }
+    }
+
+    static func subtitles(_ screen: Screen) -> [String] {
+        let components = (screen.sections.first { $0.id == "works" }?.components ?? []).flatMap { component -> [Component] in
+            if case .reorderableList(let list) = component.content { return list.children }
+            return [component]
+        }
+        return components.compactMap { component in
+            if case .listRow(let row) = component.content { return row.subtitle }
+            if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row.subtitle }
+            return nil
+        }
+    }
+
     @Test("its owner's menu renames (the prompt shows the name it has) and deletes; a blank or oversized name is refused")
     func rename() async throws {
         try await withDemo { demo, _ in

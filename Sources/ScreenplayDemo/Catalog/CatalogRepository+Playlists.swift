@@ -19,6 +19,56 @@ extension CatalogRepository {
         return works.compactMap { byWork[$0] }
     }
 
+    /// The recordings a playlist's works play in: the one chosen for each entry (added from a
+    /// recording), else the work's first; in the order of `works`. Two queries however many works.
+    func recordingsToPlay(_ works: [Int64], inPlaylist playlistID: Int64) async throws -> [RecordingRecord] {
+        let chosen = try await chosenRecordings(inPlaylist: playlistID)
+        let first = Dictionary(try await firstRecordings(of: works.filter { chosen[$0] == nil }).map { ($0.workId, $0) }, uniquingKeysWith: { a, _ in a })
+        return works.compactMap { chosen[$0] ?? first[$0] }
+    }
+
+    /// The recording chosen for each of a playlist's entries that has one, by work.
+    func chosenRecordings(inPlaylist playlistID: Int64) async throws -> [Int64: RecordingRecord] {
+        let rows = try await store.read { database in
+            try await database.raw(
+                "SELECT r.* FROM playlist_works pw JOIN recordings r ON r.id = pw.recording_id AND r.work_id = pw.work_id WHERE pw.playlist_id = \(bind: playlistID)"
+            ).all(decoding: RecordingRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        }
+        return Dictionary(rows.map { ($0.workId, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What adding a recording to a playlist did.
+    enum RecordingAdded: Equatable {
+        /// Not one of the user's playlists.
+        case notFound
+        /// A new entry, its work played in this recording.
+        case added
+        /// The work was there already: it now plays in this recording instead of `previous`.
+        case switched(previous: Int64?)
+        /// The work was there already, in this recording.
+        case alreadyThere
+    }
+
+    /// Adds `recording` (of `work`) to one of the user's own playlists: a new entry at the end, or,
+    /// when the work is there already, that entry played in this recording (a playlist holds a
+    /// work once; the listener's latest choice of recording is the one kept).
+    func add(recording recordingID: Int64, of workID: Int64, toPlaylist playlistID: Int64, user: UserIdentity) async throws -> RecordingAdded {
+        try await users.write(for: user) { database in
+            guard try await Self.owns(playlistID, user, on: database) else { return .notFound }
+            if let row = try await database.select().column("recording_id").from("playlist_works")
+                .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).first()
+            {
+                let previous = try row.decode(column: "recording_id", as: Int64?.self)
+                guard previous != recordingID else { return .alreadyThere }
+                try await database.update("playlist_works").set("recording_id", to: recordingID)
+                    .where("playlist_id", .equal, playlistID).where("work_id", .equal, workID).run()
+                return .switched(previous: previous)
+            }
+            try await Self.append(work: workID, recording: recordingID, toPlaylist: playlistID, on: database)
+            return .added
+        }
+    }
+
     /// The tracks of `recordings`, each recording's in order, the recordings in the order given
     /// (a recording named twice plays twice), with the recording and its work: a play queue.
     /// Works in `known` are not read again.

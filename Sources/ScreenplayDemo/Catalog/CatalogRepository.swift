@@ -364,9 +364,10 @@ struct CatalogRepository: Sendable {
     /// The most works in one playlist.
     static let maximumWorksPerPlaylist = 200
 
-    /// Creates a playlist owned by `user`, optionally with a first work; returns its id. A user at
+    /// Creates a playlist owned by `user`, optionally with a first work (played in `recording`,
+    /// when one was chosen); returns its id. A user at
     /// ``maximumPlaylistsPerUser`` gets a 422 (checked in the same transaction as the insert).
-    func createPlaylist(named name: String, firstWork: Int64?, user: UserIdentity) async throws -> Int64 {
+    func createPlaylist(named name: String, firstWork: Int64?, recording: Int64? = nil, user: UserIdentity) async throws -> Int64 {
         try await users.write(for: user) { database in
             let owned =
                 try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlists")
@@ -382,8 +383,8 @@ struct CatalogRepository: Sendable {
             else { throw ScreenplayError.internalError("creating a playlist returned no id") }
             let id = try row.decode(column: "id", as: Int64.self)
             if let firstWork {
-                try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
-                    .values(SQLBind(id), SQLBind(firstWork), SQLBind(0)).run()
+                try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position", "recording_id")
+                    .values(SQLBind(id), SQLBind(firstWork), SQLBind(0), SQLBind(recording)).run()
             }
             return id
         }
@@ -406,23 +407,27 @@ struct CatalogRepository: Sendable {
     func add(work workID: Int64, toPlaylist playlistID: Int64, user: UserIdentity) async throws -> WriteOutcome {
         try await users.write(for: user) { database in
             guard try await Self.owns(playlistID, user, on: database) else { return .notFound }
-            let present = try await Self.holds(workID, inPlaylist: playlistID, on: database)
-            let count =
-                try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlist_works")
-                .where("playlist_id", .equal, playlistID).first()?.decode(column: "n", as: Int.self) ?? 0
-            guard present || count < Self.maximumWorksPerPlaylist else {
-                throw ScreenplayError.invalidField(
-                    "playlistId", "the playlist has \(count) works; the limit is \(Self.maximumWorksPerPlaylist)")
-            }
-            guard !present else { return .alreadyDone }
-            let next = try await database.raw(
-                "SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)"
-            ).first()
-            let position = try next?.decode(column: "next", as: Int.self) ?? 0
-            try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position")
-                .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position)).run()
+            guard try await !Self.holds(workID, inPlaylist: playlistID, on: database) else { return .alreadyDone }
+            try await Self.append(work: workID, recording: nil, toPlaylist: playlistID, on: database)
             return .done
         }
+    }
+
+    /// Appends an entry (a work not in the playlist, played in `recording` or its first) at the
+    /// end of a playlist, within ``maximumWorksPerPlaylist``: inside a write's transaction.
+    static func append(work workID: Int64, recording: Int64?, toPlaylist playlistID: Int64, on database: any SQLDatabase) async throws {
+        let count =
+            try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("playlist_works")
+            .where("playlist_id", .equal, playlistID).first()?.decode(column: "n", as: Int.self) ?? 0
+        guard count < maximumWorksPerPlaylist else {
+            throw ScreenplayError.invalidField("playlistId", "the playlist has \(count) works; the limit is \(maximumWorksPerPlaylist)")
+        }
+        let next = try await database.raw(
+            "SELECT COALESCE(MAX(position), -1) + 1 AS next FROM playlist_works WHERE playlist_id = \(bind: playlistID)"
+        ).first()
+        let position = try next?.decode(column: "next", as: Int.self) ?? 0
+        try await database.insert(into: "playlist_works").columns("playlist_id", "work_id", "position", "recording_id")
+            .values(SQLBind(playlistID), SQLBind(workID), SQLBind(position), SQLBind(recording)).run()
     }
 
     func counts() async throws -> (composers: Int, works: Int, recordings: Int, tracks: Int) {

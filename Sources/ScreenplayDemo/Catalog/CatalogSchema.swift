@@ -12,7 +12,15 @@ enum CatalogSchema {
             Migration(id: "demo-0002-seed", apply: seed),
             Migration(id: "demo-0003-catalog-favorites", apply: createCatalogFavorites),
             Migration(id: "demo-0004-playlist-share-tokens", apply: addShareTokens),
+            Migration(id: "demo-0005-playlist-recordings", apply: addPlaylistRecordings),
         ]
+
+    /// A playlist's entry is a work, played in the recording the listener chose when they added
+    /// it from a recording (`recording_id`), else in the work's first. Entries made before have
+    /// none, and play as they did.
+    static func addPlaylistRecordings(_ database: any SQLDatabase) async throws {
+        try await database.alter(table: "playlist_works").column("recording_id", type: .bigint).run()
+    }
 
     /// A user's playlist is shared by a link that names an unguessable token (its capability:
     /// whoever has the link may see the playlist, read-only); playlists made before get theirs here.

@@ -19,6 +19,11 @@ struct PlaylistCommands: Sendable {
         MenuItem(title: "New playlist", icon: "plus", action: .command("commands/playlists/new"))
     }
 
+    /// "Add to playlist" for a recording: its work, played in it.
+    static func addRecordingCommand(_ recordingID: Int64) -> Action.Command {
+        .init(url: "commands/playlists/choose-recording", payload: ["recordingId": .integer(Int(recordingID))])
+    }
+
     static func addToPlaylistMenuItem(workID: Int64) -> MenuItem {
         MenuItem(
             title: "Add to playlist", icon: "text.badge.plus",
@@ -55,9 +60,17 @@ struct PlaylistCommands: Sendable {
         let name = CommandPayloadSchema.Field.text(maxLength: Self.maximumNameLength)
         routes.command("favorites/add", payload: playlist, hooks: hooks) { request in try await setFavorite(true, request) }
         routes.command("favorites/remove", payload: playlist, hooks: hooks) { request in try await setFavorite(false, request) }
-        routes.command("playlists/new", payload: .init(optional: ["workId": .id]), hooks: hooks) { request in try await newPlaylist(request) }
-        routes.command("playlists/create", payload: .init(required: ["name": name], optional: ["workId": .id]), hooks: hooks) { request in
-            try await createPlaylist(request)
+        routes.command("playlists/new", payload: .init(optional: ["workId": .id, "recordingId": .id]), hooks: hooks) { request in
+            try await newPlaylist(request)
+        }
+        routes.command("playlists/create", payload: .init(required: ["name": name], optional: ["workId": .id, "recordingId": .id]), hooks: hooks) {
+            request in try await createPlaylist(request)
+        }
+        routes.command("playlists/choose-recording", payload: .init(required: ["recordingId": .id]), hooks: hooks) { request in
+            try await chooseForRecording(request)
+        }
+        routes.command("playlists/add-recording", payload: .init(required: ["playlistId": .id, "recordingId": .id]), hooks: hooks) { request in
+            try await addRecording(request)
         }
         routes.command("playlists/choose", payload: work, hooks: hooks) { request in try await choosePlaylist(request) }
         routes.command("playlists/add-work", payload: .init(required: ["playlistId": .id, "workId": .id]), hooks: hooks) { request in
@@ -218,21 +231,27 @@ struct PlaylistCommands: Sendable {
 
     func newPlaylist(_ request: CommandRequest) async throws -> CommandResult {
         var payload: [String: JSONValue] = [:]
-        if request.payload["workId"] != nil {
+        if let recording = try await existingRecording(request) {
+            payload["recordingId"] = .integer(Int(recording.id))
+        } else if request.payload["workId"] != nil {
             let workID = try await existingWork(request)
             payload["workId"] = .integer(Int(workID))
         }
+        let message = payload["recordingId"] != nil ? "The recording will be its first entry." : payload.isEmpty ? nil : "The work will be its first entry."
         return .prompt(
             .init(
-                title: "New playlist", message: payload.isEmpty ? nil : "The work will be its first entry.",
+                title: "New playlist", message: message,
                 field: .init(name: "name", placeholder: "Playlist name", maxLength: Self.maximumNameLength, requiredMessage: "Name the playlist"),
                 submitTitle: "Create", submit: .init(url: "commands/playlists/create", payload: .object(payload))))
     }
 
     func createPlaylist(_ request: CommandRequest) async throws -> CommandResult {
         let name = try request.text("name", maxLength: Self.maximumNameLength, maxBytes: Self.maximumNameBytes)
-        let workID: Int64? = request.payload["workId"] == nil ? nil : try await existingWork(request)
-        let id = try await catalog.createPlaylist(named: name, firstWork: workID, user: request.user)
+        // From a recording: its work, played in it; else a work, played in its first recording.
+        let recording = try await existingRecording(request)
+        var workID = recording?.workId
+        if workID == nil, request.payload["workId"] != nil { workID = try await existingWork(request) }
+        let id = try await catalog.createPlaylist(named: name, firstWork: workID, recording: recording?.id, user: request.user)
         // Straight to the new playlist, whatever the client: a person who made one wants to see it.
         guard let playlist = try await catalog.playlist(id: id, visibleTo: request.user) else {
             return .done(.init(message: "Created “\(name)”", refresh: true))
@@ -270,6 +289,55 @@ struct PlaylistCommands: Sendable {
         case .done:
             return .done(.init(message: "Added to “\(playlist.name)”", refresh: false))
         }
+    }
+
+    /// The choice of a playlist to add a recording to (its work, played in it), or a new one.
+    func chooseForRecording(_ request: CommandRequest) async throws -> CommandResult {
+        guard let recording = try await existingRecording(request) else { throw ScreenplayError.invalidField("recordingId", "required") }
+        let playlists = try await catalog.playlists(of: request.user)
+        let payload = { (playlist: PlaylistRecord) -> JSONValue in ["playlistId": .integer(Int(playlist.id)), "recordingId": .integer(Int(recording.id))] }
+        let options = playlists.map { playlist in
+            CommandResult.Choice.Option(
+                title: playlist.name, subtitle: playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works",
+                command: .init(url: "commands/playlists/add-recording", payload: payload(playlist)))
+        }
+        let create = CommandResult.Choice.Option(
+            title: "New playlist…", command: .init(url: "commands/playlists/new", payload: ["recordingId": .integer(Int(recording.id))]))
+        return .choice(
+            .init(
+                title: "Add \(recording.performers)'s recording to a playlist", message: playlists.isEmpty ? "You have no playlists yet." : nil,
+                options: options + [create]))
+    }
+
+    /// Adds a recording to one of the user's playlists: its work, played in it. A playlist that
+    /// has the work already plays it in this recording from now on, and says so.
+    func addRecording(_ request: CommandRequest) async throws -> CommandResult {
+        guard let recording = try await existingRecording(request) else { throw ScreenplayError.invalidField("recordingId", "required") }
+        let playlistID = Int64(try request.integer("playlistId"))
+        guard let playlist = try await catalog.playlist(id: playlistID, visibleTo: request.user), playlist.userId == request.user.id,
+            let work = try await catalog.work(id: recording.workId)
+        else { throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId") }
+        switch try await catalog.add(recording: recording.id, of: work.id, toPlaylist: playlistID, user: request.user) {
+        case .notFound:
+            throw ScreenplayError.notFound("no playlist \(playlistID) of yours", path: "$.playlistId")
+        case .alreadyThere:
+            return .done(.init(message: "Already in “\(playlist.name)”", refresh: false))
+        case .switched:
+            return .done(.init(message: "“\(work.title)” in “\(playlist.name)” now plays \(recording.performers)'s recording", refresh: false))
+        case .added:
+            return .done(.init(message: "Added to “\(playlist.name)”", refresh: false))
+        }
+    }
+
+    /// The recording the payload's `recordingId` names (`nil` when it names none; a 404 at
+    /// `$.recordingId` when no such recording exists).
+    private func existingRecording(_ request: CommandRequest) async throws -> RecordingRecord? {
+        guard request.payload["recordingId"] != nil else { return nil }
+        let recordingID = Int64(try request.integer("recordingId"))
+        guard let recording = try await catalog.recording(id: recordingID) else {
+            throw ScreenplayError.notFound("no recording \(recordingID)", path: "$.recordingId")
+        }
+        return recording
     }
 
     private func existingWork(_ request: CommandRequest) async throws -> Int64 {

@@ -234,6 +234,7 @@ struct CatalogScreens: Sendable {
             MenuItem(
                 title: "Add this recording to favorites", icon: "heart",
                 action: .command(CatalogFavoriteCommands.add(.recording, id: recording.id))),
+            MenuItem(title: "Add this recording to a playlist", icon: "text.badge.plus", action: .command(PlaylistCommands.addRecordingCommand(recording.id))),
             MenuItem(title: "Share", icon: "share", action: .share(.init(title: work.title, url: "/" + DemoLinks.work(work.id)))),
         ]
     }
@@ -279,6 +280,9 @@ struct CatalogScreens: Sendable {
                         CatalogFavoriteCommands.button(
                             .recording, id: recording.id, name: "\(recording.performers) (\(recording.year))",
                             isFavorite: favorites[.recording]?.contains(recording.id) ?? false)
+                        // This recording, not the work's first, in a playlist.
+                        Button(title: "Add to playlist", style: .secondary, action: .command(PlaylistCommands.addRecordingCommand(recording.id)))
+                            .accessibility(label: "Add \(recording.performers)'s recording to a playlist")
                     }
                     for track in tracks {
                         let play = MediaRoutes.play(track: track, recording: recording, work: work)

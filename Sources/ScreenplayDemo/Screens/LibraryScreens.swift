@@ -58,8 +58,10 @@ struct LibraryScreens: Sendable {
         let works = try await catalog.works(inPlaylist: id)
         let tracks = try await catalog.trackIDs(works: Set(works.map(\.id))).works
         let favorite = try await catalog.isFavorite(playlistID: id, user: user)
-        // Play all: each work's first recording, in the playlist's order, from the first track.
-        let playAll = try await self.playAll(works)
+        // Play all: each work in the recording chosen for it (else its first), in the playlist's
+        // order, from the first track.
+        let chosen = try await catalog.chosenRecordings(inPlaylist: id)
+        let playAll = try await self.playAll(works, inPlaylist: id)
         let owned = playlist.userId == user.id && !user.isAnonymous
         // Shared by its link: an editorial playlist's own page; one of the user's, the page its
         // token opens for anyone (read-only).
@@ -93,24 +95,25 @@ struct LibraryScreens: Sendable {
                     ReorderableList(label: "Works of \(playlist.name)", move: PlaylistCommands.reorderCommand(playlist: playlist)) {
                         for work in works {
                             HStack(alignment: .center, spacing: 8) {
-                                Self.workRow(work, tracks: tracks)
+                                Self.workRow(work, recording: chosen[work.id], tracks: tracks)
                                 PlaylistCommands.removeButton(playlist: playlist, work: work)
                             }
                             .id(PlaylistCommands.orderKey(work.id))
                         }
                     }
                 } else {
-                    for work in works { Self.workRow(work, tracks: tracks) }
+                    for work in works { Self.workRow(work, recording: chosen[work.id], tracks: tracks) }
                 }
             }
         }
     }
 
     /// A work's row in a playlist: the composer leads the subtitle (an accessory would squeeze
-    /// the text beside a Remove button on a phone); it opens the work, marked while it plays.
-    static func workRow(_ work: WorkRecord, tracks: [Int64: [String]]) -> Component {
+    /// the text beside a Remove button on a phone), the performers end it when the entry plays a
+    /// recording of the listener's choice; it opens the work, marked while it plays.
+    static func workRow(_ work: WorkRecord, recording: RecordingRecord? = nil, tracks: [Int64: [String]]) -> Component {
         ListRow(
-            title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+            title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work) + [recording?.performers].compactMap { $0 }).joined(separator: " · "),
             image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
         )
         .markedWhilePlaying(tracks[work.id])
@@ -122,7 +125,8 @@ struct LibraryScreens: Sendable {
             throw ScreenplayError.notFound("no shared playlist at this link", path: DemoLinks.shared(String(token.prefix(64))))
         }
         let works = try await catalog.works(inPlaylist: playlist.id)
-        let playAll = try await self.playAll(works)
+        let playAll = try await self.playAll(works, inPlaylist: playlist.id)
+        let chosen = try await catalog.chosenRecordings(inPlaylist: playlist.id)
         var header = DemoLinks.playlistHeader(playlist)
         header.subtitle = "Shared playlist · " + (playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works")
         return Screen(
@@ -140,22 +144,24 @@ struct LibraryScreens: Sendable {
                 if works.isEmpty { Text("No works yet.", color: .token(.secondaryText)) }
                 for work in works {
                     ListRow(
-                        title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work)).joined(separator: " · "),
+                        title: work.title,
+                        subtitle: ([work.composerName] + DemoLinks.workDetails(work) + [chosen[work.id]?.performers].compactMap { $0 }).joined(separator: " · "),
                         image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                 }
             }
         }
     }
 
-    /// Play all of `works` (each one's first recording in order, from the first track) and its
+    /// Play all of a playlist's `works` (each in its chosen recording or its first, in order, from
+    /// the first track) and its
     /// Shuffle (the same queue in a random order; `nil`: nothing to play).
     ///
     /// A shuffle starts with a track the server picks and the client draws the rest (v6). The pick
     /// is a hash of the queue's tracks, not a random number: the screen's bytes, and so its tag,
     /// stay the same however often it is built, on every replica; a playlist whose works change
     /// starts somewhere else. Older apps play the queue in order from that track.
-    func playAll(_ works: [WorkRecord]) async throws -> (inOrder: Action.Play, shuffled: Action.Play)? {
-        let recordings = try await catalog.firstRecordings(of: works.map(\.id))
+    func playAll(_ works: [WorkRecord], inPlaylist playlistID: Int64) async throws -> (inOrder: Action.Play, shuffled: Action.Play)? {
+        let recordings = try await catalog.recordingsToPlay(works.map(\.id), inPlaylist: playlistID)
         let queue = try await catalog.queue(of: recordings.map(\.id), known: works)
         guard let first = queue.first else { return nil }
         let url = MediaRoutes.queueURL(recordings: recordings.map(\.id))
