@@ -45,9 +45,11 @@ public struct ScreenView: View {
 
     /// What a node sends back: an action (with the node's id, shown busy while it runs) or text.
     private var actions: NodeActions {
-        NodeActions(
+        let navigator = self.navigator
+        return NodeActions(
             perform: { action, node in Task { await navigator.perform(action, from: node) } },
-            type: { text, key in Task { try? await navigator.type(text, into: key) } })
+            type: { text, key in Task { try? await navigator.type(text, into: key) } },
+            suggest: { field, text in await navigator.suggestions(for: field, text: text) })
     }
 
     /// The app's context plus what is in flight now: busy nodes, blocked input.
@@ -66,6 +68,32 @@ struct NodeActions {
     let perform: (Action, NodeID) -> Void
     /// Keeps typed text in the screen's storage under a key.
     let type: (String, String) -> Void
+    /// The rows a field's suggestions offer for a text (v6; the navigator fetches and resolves them).
+    let suggest: @Sendable (NodeField, String) async -> [ViewNode]
+}
+
+/// A field's suggestions (v6): asked after the client core's pause in typing, shown under the
+/// field, each row a button doing its action.
+struct SuggestionsModifier: ViewModifier {
+    let field: NodeField
+    let actions: NodeActions
+    @State private var rows: [ViewNode] = []
+
+    func body(content: Content) -> some View {
+        VStack(alignment: .leading, spacing: 4) {
+            content
+            ForEach(rows) { row in
+                Button(row.text ?? "") { if let action = row.action?.action { actions.perform(action, row.id) } }
+                    .buttonStyle(.borderless)
+            }
+        }
+        .task(id: field.value) {
+            guard field.suggestions != nil else { return }
+            try? await Task.sleep(for: NodeField.suggestionPause)
+            guard !Task.isCancelled else { return }
+            rows = await actions.suggest(field, field.value)
+        }
+    }
 }
 
 /// One node: a switch over roles, each a few lines.
@@ -128,6 +156,7 @@ struct NodeView: View {
                         prompt: field.placeholder.map { Text($0) }
                     )
                     .onSubmit { if let bound = node.action, bound.isEnabled { actions.perform(bound.action, node.id) } }
+                    .modifier(SuggestionsModifier(field: field, actions: actions))
                     if let message = field.validationMessage { Text(message).foregroundStyle(.red).font(.footnote) }
                 }
             }

@@ -1303,6 +1303,36 @@ class WithJavaScript(unittest.TestCase):
         page.find("#site-search-suggestions [role=option]").click()
         page.wait(lambda: page.path().startswith("/screens/work/"))
 
+    def test_the_search_pages_own_field_suggests_as_you_type_too(self):
+        """The search page's field names its suggestions (v6): the same combobox under it, with a
+        typo forgiven; a chosen suggestion opens in place; Enter with none chosen searches."""
+        page = self.page
+        page.open("/screens/search")
+        page.settled()
+        page.js("window.stillHere = true")
+        field = page.find("#field-query")
+        field.click()
+        page.wait(lambda: page.find("#field-query").get_attribute("role") == "combobox", message="the module never attached")
+        field.send_keys("rachmaninov")
+        options = "return [...document.querySelectorAll('#field-query-suggestions [role=option]')].map(o => o.textContent.trim())"
+        page.wait(lambda: len(page.js(options)) > 0, message="no suggestions came")
+        self.assertTrue(page.js(options)[0].startswith("Sergei Rachmaninoff"), page.js(options))
+        self.assertEqual(field.get_attribute("aria-expanded"), "true")
+        page.shots("search-page-suggestions")
+        self.assertEqual([f"{v}" for v in page.axe()], [])
+        field.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+        page.wait(lambda: page.path() == "/screens/composer/rachmaninoff")
+        self.assertTrue(page.js("return window.stillHere === true"), "opened in place, no page load")
+        # Enter with none chosen searches, as the form always did.
+        page.open("/screens/search")
+        page.settled()
+        field = page.find("#field-query")
+        field.click()
+        field.send_keys("bach")
+        page.wait(lambda: len(page.js(options)) > 0)
+        field.send_keys(Keys.ESCAPE, Keys.ENTER)
+        page.wait(lambda: "q=bach" in page.browser.current_url)
+
     def test_notices_and_errors_are_readable_in_dark_mode(self):
         page = self.using("failing")
         page.dark(True)

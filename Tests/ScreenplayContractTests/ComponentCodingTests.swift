@@ -127,8 +127,8 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
                 .init(
                     label: "Search", hint: "Composer or work", storageKey: "query", keyboard: .search, maxLength: 100,
                     validation: .init(pattern: "^.{2,}$", message: "Type at least two characters"), requiredMessage: "Type a search",
-                    submit: .command(.init(url: "commands/search")))),
-            fullKeys: ["type", "label", "hint", "storageKey", "keyboard", "maxLength", "validation", "requiredMessage", "submit"],
+                    submit: .command(.init(url: "commands/search")), suggestions: "screens/search/suggestions")),
+            fullKeys: ["type", "label", "hint", "storageKey", "keyboard", "maxLength", "validation", "requiredMessage", "submit", "suggestions"],
             minimal: .textField(.init(label: "Name", storageKey: "name")),
             minimalKeys: ["type", "label", "storageKey"]),
         ComponentSample(
@@ -154,6 +154,36 @@ struct ComponentSample: Sendable, CustomTestStringConvertible {
 
 @Suite("Component coding")
 struct ComponentCodingTests {
+    @Test("A text field says where its suggestions are to v6 only; a link that is no endpoint is refused at its path")
+    func textFieldSuggestions() throws {
+        let field = Component.textField(.init(label: "Search", storageKey: "query", suggestions: "screens/search/suggestions"))
+        for version in [APIVersion.v4, .v5, .v6] {
+            let json = String(decoding: try ScreenplayEncoder(apiVersion: version).encode(field), as: UTF8.self)
+            #expect(json.contains("screens/search/suggestions") == (version >= .v6), "\(version): \(json)")
+            guard case .textField(let read) = try ScreenplayDecoder(mode: .strict, apiVersion: version).decode(Component.self, from: Data(json.utf8)).value.content
+            else {
+                Issue.record("not a text field")
+                continue
+            }
+            #expect(read.suggestions == (version >= .v6 ? "screens/search/suggestions" : nil))
+        }
+        // A v5 reader ignores a v6 server's suggestions.
+        let v6 = try ScreenplayEncoder(apiVersion: .v6).encode(field)
+        guard case .textField(let old) = try ScreenplayDecoder(mode: .strict, apiVersion: .v5).decode(Component.self, from: v6).value.content else {
+            Issue.record("not a text field")
+            return
+        }
+        #expect(old.suggestions == nil)
+        for hostile in ["javascript:alert(1)", "data:text/html,x", "file:///etc/passwd"] {
+            let text = #"{"type":"textField","label":"Search","storageKey":"query","suggestions":"\#(hostile)"}"#
+            #expect("\(hostile)") {
+                try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Component.self, from: Data(text.utf8))
+            } throws: { error in
+                String(describing: error).contains("suggestions")
+            }
+        }
+    }
+
     @Test("The samples cover every known kind exactly once")
     func samplesCoverCatalog() {
         #expect(Component.knownKinds.count == 19)

@@ -1,3 +1,4 @@
+import Foundation
 import ScreenplayContract
 import ScreenplayWeb
 import Testing
@@ -72,6 +73,18 @@ struct HTMLIdentifierTests {
         #expect(html.contains(#"<p class="field-error" id="field-name-required" aria-live="polite"></p>"#))
         // Blank: nothing to send, so the form's button is there (the browser and server refuse it).
         #expect(html.contains("<button type=\"submit\">Send</button>"))
+    }
+
+    @Test("A field that names its suggestions (v6) names the suggestions module, the page to ask and the parameter; one without names none")
+    func suggestingField() {
+        let field = Component.textField(
+            .init(label: "Search", storageKey: "query", keyboard: .search, submit: .command(.init(url: "commands/search")), suggestions: "screens/search/suggestions"))
+        let html = Fixture.page([field])
+        #expect(html.contains(#"autocomplete="off" data-suggest="/web/suggest.js?v="#))
+        #expect(html.contains(#"data-suggest-from="/screens/search/suggestions" data-suggest-param="q">"#))
+        let plain = Fixture.page([Component.textField(.init(label: "Search", storageKey: "query", submit: .command(.init(url: "commands/search"))))])
+        let input = plain.range(of: #"<input id="field-query""#).map { plain[$0.lowerBound...].prefix { $0 != ">" } } ?? ""
+        #expect(!input.isEmpty && !input.contains("data-suggest"), "\(input)")
     }
 
     @Test("A field whose verdict is computed (v6) says it in a live region the script rewrites, escaped, and carries the expression")

@@ -247,6 +247,18 @@ public actor ScreenNavigator {
         if let storage = loader.offlineStorage { await bookmark.write(to: storage) }
     }
 
+    /// The rows a field's suggestions offer for `text` (v6): the field's suggestions screen for
+    /// that text (``NodeField/suggestionsURL(for:)``), resolved as any screen is, its rows in
+    /// order, each with the action choosing it takes. Empty for a blank text, a field without
+    /// suggestions, or a load that failed: suggestions help the typing and are never an error.
+    /// Call it after ``NodeField/suggestionPause`` without typing; an answer for an older text
+    /// is the caller's to drop.
+    public func suggestions(for field: NodeField, text: String) async -> [ViewNode] {
+        guard let url = field.suggestionsURL(for: text), let loaded = try? await loader.screen(at: url) else { return [] }
+        let tree = ViewTreeResolver(context: ResolutionContext()).resolve(loaded.screen).root
+        return tree.allNodes.filter { $0.role == .row && $0.action != nil }
+    }
+
     /// The user typed `text` into the top screen's field that stores `key`; the screen re-resolves
     /// with it (and its validation message), and the next command carries it. Returns the text
     /// kept (cut at the field's limit).

@@ -1,3 +1,4 @@
+import Foundation
 public import ScreenplayContract
 
 /// One node of the resolved view tree: everything a renderer needs to draw one element, with
@@ -518,6 +519,23 @@ public struct NodeField: Sendable, Hashable {
     /// What the field says while its text is blank, when a text is required (v6); a renderer
     /// that checks as the user types shows it then.
     public var requiredMessage: String?
+    /// Where suggestions for the text typed so far are (v6): ask ``suggestionsURL(for:)`` after
+    /// ``suggestionPause`` without typing, and offer the answer's rows under the field.
+    public var suggestions: String?
+
+    /// How long typing pauses before suggestions are asked for: a request per pause, not per key.
+    public static let suggestionPause = Duration.milliseconds(150)
+
+    /// The URL to ask for suggestions for `text`: the field's ``suggestions`` with the trimmed
+    /// text as `q` (percent-encoded); `nil` when the field has none or the text is blank.
+    public func suggestionsURL(for text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let suggestions, !trimmed.isEmpty else { return nil }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        let query = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return suggestions + (suggestions.contains("?") ? "&" : "?") + Component.TextField.suggestionsParameter + "=" + query
+    }
 
     /// The keyboards a field may ask for: the contract's, which renderers map to their own.
     public typealias Keyboard = Component.TextField.Keyboard
@@ -526,9 +544,10 @@ public struct NodeField: Sendable, Hashable {
     public init(
         storageKey: String, value: String = "", placeholder: String? = nil, keyboard: Keyboard = .text, maxLength: Int? = nil,
         validationMessage: String? = nil, isValid: Bool = true, pattern: String? = nil, patternMessage: String? = nil,
-        submitTitle: String? = nil, requiredMessage: String? = nil
+        submitTitle: String? = nil, requiredMessage: String? = nil, suggestions: String? = nil
     ) {
         self.requiredMessage = requiredMessage
+        self.suggestions = suggestions
         self.storageKey = storageKey
         self.value = value
         self.placeholder = placeholder

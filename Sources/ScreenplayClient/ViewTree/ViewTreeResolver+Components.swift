@@ -320,7 +320,8 @@ extension Resolution {
                 keyboard: value.keyboard ?? .text, maxLength: value.maxLength,
                 validationMessage: message, isValid: isValid, pattern: value.validation?.pattern,
                 patternMessage: value.validation?.message,
-                submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send"), requiredMessage: value.requiredMessage))
+                submitTitle: value.submit == nil ? nil : (value.keyboard == .search ? "Search" : "Send"), requiredMessage: value.requiredMessage,
+                suggestions: value.suggestions))
         if let submit = value.submit {
             var bound = bind(submit, id: id)
             if !isValid { bound.isEnabled = false }

@@ -31,11 +31,17 @@ extension Component {
         public var requiredMessage: String?
         /// What the keyboard's return key does (usually a command); `nil` does nothing.
         public var submit: Action?
+        /// Where suggestions for the text typed so far are (v6): a screen URL the client asks,
+        /// after a pause in typing, with the trimmed text as its `q` query parameter
+        /// (`screens/search/suggestions?q=rach`), and whose rows it offers under the field, each
+        /// doing what its row's action does. Older clients, and clients that cannot, show none:
+        /// the field still submits as before.
+        public var suggestions: String?
 
         /// Creates a text field.
         public init(
             label: String, hint: String? = nil, storageKey: String, keyboard: Keyboard? = nil, maxLength: Int? = nil,
-            validation: Validation? = nil, requiredMessage: String? = nil, submit: Action? = nil
+            validation: Validation? = nil, requiredMessage: String? = nil, submit: Action? = nil, suggestions: String? = nil
         ) {
             self.label = label
             self.hint = hint
@@ -45,16 +51,23 @@ extension Component {
             self.validation = validation
             self.requiredMessage = requiredMessage
             self.submit = submit
+            self.suggestions = suggestions
         }
+
+        /// The query parameter a ``suggestions`` URL is asked with.
+        public static let suggestionsParameter = "q"
 
         /// `requiredMessage` joined in v6.
         public static let fieldChanges = [
             FieldChange(
                 field: "requiredMessage", version: .v6,
-                summary: "added in v6: the text may not be blank, and the message says so; older clients send a blank text and get the server's refusal.")
+                summary: "added in v6: the text may not be blank, and the message says so; older clients send a blank text and get the server's refusal."),
+            FieldChange(
+                field: "suggestions", version: .v6,
+                summary: "added in v6: where suggestions for the text typed so far are (a screen asked with `?q=`); older clients show none."),
         ]
 
-        enum CodingKeys: String, CodingKey { case label, hint, storageKey, keyboard, maxLength, validation, requiredMessage, submit }
+        enum CodingKeys: String, CodingKey { case label, hint, storageKey, keyboard, maxLength, validation, requiredMessage, submit, suggestions }
 
         /// Reads the fields, checking the label, the key and the length.
         public init(from decoder: any Decoder) throws {
@@ -68,9 +81,11 @@ extension Component {
             requiredMessage =
                 decoder.screenplayAPIVersion >= .v6 ? try container.decodeIfPresent(checkedBy: ValueRules.Label.self, forKey: .requiredMessage) : nil
             submit = try container.decodeIfPresent(Action.self, forKey: .submit)
+            suggestions =
+                decoder.screenplayAPIVersion >= .v6 ? try container.decodeIfPresent(checkedBy: ValueRules.EndpointLink.self, forKey: .suggestions) : nil
         }
 
-        /// Writes the fields; `requiredMessage` only for v6 and later.
+        /// Writes the fields; `requiredMessage` and `suggestions` only for v6 and later.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(label, forKey: .label)
@@ -81,6 +96,7 @@ extension Component {
             try container.encodeIfPresent(validation, forKey: .validation)
             if encoder.screenplayAPIVersion >= .v6 { try container.encodeIfPresent(requiredMessage, forKey: .requiredMessage) }
             try container.encodeIfPresent(submit, forKey: .submit)
+            if encoder.screenplayAPIVersion >= .v6 { try container.encodeIfPresent(suggestions, forKey: .suggestions) }
         }
 
         /// `.textField(self)`.

@@ -29,7 +29,7 @@ struct SearchScreens: Sendable {
         Component.TextField(
             label: "Search the catalog", hint: "Composer, work or performer, e.g. Mozart", storageKey: storageKey, keyboard: .search,
             maxLength: maximumLength, validation: .init(pattern: pattern, message: validationMessage),
-            submit: .command(command))
+            submit: .command(command), suggestions: "screens/" + SearchScreens.suggestionsPath)
     }
 
     /// The field as a screen shows it: its verdict computed as the user types (v6), so the

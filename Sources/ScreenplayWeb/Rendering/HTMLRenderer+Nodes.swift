@@ -179,6 +179,11 @@ extension HTMLRenderer {
             input += " required data-required=\"\(HTML.escape(required))\""
             if field.maxLength == nil { input += checkAttribute }
         }
+        // Suggestions as the user types (v6): the site's module, asking the page the field names.
+        if let suggestions = field.suggestions.flatMap({ links.href($0) }), let module = WebScript.suggest {
+            input += " autocomplete=\"off\" data-suggest=\"\(HTML.escape(module.versionedPath))\" data-suggest-from=\"\(HTML.escape(suggestions))\""
+            input += " data-suggest-param=\"\(Component.TextField.suggestionsParameter)\""
+        }
         input += ">"
         // Filled by the script as the user types (a live region, empty until then).
         if field.requiredMessage != nil { input += "<p class=\"field-error\" id=\"\(id)-required\" aria-live=\"polite\"></p>" }

@@ -146,7 +146,7 @@ enum WebStylesheet {
         details.share>summary{list-style:none}details.share>summary::-webkit-details-marker{display:none}
         .share-panel{position:absolute;z-index:15;left:0;top:calc(100% + 6px);padding:10px;border-radius:10px;background:var(--sp-surface);box-shadow:var(--sp-shadow);width:min(360px,80vw)}
         .share-panel input{width:100%;font:inherit;padding:6px 8px;margin-top:4px;border:1px solid var(--sp-border);border-radius:6px;background:var(--sp-background);color:var(--sp-primaryText)}
-        .field{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0 12px}
+        .field{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0 12px}.field:has(>.suggestions){position:relative}
         .field label{flex:1 0 100%;font-weight:600}
         .field input{flex:1;min-width:0;font:inherit;padding:9px 12px;border-radius:10px;border:1px solid var(--sp-secondaryText);background:var(--sp-background);color:var(--sp-primaryText)}
         .field button{font:inherit;padding:9px 16px;border-radius:999px;border:1px solid var(--sp-accent);background:var(--sp-accent);color:var(--sp-on-accent);cursor:pointer}

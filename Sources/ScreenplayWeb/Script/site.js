@@ -247,9 +247,11 @@ Object.assign(site, {
   openDialog, closeDialog,
 });
 
-// Suggestions under the search box: their module loads the first time the box is focused.
-const box = $("#site-search[data-suggest]");
-box?.addEventListener("focus", () => import(box.dataset.suggest).then((module) => module.attach(box)).catch(() => {}), { once: true });
+// Suggestions under the search box, or a page's field that asks for them: their module loads the
+// first time one is focused.
+doc.addEventListener("focusin", ({ target }) => {
+  if (target.matches?.("input[data-suggest]")) import(target.dataset.suggest).then((module) => module.attach(target)).catch(() => {});
+});
 
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 history.replaceState({ scroll: scrollY, ...history.state }, "", withoutNotice(location.href));

@@ -1,6 +1,6 @@
-// Suggestions under the site's search box as the user types (an ARIA combobox): after a pause in
-// typing, the rows of the suggestions page for the text so far (the box names it in
-// `data-suggest-from`), each a link as the page drew it, carried header and all. Arrow keys move
+// Suggestions under the site's search box, or a page's field that names where they are (v6), as
+// the user types (an ARIA combobox): after a pause in typing, the rows of the suggestions page for
+// the text so far (the box names it in `data-suggest-from`, the parameter in `data-suggest-param`), each a link as the page drew it, carried header and all. Arrow keys move
 // through them, Enter opens the one chosen (Enter with none searches, as before), Escape closes
 // them. The site loads this module the first time the box is focused; without it the box is a
 // plain search form.
@@ -15,7 +15,7 @@ export function attach(input) {
   Object.assign(list, { id: input.id + "-suggestions", className: "suggestions", hidden: true });
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Suggestions");
-  input.form.append(list);
+  (input.form || input.parentElement).append(list);
   for (const [name, value] of [["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", "false"], ["aria-controls", list.id]]) {
     input.setAttribute(name, value);
   }
@@ -46,7 +46,7 @@ export function attach(input) {
     let rows = [];
     if ([...text].length >= 2) {
       try {
-        const url = input.dataset.suggestFrom + "?" + new URLSearchParams({ [input.name]: text });
+        const url = input.dataset.suggestFrom + "?" + new URLSearchParams({ [input.dataset.suggestParam || input.name]: text });
         const response = await fetch(url, { headers: { Accept: "text/html" } });
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         if (response.ok) rows = $$("#main .row a[href]", page);
