@@ -44,6 +44,9 @@ public enum HTMLOracle {
         "data-reports", "data-visible", "data-share",
         // A reorderable list (v6): its module, what a drag sends, each row's key.
         "data-reorder", "data-reorder-url", "data-reorder-payload", "data-key",
+        // The player's module (loaded by the first play), a shuffled play (v6), the player's
+        // Queue button and what it opens; a field's suggestions' parameter (v6).
+        "data-player-module", "data-shuffle", "aria-expanded", "aria-controls", "data-suggest-param",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
@@ -202,8 +205,16 @@ public enum HTMLOracle {
         // (`data-flip-url` is not one: like the form's hidden `url`, it is a command path the
         // server resolves, never followed by the browser.)
         case "src", "data-header-image", "data-track-src", "data-queue", "data-share-url", "data-track-art", "data-track-thumb", "data-dialogs",
-            "data-suggest", "data-suggest-from", "data-reports", "data-share", "data-reorder":
+            "data-suggest", "data-suggest-from", "data-reports", "data-share", "data-reorder", "data-player-module":
             return urlViolation(value, schemes: ["http", "https"])
+        case "data-shuffle":
+            return value == "true" ? nil : "data-shuffle \(value.debugDescription)"
+        case "data-suggest-param":
+            return value == "q" ? nil : "data-suggest-param \(value.debugDescription)"
+        case "aria-expanded":
+            return value == "true" || value == "false" ? nil : "aria-expanded \(value.debugDescription)"
+        case "aria-controls":
+            return value == "sp-queue" ? nil : "aria-controls \(value.debugDescription)"
         case "action":
             // The command flow, or a page of the site (the search box's GET).
             return value == "/web/command" || (value.hasPrefix("/") && urlViolation(value, schemes: []) == nil)

@@ -81,6 +81,19 @@ public struct KitchenSink {
                 isFavorite: false, label: s["favorite.label"], add: .init(url: s["command.url"], payload: ["playlistId": 1]),
                 remove: .init(url: "commands/favorites/remove", payload: ["playlistId": 1])))
         bound.attributes.bindings = ["isFavorite": EntityReference(entity: "playlist/1", field: "favorite")]
+        // v6: a shuffled play, a reorderable list of rows with ids, a row with its "…" menu.
+        guard case .play(let inOrder) = play else { preconditionFailure("a play") }
+        var shuffledPlay = inOrder
+        shuffledPlay.shuffle = true
+        let reorderable = Component.reorderableList(
+            .init(
+                label: s["section.title"], move: .init(url: s["command.url"], payload: ["playlistId": 1]),
+                children: [
+                    Component.listRow(.init(title: s["row.title"], subtitle: s["detail.subtitle"], action: navigate)).id("work-1"),
+                    Component.listRow(.init(title: s["detail.title"], action: navigate)).id("work-2"),
+                ]))
+        let withMenu = Component.listRow(.init(title: s["row.title"], action: navigate))
+            .menu([MenuItem(title: s["menu.title"], icon: s["menu.icon"], action: command), MenuItem(title: s["share.title"], action: navigate)])
         var boundTitle = Component.listRow(.init(title: s["row.title"], action: navigate))
         boundTitle.attributes.bindings = ["title": EntityReference(entity: "playlist/1", field: "title")]
         let components: [Component] = [
@@ -101,6 +114,8 @@ public struct KitchenSink {
                     ])),
             chart,
             .button(.init(title: s["button.title"], style: .primary, action: play)),
+            .button(.init(title: s["button.title"], style: .secondary, action: .play(shuffledPlay))),
+            reorderable, withMenu,
             .button(.init(title: s["share.title"], style: .plain, action: .share(.init(title: s["share.title"], url: s["share.url"])))),
             .button(.init(title: s["button.title"], style: .secondary, action: .openURL(.init(url: s["openURL.url"])))),
             .button(.init(title: s["custom.name"], action: .custom(.init(name: s["custom.name"], payload: ["sku": "a"])))),
@@ -109,7 +124,7 @@ public struct KitchenSink {
             .textField(
                 .init(
                     label: s["field.label"], hint: s["field.hint"], storageKey: s["field.storageKey"], keyboard: .search, maxLength: 40,
-                    validation: .init(pattern: s["field.pattern"], message: s["field.message"]), submit: command)),
+                    validation: .init(pattern: s["field.pattern"], message: s["field.message"]), submit: command, suggestions: s["navigate.url"])),
             .custom("ticketOffer", fields: ["title": .string(s["ticketOffer.title"]), "price": "€5"]),
             .custom("mapPin", fields: ["label": .string(s["mapPin.label"])]),
         ]

@@ -157,7 +157,7 @@ extension HTMLRenderer {
         <section id="sp-player" class="player" aria-label="Now playing" hidden><audio id="sp-audio" preload="none"></audio>\
         <div class="player-track"><img class="player-art" data-slot="art" alt="" hidden><span class="player-text">\
         <span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></span></div>\
-        <div id="sp-queue" class="player-queue" role="region" aria-label="Queue" hidden><h2>Queue</h2><ol></ol></div>\
+        <section id="sp-queue" class="player-queue" aria-label="Queue" hidden><h2>Queue</h2><ol></ol></section>\
         <div class="player-controls"><button type="button" class="player-button minor" data-player="shuffle" aria-label="Shuffle" aria-pressed="false">\
         \(icon("M4 7h3.5l8 10H18v-2.5l3.5 3.5-3.5 3.5V19h-3.5l-8-10H4zM4 15h2.5l1.8-2.2 1.3 1.6L7.5 17H4zM13.2 9.6l-1.3-1.6L14.5 5H18V2.5L21.5 6 18 9.5V7h-2.5z"))</button>\
         <button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
