@@ -11,17 +11,23 @@ import ScreenplayContract
 @MainActor
 public struct ScreenView: View {
     @State private var snapshot: ScreenNavigator.Snapshot?
+    /// What this screen view has seen (v6 reports): a new one for each screen view.
+    @State private var impressions = ImpressionTracker()
     let navigator: ScreenNavigator
     let context: ResolutionContext
     let customViews: [String: (ViewNode) -> AnyView]
+    let reporter: EventReporter?
 
-    /// Shows `navigator`'s stack; `customViews` draws app-defined custom nodes by kind.
+    /// Shows `navigator`'s stack; `customViews` draws app-defined custom nodes by kind;
+    /// `reporter`, when given, receives what the screens ask to hear about once seen (v6).
     public init(
-        navigator: ScreenNavigator, context: ResolutionContext = ResolutionContext(), customViews: [String: (ViewNode) -> AnyView] = [:]
+        navigator: ScreenNavigator, context: ResolutionContext = ResolutionContext(), customViews: [String: (ViewNode) -> AnyView] = [:],
+        reporter: EventReporter? = nil
     ) {
         self.navigator = navigator
         self.context = context
         self.customViews = customViews
+        self.reporter = reporter
     }
 
     /// The top screen's tree, in whatever state it is.
@@ -41,6 +47,22 @@ public struct ScreenView: View {
             // The stream ends, and the navigator forgets it, when the view goes away.
             for await next in await navigator.snapshots() { snapshot = next }
         }
+        // Another screen view: nothing seen yet.
+        .onChange(of: snapshot?.top?.id) { impressions.reset() }
+        // A keyed node that stays in view becomes due with no further scroll: one timer.
+        .task(id: impressions.nextDue) {
+            guard let due = impressions.nextDue else { return }
+            try? await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
+            guard !Task.isCancelled else { return }
+            record(impressions.tick(at: Date()))
+        }
+    }
+
+    /// Hands what became due to the reporter, as `visible` events of the screen shown.
+    private func record(_ keys: [String]) {
+        guard let reporter, !keys.isEmpty else { return }
+        let screen = snapshot?.top?.url
+        Task { for key in keys { _ = await reporter.record(.visible, key: key, screen: screen) } }
     }
 
     /// What a node sends back: an action (with the node's id, shown busy while it runs) or text.
@@ -49,7 +71,8 @@ public struct ScreenView: View {
         return NodeActions(
             perform: { action, node in Task { await navigator.perform(action, from: node) } },
             type: { text, key in Task { try? await navigator.type(text, into: key) } },
-            suggest: { field, text in await navigator.suggestions(for: field, text: text) })
+            suggest: { field, text in await navigator.suggestions(for: field, text: text) },
+            seen: { key, visible in record(impressions.update(key: key, visibleFraction: visible ? 1 : 0, at: Date())) })
     }
 
     /// The app's context plus what is in flight now: busy nodes, blocked input.
@@ -70,6 +93,25 @@ struct NodeActions {
     let type: (String, String) -> Void
     /// The rows a field's suggestions offer for a text (v6; the navigator fetches and resolves them).
     let suggest: @Sendable (NodeField, String) async -> [ViewNode]
+    /// A node reporting a key came at least half into view (`true`) or left it (v6 reports).
+    let seen: (String, Bool) -> Void
+}
+
+/// A node that asks to be reported once seen (v6): its visibility, at the rule's half, told to the
+/// screen's ``ImpressionTracker``, which decides when it counts.
+struct ImpressionModifier: ViewModifier {
+    let key: String?
+    let actions: NodeActions
+
+    func body(content: Content) -> some View {
+        if let key {
+            content
+                .onScrollVisibilityChange(threshold: ImpressionRule.visibleFraction) { visible in actions.seen(key, visible) }
+                .onDisappear { actions.seen(key, false) }
+        } else {
+            content
+        }
+    }
 }
 
 /// A field's suggestions (v6): asked after the client core's pause in typing, shown under the
@@ -108,6 +150,7 @@ struct NodeView: View {
             .accessibilityHint(node.accessibility.hint.map { Text($0) } ?? Text(""))
             .accessibilityAddTraits(traits)
             .accessibilityHidden(node.accessibility.isHidden)
+            .modifier(ImpressionModifier(key: node.reportsVisible, actions: actions))
     }
 
     @ViewBuilder var content: some View {
