@@ -150,10 +150,12 @@ export function listen() {
     setTimeout(() => { if (stream === source) { stream = null; listen(); } }, 10000);
   });
 }
-// Back on a tab whose stream was refused (signed in again in another): try again at once.
-doc.addEventListener("visibilitychange", () => {
-  if (!doc.hidden && stream?.readyState === EventSource.CLOSED) { stream = null; listen(); }
-});
+// Back on a tab whose stream was refused (signed in again in another), or told of a new session
+// (`anyway`, even while hidden): try again at once.
+export const resume = (anyway) => {
+  if ((anyway || !doc.hidden) && stream?.readyState === EventSource.CLOSED) { stream = null; listen(); }
+};
+doc.addEventListener("visibilitychange", () => resume());
 // Back from the bfcache: maybe old. Hidden: no stream held.
 window.addEventListener("pageshow", (event) => { if (event.persisted) { refresh(); listen(); } });
 window.addEventListener("pagehide", () => { stream?.close(); stream = null; });

@@ -1,7 +1,7 @@
 // The layout admin's pages: the editor's drops and Move/Save posts answered in place (scroll and
 // focus kept), the palette's filter, times in the reader's zone, one press per post. The shared
 // module (core.js) makes a page that names a stream (the preview) follow it live.
-import { $, $$, announce, doc, imported, site } from "./core.js";
+import { $, $$, announce, doc, imported, resume, site } from "./core.js";
 
 // The box under the heading that says why a page did not change (replacing the last one).
 function summaryBox() {
@@ -24,6 +24,14 @@ site.elsewhere = (page) => {
   box.setAttribute("role", "status");
 };
 site.ready = () => $("#sign-in-again")?.closest("#error-summary").remove();
+
+// Signed in (again) in another tab: every page here that stopped following changes follows
+// again at once, not at its next try. A page with a session says so to the others as it loads.
+const sessions = self.BroadcastChannel ? new BroadcastChannel("screenplay-admin-session") : null;
+if (sessions) {
+  sessions.onmessage = () => resume(true);
+  if (!$("form.login")) sessions.postMessage("session");
+}
 
 const editorRoot = () => $("[data-editor]");
 
