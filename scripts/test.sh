@@ -221,17 +221,27 @@ packages=()
 while IFS= read -r manifest; do packages+=("$(dirname "${manifest#./}")"); done < <(
   find . \( -path '*/.*' -o -name node_modules \) -prune -o -type f -name Package.swift ! -path ./Package.swift -print | LC_ALL=C sort)
 other_packages() {
-  local package
+  local package fuzz_build="" fuzz_log
   # The fuzz build has a folder of its own (release, instrumented: nothing to share with the
-  # debug build), so it needs no lock the others hold.
+  # debug build), so it needs no lock the others hold, and runs beside the packages' debug builds:
+  # its whole-module optimization keeps one core busy for long stretches, which they fill.
   if [ -f Fuzz/run.sh ]; then
-    echo "==> building the fuzz targets (release, instrumented)"
-    bash Fuzz/run.sh --build-only || { echo "==> FAILED: the fuzz targets do not build"; return 1; }
+    echo "==> building the fuzz targets (release, instrumented), beside the packages' builds"
+    fuzz_log=$(mktemp)
+    bash Fuzz/run.sh --build-only >"$fuzz_log" 2>&1 &
+    fuzz_build=$!
   fi
   for package in "$@"; do
     echo "==> building package ${package}/ (debug, all targets)"
     swift build --package-path "$package" --scratch-path .build --build-tests || { echo "==> FAILED: package ${package}/ does not build"; return 1; }
   done
+  if [ -n "$fuzz_build" ]; then
+    local fuzz_status=0
+    wait "$fuzz_build" || fuzz_status=$?
+    cat "$fuzz_log"
+    rm -f "$fuzz_log"
+    [ "$fuzz_status" -eq 0 ] || { echo "==> FAILED: the fuzz targets do not build"; return 1; }
+  fi
   for package in "$@"; do
     [ -d "$package/Tests" ] || continue
     echo "==> testing package ${package}/"
