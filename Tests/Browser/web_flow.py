@@ -756,6 +756,44 @@ class WithJavaScript(unittest.TestCase):
         self.assertTrue(page.js(subtitle).endswith(first), page.js(subtitle))
         self.assertEqual(len(page.browser.find_elements(By.CSS_SELECTOR, "#section-works .row")), 1, "a work is in a playlist once")
 
+    def test_the_player_offers_what_the_track_playing_can_do(self):
+        """A track's menu (v6) in the player: "…" opens it; its recording goes into a new playlist
+        through the same choice and prompt as anywhere; its composer opens while it plays."""
+        page = self.page
+        page.open("/screens/work/6")
+        page.settled()
+        section = page.browser.find_elements(By.CSS_SELECTOR, "#main section[id^='section-recording-']")[1]
+        performers = page.js("return arguments[0].querySelector('h2').textContent", section)
+        section.find_element(By.CSS_SELECTOR, "a[data-play]").click()
+        page.wait(lambda: not page.js("return document.getElementById('sp-player').hidden"))
+        more = page.find("#sp-player [data-player=more]")
+        page.wait(lambda: more.is_displayed())
+        more.click()
+        self.assertEqual(more.get_attribute("aria-expanded"), "true")
+        items = "return [...document.querySelectorAll('#sp-track-menu .player-menu-item')].map(i => i.textContent)"
+        self.assertEqual(page.js(items), ["Add this recording to a playlist", 'Go to Violin Concerto "Spring" (La primavera)', "Go to Antonio Vivaldi"])
+        self.assertTrue(page.js("return document.activeElement.classList.contains('player-menu-item')"), "focus in the menu")
+        self.assertEqual(page.axe(), [])
+        page.shots("player-track-menu")
+        page.browser.switch_to.active_element.send_keys(Keys.ENTER)
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        self.assertTrue(page.js("return document.getElementById('sp-track-menu').hidden"), "the menu closes once an action is chosen")
+        page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog #prompt-value')"))
+        field = page.find("#prompt-value")
+        field.send_keys("From the player")
+        field.send_keys(Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        page.settled()
+        self.assertTrue(page.js("return document.querySelector('#section-works .row .subtitle').textContent").endswith(performers))
+        # Its composer, while it plays on.
+        more.click()
+        page.browser.find_element(By.XPATH, "//section[@id='sp-track-menu']//a[contains(., 'Antonio Vivaldi')]").click()
+        page.wait(lambda: page.path() == "/screens/composer/vivaldi")
+        self.assertFalse(page.js("return document.getElementById('sp-audio').paused"), "the player plays on")
+        self.assertTrue(page.js("return document.getElementById('sp-track-menu').hidden"))
+        page.find("#sp-player [data-player=toggle]").click()
+
     def test_a_playlist_of_ones_own_is_renamed_trimmed_and_deleted_after_asking(self):
         page = self.page
         path = page.new_playlist("Sunday")

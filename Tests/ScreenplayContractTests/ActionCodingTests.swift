@@ -176,6 +176,39 @@ struct ActionCodingTests {
         }
     }
 
+    @Test("A track's menu (v6): written and read for v6 only; a bad item is left out and reported, items past eight too; the track still plays")
+    func trackMenu() throws {
+        let items = [
+            MenuItem(title: "Add this recording to a playlist", action: .command(.init(url: "commands/playlists/choose-recording", payload: ["recordingId": 3]))),
+            MenuItem(title: "Go to Bach", action: .navigate(.init(url: "screens/composer/bach"))),
+        ]
+        let play = Action.play(.init(metadataURL: "/q", firstTrack: .init(id: "1", title: "I. Prélude", streamURL: "/a.wav", menu: items)))
+        let v6 = try ScreenplayEncoder(apiVersion: .v6).encode(play)
+        #expect(String(decoding: v6, as: UTF8.self).contains("choose-recording"))
+        #expect(!String(decoding: try ScreenplayEncoder(apiVersion: .v5).encode(play), as: UTF8.self).contains("menu"))
+        guard case .play(let read) = try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Action.self, from: v6).value else {
+            Issue.record("not a play")
+            return
+        }
+        #expect(read.firstTrack.menu == items)
+        guard case .play(let old) = try ScreenplayDecoder(mode: .strict, apiVersion: .v5).decode(Action.self, from: v6).value else {
+            Issue.record("not a play")
+            return
+        }
+        #expect(old.firstTrack.menu.isEmpty)
+        let nine = (0..<9).map { #"{"title":"Item \#($0)","action":{"type":"navigate","url":"screens/x"}}"# }.joined(separator: ",")
+        let hostile = Data(
+            #"{"type":"play","metadataURL":"/q","firstTrack":{"id":"1","title":"T","streamURL":"/a.wav","menu":[{"title":"Bad","action":{"type":"navigate","url":"javascript:alert(1)"}},\#(nine)]}}"#.utf8)
+        let lenient = try ScreenplayDecoder(mode: .lossy, apiVersion: .v6).decode(Action.self, from: hostile)
+        guard case .play(let kept) = lenient.value else {
+            Issue.record("the play was lost")
+            return
+        }
+        #expect(kept.firstTrack.menu.map(\.title) == (0..<8).map { "Item \($0)" })
+        #expect(lenient.issues.contains { $0.path.contains("menu") && $0.message.contains("at most 8") }, "\(lenient.issues)")
+        #expect(lenient.issues.contains { $0.path.contains("menu[0]") || $0.path.contains("menu.0") || $0.path.contains("menu") && $0.message.contains("javascript") }, "\(lenient.issues)")
+    }
+
     @Test("A command payload keeps integers, nulls and nesting")
     func payloadPreserved() throws {
         let sample = try #require(ActionSample.all.first { $0.kind == "command" })

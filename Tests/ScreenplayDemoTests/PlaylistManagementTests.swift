@@ -115,6 +115,11 @@ struct PlaylistManagementTests {
             let tracks = try await demo.catalog.tracks(recordingID: spring[1].id).map { String($0.id) }
             let queue = try await demo.catalog.queue(of: try await demo.catalog.recordingsToPlay([1, 2, 6], inPlaylist: id).map(\.id))
             #expect(Array(queue.suffix(tracks.count).map { String($0.track.id) }) == tracks)
+            // The player offers the same from the track playing (v6): its recording into a playlist.
+            let last = try #require(queue.last)
+            let menu = MediaRoutes.playable(last.track, recording: last.recording, work: last.work).menu
+            #expect(menu.first?.action == .command(PlaylistCommands.addRecordingCommand(spring[1].id)))
+            #expect(menu.map(\.title).last == "Go to Antonio Vivaldi")
             // Again: already there. The other recording: it replaces this one, and says so.
             let again: JSONValue = ["playlistId": .integer(Int(id)), "recordingId": .integer(Int(spring[1].id))]
             #expect(message(try await perform("playlists/add-recording", again)) == "Already in “Trip”")

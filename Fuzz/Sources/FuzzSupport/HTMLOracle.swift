@@ -1,3 +1,4 @@
+import Foundation
 import ScreenplayContract
 
 /// Reads a page the way a browser's tokenizer would and checks that only the renderer's own
@@ -47,6 +48,8 @@ public enum HTMLOracle {
         // The player's module (loaded by the first play), a shuffled play (v6), the player's
         // Queue button and what it opens; a field's suggestions' parameter (v6).
         "data-player-module", "data-shuffle", "aria-expanded", "aria-controls", "data-suggest-param",
+        // A track's menu (v6), as the contract writes it, for the player's "…".
+        "data-track-menu",
     ]
     static let booleanAttributes: Set<String> = [
         "required", "disabled", "hidden", "controls", "readonly", "autofocus", "data-share-field", "data-dialog-close", "data-retry",
@@ -214,7 +217,10 @@ public enum HTMLOracle {
         case "aria-expanded":
             return value == "true" || value == "false" ? nil : "aria-expanded \(value.debugDescription)"
         case "aria-controls":
-            return value == "sp-queue" ? nil : "aria-controls \(value.debugDescription)"
+            return value == "sp-queue" || value == "sp-track-menu" ? nil : "aria-controls \(value.debugDescription)"
+        case "data-track-menu":
+            // JSON the script parses (the attribute's escaping is checked like every other's).
+            return (try? JSONSerialization.jsonObject(with: Data(value.utf8))) is [Any] ? nil : "data-track-menu is not a JSON array"
         case "action":
             // The command flow, or a page of the site (the search box's GET).
             return value == "/web/command" || (value.hasPrefix("/") && urlViolation(value, schemes: []) == nil)

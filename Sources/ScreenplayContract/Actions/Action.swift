@@ -235,11 +235,15 @@ extension Action {
             public var composer: String?
             /// The picture now playing shows beside it (v6): its low-res URL first, then the full one.
             public var artwork: RemoteImage?
+            /// What the player offers for this track while it plays (v6), its "…": add its
+            /// recording to a playlist, go to its composer. At most
+            /// ``ComponentAttributes/maximumMenuItems``; a bad item is left out and reported.
+            public var menu: [MenuItem]
 
             /// Creates a track.
             public init(
                 id: String, title: String, subtitle: String? = nil, durationSeconds: Int? = nil, streamURL: String, work: String? = nil,
-                composer: String? = nil, artwork: RemoteImage? = nil
+                composer: String? = nil, artwork: RemoteImage? = nil, menu: [MenuItem] = []
             ) {
                 self.id = id
                 self.title = title
@@ -249,12 +253,14 @@ extension Action {
                 self.work = work
                 self.composer = composer
                 self.artwork = artwork
+                self.menu = menu
             }
 
-            enum CodingKeys: String, CodingKey { case id, title, subtitle, durationSeconds, streamURL, work, composer, artwork }
+            enum CodingKeys: String, CodingKey { case id, title, subtitle, durationSeconds, streamURL, work, composer, artwork, menu }
 
             /// Decodes and checks `streamURL` against ``LinkPolicy/resource``; from v6 reads what
-            /// the track belongs to (a bad picture is reported and dropped: the track still plays).
+            /// the track belongs to and its menu (a bad picture or menu item is reported and
+            /// dropped: the track still plays).
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 id = try container.decode(String.self, forKey: .id)
@@ -266,6 +272,17 @@ extension Action {
                     work = try container.decodeIfPresent(String.self, forKey: .work)
                     composer = try container.decodeIfPresent(String.self, forKey: .composer)
                     artwork = try container.decodeLossyIfPresent(RemoteImage.self, forKey: .artwork)
+                }
+                menu = []
+                if decoder.screenplayAPIVersion >= Self.nowPlayingIntroduced,
+                    let items = try container.decodeLossyIfPresent([LossyElement<MenuItem>].self, forKey: .menu)?.compactMap(\.value)
+                {
+                    if items.count > ComponentAttributes.maximumMenuItems {
+                        try decoder.reportInvalid(
+                            "a track's menu holds at most \(ComponentAttributes.maximumMenuItems) items; the rest are left out",
+                            at: container.codingPath + [CodingKeys.menu])
+                    }
+                    menu = Array(items.prefix(ComponentAttributes.maximumMenuItems))
                 }
             }
 
@@ -281,6 +298,7 @@ extension Action {
                     try container.encodeIfPresent(work, forKey: .work)
                     try container.encodeIfPresent(composer, forKey: .composer)
                     try container.encodeIfPresent(artwork, forKey: .artwork)
+                    if !menu.isEmpty { try container.encode(menu, forKey: .menu) }
                 }
             }
         }

@@ -17,13 +17,19 @@ enum MediaRoutes {
     }
 
     /// A track as the player gets it: its movement, performers, work, composer and the
-    /// recording's sleeve, so the bar and the system's now playing name what is playing.
+    /// recording's sleeve, so the bar and the system's now playing name what is playing; and what
+    /// the player offers while it plays (v6): its recording into a playlist, its work, its composer.
     static func playable(_ track: TrackRecord, recording: RecordingRecord, work: WorkRecord) -> Action.Play.Track {
         var artwork = DemoLinks.image(kind: "recording", slug: String(recording.id))
         artwork.alt = "Sleeve of \(recording.performers)'s recording"
         return .init(
             id: String(track.id), title: track.title, subtitle: recording.performers, durationSeconds: track.seconds,
-            streamURL: "/media/audio/track/\(track.id).wav", work: work.title, composer: work.composerName, artwork: artwork)
+            streamURL: "/media/audio/track/\(track.id).wav", work: work.title, composer: work.composerName, artwork: artwork,
+            menu: [
+                MenuItem(title: "Add this recording to a playlist", icon: "text.badge.plus", action: .command(PlaylistCommands.addRecordingCommand(recording.id))),
+                MenuItem(title: "Go to \(work.title)", icon: "music.note", action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))),
+                MenuItem(title: "Go to \(work.composerName)", icon: "person", action: .navigate(to: DemoLinks.composer(work.composerSlug))),
+            ])
     }
 
     /// Adds the media routes to `router`: images (`GET`, and `HEAD` made from it), audio by range

@@ -158,6 +158,7 @@ extension HTMLRenderer {
         <div class="player-track"><img class="player-art" data-slot="art" alt="" hidden><span class="player-text">\
         <span class="player-title" data-slot="title"></span><span class="player-subtitle" data-slot="subtitle"></span></span></div>\
         <section id="sp-queue" class="player-queue" aria-label="Queue" hidden><h2>Queue</h2><ol></ol></section>\
+        <section id="sp-track-menu" class="player-queue" aria-label="This track" hidden><h2>This track</h2><ul></ul></section>\
         <div class="player-controls"><button type="button" class="player-button minor" data-player="shuffle" aria-label="Shuffle" aria-pressed="false">\
         \(icon("M4 7h3.5l8 10H18v-2.5l3.5 3.5-3.5 3.5V19h-3.5l-8-10H4zM4 15h2.5l1.8-2.2 1.3 1.6L7.5 17H4zM13.2 9.6l-1.3-1.6L14.5 5H18V2.5L21.5 6 18 9.5V7h-2.5z"))</button>\
         <button type="button" class="player-button" data-player="previous" aria-label="Previous track">\(icon("M7 6h2v12H7zM10 12l8-6v12z"))</button>\
@@ -165,7 +166,9 @@ extension HTMLRenderer {
         \(icon("M8 5v14l11-7z", class: "when-paused"))\(icon("M7 5h4v14H7zM13 5h4v14h-4z", class: "when-playing"))</button>\
         <button type="button" class="player-button" data-player="next" aria-label="Next track">\(icon("M15 6h2v12h-2zM6 6l8 6-8 6z"))</button>\
         <button type="button" class="player-button minor" data-player="queue" aria-label="Queue" aria-expanded="false" aria-controls="sp-queue">\
-        \(icon("M3 6h12v2H3zM3 10h12v2H3zM3 14h8v2H3zM17 5h4v2h-2v9.5a2.5 2.5 0 1 1-2-2.45z"))</button></div>\
+        \(icon("M3 6h12v2H3zM3 10h12v2H3zM3 14h8v2H3zM17 5h4v2h-2v9.5a2.5 2.5 0 1 1-2-2.45z"))</button>\
+        <button type="button" class="player-button minor" data-player="more" aria-label="More for this track" aria-expanded="false" aria-controls="sp-track-menu" hidden>\
+        \(icon("M5 10.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3zm7 0a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3zm7 0a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z"))</button></div>\
         <div class="player-time"><span data-slot="elapsed">0:00</span>\
         <input type="range" data-player="seek" aria-label="Position in the track" min="0" max="0" step="1" value="0">\
         <span data-slot="duration">0:00</span></div></section>

@@ -336,6 +336,11 @@ extension HTMLRenderer {
                     attributes += " data-track-thumb=\"\(HTML.escape(small))\""
                 }
             }
+            // What the player offers while it plays (v6), as the contract writes it: player.js
+            // makes its links and command forms (the queue's tracks carry theirs the same way).
+            if !track.menu.isEmpty, let menu = try? ScreenplayEncoder(apiVersion: .v6).encode(track.menu) {
+                attributes += " data-track-menu=\"\(HTML.escape(String(decoding: menu, as: UTF8.self)))\""
+            }
             if let queue = links.href(play.metadataURL, policy: .resource) { attributes += " data-queue=\"\(HTML.escape(queue))\"" }
             // The queue in a random order after this first track (v6; player.js draws it).
             if play.shuffle { attributes += " data-shuffle=\"true\"" }

@@ -179,9 +179,11 @@ enum WebStylesheet {
         .queue-row:hover{background:color-mix(in srgb,var(--sp-accent) 8%,transparent)}.queue-row[aria-current=true]{cursor:default}
         .queue-row[aria-current=true] .queue-title{color:var(--sp-accent);font-weight:600}.queue-row[aria-current=true] .queue-title::before{content:"▶ "}
         .queue-title,.queue-subtitle{max-width:100%;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.queue-subtitle{font-size:13px;color:var(--sp-secondaryText)}
-        @media (max-width:640px){.player{grid-template-columns:auto minmax(0,1fr) auto auto auto;grid-template-areas:"track track prev toggle next" "shuffle time time time queue";gap:4px 6px;padding:8px 12px}\
+        @media (max-width:640px){.player{grid-template-columns:auto minmax(0,1fr) auto auto auto;grid-template-areas:"track track prev toggle next" "shuffle time time queue more";gap:4px 6px;padding:8px 12px}\
         .player-controls{display:contents}.player-track{grid-area:track}.player-time{grid-area:time}[data-player=previous]{grid-area:prev}[data-player=toggle]{grid-area:toggle}\
-        [data-player=next]{grid-area:next}[data-player=shuffle]{grid-area:shuffle}[data-player=queue]{grid-area:queue}}
+        [data-player=next]{grid-area:next}[data-player=shuffle]{grid-area:shuffle}[data-player=queue]{grid-area:queue}[data-player=more]{grid-area:more}}
+        .player-menu-item{display:block;width:100%;text-align:left;font:inherit;padding:10px;border:0;border-radius:8px;background:none;color:var(--sp-primaryText);cursor:pointer;text-decoration:none}
+        .player-menu-item:hover{background:color-mix(in srgb,var(--sp-accent) 8%,transparent)}#sp-track-menu ul{list-style:none;margin:0;padding:0}#sp-track-menu form{display:block}
 
         """
 

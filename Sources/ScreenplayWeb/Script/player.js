@@ -12,6 +12,8 @@ const seek = $("[data-player=seek]", player);
 const shuffleButton = $("[data-player=shuffle]", player);
 const queueButton = $("[data-player=queue]", player);
 const panel = $("#sp-queue");
+const moreButton = $("[data-player=more]", player);
+const menuPanel = $("#sp-track-menu");
 // The tracks as listed, the order they play in (indices into them), and where in that order it is.
 let tracks = [];
 let order = [];
@@ -50,7 +52,7 @@ function setShuffled(on, start) {
 
 const trackOf = (data) => ({
   id: data.play, title: data.trackTitle, subtitle: data.trackSubtitle, duration: +data.trackDuration || 0, src: data.trackSrc,
-  work: data.trackWork, composer: data.trackComposer, art: data.trackArt, thumb: data.trackThumb,
+  work: data.trackWork, composer: data.trackComposer, art: data.trackArt, thumb: data.trackThumb, menu: JSON.parse(data.trackMenu || "[]"),
 });
 
 export async function play(link) {
@@ -63,7 +65,7 @@ export async function play(link) {
     const response = await fetch(data.queue, { headers: { Accept: "application/json" } });
     const loaded = ((await response.json()).tracks || []).slice(0, 5000).map((track) => ({
       id: String(track.id), title: track.title, subtitle: track.subtitle, duration: track.durationSeconds || 0, src: track.streamURL,
-      work: track.work, composer: track.composer, art: track.artwork?.url, thumb: track.artwork?.lowResURL,
+      work: track.work, composer: track.composer, art: track.artwork?.url, thumb: track.artwork?.lowResURL, menu: track.menu || [],
     }));
     const index = loaded.findIndex((track) => track.id === first.id);
     // Another play meanwhile: that one's queue wins.
@@ -114,6 +116,7 @@ function start(track, at) {
   }
   slot("elapsed", player).textContent = clock(at);
   showQueue();
+  showMenu(track);
   // A kept track shown after the page's state started (this module loads after it) is a change too.
   doc.dispatchEvent(new Event("sp:player"));
   if (!at) announce(player.getAttribute("aria-label") + ": " + track.title);
@@ -144,11 +147,52 @@ function showQueue() {
   }));
 }
 
-function openQueue(open) {
+// ---- The track's own actions (v6), its "…": links and command forms the site's script answers ----
+function showMenu(track) {
+  if (!moreButton || !menuPanel) return;
+  const items = (track.menu || []).map(menuItem).filter(Boolean);
+  moreButton.hidden = !items.length;
+  if (!items.length) openMenu(false, false);
+  $("ul", menuPanel).replaceChildren(...items.map((item) => {
+    const row = doc.createElement("li");
+    row.append(item);
+    return row;
+  }));
+}
+
+// A contract menu item as the page would draw it: a navigation a link (this site's pages only),
+// a command a form posted through the command path (so its prompt or choice opens as a dialog).
+function menuItem({ title, action }) {
+  if (action?.type === "navigate") {
+    const href = new URL(action.url.startsWith("/") ? action.url : "/" + action.url, location);
+    if (href.origin !== location.origin) return null;
+    return Object.assign(doc.createElement("a"), { href: href.pathname + href.search, className: "player-menu-item", textContent: title });
+  }
+  if (action?.type !== "command") return null;
+  const form = Object.assign(doc.createElement("form"), { method: "post", action: doc.body.dataset.commandPath });
+  const back = location.pathname + location.search;
+  for (const [name, value] of [["url", action.url], ["payload", JSON.stringify(action.payload || {})], ["back", back]]) {
+    form.append(Object.assign(doc.createElement("input"), { type: "hidden", name, value }));
+  }
+  form.append(Object.assign(doc.createElement("button"), { type: "submit", className: "player-menu-item", textContent: title }));
+  form.addEventListener("submit", () => openMenu(false, false));
+  return form;
+}
+
+// `focus`: where the focus goes (into the menu when it opens, back to its button when it closes).
+function openMenu(open, focus = true) {
+  menuPanel.hidden = !open;
+  moreButton.setAttribute("aria-expanded", String(open));
+  if (open) openQueue(false, false);
+  if (focus) (open ? $(".player-menu-item", menuPanel) : moreButton)?.focus();
+}
+
+function openQueue(open, focus = true) {
   panel.hidden = !open;
   queueButton.setAttribute("aria-expanded", String(open));
   showQueue();
-  if (open) $("[aria-current]", panel)?.focus(); else queueButton.focus();
+  if (open && menuPanel) openMenu(false, false);
+  if (focus) (open ? $("[aria-current]", panel) : queueButton)?.focus();
 }
 
 // ---- The bar's controls, and the system's (Media Session) ----
@@ -183,6 +227,12 @@ if (shuffleButton) shuffleButton.onclick = () => setShuffled(!shuffled());
 if (queueButton && panel) {
   queueButton.onclick = () => openQueue(panel.hidden);
   panel.addEventListener("keydown", (event) => { if (event.key === "Escape") openQueue(false); });
+}
+if (moreButton && menuPanel) {
+  moreButton.onclick = () => openMenu(menuPanel.hidden);
+  menuPanel.addEventListener("keydown", (event) => { if (event.key === "Escape") openMenu(false); });
+  // A link followed closes it; the page changes under the player.
+  menuPanel.addEventListener("click", (event) => { if (event.target.closest("a")) openMenu(false, false); });
 }
 if ("mediaSession" in navigator) {
   const actions = { play: () => audio.play(), pause: () => audio.pause(), previoustrack: () => step(-1), nexttrack: () => step(1),
