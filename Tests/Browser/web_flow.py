@@ -756,6 +756,57 @@ class WithJavaScript(unittest.TestCase):
         self.assertTrue(page.js(subtitle).endswith(first), page.js(subtitle))
         self.assertEqual(len(page.browser.find_elements(By.CSS_SELECTOR, "#section-works .row")), 1, "a work is in a playlist once")
 
+    def test_a_playlist_of_three_recordings_is_built_reordered_played_renamed_trimmed_and_deleted(self):
+        """Three recordings (each its work's second, not the one a work plays by default), each
+        added from its own section; the playlist names their performers, moves by the keyboard,
+        plays the recording now first, is renamed, loses a row and is deleted after asking."""
+        page = self.page
+        path = page.new_playlist("Second takes")
+        chosen = []
+        for work in (1, 6, 11):
+            page.open(f"/screens/work/{work}")
+            page.settled()
+            section = page.browser.find_elements(By.CSS_SELECTOR, "#main section[id^='section-recording-']")[1]
+            chosen.append(page.js("return arguments[0].querySelector('h2').textContent", section))
+            section.find_element(By.XPATH, ".//button[contains(., 'Add to playlist')]").click()
+            page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+            page.browser.find_element(By.XPATH, "//dialog//button[contains(., 'Second takes')]").click()
+            page.wait(lambda: "Added to “Second takes”" in page.announced())
+        page.open(path)
+        page.settled()
+        rows = "return [...document.querySelectorAll('ol.reorder > li')].map(r => [r.querySelector('.title').textContent, r.querySelector('.subtitle').textContent])"
+        shown = page.js(rows)
+        self.assertEqual([subtitle.rsplit(" · ", 1)[1] for _, subtitle in shown], chosen, "each row names the recording chosen")
+        # The third up twice, by the keyboard: it plays first.
+        page.wait(lambda: page.js("return [...document.querySelectorAll('.reorder-handle')].every(h => h.offsetWidth > 0)"), message="no handles")
+        page.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li .reorder-handle")[2].send_keys(Keys.ARROW_UP)
+        page.browser.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        page.wait(lambda: "New order" in (page.js("return document.querySelector('[data-notice]')?.textContent") or ""), message="no confirmation")
+        page.open(path)
+        page.settled()
+        self.assertEqual([title for title, _ in page.js(rows)], [shown[2][0], shown[0][0], shown[1][0]], "the server's order")
+        page.find("#section-about a.play[aria-label='Play all of Second takes']").click()
+        bar = "return document.querySelector('#sp-player [data-slot=subtitle]').textContent"
+        page.wait(lambda: chosen[2] in page.js(bar), message="Play all starts with the recording moved first")
+        page.find("#sp-player [data-player=toggle]").click()
+        # Renamed, a row taken out, deleted after asking.
+        page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Rename')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] #prompt-value')"))
+        field = page.find("dialog #prompt-value")
+        field.clear()
+        field.send_keys("Second thoughts", Keys.ENTER)
+        page.wait(lambda: "Renamed to “Second thoughts”" in page.announced())
+        page.settled()
+        gone = shown[0][0]
+        page.find(f"#section-works button[aria-label='Remove {gone} from Second thoughts']").click()
+        page.wait(lambda: f"Removed “{gone}” from “Second thoughts”" in page.announced())
+        page.settled()
+        page.wait(lambda: [title for title, _ in page.js(rows)] == [shown[2][0], shown[1][0]])
+        page.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Delete playlist')]").click()
+        page.wait(lambda: page.js("return !!document.querySelector('dialog.sp-dialog[open] .choice')"))
+        page.find("dialog .choice").click()
+        page.wait(lambda: page.path() == "/screens/library")
+
     def test_the_player_offers_what_the_track_playing_can_do(self):
         """A track's menu (v6) in the player: "…" opens it; its recording goes into a new playlist
         through the same choice and prompt as anywhere; its composer opens while it plays."""
@@ -1536,6 +1587,29 @@ class WithoutJavaScript(unittest.TestCase):
         disabled = self.browser.find_elements(By.CSS_SELECTOR, "ol.reorder > li:nth-child(1) .reorder-move")[0]
         self.assertEqual(disabled.get_attribute("aria-label"), f"Move {second} up in Works of Moves")
         self.assertFalse(disabled.is_enabled(), "the first row cannot move up")
+
+    def test_without_the_script_a_recording_goes_into_a_playlist(self):
+        """Without the script, a recording's Add to playlist is a form: the choice is a page of its
+        own, and the playlist then names the recording's performers."""
+        page = self.page
+        page.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        page.find("#prompt-value").send_keys("Plain takes" + Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        playlist = page.path().split("?")[0]
+        page.open("/screens/work/6")
+        section = self.browser.find_elements(By.CSS_SELECTOR, "#main section[id^='section-recording-']")[1]
+        performers = section.find_element(By.TAG_NAME, "h2").text
+        section.find_element(By.XPATH, ".//button[contains(., 'Add to playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        self.assertIn(f"Add {performers}'s recording to a playlist", page.find("#main").text)
+        self.browser.find_element(By.XPATH, "//button[contains(., 'Plain takes')]").click()
+        page.wait(lambda: not page.path().startswith("/web/results/"))
+        self.assertIn("Added to “Plain takes”", page.find("#main").text)
+        page.open(playlist)
+        subtitle = self.browser.find_element(By.CSS_SELECTOR, "#section-works .row .subtitle").text
+        self.assertTrue(subtitle.endswith(performers), subtitle)
 
     def test_without_the_script_the_state_shows_as_a_fresh_screen(self):
         """Client state (v6) without the script: every work is listed, nothing is marked playing,
