@@ -233,7 +233,11 @@ other_packages() {
   fi
   for package in "$@"; do
     echo "==> building package ${package}/ (debug, all targets)"
-    swift build --package-path "$package" --scratch-path .build --build-tests || { echo "==> FAILED: package ${package}/ does not build"; return 1; }
+    if ! swift build --package-path "$package" --scratch-path .build --build-tests; then
+      echo "==> FAILED: package ${package}/ does not build"
+      [ -z "$fuzz_build" ] || { kill "$fuzz_build" 2>/dev/null; wait "$fuzz_build" 2>/dev/null; rm -f "$fuzz_log"; }
+      return 1
+    fi
   done
   if [ -n "$fuzz_build" ]; then
     local fuzz_status=0

@@ -11,8 +11,9 @@ import ScreenplayContract
 @MainActor
 public struct ScreenView: View {
     @State private var snapshot: ScreenNavigator.Snapshot?
-    /// What this screen view has seen (v6 reports): a new one for each screen view.
-    @State private var impressions = ImpressionTracker()
+    /// What this screen view has seen (v6 reports), with the entry it is for: a new tracker for
+    /// each screen view, made by the first report from it (never a reset racing its first nodes).
+    @State private var impressions: (entry: Int?, tracker: ImpressionTracker) = (nil, ImpressionTracker())
     let navigator: ScreenNavigator
     let context: ResolutionContext
     let customViews: [String: (ViewNode) -> AnyView]
@@ -47,15 +48,20 @@ public struct ScreenView: View {
             // The stream ends, and the navigator forgets it, when the view goes away.
             for await next in await navigator.snapshots() { snapshot = next }
         }
-        // Another screen view: nothing seen yet.
-        .onChange(of: snapshot?.top?.id) { impressions.reset() }
         // A keyed node that stays in view becomes due with no further scroll: one timer.
-        .task(id: impressions.nextDue) {
-            guard let due = impressions.nextDue else { return }
+        .task(id: impressions.tracker.nextDue) {
+            guard let due = impressions.tracker.nextDue else { return }
             try? await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
             guard !Task.isCancelled else { return }
-            record(impressions.tick(at: Date()))
+            record(impressions.tracker.tick(at: Date()))
         }
+    }
+
+    /// A node reporting `key` came half into view or left it, on the screen shown now.
+    private func seen(_ key: String, visible: Bool) {
+        let entry = snapshot?.top?.id
+        if impressions.entry != entry { impressions = (entry, ImpressionTracker()) }
+        record(impressions.tracker.update(key: key, visibleFraction: visible ? 1 : 0, at: Date()))
     }
 
     /// Hands what became due to the reporter, as `visible` events of the screen shown.
@@ -72,7 +78,7 @@ public struct ScreenView: View {
             perform: { action, node in Task { await navigator.perform(action, from: node) } },
             type: { text, key in Task { try? await navigator.type(text, into: key) } },
             suggest: { field, text in await navigator.suggestions(for: field, text: text) },
-            seen: { key, visible in record(impressions.update(key: key, visibleFraction: visible ? 1 : 0, at: Date())) })
+            seen: { key, visible in seen(key, visible: visible) })
     }
 
     /// The app's context plus what is in flight now: busy nodes, blocked input.
@@ -118,6 +124,7 @@ struct ImpressionModifier: ViewModifier {
 /// field, each row a button doing its action.
 struct SuggestionsModifier: ViewModifier {
     let field: NodeField
+    let fieldID: NodeID
     let actions: NodeActions
     @State private var rows: [ViewNode] = []
 
@@ -125,8 +132,12 @@ struct SuggestionsModifier: ViewModifier {
         VStack(alignment: .leading, spacing: 4) {
             content
             ForEach(rows) { row in
-                Button(row.text ?? "") { if let action = row.action?.action { actions.perform(action, row.id) } }
-                    .buttonStyle(.borderless)
+                // The field is the node busy meanwhile (the row's id is of another tree).
+                Button(row.text ?? "") {
+                    if let action = row.action?.action { actions.perform(action, fieldID) }
+                    rows = []
+                }
+                .buttonStyle(.borderless)
             }
         }
         .task(id: field.value) {
@@ -199,7 +210,7 @@ struct NodeView: View {
                         prompt: field.placeholder.map { Text($0) }
                     )
                     .onSubmit { if let bound = node.action, bound.isEnabled { actions.perform(bound.action, node.id) } }
-                    .modifier(SuggestionsModifier(field: field, actions: actions))
+                    .modifier(SuggestionsModifier(field: field, fieldID: node.id, actions: actions))
                     if let message = field.validationMessage { Text(message).foregroundStyle(.red).font(.footnote) }
                 }
             }

@@ -275,6 +275,24 @@ class WithJavaScript(unittest.TestCase):
         self.assertEqual(page.js("return window.scrollY"), before, "Space scrolled the page")
         page.find("#sp-player [data-player=toggle]").click()
 
+    def test_the_first_track_a_page_plays_is_reported_too(self):
+        """The first play on a page loads the player's module after the tap started the audio:
+        its play event came before the module, and the track heard is reported all the same."""
+        page = self.page
+        queued = "return JSON.parse(localStorage.spReports || '[]')"
+        audio = "document.getElementById('sp-audio')"
+        page.open("/screens/work/1")
+        page.settled()
+        self.assertFalse(page.js("return !!document.querySelector('[data-visible]')"), "nothing else on the page loads the reports")
+        row = page.browser.find_elements(By.CSS_SELECTOR, "#main .row a[data-play]")[1]
+        heard = row.get_attribute("data-play")
+        row.click()
+        page.wait(lambda: page.js(f"return {audio}.dataset.track") == heard and page.js(f"return !{audio}.paused"))
+        page.js(f"{audio}.playbackRate = 16")
+        page.wait(lambda: any(e["kind"] == "played" for e in page.js(queued)), timeout=30, message="the first track heard was not reported")
+        page.js(f"{audio}.pause(); {audio}.playbackRate = 1")
+        self.assertEqual([e["key"] for e in page.js(queued) if e["kind"] == "played"], [heard])
+
     def test_plays_and_what_was_seen_are_reported_and_home_continues_listening(self):
         """Reports (v6) from a real page to the real server: a seek forward is not listening; a
         track heard for 30 seconds (at 16x, 30 heard seconds in two) is reported once; offline the

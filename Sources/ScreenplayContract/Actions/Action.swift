@@ -298,7 +298,8 @@ extension Action {
                     try container.encodeIfPresent(work, forKey: .work)
                     try container.encodeIfPresent(composer, forKey: .composer)
                     try container.encodeIfPresent(artwork, forKey: .artwork)
-                    if !menu.isEmpty { try container.encode(menu, forKey: .menu) }
+                    // No more than a reader keeps: every client shows the same items.
+                    if !menu.isEmpty { try container.encode(Array(menu.prefix(ComponentAttributes.maximumMenuItems)), forKey: .menu) }
                 }
             }
         }

@@ -60,6 +60,8 @@ export async function play(link) {
   const first = trackOf(data);
   [tracks, order, position] = [[first], [0], 0];
   start(first);
+  // The tap started the audio before this module arrived: its play event was missed.
+  report();
   if (!data.queue) return keep();
   try {
     const response = await fetch(data.queue, { headers: { Accept: "application/json" } });
@@ -134,6 +136,8 @@ function step(by) {
 function showQueue() {
   const list = panel && $("ol", panel);
   if (!list || panel.hidden) return;
+  // A row that had the focus is rebuilt: the focus goes to the track playing, not the page.
+  const focused = panel.contains(doc.activeElement);
   list.replaceChildren(...order.slice(position).map((index, offset) => {
     const track = tracks[index];
     const row = doc.createElement("li");
@@ -145,6 +149,7 @@ function showQueue() {
     row.append(button);
     return row;
   }));
+  if (focused) $("[aria-current]", list)?.focus();
 }
 
 // ---- The track's own actions (v6), its "…": links and command forms the site's script answers ----
@@ -164,23 +169,29 @@ function showMenu(track) {
 // a command a form posted through the command path (so its prompt or choice opens as a dialog).
 function menuItem({ title, action }) {
   if (action?.type === "navigate") {
-    const href = new URL(action.url.startsWith("/") ? action.url : "/" + action.url, location);
+    const absolute = /^[a-z][a-z0-9+.-]*:/i.test(action.url);
+    const href = new URL(absolute || action.url.startsWith("/") ? action.url : "/" + action.url, location);
     if (href.origin !== location.origin) return null;
     return Object.assign(doc.createElement("a"), { href: href.pathname + href.search, className: "player-menu-item", textContent: title });
   }
   if (action?.type !== "command") return null;
   const form = Object.assign(doc.createElement("form"), { method: "post", action: doc.body.dataset.commandPath });
-  const back = location.pathname + location.search;
-  for (const [name, value] of [["url", action.url], ["payload", JSON.stringify(action.payload || {})], ["back", back]]) {
+  for (const [name, value] of [["url", action.url], ["payload", JSON.stringify(action.payload || {})], ["back", ""]]) {
     form.append(Object.assign(doc.createElement("input"), { type: "hidden", name, value }));
   }
   form.append(Object.assign(doc.createElement("button"), { type: "submit", className: "player-menu-item", textContent: title }));
-  form.addEventListener("submit", () => openMenu(false, false));
+  // Back to the page shown when it is chosen, not the one the track started on (before the
+  // site's own submit listener, which sends it).
+  form.addEventListener("submit", () => {
+    form.elements.back.value = location.pathname + location.search;
+    openMenu(false, false);
+  });
   return form;
 }
 
 // `focus`: where the focus goes (into the menu when it opens, back to its button when it closes).
 function openMenu(open, focus = true) {
+  if (!moreButton || !menuPanel) return;
   menuPanel.hidden = !open;
   moreButton.setAttribute("aria-expanded", String(open));
   if (open) openQueue(false, false);
@@ -188,6 +199,7 @@ function openMenu(open, focus = true) {
 }
 
 function openQueue(open, focus = true) {
+  if (!queueButton || !panel) return;
   panel.hidden = !open;
   queueButton.setAttribute("aria-expanded", String(open));
   showQueue();
@@ -250,9 +262,10 @@ try {
   kept.tracks ||= kept.queue;
   const keptOrder = kept.order || kept.tracks.map((_, i) => i);
   const valid = keptOrder.length === kept.tracks.length && new Set(keptOrder).size === keptOrder.length
-    && keptOrder.every((i) => Number.isInteger(i) && kept.tracks[i]);
+    && keptOrder.every((i) => Number.isInteger(i) && kept.tracks[i]) && Number.isInteger(kept.position)
+    && Number.isFinite(kept.at ?? 0) && kept.tracks.every((t) => new URL(t.src, location).origin === location.origin);
   const track = valid && kept.tracks[keptOrder[kept.position]];
-  if (track && new URL(track.src, location).origin === location.origin) {
+  if (track) {
     [tracks, order, position] = [kept.tracks, keptOrder, kept.position];
     shuffleButton?.setAttribute("aria-pressed", String(!!kept.shuffled));
     start(track, kept.at || 0.01);

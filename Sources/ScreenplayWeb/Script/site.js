@@ -181,9 +181,10 @@ const player = () => import(conf.playerModule);
 function play(link) {
   audio.src = link.dataset.trackSrc;
   audio.play().catch(() => {});
-  player().then((module) => module.play(link));
+  // Without its module the track still plays; the bar does not show.
+  player().then((module) => module.play(link), () => {});
 }
-try { if (audio && localStorage.spPlayer) player(); } catch { /* storage refused: nothing kept */ }
+try { if (audio && localStorage.spPlayer) player().catch(() => {}); } catch { /* storage refused: nothing kept */ }
 
 // ---- Listening ----
 doc.addEventListener("click", (event) => {

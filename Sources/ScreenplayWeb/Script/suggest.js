@@ -8,17 +8,24 @@ import { $$, announce, doc } from "./core.js";
 
 const pause = 150;
 
+// The inputs attached, each with what puts its list and roles back: a page refreshed in place
+// (a live page's morph) drops what the script added, but keeps the input and its listeners.
+const attached = new WeakMap();
+
 export function attach(input) {
-  if (input.dataset.suggesting) return;
-  input.dataset.suggesting = "on";
+  if (attached.has(input)) return attached.get(input)();
   const list = doc.createElement("ul");
   Object.assign(list, { id: input.id + "-suggestions", className: "suggestions", hidden: true });
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Suggestions");
-  (input.form || input.parentElement).append(list);
-  for (const [name, value] of [["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", "false"], ["aria-controls", list.id]]) {
-    input.setAttribute(name, value);
-  }
+  const place = () => {
+    if (!list.isConnected) (input.form || input.parentElement).append(list);
+    for (const [name, value] of [["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", String(!list.hidden)], ["aria-controls", list.id]]) {
+      input.setAttribute(name, value);
+    }
+  };
+  attached.set(input, place);
+  place();
   let timer = 0;
   let asked = 0;
   let active = -1;
@@ -46,7 +53,9 @@ export function attach(input) {
     let rows = [];
     if ([...text].length >= 2) {
       try {
-        const url = input.dataset.suggestFrom + "?" + new URLSearchParams({ [input.dataset.suggestParam || input.name]: text });
+        // The page named may carry a query of its own already.
+        const url = new URL(input.dataset.suggestFrom, location);
+        url.searchParams.set(input.dataset.suggestParam || input.name, text);
         const response = await fetch(url, { headers: { Accept: "text/html" } });
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         if (response.ok) rows = $$("#main .row a[href]", page);
