@@ -1473,6 +1473,15 @@ class WithoutJavaScript(unittest.TestCase):
         start_clean(self.browser)
         self.page = Page(self.browser, SERVERS["plain"])
 
+    def new_playlist(self, name):
+        """Creates a playlist through home's menu as a page of its own (no script); it opens."""
+        page = self.page
+        page.open("/")
+        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
+        page.wait(lambda: page.path().startswith("/web/results/"))
+        page.find("#prompt-value").send_keys(name + Keys.ENTER)
+        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+
     def test_every_flow_works_as_links_and_forms(self):
         page = self.page
         page.open("/")
@@ -1550,11 +1559,7 @@ class WithoutJavaScript(unittest.TestCase):
 
     def test_without_the_script_a_playlist_is_renamed_and_deleted_after_asking(self):
         page = self.page
-        page.open("/")
-        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
-        page.wait(lambda: page.path().startswith("/web/results/"))
-        page.find("#prompt-value").send_keys("Plain" + Keys.ENTER)
-        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        self.new_playlist("Plain")
         playlist = page.path()
         self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'Rename')]").click()
         page.wait(lambda: page.path().startswith("/web/results/"))
@@ -1579,11 +1584,7 @@ class WithoutJavaScript(unittest.TestCase):
         """Without the script the reorderable list is an ordered list whose rows each have a Move
         up and a Move down form: each moves one place, back on the playlist with the new order."""
         page = self.page
-        page.open("/")
-        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
-        page.wait(lambda: page.path().startswith("/web/results/"))
-        page.find("#prompt-value").send_keys("Moves" + Keys.ENTER)
-        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        self.new_playlist("Moves")
         playlist = page.path().split("?")[0]
         for work in (2, 6):
             page.open(f"/screens/work/{work}")
@@ -1610,11 +1611,7 @@ class WithoutJavaScript(unittest.TestCase):
         """Without the script, a recording's Add to playlist is a form: the choice is a page of its
         own, and the playlist then names the recording's performers."""
         page = self.page
-        page.open("/")
-        self.browser.find_element(By.XPATH, "//nav[@class='menu']//button[contains(., 'New playlist')]").click()
-        page.wait(lambda: page.path().startswith("/web/results/"))
-        page.find("#prompt-value").send_keys("Plain takes" + Keys.ENTER)
-        page.wait(lambda: page.path().startswith("/screens/playlist/"))
+        self.new_playlist("Plain takes")
         playlist = page.path().split("?")[0]
         page.open("/screens/work/6")
         section = self.browser.find_elements(By.CSS_SELECTOR, "#main section[id^='section-recording-']")[1]

@@ -19,18 +19,21 @@ struct PlaylistManagementTests {
         return (user, id)
     }
 
-    static func works(_ screen: Screen) -> [String] {
-        // A reader's rows, or the owner's inside their reorderable list (v6).
+    /// The rows of the works section: a reader's, or the owner's inside their reorderable list
+    /// (v6), each perhaps beside its Remove button.
+    static func rows(_ screen: Screen) -> [Component.ListRow] {
         let components = (screen.sections.first { $0.id == "works" }?.components ?? []).flatMap { component -> [Component] in
             if case .reorderableList(let list) = component.content { return list.children }
             return [component]
         }
         return components.compactMap { component in
-            if case .listRow(let row) = component.content { return row.title }
-            if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row.title }
+            if case .listRow(let row) = component.content { return row }
+            if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row }
             return nil
         }
     }
+
+    static func works(_ screen: Screen) -> [String] { rows(screen).map(\.title) }
 
     static func refusal(_ body: () async throws -> CommandResult) async -> ScreenplayError? {
         do {
@@ -151,17 +154,7 @@ struct PlaylistManagementTests {
         }
     }
 
-    static func subtitles(_ screen: Screen) -> [String] {
-        let components = (screen.sections.first { $0.id == "works" }?.components ?? []).flatMap { component -> [Component] in
-            if case .reorderableList(let list) = component.content { return list.children }
-            return [component]
-        }
-        return components.compactMap { component in
-            if case .listRow(let row) = component.content { return row.subtitle }
-            if case .horizontalStack(let stack) = component.content, case .listRow(let row) = stack.children.first?.content { return row.subtitle }
-            return nil
-        }
-    }
+    static func subtitles(_ screen: Screen) -> [String] { rows(screen).compactMap(\.subtitle) }
 
     @Test("its owner's menu renames (the prompt shows the name it has) and deletes; a blank or oversized name is refused")
     func rename() async throws {

@@ -22,7 +22,12 @@ extension CatalogRepository {
     /// The recordings a playlist's works play in: the one chosen for each entry (added from a
     /// recording), else the work's first; in the order of `works`. Two queries however many works.
     func recordingsToPlay(_ works: [Int64], inPlaylist playlistID: Int64) async throws -> [RecordingRecord] {
-        let chosen = try await chosenRecordings(inPlaylist: playlistID)
+        try await recordingsToPlay(works, chosen: try await chosenRecordings(inPlaylist: playlistID))
+    }
+
+    /// ``recordingsToPlay(_:inPlaylist:)`` with the playlist's chosen recordings already read
+    /// (``chosenRecordings(inPlaylist:)``): one query more, for the works without one.
+    func recordingsToPlay(_ works: [Int64], chosen: [Int64: RecordingRecord]) async throws -> [RecordingRecord] {
         let first = Dictionary(try await firstRecordings(of: works.filter { chosen[$0] == nil }).map { ($0.workId, $0) }, uniquingKeysWith: { a, _ in a })
         return works.compactMap { chosen[$0] ?? first[$0] }
     }

@@ -61,7 +61,7 @@ struct LibraryScreens: Sendable {
         // Play all: each work in the recording chosen for it (else its first), in the playlist's
         // order, from the first track.
         let chosen = try await catalog.chosenRecordings(inPlaylist: id)
-        let playAll = try await self.playAll(works, inPlaylist: id)
+        let playAll = try await self.playAll(works, chosen: chosen)
         let owned = playlist.userId == user.id && !user.isAnonymous
         // Shared by its link: an editorial playlist's own page; one of the user's, the page its
         // token opens for anyone (read-only).
@@ -113,10 +113,16 @@ struct LibraryScreens: Sendable {
     /// recording of the listener's choice; it opens the work, marked while it plays.
     static func workRow(_ work: WorkRecord, recording: RecordingRecord? = nil, tracks: [Int64: [String]]) -> Component {
         ListRow(
-            title: work.title, subtitle: ([work.composerName] + DemoLinks.workDetails(work) + [recording?.performers].compactMap { $0 }).joined(separator: " · "),
+            title: work.title, subtitle: Self.workSubtitle(work, recording: recording),
             image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work))
         )
         .markedWhilePlaying(tracks[work.id])
+    }
+
+    /// A playlist entry's subtitle: the composer, the work's details, and the performers of the
+    /// recording chosen for it, when one was.
+    static func workSubtitle(_ work: WorkRecord, recording: RecordingRecord?) -> String {
+        ([work.composerName] + DemoLinks.workDetails(work) + [recording?.performers].compactMap { $0 }).joined(separator: " · ")
     }
 
     /// A playlist as its share link shows it to anyone: its works and Play all, nothing to change.
@@ -125,8 +131,8 @@ struct LibraryScreens: Sendable {
             throw ScreenplayError.notFound("no shared playlist at this link", path: DemoLinks.shared(String(token.prefix(64))))
         }
         let works = try await catalog.works(inPlaylist: playlist.id)
-        let playAll = try await self.playAll(works, inPlaylist: playlist.id)
         let chosen = try await catalog.chosenRecordings(inPlaylist: playlist.id)
+        let playAll = try await self.playAll(works, chosen: chosen)
         var header = DemoLinks.playlistHeader(playlist)
         header.subtitle = "Shared playlist · " + (playlist.workCount == 1 ? "1 work" : "\(playlist.workCount) works")
         return Screen(
@@ -145,7 +151,7 @@ struct LibraryScreens: Sendable {
                 for work in works {
                     ListRow(
                         title: work.title,
-                        subtitle: ([work.composerName] + DemoLinks.workDetails(work) + [chosen[work.id]?.performers].compactMap { $0 }).joined(separator: " · "),
+                        subtitle: Self.workSubtitle(work, recording: chosen[work.id]),
                         image: DemoLinks.workThumbnail(work), action: .navigate(to: DemoLinks.work(work.id), header: DemoLinks.workHeader(work)))
                 }
             }
@@ -160,8 +166,8 @@ struct LibraryScreens: Sendable {
     /// is a hash of the queue's tracks, not a random number: the screen's bytes, and so its tag,
     /// stay the same however often it is built, on every replica; a playlist whose works change
     /// starts somewhere else. Older apps play the queue in order from that track.
-    func playAll(_ works: [WorkRecord], inPlaylist playlistID: Int64) async throws -> (inOrder: Action.Play, shuffled: Action.Play)? {
-        let recordings = try await catalog.recordingsToPlay(works.map(\.id), inPlaylist: playlistID)
+    func playAll(_ works: [WorkRecord], chosen: [Int64: RecordingRecord]) async throws -> (inOrder: Action.Play, shuffled: Action.Play)? {
+        let recordings = try await catalog.recordingsToPlay(works.map(\.id), chosen: chosen)
         let queue = try await catalog.queue(of: recordings.map(\.id), known: works)
         guard let first = queue.first else { return nil }
         let url = MediaRoutes.queueURL(recordings: recordings.map(\.id))
