@@ -1464,6 +1464,134 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(other.find_element(By.ID, "notice").text, "Redone: Moved spring-sale down")
         self.assertEqual(self.draft_order("promotions"), ["free-shipping", "spring-sale"])
 
+    def shop_component(self, widget, language, version=6):
+        """The component `widget` of the live shop as an app of `version` reading `language` gets it (it renders the shop's kinds)."""
+        request = urllib.request.Request(
+            self.server.root + f"/api/v{version}/screens/shop",
+            headers={"Accept-Language": language, "Screenplay-Platform": "ios", "Screenplay-Components": "recordingOffer,priceTag,cartButton,promoBanner"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            screen = json.loads(response.read())
+        return next(c for section in screen["sections"] for c in section["components"] if c.get("id") == widget)
+
+    def test_a_deal_gets_copy_in_two_languages_typed_on_its_card_seen_by_the_preview_the_api_and_the_public_page(self):
+        """A product person writes a deal's headline and body in English and German, an image
+        with its alt text and a link, on the card itself: counted as they type, pictured on the
+        card in either language, saved to the draft after a pause (the preview shows it), an image
+        that does not load refused beside its field; published, apps read it in their language and
+        the public page shows it."""
+        self.sign_in()
+        preview = self.browser.current_window_handle
+        self.open("/admin/pages/shop/preview?platform=web")
+        self.browser.execute_script(WATCH)
+        self.browser.execute_script("window.arm('headline', '#main', 'Deal of the week', true)")
+        self.browser.switch_to.new_window("tab")
+        editor = self.browser.current_window_handle
+        try:
+            self.open("/admin/pages/shop/edit")
+            self.open_card("deal-offer")
+            headline = self.browser.find_element(By.ID, "deal-offer-k_headline_en")
+            headline.send_keys("Deal of the week")
+            count = self.browser.find_element(By.ID, "deal-offer-k_headline_en-count")
+            self.assertEqual(count.text, "16 of 60 characters")
+            picture = self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-offer .content-picture")
+            self.assertEqual(picture.find_element(By.CSS_SELECTOR, "[data-picture=headline]").text, "Deal of the week")
+            typed = self.browser.execute_script("return Date.now()")
+            # The preview in the other tab follows the draft, saved after the pause in typing.
+            self.browser.switch_to.window(preview)
+            WebDriverWait(self.browser, 10).until(
+                lambda _: self.browser.execute_script("return window.seen.headline"), "the preview never showed the headline")
+            took = self.browser.execute_script("return window.seen.headline") - typed
+            print(f"\n    the preview showed the headline {took} ms after the typing stopped (700 ms of it the pause)", file=sys.stderr)
+            self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "changed in place, not reloaded")
+            self.browser.switch_to.window(editor)
+            self.assertEqual(self.draft_widget("deal-offer")["content"], {"headline": {"en": "Deal of the week"}})
+            status = self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-offer .autosave")
+            self.assertIn("Saved to the draft", status.text)
+
+            # German, a body in both, seen on the card's picture in German; a body too long is counted as such.
+            self.browser.find_element(By.ID, "deal-offer-k_headline_de").send_keys("Angebot der Woche")
+            self.browser.find_element(By.ID, "deal-offer-k_body_en").send_keys("Three recordings, one price: this week only. " * 4)
+            self.assertIn("too many", self.browser.find_element(By.ID, "deal-offer-k_body_en-count").text)
+            body = self.browser.find_element(By.ID, "deal-offer-k_body_en")
+            body.clear()
+            body.send_keys("Three recordings, one price: this week only.")
+            self.browser.find_element(By.ID, "deal-offer-k_body_de").send_keys("Drei Aufnahmen, ein Preis: nur diese Woche.")
+            Select(picture.find_element(By.CSS_SELECTOR, "[data-picture-locale]")).select_by_value("de")
+            self.assertEqual(picture.find_element(By.CSS_SELECTOR, "[data-picture=headline]").text, "Angebot der Woche")
+            self.assertEqual(picture.find_element(By.CSS_SELECTOR, "[data-picture=body]").text, "Drei Aufnahmen, ein Preis: nur diese Woche.")
+
+            # An image that is not this site's is refused beside its field when the pause saves; the typing stays.
+            image = self.browser.find_element(By.ID, "deal-offer-k_image_url")
+            image.send_keys("/images/work/99999.svg")
+            self.browser.find_element(By.ID, "deal-offer-k_image_alt_en").send_keys("The score's first page")
+            error = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_elements(By.ID, "deal-offer-k_image_url-error"))
+            self.assertIn("does not load", error[0].text)
+            self.assertIn("Not saved", status.text)
+            self.assertEqual(image.get_attribute("value"), "/images/work/99999.svg")
+            image.clear()
+            image.send_keys("/images/work/1.svg")
+            self.browser.find_element(By.ID, "deal-offer-k_image_alt_de").send_keys("Die erste Seite der Partitur")
+            link = self.browser.find_element(By.ID, "deal-offer-k_link")
+            link.send_keys("screens/composer/bach")
+            WebDriverWait(self.browser, 10).until(lambda _: self.draft_widget("deal-offer")["content"].get("link") == "screens/composer/bach")
+            self.assertTrue(self.none(By.ID, "deal-offer-k_image_url-error"), "the error went with the fix")
+            self.assertTrue(self.browser.execute_script("return document.activeElement.id === 'deal-offer-k_link'"), "the focus stayed where the typing was")
+            content = self.draft_widget("deal-offer")["content"]
+            self.assertEqual(content["headline"], {"en": "Deal of the week", "de": "Angebot der Woche"})
+            self.assertEqual(content["image"], {"url": "/images/work/1.svg", "alt": {"en": "The score's first page", "de": "Die erste Seite der Partitur"}})
+            self.browser.execute_script("arguments[0].scrollIntoView()", picture)
+            self.shot("12a-content-on-the-card")
+            self.check_accessible("the editor with a card's content open")
+            self.shot_phone_dark("12b-content-on-the-card-phone-dark", scroll_to="widget-deal-offer")
+
+            # Saved with the button too (the Save after autosaves is not refused as stale), then published.
+            self.submit_in_place("save-deal-offer")
+            self.assertTrue(self.none(By.CSS_SELECTOR, "#error-summary"), "a Save after the pauses' saves goes through")
+            self.server.api("POST", "/admin/api/pages/shop/publish", {"note": "deal copy"})
+        finally:
+            self.browser.switch_to.window(editor)
+            self.browser.close()
+            self.browser.switch_to.window(preview)
+
+        german = self.shop_component("deal-offer", "de-CH")
+        english = self.shop_component("deal-offer", "en-GB")
+        french = self.shop_component("deal-offer", "fr")
+        self.assertEqual((german["headline"], german["body"], german["imageAlt"]), ("Angebot der Woche", "Drei Aufnahmen, ein Preis: nur diese Woche.", "Die erste Seite der Partitur"))
+        self.assertEqual((english["headline"], english["link"]), ("Deal of the week", "screens/composer/bach"))
+        self.assertEqual(french["headline"], "Deal of the week", "other languages read the default")
+        self.assertIn("title", german, "the catalog's own fields stay the vertical's")
+        # An app from before the kind's new fields reads the deal through the fallback row, headline first.
+        self.open("/screens/shop")
+        row = WebDriverWait(self.browser, 10).until(lambda _: self.browser.find_elements(By.XPATH, "//*[contains(text(), 'Deal of the week')]"))
+        self.assertTrue(row[0].is_displayed())
+        self.shot("12c-public-page-with-the-deal-copy")
+
+    def test_content_without_javascript_is_saved_by_the_cards_form_with_errors_beside_fields(self):
+        plain = self.without_javascript()
+        self.sign_in_as(plain, "ada")
+        plain.get(self.server.root + "/admin/pages/shop/edit")
+        plain.find_element(By.CSS_SELECTOR, "#widget-deal-offer details summary").click()
+        plain.find_element(By.ID, "deal-offer-k_headline_en").send_keys("x" * 61)
+        plain.find_element(By.ID, "deal-offer-k_headline_de").send_keys("Angebot")
+        plain.find_element(By.ID, "deal-offer-k_link").send_keys("screens/admin")
+        self.submit("save-deal-offer", plain)
+        errors = {e.get_attribute("id"): e.text for e in plain.find_elements(By.CSS_SELECTOR, "#widget-deal-offer .error")}
+        self.assertIn("61 characters; at most 60", errors.get("deal-offer-k_headline_en-error", ""), errors)
+        self.assertIn("opens no screen of this app", errors.get("deal-offer-k_link-error", ""), errors)
+        # What was typed is kept, and the summary at the top links to each field.
+        self.assertEqual(plain.find_element(By.ID, "deal-offer-k_headline_de").get_attribute("value"), "Angebot")
+        links = [a.get_attribute("href").split("#")[1] for a in plain.find_elements(By.CSS_SELECTOR, "#error-summary a")]
+        self.assertIn("deal-offer-k_headline_en", links)
+        fix = plain.find_element(By.ID, "deal-offer-k_headline_en")
+        fix.clear()
+        fix.send_keys("Deal of the week")
+        link = plain.find_element(By.ID, "deal-offer-k_link")
+        link.clear()
+        link.send_keys("screens/work/1")
+        self.submit("save-deal-offer", plain)
+        self.assertEqual(self.draft_widget("deal-offer")["content"], {"headline": {"en": "Deal of the week", "de": "Angebot"}, "link": "screens/work/1"})
+        self.assertIn("Headline “Deal of the week” (de, en)", plain.find_element(By.CSS_SELECTOR, "#widget-deal-offer .content-summary").text)
+
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
         self.open("/admin/pages/shop")

@@ -127,6 +127,16 @@ struct AdminAPITests {
                     #"{"route":"shop","title":"","revision":0,"sections":[{"id":"a","widgets":[{"id":"x","kind":"nope","vertical":"catalog"},{"id":"y","kind":"priceTag","vertical":"nowhere","parameters":{"workID":"one"}}]}]}"#
             )
             #expect(invalid.status == .unprocessableContent)
+            // Content the kind does not declare, or in a locale the app does not write in, is an
+            // error with its path: what someone wrote would otherwise never show.
+            let content = try await Self.call(
+                .put, root, "pages/shop/draft", token: token,
+                json:
+                    #"{"route":"shop","title":"Shop","sections":[{"id":"a","widgets":[{"id":"x","kind":"recordingOffer","vertical":"catalog","parameters":{"workID":1},"content":{"headline":{"en":"Deal","fr":"Offre"},"subtitle":{"en":"x"}}}]}]}"#
+            )
+            #expect(content.status == .unprocessableContent)
+            let contentPaths = try Self.object(content)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+            #expect(contentPaths == ["$.sections[0].widgets[0].content.headline.fr", "$.sections[0].widgets[0].content.subtitle"], "\(contentPaths)")
             let paths = try Self.object(invalid)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
             #expect(
                 Set(paths).isSuperset(of: [

@@ -157,6 +157,69 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("a deal's copy is typed per locale on its card: saved, shown again, composed in each reader's language; bad content refused beside its input")
+    func contentOnTheCard() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let work = try #require(live.instances.first { $0.id == "deal-offer" }?.parameters["workID"]?.integerValue)
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            // A text input per locale, with its limit, and the link's picker over the app's screens.
+            #expect(editor.text.contains("<label for=\"deal-offer-k_headline_de\">Headline in German (de)</label>"), "\(editor.text.prefix(0))")
+            #expect(editor.text.contains("data-max=\"60\" lang=\"de\" id=\"deal-offer-k_headline_de\" name=\"k.headline.de\""))
+            #expect(editor.text.contains("<option value=\"screens/composer/bach\">A composer</option>"))
+
+            // Refused beside each input, what was typed kept: a text over its limit, an image
+            // that does not load and one without alt text, a link to no screen of the app.
+            var form = [
+                "p.workID": String(work), "k.headline.en": String(repeating: "x", count: 61), "k.headline.de": "Angebot der Woche",
+                "k.image.url": "/images/work/99999.svg", "k.link": "screens/admin",
+            ]
+            let refused = try await post("/admin/pages/shop/edit/widgets/deal-offer", form)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("id=\"deal-offer-k_headline_en-error\">Headline: 61 characters; at most 60"), "\(refused.text.prefix(800))")
+            #expect(refused.text.contains("id=\"deal-offer-k_image_alt_en-error\">Image&#39;s alt text: required in en"))
+            #expect(refused.text.contains("id=\"deal-offer-k_link-error\">Link: &#39;screens/admin&#39; opens no screen of this app"))
+            #expect(refused.text.contains("value=\"Angebot der Woche\""), "what was typed stays")
+            #expect(try await demo.layouts.draft(of: "shop") == nil, "nothing saved")
+            form["k.image.alt.en"] = "The score"
+            form["k.headline.en"] = "Deal of the week"
+            form["k.link"] = "screens/composer/bach"
+            let missing = try await post("/admin/pages/shop/edit/widgets/deal-offer", form)
+            #expect(missing.status == .unprocessableContent)
+            #expect(missing.text.contains("id=\"deal-offer-k_image_url-error\">&#39;/images/work/99999.svg&#39; does not load"), "\(missing.text.prefix(800))")
+
+            form["k.image.url"] = "/images/work/\(work).svg"
+            form["k.body.en"] = "  One price, this week only.  "
+            #expect(try await post("/admin/pages/shop/edit/widgets/deal-offer", form).status == .seeOther)
+            let saved = try #require(try await demo.layouts.draft(of: "shop")?.template.instances.first { $0.id == "deal-offer" })
+            #expect(
+                saved.content == [
+                    "headline": ["en": "Deal of the week", "de": "Angebot der Woche"], "body": ["en": "One price, this week only."],
+                    "image": ["url": .string("/images/work/\(work).svg"), "alt": ["en": "The score"]], "link": "screens/composer/bach",
+                ])
+            let again = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(again.text.contains("name=\"k.headline.de\" value=\"Angebot der Woche\""))
+            #expect(again.text.contains("Headline “Deal of the week” (de, en); Body “One price, this week only.” (en); an image; opens screens/composer/bach"))
+            #expect(again.text.contains("<strong data-picture=\"headline\">Deal of the week</strong>"), "the card's picture")
+
+            // Published: each reader reads their language, the body falling back to English.
+            _ = try await demo.layouts.publish(route: "shop", by: "ada", note: "copy")
+            for (language, headline) in [("de-CH", "Angebot der Woche"), ("en", "Deal of the week"), ("fr", "Deal of the week")] {
+                let screen = try await raw(
+                    .get, root, "/api/v6/screens/shop", headers: [.acceptLanguage: language, HTTPField.Name("Screenplay-Components")!: "recordingOffer"])
+                let json = try JSONDecoder().decode(JSONValue.self, from: Data(screen.body))
+                let offer = json["sections"]?.arrayValue?.flatMap { $0["components"]?.arrayValue ?? [] }.first { $0["id"] == "deal-offer" }
+                #expect(offer?["headline"]?.stringValue == headline, "\(language)")
+                #expect(offer?["body"] == "One price, this week only.")
+                #expect(offer?["link"] == "screens/composer/bach")
+                #expect(offer?["title"]?.stringValue?.isEmpty == false, "the catalog's own title stays")
+            }
+            // The web page draws the fallback row: the headline leads, the work follows.
+            let page = try await raw(.get, root, "/screens/shop", headers: [.acceptLanguage: "de"])
+            #expect(page.text.contains("Angebot der Woche"))
+        }
+    }
+
     @Test("cards and fields name what a parameter points at: the work by title and composer, the recording by performers, the price")
     func referencesAreNamed() async throws {
         try await Self.signedIn { root, demo, cookie, post in

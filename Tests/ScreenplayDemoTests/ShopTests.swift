@@ -82,6 +82,48 @@ struct ShopTests {
         }
     }
 
+    @Test("a new promotion reads what the layout wrote, in the reader's language, over the service's generic headline; the web draws its picture and link")
+    func promotionCopy() async throws {
+        try await withPromotions(.reliable) { url in
+            try await withDemo(promotions: url) { demo, _ async throws in
+                var template = try #require(try await demo.layouts.published(route: "shop")).template
+                template.sections[0].widgets.append(
+                    WidgetInstance(
+                        id: "winter", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
+                        content: [
+                            "headline": ["en": "Winter recordings", "de": "Winteraufnahmen"],
+                            "image": ["url": "/images/composer/bach.svg", "alt": ["en": "Bach", "de": "Bach"]],
+                            "link": "screens/composer/bach", "linkTitle": ["en": "Listen", "de": "Anhören"], "tone": "accent",
+                        ]))
+                try await demo.layouts.saveDraft(template, by: "test")
+                _ = try await demo.layouts.publish(route: "shop", by: "test", note: "winter")
+                func banner(_ language: String, version: Int, kinds: String?) async throws -> JSONValue? {
+                    var headers: HTTPFields = [ScreenplayService.platformHeader: "ios", .acceptLanguage: language]
+                    if let kinds { headers[ScreenplayService.componentsHeader] = kinds }
+                    let response = await demo.service.respond(
+                        to: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/v\(version)/screens/shop", headerFields: headers),
+                        body: [])
+                    #expect(response.head.status == .ok)
+                    let json = try JSONDecoder().decode(JSONValue.self, from: Data(response.body))
+                    return json["sections"]?.arrayValue?.flatMap { $0["components"]?.arrayValue ?? [] }.first { $0["id"] == "winter" }
+                }
+                let german = try #require(try await banner("de-DE", version: 6, kinds: Self.kinds))
+                #expect(german["headline"] == "Winteraufnahmen", "not the service's “New this week”")
+                #expect(german["detail"] == "Fresh recordings from our labels.", "what the layout left out stays the service's")
+                #expect(german["linkTitle"] == "Anhören")
+                #expect(german["tone"] == "accent")
+                #expect(try await banner("en-US", version: 6, kinds: Self.kinds)?["headline"] == "Winter recordings")
+                // The web and apps without the kind: a picture with its alt text, the headline in
+                // its colour, the detail and a button that opens the screen.
+                let drawn = try #require(try await banner("de", version: 6, kinds: nil))
+                let text = String(decoding: try JSONEncoder().encode(drawn), as: UTF8.self)
+                for part in [#""url":"\/images\/composer\/bach.svg""#, #""alt":"Bach""#, #""text":"Winteraufnahmen""#, #""color":"accent""#, #""title":"Anhören""#, #""url":"screens\/composer\/bach""#] {
+                    #expect(text.contains(part), "\(part) in \(text)")
+                }
+            }
+        }
+    }
+
     @Test("a failing promotions service costs its widgets only; the page is served and says why")
     func failingVertical() async throws {
         try await withPromotions(.init(delay: .zero...(.zero), failureRate: 1)) { url in

@@ -19,5 +19,23 @@ enum WorldCheck {
         )
         .filter { !$0.isWarning && $0.path.contains(".conditions.experiment") }
         return experimentProblems + (await template.referenceProblems(catalog: pages.composer.catalog, providers: pages.composer.providers))
+            + (await imageProblems(in: template, catalog: pages.composer.catalog))
+    }
+
+    /// An error for each image a widget's content names that does not load, as the app's
+    /// ``ContentRules/imageCheck`` says (none when the app checks no images).
+    static func imageProblems(in template: PageTemplate, catalog: WidgetCatalog) async -> [TemplateProblem] {
+        guard let check = catalog.content.imageCheck else { return [] }
+        var problems: [TemplateProblem] = []
+        for (sectionIndex, section) in template.sections.enumerated() {
+            for (index, instance) in section.widgets.enumerated() {
+                for (path, url) in catalog[instance.kind]?.contentImages(instance.content) ?? [] {
+                    if let problem = await check(url) {
+                        problems.append(TemplateProblem(path: "$.sections[\(sectionIndex)].widgets[\(index)].content" + path.dropFirst(), message: problem))
+                    }
+                }
+            }
+        }
+        return problems
     }
 }

@@ -122,6 +122,14 @@ extension AdminSite {
                         summary.append((Self.fieldID(id), "\(widget.id): \(field.name)", error))
                     }
                 }
+                let rules = catalog?.content ?? ContentRules()
+                var picture = ""
+                if let contract = catalog?[widget.kind] {
+                    let content = Self.contentFields(widget: widget, contract: contract, rules: rules, values: values, errors: errors, focus: focus)
+                    fields += content.html
+                    if attemptHere != nil { summary += content.problems }
+                    picture = Self.contentPicture(widget: widget, contract: contract, rules: rules)
+                }
                 for (name, label) in Self.conditionInputs {
                     let id = "\(widget.id)-\(name)"
                     switch name {
@@ -160,7 +168,9 @@ extension AdminSite {
                     data-widget="\(key)" data-move="\(HTML.escape(widgetAction))/move"\(cardFocus)>\
                     <h3 id="widget-\(key)-title">\(key) <span class="kind">\(HTML.escape(widget.kind)) · \(HTML.escape(widget.vertical))\
                     \(widget.isEnabled ? "" : " · switched off")</span></h3>\
-                    <p class="summary">\(HTML.escape(Self.parameterSummary(widget, names: names)))</p>\(Self.chips(widget.conditions))\(general)
+                    <p class="summary">\(HTML.escape(Self.parameterSummary(widget, names: names)))</p>\
+                    \(Self.contentSummary(widget, contract: catalog?[widget.kind], rules: rules).map { "<p class=\"summary content-summary\">\(HTML.escape($0))</p>" } ?? "")\
+                    \(picture)\(Self.chips(widget.conditions))\(general)
                     <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
                     <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\

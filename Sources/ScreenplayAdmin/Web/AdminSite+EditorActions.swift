@@ -119,7 +119,9 @@ extension AdminSite {
                         status: .conflict))
             }
             var errors: [String: String] = [:]
-            let updated = Self.widget(widget, from: form, contract: pages?.composer.catalog[widget.kind], errors: &errors)
+            let catalog = pages?.composer.catalog
+            let updated = Self.widget(
+                widget, from: form, contract: catalog?[widget.kind], rules: catalog?.content ?? ContentRules(), errors: &errors)
             guard errors.isEmpty else {
                 return try await editor(
                     route, session, notice: nil, attempt: EditAttempt(instanceID: widget.id, values: form, errors: errors))
@@ -214,7 +216,15 @@ extension AdminSite {
             // store's validator knows the widget kinds, the admin also asks the world. A vertical
             // that could not answer (a warning) does not block the save.
             problems = try await WorldCheck.problems(in: template, pages: pages, experiments: experiments).filter { !$0.isWarning }
-            if !problems.isEmpty { throw LayoutError.invalid(problems) }
+            if !problems.isEmpty, let composer = pages?.composer {
+                // Said together with what the content's contract refuses (a text too long beside an
+                // image that does not load), so one save names every problem of what was typed.
+                let contract = template.validate(catalog: composer.catalog, verticals: Set(composer.providers.keys)).filter { problem in
+                    !problem.isWarning && problem.path.contains(".content")
+                        && !problems.contains { $0.path == problem.path && $0.message == problem.message }
+                }
+                throw LayoutError.invalid(contract + problems)
+            }
             try await layouts.saveDraft(template, by: session.admin, replacing: original, step: step)
             return Self.redirect(to: back + "?done=saved" + returnTo)
         } catch {

@@ -113,6 +113,7 @@ extension AdminSite {
         for (name, value) in widget.parameters.objectValue ?? [:] {
             values["p.\(name)"] = value.stringValue ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
         }
+        values.merge(contentValues(of: widget.content)) { _, content in content }
         let conditions = widget.conditions
         for platform in conditions.platforms ?? [] { values["c.platforms.\(platform.rawValue)"] = "yes" }
         values["c.locales"] = conditions.locales?.joined(separator: ", ") ?? ""
@@ -125,12 +126,14 @@ extension AdminSite {
         return values
     }
 
-    /// `widget` with the form's parameters and conditions; what cannot be read goes to `errors`
-    /// by input name.
+    /// `widget` with the form's parameters, content (in `rules`' locales) and conditions; what
+    /// cannot be read goes to `errors` by input name.
     static func widget(
-        _ widget: WidgetInstance, from form: [String: String], contract: WidgetContract?, errors: inout [String: String]
+        _ widget: WidgetInstance, from form: [String: String], contract: WidgetContract?, rules: ContentRules = ContentRules(),
+        errors: inout [String: String]
     ) -> WidgetInstance {
         var updated = widget
+        updated.content = content(from: form, contract: contract, rules: rules, keeping: widget.content)
         var parameters: [String: JSONValue] = [:]
         for field in contract?.parameters ?? [] {
             let text = (form["p.\(field.name)"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -219,6 +222,12 @@ extension AdminSite {
         let rest = String(match.3)
         if rest.hasPrefix(".parameters.") {
             return (id, "p." + (rest.dropFirst(".parameters.".count).split(separator: ".").first.map(String.init) ?? ""))
+        }
+        // Content paths name their input: `.content.headline.de` is `k.headline.de`, an image's
+        // `.content.image.url` is `k.image.url` (paths in brackets point at the field's first).
+        if rest.hasPrefix(".content.") {
+            let inner = rest.dropFirst(".content.".count)
+            return (id, "k." + (inner.contains("[") ? String(inner.prefix { $0 != "[" && $0 != "." }) : String(inner)))
         }
         let conditions: [String: String] = [
             ".conditions.platforms": "c.platforms", ".conditions.locales": "c.locales", ".conditions.segments": "c.segments",

@@ -40,6 +40,15 @@ extension AdminSite {
         @media (prefers-color-scheme:dark){:focus-visible,article.card:focus,.notice:focus{outline-color:#8ab4ff}}
         .review-warnings{border-left:4px solid #8a5a00;padding:.25rem 1rem;margin:1rem 0;background:#fdf3e1}.review-warnings h2{margin:.25rem 0;font-size:1.1rem}
         @media (prefers-color-scheme:dark){.review-warnings{background:#3a2b0c}}
+        form.edit fieldset.content{grid-column:1/-1;margin:.5rem 0;padding:.3rem .6rem}fieldset.content-field{display:grid;grid-template-columns:minmax(10rem,18rem) 1fr;gap:.3rem .6rem;align-items:center;margin:.4rem 0}
+        fieldset.content-field>p.hint{grid-column:1/-1;margin:0}fieldset.content-field .error,fieldset.content-field .hint{grid-column:2}.count.over{color:#a40000;font-weight:600}
+        @media (max-width:48rem){fieldset.content-field{grid-template-columns:1fr}fieldset.content-field .error,fieldset.content-field .hint{grid-column:1}}
+        .content-picture{border:1px dashed #888;border-radius:.4rem;padding:.5rem;margin:.4rem 0;max-width:26rem;overflow-wrap:anywhere}
+        .content-picture .picture{display:grid;gap:.2rem}.content-picture img{max-width:100%;max-height:8rem;object-fit:contain;justify-self:start}
+        .content-picture figcaption{font-size:.85em;color:#555;margin-top:.3rem}.content-picture .link{color:#0b57d0}
+        .tone-accent{color:#0b57d0}.tone-positive{color:#1a7f37}.tone-negative{color:#b3261e}.tone-secondaryText{color:#555}
+        @media (prefers-color-scheme:dark){.content-picture figcaption{color:#b0b0b5}.content-picture .link,.tone-accent{color:#8ab4ff}.tone-positive{color:#7ee2a8}
+        .tone-negative{color:#ff8a80}.tone-secondaryText{color:#b0b0b5}.count.over{color:#ff8a80}}
         .error-summary{border:3px solid #a40000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;color:#a40000}
         .error-summary a{color:#a40000;font-weight:600}.error-summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
         @media (prefers-color-scheme:dark){.error-summary{border-color:#ff8a80}.error-summary h2,.error-summary a{color:#ff8a80}

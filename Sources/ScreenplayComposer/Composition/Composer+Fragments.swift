@@ -196,7 +196,19 @@ extension Composer {
         case .failed(let reason):
             let standIn = downgrade.components(contract.unavailable(plan.instance), entities: entities)
             return standIn.isEmpty ? .omitted(reason) : .components(standIn, .unavailable(reason))
-        case .prepared(let fragment):
+        case .prepared(let prepared):
+            // The layout's content (a headline in the reader's locale, an image, a link) is
+            // written over what the provider answered, and a field it writes is no longer bound.
+            var fragment = prepared
+            let written = plan.instance.content == [:] ? [:] : contract.contentMembers(plan.instance.content, locale: context.locale, rules: catalog.content)
+            if !written.isEmpty {
+                for (field, value) in written { fragment.members[field] = value }
+                fragment.bindings = fragment.bindings.filter { written[$0.key] == nil }
+                if case .object(var bind)? = fragment.members["bind"] {
+                    for field in written.keys { bind[field] = nil }
+                    fragment.members["bind"] = bind.isEmpty ? nil : .object(bind)
+                }
+            }
             var resolved = fragment.members
             for (field, reference) in fragment.bindings.sorted(by: { $0.key < $1.key }) {
                 guard let entity = entities[reference.entity] else {
@@ -242,6 +254,13 @@ extension Composer {
                 return fallback.isEmpty ? .omitted(.noFallbackForClient) : .components(fallback, .kindNotRendered)
             }
             if context.apiVersion >= ComponentAttributes.introduced {
+                if !written.isEmpty {
+                    do {
+                        fragment.bytes = Array(try ScreenplayEncoder(apiVersion: context.apiVersion).encode(JSONValue.object(fragment.members)))
+                    } catch {
+                        return failing(.malformedJSON("cannot be written with its content: \(error)"), plan, contract, entities, downgrade)
+                    }
+                }
                 return .fragment(
                     bytes: Self.inserting(id: plan.instance.id, into: fragment.bytes, present: fragment.members["id"] != nil),
                     warnings: warnings, entities: Set(fragment.bindings.values.map(\.entity)))

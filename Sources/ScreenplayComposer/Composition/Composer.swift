@@ -189,11 +189,11 @@ struct WidgetPlan {
 /// A fragment that decoded as its client would decode it.
 struct PreparedFragment {
     /// The bytes as they arrived (or as a ``JSONValue`` was encoded).
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     /// The object's members.
-    let members: [String: JSONValue]
+    var members: [String: JSONValue]
     /// Its `bind`, read from the JSON.
-    let bindings: [String: EntityReference]
+    var bindings: [String: EntityReference]
 }
 
 /// One provider call: a vertical and the plans it answers for.

@@ -17,6 +17,10 @@ public struct WidgetInstance: Codable, Sendable, Hashable, Identifiable {
     /// What the admin configured for this instance (a JSON object), checked against the kind's
     /// parameter contract and passed to the provider.
     public var parameters: JSONValue
+    /// What the product team wrote for it (a JSON object by content field: texts by locale, an
+    /// image, a link, a colour), checked against the kind's ``WidgetContract/content`` and written
+    /// into the component by the composer; never sent to the provider.
+    public var content: JSONValue
     /// Who sees it, and when.
     public var conditions: WidgetConditions
     /// The on/off switch: off takes the widget off the next composed page, whatever the
@@ -28,10 +32,11 @@ public struct WidgetInstance: Codable, Sendable, Hashable, Identifiable {
 
     /// Places a widget.
     public init(
-        id: String, kind: String, vertical: String, parameters: JSONValue = [:], conditions: WidgetConditions = .always,
-        isEnabled: Bool = true, timeoutMilliseconds: Int? = nil
+        id: String, kind: String, vertical: String, parameters: JSONValue = [:], content: JSONValue = [:],
+        conditions: WidgetConditions = .always, isEnabled: Bool = true, timeoutMilliseconds: Int? = nil
     ) {
         self.id = id
+        self.content = content
         self.kind = kind
         self.vertical = vertical
         self.parameters = parameters
@@ -41,23 +46,24 @@ public struct WidgetInstance: Codable, Sendable, Hashable, Identifiable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, vertical, parameters, conditions, timeoutMilliseconds
+        case id, kind, vertical, parameters, content, conditions, timeoutMilliseconds
         case isEnabled = "enabled"
     }
 
-    /// Reads an instance; parameters, conditions, the switch and the timeout may be left out.
+    /// Reads an instance; parameters, content, conditions, the switch and the timeout may be left out.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         kind = try container.decode(String.self, forKey: .kind)
         vertical = try container.decode(String.self, forKey: .vertical)
         parameters = try container.decodeIfPresent(JSONValue.self, forKey: .parameters) ?? [:]
+        content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? [:]
         conditions = try container.decodeIfPresent(WidgetConditions.self, forKey: .conditions) ?? .always
         isEnabled = try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true
         timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
     }
 
-    /// Writes every member but defaults (no conditions, enabled, no timeout), so stored templates
+    /// Writes every member but defaults (no content, no conditions, enabled, no timeout), so stored templates
     /// stay short.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +71,7 @@ public struct WidgetInstance: Codable, Sendable, Hashable, Identifiable {
         try container.encode(kind, forKey: .kind)
         try container.encode(vertical, forKey: .vertical)
         if parameters != [:] { try container.encode(parameters, forKey: .parameters) }
+        if content != [:] { try container.encode(content, forKey: .content) }
         if conditions != .always { try container.encode(conditions, forKey: .conditions) }
         if !isEnabled { try container.encode(false, forKey: .isEnabled) }
         try container.encodeIfPresent(timeoutMilliseconds, forKey: .timeoutMilliseconds)
@@ -223,6 +230,15 @@ public struct PageTemplate: Codable, Sendable, Hashable {
                             .init(
                                 path: path + ".parameters" + problem.path.dropFirst(), message: problem.message,
                                 isWarning: problem.isWarning))
+                    }
+                    if instance.content.nestingDepth > Self.maximumParameterDepth {
+                        problems.append(
+                            .init(path: path + ".content", message: "nested \(instance.content.nestingDepth) levels deep; content nests at most \(Self.maximumParameterDepth)"))
+                    } else if instance.content != [:] || !contract.content.isEmpty {
+                        for problem in contract.validateContent(instance.content, rules: catalog.content) {
+                            problems.append(
+                                .init(path: path + ".content" + problem.path.dropFirst(), message: problem.message, isWarning: problem.isWarning))
+                        }
                     }
                 } else {
                     let known = catalog.contracts.keys.sorted().joined(separator: ", ")

@@ -6,12 +6,16 @@ public import ScreenplayServer
 public struct WidgetCatalog: Sendable {
     /// The contracts, by wire `type`.
     public let contracts: [String: WidgetContract]
+    /// What instances' content is checked against: the app's locales, the screens links may
+    /// open, how images are checked to load.
+    public var content: ContentRules
 
-    /// A catalog of `contracts`.
+    /// A catalog of `contracts`, whose content follows `content`'s rules.
     ///
     /// - Throws: ``WidgetContractError`` when two contracts share a `type`: which one a page would
     ///   be checked against would otherwise depend on the order of a list.
-    public init(_ contracts: [WidgetContract]) throws(WidgetContractError) {
+    public init(_ contracts: [WidgetContract], content: ContentRules = ContentRules()) throws(WidgetContractError) {
+        self.content = content
         var byType: [String: WidgetContract] = [:]
         for contract in contracts {
             guard byType[contract.type] == nil else { throw WidgetContractError("the widget kind '\(contract.type)' is declared twice") }

@@ -26,6 +26,10 @@ public struct WidgetContract: Sendable {
     public let fields: [WidgetField]
     /// The fields of an instance's `parameters` (set in the layout admin, sent to the provider).
     public let parameters: [WidgetField]
+    /// What the product team writes for each instance (a headline per locale, an image, a link,
+    /// a colour), which the composer writes into the component over what the provider answered
+    /// (``ContentField``).
+    public let content: [ContentField]
     /// Parameters that name something in the vertical's world (a work, a recording): when a
     /// template is saved, the vertical's provider is asked whether each exists
     /// (``WidgetReferenceChecking``), so a page cannot be published pointing at nothing.
@@ -58,10 +62,11 @@ public struct WidgetContract: Sendable {
     /// Declares a widget kind.
     ///
     /// - Throws: ``WidgetContractError`` when `type` is a built-in kind or not an identifier, a
-    ///   field name is empty, reserved or repeated, or a reference names no declared parameter.
+    ///   field name is empty, reserved or repeated, a reference names no declared parameter, or a
+    ///   content field fills no field of a fitting type.
     public init(
         type: String, summary: String, versioning: KindVersioning, fields: [WidgetField], parameters: [WidgetField] = [],
-        references: [WidgetReference] = [], linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
+        content: [ContentField] = [], references: [WidgetReference] = [], linkPolicy: LinkPolicy = .endpoint, fallback: @escaping @Sendable (JSONValue) -> [Component],
         unavailable: @escaping @Sendable (WidgetInstance) -> [Component] = { _ in [] }, sharing: ScreenplayRoutes.Sharing = .perUser,
         example: WidgetExample? = nil
     ) throws(WidgetContractError) {
@@ -86,6 +91,8 @@ public struct WidgetContract: Sendable {
         for reference in references where !parameters.contains(where: { $0.name == reference.parameter }) {
             throw WidgetContractError("'\(type)' checks the parameter '\(reference.parameter)', which it does not declare")
         }
+        try Self.checkContent(content, fields: fields, type: type)
+        self.content = content
         self.references = references
         self.example = example
         self.type = type
@@ -257,6 +264,11 @@ public struct WidgetProblem: Sendable, Hashable, CustomStringConvertible {
         case unknownField
         /// A deprecated field is still sent (a warning).
         case deprecatedField
+        /// Content the kind does not declare, or text in a locale the app does not write in: an
+        /// error, not a warning, since what someone wrote would silently never show.
+        case unknownContent
+        /// A text longer than its content field allows.
+        case tooLong
         /// The component's v4 attributes break a rule (`id`, `bind`, `accessibility`).
         case invalidAttribute
         /// A client of the page's version could not decode it (a number out of range, a string

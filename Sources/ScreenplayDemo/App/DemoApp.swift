@@ -194,7 +194,7 @@ public struct DemoApp: Sendable {
         ]
         if let promotions { providers["promotions"] = RemoteWidgetProvider(url: promotions, transport: PlainHTTPWidgetTransport()) }
         let composer = Composer(
-            catalog: ShopWidgets.catalog, providers: providers,
+            catalog: ShopWidgets.catalogCheckingImages(with: { url in await MediaRoutes.imageProblem(url, catalog: catalog) }), providers: providers,
             // The in-process verticals read the local database: slow only when everything is. The
             // promotions service is another team's, slow and flaky: 300 ms, then it is left out.
             configuration: .init(

@@ -39,7 +39,7 @@ enum MediaRoutes {
         let image: @Sendable (Request, Context) async throws -> Response = { _, context in
             let kind = try context.parameters.require("kind")
             let file = try context.parameters.require("file")
-            guard ["composer", "work", "recording", "playlist", "city"].contains(kind), file.hasSuffix(".svg") else {
+            guard imageKinds.contains(kind), file.hasSuffix(".svg") else {
                 throw ScreenplayError.notFound("no image '\(kind.prefix(32))/\(file.prefix(64))'", path: "images/\(kind.prefix(32))/\(file.prefix(64))")
             }
             var name = String(file.dropLast(4))
@@ -140,6 +140,30 @@ enum MediaRoutes {
         router.get(RouterPath(path), use: handler)
         router.head(RouterPath(path)) { request, context in try await handler(request, context).createHeadResponse() }
     }
+
+    /// Why `url` would not load as one of the demo's images, or `nil` when it would: what the
+    /// layout admin checks an image written into a widget's content against. The demo draws its
+    /// own pictures (`/images/work/1.svg`, `-low` for the placeholder) and links no other site's.
+    static func imageProblem(_ url: String, catalog: CatalogRepository) async -> String? {
+        let path = url.hasPrefix("/") ? String(url.dropFirst()) : url
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, parts[0] == "images", imageKinds.contains(parts[1]), parts[2].hasSuffix(".svg") else {
+            return "'\(url.prefix(80))' is not one of this site's images (/images/work/1.svg, /images/composer/bach.svg, …)"
+        }
+        var name = String(parts[2].dropLast(4))
+        if name.hasSuffix("-low") { name = String(name.dropLast(4)) }
+        do {
+            _ = try await artwork(kind: parts[1], key: name, catalog: catalog)
+            return nil
+        } catch let error as ScreenplayError {
+            return "'\(url.prefix(80))' does not load: \(error.message)"
+        } catch {
+            return "'\(url.prefix(80))' could not be checked: \(error)"
+        }
+    }
+
+    /// The kinds of picture the demo draws.
+    static let imageKinds: Set<String> = ["composer", "work", "recording", "playlist", "city"]
 
     /// What the picture of `key` shows, looked up by kind: a name for every kind but playlists,
     /// whose names are their owners' and never leave in a picture anyone may fetch.

@@ -21,21 +21,34 @@ enum ShopWidgets {
                 .optional("image", .url, summary: "The cover."),
                 .required("link", .url, summary: "The work's screen."),
                 openField,
+                .optional("headline", .string, introduced: .v6, summary: "The deal's headline, written in the layout admin."),
+                .optional("body", .string, introduced: .v6, summary: "A line on the deal, written in the layout admin."),
+                .optional("imageAlt", .string, introduced: .v6, summary: "What the image shows, when the layout chose one."),
             ],
             parameters: [
                 .required("workID", .integer, summary: "The work on offer."),
                 .optional("recordingID", .integer, summary: "One recording of the work to offer, named by its performers; empty: the work."),
             ],
+            content: [
+                ContentField("headline", label: "Headline", kind: .text(maximumLength: 60), summary: "Above the work: \"Deal of the week\"."),
+                ContentField("body", label: "Body", kind: .text(maximumLength: 140), summary: "A line on the deal."),
+                ContentField("image", label: "Image", kind: .image(altField: "imageAlt"), summary: "Instead of the cover."),
+                ContentField("link", label: "Link", kind: .screenLink, summary: "Where a tap goes instead of the work."),
+            ],
             references: [WidgetReference(parameter: "workID", names: "work"), WidgetReference(parameter: "recordingID", names: "recording")],
             fallback: { json in
                 guard let title = json["title"]?.stringValue, let link = json["link"]?.stringValue else { return [] }
+                // A deal's headline leads and the work follows; its body replaces the catalogue line.
+                let headline = json["headline"]?.stringValue
+                let about = [json["composer"]?.stringValue, json["body"]?.stringValue ?? json["detail"]?.stringValue].compactMap { $0 }
                 return [
                     .listRow(
                         .init(
-                            title: title,
-                            subtitle: [json["composer"]?.stringValue, json["detail"]?.stringValue].compactMap { $0 }.joined(
-                                separator: " · "),
-                            image: json["image"]?.stringValue.map { RemoteImage(url: $0, size: .init(width: 96, height: 96), alt: nil) },
+                            title: headline ?? title,
+                            subtitle: ((headline == nil ? [] : [title]) + about).joined(separator: " · "),
+                            image: json["image"]?.stringValue.map {
+                                RemoteImage(url: $0, size: .init(width: 96, height: 96), alt: json["imageAlt"]?.stringValue)
+                            },
                             action: openAction(json, link: link)))
                 ]
             },
@@ -92,12 +105,34 @@ enum ShopWidgets {
         try WidgetContract(
             type: "promoBanner", summary: "A promotion: a headline, a line of detail, a link.",
             versioning: KindVersioning(introduced: .v1, fallback: "a vertical stack: the headline in bold, the detail below"),
-            fields: [.required("headline", .string), .optional("detail", .string), .optional("link", .url)],
+            fields: [
+                .required("headline", .string), .optional("detail", .string), .optional("link", .url),
+                .optional("linkTitle", .string, introduced: .v6, summary: "The words of the link's button."),
+                .optional("image", .url, introduced: .v6, summary: "A picture above the headline."),
+                .optional("imageAlt", .string, introduced: .v6, summary: "What the picture shows."),
+                .optional("tone", .string, introduced: .v6, summary: "The headline's colour token (accent, positive, negative…)."),
+            ],
             parameters: [.optional("slot", .string, summary: "Where on the page: top, bottom.")],
+            content: [
+                ContentField("headline", label: "Headline", kind: .text(maximumLength: 60), summary: "The promotion in a few words."),
+                ContentField("detail", label: "Body", kind: .text(maximumLength: 140), summary: "A line of detail under the headline."),
+                ContentField("image", label: "Image", kind: .image(altField: "imageAlt"), summary: "A picture above the headline."),
+                ContentField("link", label: "Link", kind: .screenLink, summary: "The screen its button opens."),
+                ContentField("linkTitle", label: "Link text", kind: .text(maximumLength: 30), summary: "The button's words (\"See the offer\")."),
+                ContentField("tone", label: "Colour", kind: .colorToken, summary: "The headline's colour."),
+            ],
             fallback: { json in
                 guard let headline = json["headline"]?.stringValue else { return [] }
-                var lines: [Component] = [.text(.init(headline, size: 18, weight: .bold))]
+                var lines: [Component] = []
+                if let image = json["image"]?.stringValue {
+                    lines.append(.image(.init(RemoteImage(url: image, size: .init(width: 320, height: 120), alt: json["imageAlt"]?.stringValue ?? ""))))
+                }
+                let tone = json["tone"]?.stringValue.flatMap { ColorToken(rawValue: $0) }
+                lines.append(.text(.init(headline, size: 18, weight: .bold, color: tone.map { .token($0) })))
                 if let detail = json["detail"]?.stringValue { lines.append(.text(.init(detail, color: .token(.secondaryText)))) }
+                if let link = json["link"]?.stringValue {
+                    lines.append(.button(.init(title: json["linkTitle"]?.stringValue ?? headline, action: .navigate(.init(url: link)))))
+                }
                 return [.verticalStack(.init(alignment: .leading, spacing: 4, children: lines))]
             },
             sharing: .everyone,
@@ -127,7 +162,25 @@ enum ShopWidgets {
     }
 
     /// Every kind, as the composer knows them.
-    static let catalog = declared { try WidgetCatalog([recordingOffer, priceTag, cartButton, promoBanner]) }
+    static let catalog = declared { try WidgetCatalog([recordingOffer, priceTag, cartButton, promoBanner], content: contentRules) }
+
+    /// What the shop's content is written in and may link to: English first, then German; the
+    /// demo's screens. Images are checked by the app (``catalog(images:)``), which knows its media.
+    static let contentRules = ContentRules(
+        locales: ["en", "de"],
+        screens: [
+            .init("home", title: "Home"), .init("shop", title: "The shop"), .init("search", title: "Search"),
+            .init("library", title: "Your library"), .init("favorites", title: "Favorites"), .init("cities", title: "Cities"),
+            .init("work/:id", title: "A work", example: "screens/work/1"),
+            .init("composer/:slug", title: "A composer", example: "screens/composer/bach"),
+        ])
+
+    /// The catalog with images checked by `images` (why a URL does not load, or `nil`).
+    static func catalogCheckingImages(with images: @escaping @Sendable (String) async -> String?) -> WidgetCatalog {
+        var catalog = self.catalog
+        catalog.content.imageCheck = images
+        return catalog
+    }
 
     /// A contract or catalog written in this file: a mistake in one is a programming error,
     /// caught by the first test that touches the shop.

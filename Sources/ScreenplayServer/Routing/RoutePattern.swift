@@ -46,6 +46,10 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         return parameters
     }
 
+    /// Whether a path's segments (`["work", "1"]`) match: what a link to one of the app's screens
+    /// is checked by before a layout may point at it.
+    public func matches(_ pathSegments: [String]) -> Bool { match(pathSegments) != nil }
+
     /// The names of the `:name` segments, in order.
     var parameterNames: [String] {
         segments.compactMap { segment in

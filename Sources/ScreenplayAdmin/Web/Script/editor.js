@@ -39,10 +39,14 @@ const editorRoot = () => $("[data-editor]");
 let signedOut = false, posting = false;
 
 // One post at a time: a second press while one is on its way (a double click on Add) is dropped.
+// Content typed on a card and not yet saved by its pause is saved first, so nothing typed is lost
+// when the page is redrawn; `fields` may be a function, read after that (a card's new version).
 async function editorPost(url, fields, focusID, said) {
   if (posting) return;
+  await flushAutosaves();
+  if (posting) return;
   posting = true;
-  try { await post(url, fields, focusID, said); } finally { posting = false; }
+  try { await post(url, typeof fields === "function" ? fields() : fields, focusID, said); } finally { posting = false; }
 }
 
 async function post(url, fields, focusID, said) {
@@ -89,6 +93,7 @@ async function post(url, fields, focusID, said) {
 
 function prepareEditor() {
   for (const card of $$("[data-editor] article.card, .palette-item")) card.draggable = true;
+  prepareContent();
   filterPalette();
   localTimes();
 }
@@ -193,8 +198,9 @@ doc.addEventListener("submit", (event) => {
   const [parent, last] = path.split("/").slice(-2);
   if (!moving && !(parent === "widgets" && decodeURIComponent(last) === card.dataset.widget)) return;
   event.preventDefault();
-  const fields = new FormData(form, event.submitter);
-  const by = fields.get("by"), place = fields.get("place");
+  const submitter = event.submitter;
+  const fields = () => new FormData(form, submitter);
+  const by = fields().get("by"), place = fields().get("place");
   const said = !moving ? `Saved ${card.dataset.widget}` : place ? `Moved ${card.dataset.widget} to ${form.elements.place.selectedOptions[0].text}`
     : `Moved ${card.dataset.widget} ${by === "-1" ? "up" : "down"}`;
   editorPost(form.action, fields, event.submitter?.id || card.id, said);
@@ -208,5 +214,156 @@ window.addEventListener("submit", (event) => {
   form.dataset.sent = 1;
 });
 window.addEventListener("pageshow", () => { for (const form of $$("form[data-sent]")) delete form.dataset.sent; });
+
+// --- A widget's content: counted, pictured and saved to the draft as you type ------------------
+
+const graphemes = self.Intl?.Segmenter ? new Intl.Segmenter() : null;
+const characters = (text) => graphemes ? [...graphemes.segment(text)].length : [...text].length;
+
+// "12 of 60 characters" under a text with a limit; past it, said as an error before saving.
+function count(input) {
+  const max = Number(input.dataset.max);
+  if (!max) return;
+  let note = input.parentElement.querySelector(`[data-count-for="${CSS.escape(input.id)}"]`);
+  if (!note) {
+    note = Object.assign(doc.createElement("span"), { className: "hint count" });
+    note.dataset.countFor = input.id;
+    note.id = `${input.id}-count`;
+    (doc.getElementById(`${input.id}-hint`) || input).after(note);
+    input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} ${note.id}`.trim());
+  }
+  const used = characters(input.value);
+  note.textContent = `${used} of ${max} characters${used > max ? `: ${used - max} too many` : ""}`;
+  note.classList.toggle("over", used > max);
+}
+
+// The card's picture in the locale chosen under it: each text (the default locale's where this
+// one has none), the image and its alt text, the link, the colour.
+function picture(card) {
+  const figure = $(".content-picture", card);
+  const form = $("form.edit", card);
+  if (!figure || !form) return;
+  const locales = ($("fieldset.content", card)?.dataset.contentLocales || "").split(" ");
+  const locale = $("[data-picture-locale]", figure)?.value || locales[0];
+  const value = (name) => form.elements[name]?.value.trim() || "";
+  const inLocale = (prefix) => value(prefix + locale) || value(prefix + locales[0]);
+  $(".picture", figure).lang = locale;
+  for (const part of $$("[data-picture]", figure)) {
+    const name = part.dataset.picture;
+    if (part.tagName === "IMG") {
+      const url = value(`k.${name}.url`);
+      part.hidden = !url;
+      if (url && part.getAttribute("src") !== url) part.src = url;
+      part.alt = inLocale(`k.${name}.alt.`);
+    } else if (form.elements[`k.${name}`]) {
+      const link = value(`k.${name}`);
+      part.textContent = link ? `→ ${link}` : "";
+    } else part.textContent = inLocale(`k.${name}.`);
+  }
+  const tone = $("select[data-content]", card)?.value;
+  const headline = $("strong[data-picture]", figure);
+  if (headline) headline.className = tone ? `tone-${tone}` : "";
+}
+
+// A picture that does not load is said on the card, before the server's check on saving.
+doc.addEventListener("error", (event) => {
+  const image = event.target;
+  if (image.tagName !== "IMG" || !image.closest(".content-picture")) return;
+  const note = image.closest(".content-picture").querySelector("figcaption");
+  if (!$(".image-failed", note)) note.prepend(Object.assign(doc.createElement("strong"), { className: "error image-failed", textContent: "The image does not load. " }));
+}, true);
+doc.addEventListener("load", (event) => {
+  if (event.target.tagName === "IMG") event.target.closest(".content-picture")?.querySelector(".image-failed")?.remove();
+}, true);
+
+// Saved to the draft after a pause in typing, in the background: the typing and the focus stay,
+// the preview (which follows the draft) redraws, and the card's form takes the new version of
+// the widget, so its Save and the next pause save over this one. Errors are shown by their inputs.
+const pending = new Map();
+let autosaving = null;
+function autosave(card) {
+  clearTimeout(pending.get(card.id));
+  pending.set(card.id, setTimeout(() => {
+    pending.delete(card.id);
+    autosaving = saveContent(card).finally(() => { autosaving = null; });
+  }, 700));
+}
+
+// Saves at once what waits for its pause, and waits for a save on its way.
+async function flushAutosaves() {
+  for (const [id, timer] of [...pending]) {
+    clearTimeout(timer);
+    pending.delete(id);
+    const card = doc.getElementById(id);
+    if (card) await saveContent(card);
+  }
+  if (autosaving) await autosaving;
+}
+
+async function saveContent(card) {
+  if (posting) return autosave(card);
+  const form = $("form.edit", card);
+  if (!form || !card.isConnected) return;
+  const status = $(".autosave", card) || $("fieldset.content", card).appendChild(
+    Object.assign(doc.createElement("p"), { className: "autosave hint", role: "status" }));
+  posting = true;
+  let page, response;
+  try {
+    const body = new URLSearchParams(new FormData(form));
+    response = await fetch(form.action, { method: "POST", body, credentials: "same-origin", headers: { Accept: "text/html" } });
+    page = new DOMParser().parseFromString(await response.text(), "text/html");
+  } catch {
+    status.textContent = "Not saved: no connection. Save when it is back.";
+    return;
+  } finally { posting = false; }
+  const fresh = page.getElementById(card.id);
+  if (!fresh) {
+    status.textContent = page.querySelector("form.login") ? "Not saved: signed out. Sign in again in a new tab, then Save." : "Not saved: this widget is gone from the draft.";
+    return;
+  }
+  const errors = $$(".error", fresh);
+  for (const input of $$("[data-content]", card)) {
+    const twin = page.getElementById(input.id);
+    const error = twin && page.getElementById(`${input.id}-error`);
+    doc.getElementById(`${input.id}-error`)?.remove();
+    if (error) {
+      input.setAttribute("aria-invalid", "true");
+      input.after(doc.importNode(error, true));
+    } else input.removeAttribute("aria-invalid");
+  }
+  if (!response.ok || errors.length) {
+    status.textContent = `Not saved: ${errors[0]?.textContent || "refused"}`;
+    return;
+  }
+  const seen = $("form.edit input[name=seen]", fresh)?.value;
+  if (seen) form.elements.seen.value = seen;
+  const summary = $(".content-summary", fresh);
+  const mine = $(".content-summary", card);
+  if (summary && mine) mine.textContent = summary.textContent;
+  else if (summary) $("p.summary", card).after(doc.importNode(summary, true));
+  status.textContent = `Saved to the draft at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}: the preview shows it.`;
+}
+
+doc.addEventListener("input", (event) => {
+  const input = event.target;
+  const card = input.closest?.("[data-editor] article.card");
+  if (!card) return;
+  if (input.matches("[data-picture-locale]")) return picture(card);
+  if (!input.matches("[data-content]")) return;
+  count(input);
+  picture(card);
+  autosave(card);
+});
+doc.addEventListener("change", (event) => {
+  const card = event.target.closest?.("[data-editor] article.card");
+  if (card && event.target.matches("select[data-content], [data-picture-locale]")) {
+    picture(card);
+    if (event.target.matches("select[data-content]")) autosave(card);
+  }
+});
+
+function prepareContent() {
+  for (const input of $$("[data-editor] [data-content][data-max]")) count(input);
+}
 
 prepareEditor();
