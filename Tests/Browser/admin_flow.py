@@ -1592,6 +1592,77 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(self.draft_widget("deal-offer")["content"], {"headline": {"en": "Deal of the week", "de": "Angebot"}, "link": "screens/work/1"})
         self.assertIn("Headline “Deal of the week” (de, en)", plain.find_element(By.CSS_SELECTOR, "#widget-deal-offer .content-summary").text)
 
+    def test_a_publish_scheduled_from_the_review_happens_on_its_own_and_an_open_page_follows(self):
+        """The review's second form publishes the draft later: the page shows when, what it will
+        change and how to cancel; at its time the server publishes it with nobody there, and a
+        shop page open in another tab changes in place."""
+        before = self.server.api("GET", "/admin/api/pages/shop")["live"]
+        draft = before["template"]
+        draft["sections"][1]["title"] = "Deal of the hour"
+        self.server.api("PUT", "/admin/api/pages/shop/draft", draft)
+        self.sign_in()
+        admin = self.browser.current_window_handle
+        self.browser.switch_to.new_window("tab")
+        shop = self.browser.current_window_handle
+        self.open("/screens/shop")
+        self.browser.execute_script(WATCH)
+        self.browser.execute_script("window.arm('retitled', '#main', 'Deal of the hour', true)")
+        try:
+            self.browser.switch_to.window(admin)
+            self.open("/admin/pages/shop/publish")
+            self.check_accessible("the publish review with its schedule form")
+            # The picker holds minutes; the test asks for a time a few seconds ahead (the server reads seconds too).
+            at = self.browser.execute_script("""
+                const at = new Date(Date.now() + 6000); const input = document.getElementById('schedule-at');
+                input.step = 1; input.value = at.toISOString().slice(0, 19); return at.toISOString().slice(0, 19) + 'Z';""")
+            self.browser.find_element(By.ID, "schedule-note").send_keys("the hour's deal")
+            self.submit("confirm-schedule")
+            self.assertIn("Scheduled:", self.browser.find_element(By.CSS_SELECTOR, ".notice").text)
+            section = self.browser.find_element(By.ID, "schedule")
+            self.assertIn("Deal of the day” → “Deal of the hour”", section.text)
+            self.assertEqual(section.find_element(By.TAG_NAME, "time").get_attribute("datetime"), at)
+            self.shot("13a-scheduled-publish")
+            self.shot_phone_dark("13b-scheduled-publish-phone-dark", scroll_to="schedule")
+            self.check_accessible("a page with a scheduled publish")
+            # Nobody acts: at its time the server publishes it, and the open shop follows.
+            WebDriverWait(self.browser, 30, poll_frequency=0.25).until(
+                lambda _: self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"] == before["revision"] + 1,
+                "the scheduled publish never happened")
+            live = self.server.api("GET", "/admin/api/pages/shop")["live"]
+            self.assertEqual(live["template"]["sections"][1]["title"], "Deal of the hour")
+            self.browser.switch_to.window(shop)
+            WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script("return window.seen.retitled"), "the open shop did not follow")
+            self.assertTrue(self.browser.execute_script("return window.stillHere === true"), "changed in place, not reloaded")
+            self.browser.switch_to.window(admin)
+            self.open("/admin/pages/shop")
+            self.assertTrue(self.none(By.ID, "schedule"), "no schedule shown once it is published")
+            self.assertIn("scheduled for", self.browser.find_element(By.ID, "history").text)
+        finally:
+            self.browser.switch_to.window(shop)
+            self.browser.close()
+            self.browser.switch_to.window(admin)
+
+    def test_a_scheduled_publish_is_cancelled_without_javascript(self):
+        draft = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+        draft["title"] = "Shop later"
+        self.server.api("PUT", "/admin/api/pages/shop/draft", draft)
+        plain = self.without_javascript()
+        self.sign_in_as(plain, "ada")
+        before = self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"]
+        plain.get(self.server.root + "/admin/pages/shop/publish")
+        # Typed as a person types into the picker without the script: the date, then the time.
+        field = plain.find_element(By.ID, "schedule-at")
+        field.send_keys("06012099")
+        field.send_keys(Keys.TAB)
+        field.send_keys("0900AM")
+        self.submit("confirm-schedule", plain)
+        self.assertIn("2099-06-01 09:00:00 UTC", plain.find_element(By.ID, "schedule").text)
+        self.submit("cancel-schedule", plain)
+        self.assertIn("cancelled", plain.find_element(By.CSS_SELECTOR, ".notice").text)
+        self.assertTrue(self.none(By.ID, "schedule", plain))
+        self.assertEqual(self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"], before, "nothing published")
+        self.assertEqual(self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]["title"], "Shop later", "the draft stays")
+
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
         self.open("/admin/pages/shop")

@@ -10,7 +10,9 @@ import ScreenplayWeb
 /// can be compared. Every list of changes comes from ``TemplateDiff``, as the audit log's do.
 extension AdminSite {
     /// `GET …/publish`: the draft against the live page, the note, and the button that publishes.
-    func publishReview(_ route: String, _ session: AdminDirectory.Session) async throws -> ScreenplayService.Response {
+    func publishReview(
+        _ route: String, _ session: AdminDirectory.Session, scheduleError: String? = nil, values: [String: String] = [:]
+    ) async throws -> ScreenplayService.Response {
         let action = "\(prefix)/pages/\(Self.pathEscape(route))"
         guard let draft = try await layouts.draft(of: route) else {
             return Self.page(
@@ -39,6 +41,9 @@ extension AdminSite {
                 return "<li>\(HTML.escape(place)): \(problem.isWarning ? "" : "<strong>not allowed:</strong> ")\(HTML.escape(problem.message))</li>"
             }.joined())</ul></section>
             """
+        let scheduled = try await layouts.scheduledPublish(route: route).map { schedule in
+            "<p id=\"already-scheduled\">A publish is scheduled for \(Self.time(ScheduledPublish.stored(schedule.at))) by \(HTML.escape(schedule.scheduledBy)); scheduling again replaces it.</p>"
+        } ?? ""
         return Self.page(
             title: "Publish the draft of \(route)?", session: session, prefix: prefix,
             body: """
@@ -50,7 +55,13 @@ extension AdminSite {
                 <input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\
                 <label for="note">Note for the history (why)</label><input id="note" name="note" maxlength="200">\
                 <div class="actions"><button type="submit" id="confirm-publish">Publish</button> <a href="\(action)" id="cancel">Cancel</a></div></form>
-                """)
+                <h2 id="later-title">Or publish it later</h2>\(scheduled)
+                <form method="post" action="\(action)/schedule" class="confirm" aria-labelledby="later-title">\(Self.csrfField(session))\
+                <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\
+                \(Self.field(name: "at", label: "Publish at (UTC)", value: values["at"] ?? "", error: scheduleError, id: "schedule-at", extra: "type=\"datetime-local\" step=\"60\" required", hint: "The draft as reviewed here is what goes live then, whatever is edited meanwhile. Times are UTC; now it is \(ScheduledPublish.stored(Date()).dropLast().replacingOccurrences(of: "T", with: " ")) UTC."))\
+                <label for="schedule-note">Note for the history (why)</label><input id="schedule-note" name="note" maxlength="200" value="\(HTML.escape(values["note"] ?? ""))">\
+                <div class="actions"><button type="submit" id="confirm-schedule">Schedule the publish</button></div></form>
+                """, status: scheduleError == nil ? .ok : .unprocessableContent)
     }
 
     /// Discarding asks first: what the draft holds, against the live page, and the button, which

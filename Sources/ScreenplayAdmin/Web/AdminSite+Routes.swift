@@ -62,6 +62,8 @@ extension AdminSite {
                     [route, RouteParameter("action", in: .path, summary: "The action.")]),
                 get("pages/:route/publish", "adminPublishReview", "What publishing the draft would change.", [route]),
                 post("pages/:route/publish", "adminPublish", "Publishes the draft reviewed.", [route]),
+                post("pages/:route/schedule", "adminSchedulePublish", "Publishes the draft reviewed at a time (UTC).", [route]),
+                post("pages/:route/schedule/cancel", "adminCancelSchedule", "Cancels the scheduled publish.", [route]),
                 post("pages/:route/discard", "adminDiscard", "Discards the draft.", [route]),
                 get("pages/:route/rollback", "adminRollbackReview", "What going back to a revision would change.", [route]),
                 post("pages/:route/rollback", "adminRollback", "Publishes an earlier revision again.", [route]),

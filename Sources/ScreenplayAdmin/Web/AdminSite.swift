@@ -159,7 +159,7 @@ public struct AdminSite: Sendable {
             case "adminCompare": return try await compare(page, query: query, session)
             case "adminPreview": return try await preview(page, session, query: query)
             case "adminPreviewPins": return await actOnPins(page, form: form, session: session)
-            case "adminPublish", "adminDiscard", "adminRollback", "adminSwitchWidget":
+            case "adminPublish", "adminDiscard", "adminRollback", "adminSwitchWidget", "adminSchedulePublish", "adminCancelSchedule":
                 return try await act(page, Array(rest.dropFirst(2)), form: form, session: session)
             default:
                 // The preview's stream is the host's streaming route; anything else is not a page.
@@ -291,6 +291,28 @@ public struct AdminSite: Sendable {
             }
             _ = try await layouts.publish(route: route, by: session.admin, expectedLive: expectedLive, expectedDraft: expectedDraft, note: note)
             return Self.redirect(to: back + "?done=published")
+        case ["schedule"]:
+            // As a publish: only the draft the review showed, and a time in the future.
+            guard form["confirm"] == "yes", let expectedDraft = form["expectedDraft"] else { return Self.redirect(to: back + "/publish") }
+            let note = form["note"] ?? ""
+            var errors: [String] = []
+            if note.count > Self.noteLimit { errors.append("The note is \(note.count) characters; at most \(Self.noteLimit).") }
+            var scheduleErrors: [String: String] = [:]
+            let at = Self.parseDate(form["at"], field: "at", errors: &scheduleErrors)
+            if let message = scheduleErrors["at"] { errors.append(message) } else if at == nil { errors.append("Choose when to publish.") }
+            if errors.isEmpty, let at {
+                do {
+                    _ = try await layouts.schedulePublish(route: route, at: at, by: session.admin, expectedDraft: expectedDraft, note: note)
+                    return Self.redirect(to: back + "?done=scheduled")
+                } catch {
+                    guard case .invalid(let problems)? = error as? LayoutError, problems.contains(where: { $0.path == "$.at" }) else { throw error }
+                    errors += problems.map(\.message)
+                }
+            }
+            return try await publishReview(route, session, scheduleError: errors.joined(separator: " "), values: form)
+        case ["schedule", "cancel"]:
+            let cancelled = try await layouts.cancelScheduledPublish(route: route, by: session.admin)
+            return Self.redirect(to: back + (cancelled == nil ? "?done=notScheduled" : "?done=unscheduled"))
         case ["discard"]:
             // Nothing brings a discarded draft back: first say what it holds and ask.
             guard form["confirm"] == "yes" else { return try await discardReview(route, session: session) }
@@ -442,12 +464,20 @@ public struct AdminSite: Sendable {
                 <td>\(HTML.escape(entry.note))</td><td>\(changes)</td><td>\(rollback)</td></tr>
                 """
         }
+        var schedulePart = ""
+        if let schedule = try await layouts.scheduledPublish(route: route) {
+            let changes = TemplateDiff(from: live?.template, to: schedule.template)
+            let editedSince = draft.map { $0.template.digest != schedule.template.digest } == true
+            schedulePart = """
+                <section id="schedule" aria-labelledby="schedule-title"><h2 id="schedule-title">Scheduled publish</h2>                <p>\(HTML.escape(schedule.scheduledBy)) scheduled the draft as reviewed to go live at                 \(Self.time(ScheduledPublish.stored(schedule.at)))\(schedule.note.isEmpty ? "" : ": “\(HTML.escape(schedule.note))”").                \(editedSince ? " The draft was edited since: those edits are not part of it." : "")</p>                \(Self.changeList(changes, id: "schedule-changes", caption: "What it will change"))                <form method="post" action="\(action)/schedule/cancel">\(csrf)<button type="submit" id="cancel-schedule">Cancel the scheduled publish</button></form></section>
+                """
+        }
         let title = live?.template.title ?? draft?.template.title ?? route
         return Self.page(
             title: "\(title) (\(route))", session: session, prefix: prefix, notice: notice,
             body: """
                 <p>Live: \(live.map { "revision \($0.revision), published by \(HTML.escape($0.publishedBy)) at \(Self.time($0.publishedAt))" } ?? "nothing")</p>
-                \(budget)
+                \(schedulePart)\(budget)
                 <table id="widgets"><caption>Live widgets, with the newest composition's provider latency and bytes</caption>
                 <thead><tr><th>Section</th><th>Widget</th><th>Kind</th><th>Vertical</th><th>Switch</th><th>Latency</th><th>Bytes</th><th>Outcome</th><th></th></tr></thead>
                 <tbody>\(widgets)</tbody></table>
@@ -484,6 +514,9 @@ public struct AdminSite: Sendable {
     /// The banners a redirect may ask for, by code.
     static let notices: [String: String] = [
         "published": "Published: the draft is the live revision now.",
+        "scheduled": "Scheduled: the draft as you reviewed it is published at the time shown below. Editing on does not change what is published then.",
+        "unscheduled": "The scheduled publish is cancelled: nothing is published then.",
+        "notScheduled": "Nothing was scheduled any more: it was published or cancelled meanwhile.",
         "discarded": "The draft was discarded.",
         "rolledBack": "Rolled back: the chosen revision is live again, as the newest.",
         "switchedOn": "Switched on, from the next request.",

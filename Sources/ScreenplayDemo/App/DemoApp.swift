@@ -8,6 +8,7 @@ import ScreenplayComposerNIO
 public import ScreenplayContract
 public import ScreenplayHummingbird
 public import ScreenplayLayoutStore
+import ServiceLifecycle
 public import ScreenplayServer
 import ScreenplayStoreSQLite
 public import ScreenplayStore
@@ -401,10 +402,33 @@ public struct DemoApp: Sendable {
             configuration: .init(
                 address: .hostname(host, port: port), serverName: Self.serverName,
                 availableConnectionsDelegate: limits.connectionCap(logger: logger)),
+            services: [ScheduledPublishing(scheduler: publishScheduler)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }
 
+    /// Publishes what the layout admin scheduled when it falls due, logging each publish.
+    public var publishScheduler: PublishScheduler {
+        let logger = self.logger
+        return PublishScheduler(
+            layouts: layouts,
+            published: { revision in
+                logger.info(
+                    "scheduled publish made", metadata: ["route": "\(revision.template.route)", "revision": "\(revision.revision)", "by": "\(revision.publishedBy)"])
+            },
+            failed: { error in logger.warning("scheduled publishes could not be looked at", metadata: ["error": "\(error)"]) })
+    }
+
     /// Closes the database.
     public func close() async throws { try await store.close() }
+}
+
+/// The scheduler as one of the application's services: it runs beside the server and stops when
+/// the server shuts down.
+struct ScheduledPublishing: Service {
+    let scheduler: PublishScheduler
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { await scheduler.run() }
+    }
 }

@@ -72,6 +72,8 @@ public struct LayoutStore: Sendable {
         },
         // Every change to a draft: each editor's undo and redo steps, and what changed since a version.
         DraftHistory.migration,
+        // A reviewed draft to publish at a time, one per route (``ScheduledPublish``).
+        ScheduledPublish.migration,
     ]
 
     let store: any SQLStore
@@ -345,11 +347,12 @@ public struct LayoutStore: Sendable {
 
     /// Publishes the next revision of `route`, in one transaction: `make` sees the live revision
     /// and returns the template to publish (and whether to validate it); then the revision row,
-    /// the audit entry and, for a publish, the draft's removal. The audit entry's detail is the
+    /// the audit entry and, for a publish, the draft's removal (when `onlyDraft` is given, only of
+    /// the draft with that digest). The audit entry's detail is the
     /// note and, when `detailsChanges`, what changed against the live revision.
-    private func commit(
-        route: String, by actor: String, action: String, note: String, clearsDraft: Bool, detailsChanges: Bool = true,
-        interruption: (@Sendable () throws -> Void)? = nil,
+    func commit(
+        route: String, by actor: String, action: String, note: String, clearsDraft: Bool, onlyDraft: String? = nil,
+        detailsChanges: Bool = true, interruption: (@Sendable () throws -> Void)? = nil,
         make: @escaping @Sendable (PublishedRevision?, any SQLDatabase) async throws -> (PageTemplate, validates: Bool)
     ) async throws(LayoutError) -> PublishedRevision {
         let published = try await guarded {
@@ -375,7 +378,9 @@ public struct LayoutStore: Sendable {
                     detail = note.isEmpty ? changes : "\(note) — \(changes)"
                 }
                 try await Self.audit(actor: actor, action: action, subject: route, revision: number, detail: detail, on: database)
-                if clearsDraft, let draft = try await Self.draft(route: route, on: database) {
+                // `onlyDraft`: the draft is cleared only when it is still that one (a scheduled
+                // publish leaves a draft changed since it was scheduled).
+                if clearsDraft, let draft = try await Self.draft(route: route, on: database), onlyDraft.map({ $0 == draft.template.digest }) ?? true {
                     try await database.delete(from: "screenplay_page_drafts").where("route", .equal, route).run()
                     try await DraftHistory.closeSteps(route: route, on: database)
                     try await DraftHistory.record(

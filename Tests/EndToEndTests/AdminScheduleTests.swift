@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+@testable import ScreenplayAdmin
+import ScreenplayComposer
+import ScreenplayContract
+@testable import ScreenplayDemo
+import ScreenplayLayoutStore
+import ScreenplayServer
+import ScreenplayWeb
+import Testing
+
+/// Publishing later over HTTP, as a browser without the script does it: the review's second form
+/// schedules the draft as reviewed, the page shows the schedule with what it will change and a
+/// cancel button, and the running server's scheduler publishes it when due.
+@Suite("Admin: scheduled publishes over HTTP")
+struct AdminScheduleTests {
+    @Test("scheduled from the review, shown on the page, published by the server's scheduler when due; a bad time is refused beside its field")
+    func scheduleShowAndPublish() async throws {
+        try await AdminEditorTests.signedIn { root, demo, cookie, post in
+            var draft = try #require(try await demo.layouts.published(route: "shop")).template
+            draft.sections[1].title = "Deal of the hour"
+            try await demo.layouts.saveDraft(draft, by: "ada")
+            let digest = try #require(try await demo.layouts.draft(of: "shop")).template.digest
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)
+            #expect(review.text.contains("<h2 id=\"later-title\">Or publish it later</h2>"))
+            #expect(review.text.contains("type=\"datetime-local\" step=\"60\" required id=\"schedule-at\" name=\"at\""), "\(review.text.suffix(1500))")
+
+            // A time past, or none, or not a time: refused beside the field, nothing scheduled.
+            for (at, words) in [("2020-01-01T09:00", "not in the future"), ("", "Choose when to publish"), ("soon", "not a date and time")] {
+                let refused = try await post("/admin/pages/shop/schedule", ["confirm": "yes", "expectedDraft": digest, "at": at])
+                #expect(refused.status == .unprocessableContent, "\(at)")
+                #expect(refused.text.contains("id=\"schedule-at-error\">") && refused.text.contains(words), "\(at): \(refused.text.suffix(1200))")
+            }
+            #expect(try await demo.layouts.scheduledPublishes().isEmpty)
+            // A draft saved since the review is not scheduled unseen.
+            let stale = try await post("/admin/pages/shop/schedule", ["confirm": "yes", "expectedDraft": "\"other\"", "at": "2099-01-01T09:00"])
+            #expect(stale.status == .conflict)
+
+            let at = Date().addingTimeInterval(3)
+            let when = ScheduledPublish.stored(at)
+            let scheduled = try await post(
+                "/admin/pages/shop/schedule", ["confirm": "yes", "expectedDraft": digest, "at": String(when.dropLast()), "note": "the hour's deal"])
+            #expect(scheduled.status == .seeOther, "\(scheduled.text.prefix(600))")
+            let pageView = try await raw(.get, root, "/admin/pages/shop?done=scheduled", headers: cookie)
+            #expect(pageView.text.contains("<h2 id=\"schedule-title\">Scheduled publish</h2>"))
+            #expect(pageView.text.contains("<time datetime=\"\(when)\">"))
+            #expect(pageView.text.contains("Section deal heading “Deal of the day” → “Deal of the hour”"), "what it will change")
+            #expect(pageView.text.contains("id=\"cancel-schedule\""))
+
+            // The server's scheduler (a service of the running application) publishes it.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var live = try await demo.layouts.published(route: "shop")
+            while live?.revision == 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                live = try await demo.layouts.published(route: "shop")
+            }
+            #expect(live?.revision == 2)
+            #expect(live?.template.sections[1].title == "Deal of the hour")
+            #expect(live?.publishedBy == "ada")
+            #expect(live?.note == "scheduled for \(when): the hour's deal")
+            let after = try await raw(.get, root, "/admin/pages/shop", headers: cookie)
+            #expect(!after.text.contains("id=\"schedule-title\""), "no schedule shown once published")
+            #expect(try await demo.layouts.draft(of: "shop") == nil, "the reviewed draft is cleared")
+        }
+    }
+
+    @Test("a cancelled schedule publishes nothing; cancelling twice says it was already gone")
+    func cancel() async throws {
+        try await AdminEditorTests.signedIn { root, demo, cookie, post in
+            var draft = try #require(try await demo.layouts.published(route: "shop")).template
+            draft.title = "Later"
+            try await demo.layouts.saveDraft(draft, by: "ada")
+            let digest = try #require(try await demo.layouts.draft(of: "shop")).template.digest
+            #expect(try await post("/admin/pages/shop/schedule", ["confirm": "yes", "expectedDraft": digest, "at": "2099-06-01T09:00"]).status == .seeOther)
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)
+            #expect(review.text.contains("id=\"already-scheduled\""), "the review says a publish is scheduled")
+            let cancelled = try await post("/admin/pages/shop/schedule/cancel", [:])
+            #expect(cancelled.headers[.location]?.hasSuffix("?done=unscheduled") == true)
+            #expect(try await post("/admin/pages/shop/schedule/cancel", [:]).headers[.location]?.hasSuffix("?done=notScheduled") == true)
+            #expect(try await demo.layouts.scheduledPublishes().isEmpty)
+            #expect(try await demo.layouts.auditLog(subject: "shop").first?.action == "cancel scheduled publish")
+        }
+    }
+}

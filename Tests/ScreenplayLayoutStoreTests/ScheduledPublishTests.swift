@@ -1,0 +1,156 @@
+import Foundation
+import SQLKit
+import ScreenplayComposer
+import ScreenplayLayoutStore
+import ScreenplayStore
+import ScreenplayTestSupport
+import Testing
+
+/// Runs `body` with a migrated store and a layout store that refuses widgets of kind `broken`.
+private func withLayouts<Result>(_ backend: StoreBackend, _ body: (LayoutStore) async throws -> Result) async throws -> Result {
+    try await withStore(backend) { store async throws in
+        try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+        let layouts = LayoutStore(store: store) { template in
+            template.instances.enumerated().compactMap { index, widget in
+                widget.kind == "broken" ? TemplateProblem(path: "$.sections[0].widgets[\(index)].kind", message: "kind 'broken'") : nil
+            }
+        }
+        return try await body(layouts)
+    }
+}
+
+private func page(_ widgets: [String], kind: String = "banner") -> PageTemplate {
+    PageTemplate(
+        route: "shop", title: "Shop", revision: 0,
+        sections: [.init(id: "main", widgets: widgets.map { WidgetInstance(id: $0, kind: kind, vertical: "promotions") })])
+}
+
+@Suite("LayoutStore: scheduled publishes")
+struct ScheduledPublishTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("the draft as reviewed goes live at its time, not before, and not what was edited after scheduling", arguments: StoreBackend.allCases)
+    func publishesWhatWasReviewed(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.saveDraft(page(["a", "launch"]), by: "ada")
+            let reviewed = try #require(try await layouts.draft(of: "shop")).template.digest
+            let at = Self.now.addingTimeInterval(3_600)
+            let schedule = try await layouts.schedulePublish(route: "shop", at: at, by: "ada", expectedDraft: reviewed, note: "launch", now: Self.now)
+            #expect(schedule.at == at && schedule.scheduledBy == "ada")
+            #expect(try await layouts.scheduledPublish(route: "shop")?.template.instances.map(\.id) == ["a", "launch"])
+            // Edited on after scheduling: not part of the launch, and kept as the draft.
+            try await layouts.saveDraft(page(["a", "launch", "later"]), by: "bob")
+
+            #expect(try await layouts.publishDue(now: at.addingTimeInterval(-1)).isEmpty, "not before its time")
+            #expect(try await layouts.published(route: "shop")?.revision == 1)
+            let made = try await layouts.publishDue(now: at)
+            #expect(made.map(\.revision) == [2])
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.template.instances.map(\.id) == ["a", "launch"])
+            #expect(live.publishedBy == "ada")
+            #expect(live.note == "scheduled for 2027-01-15T09:00:00Z: launch", "\(live.note)")
+            #expect(try await layouts.draft(of: "shop")?.template.instances.map(\.id) == ["a", "launch", "later"], "the later edit stays a draft")
+            #expect(try await layouts.scheduledPublish(route: "shop") == nil)
+            #expect(try await layouts.publishDue(now: at.addingTimeInterval(60)).isEmpty, "published once")
+            let actions = try await layouts.auditLog(subject: "shop").map(\.action)
+            // Newest first: the publish as ada's, bob's later edit, the schedule.
+            #expect(actions.prefix(3) == ["publish", "save draft", "schedule publish"], "\(actions)")
+        }
+    }
+
+    @Test("a draft left as it was reviewed is cleared by the scheduled publish, as a publish clears it", arguments: StoreBackend.allCases)
+    func clearsAnUnchangedDraft(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            #expect(try await layouts.publishDue(now: Self.now.addingTimeInterval(61)).map(\.revision) == [1])
+            #expect(try await layouts.draft(of: "shop") == nil)
+        }
+    }
+
+    @Test("a time not in the future, a draft changed since the review or no draft at all are refused; nothing is scheduled", arguments: StoreBackend.allCases)
+    func refusals(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            await #expect(throws: LayoutError.noDraft(route: "shop")) {
+                try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            }
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            do {
+                _ = try await layouts.schedulePublish(route: "shop", at: Self.now, by: "ada", now: Self.now)
+                Issue.record("a time that is now was accepted")
+            } catch {
+                guard case LayoutError.invalid(let problems)? = error as? LayoutError else { throw error }
+                #expect(problems.map(\.path) == ["$.at"])
+                #expect(problems.first?.message.contains("not in the future") == true)
+            }
+            await #expect(throws: LayoutError.draftChanged(route: "shop")) {
+                try await layouts.schedulePublish(
+                    route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", expectedDraft: page(["b"]).digest, now: Self.now)
+            }
+            #expect(try await layouts.scheduledPublishes().isEmpty)
+        }
+    }
+
+    @Test("scheduling again replaces; a cancelled schedule publishes nothing; both are in the audit log", arguments: StoreBackend.allCases)
+    func replaceAndCancel(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(120), by: "bob", now: Self.now)
+            #expect(try await layouts.scheduledPublishes().map(\.scheduledBy) == ["bob"])
+            #expect(try await layouts.publishDue(now: Self.now.addingTimeInterval(90)).isEmpty, "the first time was replaced")
+            #expect(try await layouts.cancelScheduledPublish(route: "shop", by: "carol")?.scheduledBy == "bob")
+            #expect(try await layouts.cancelScheduledPublish(route: "shop", by: "carol") == nil)
+            #expect(try await layouts.publishDue(now: Self.now.addingTimeInterval(3_600)).isEmpty)
+            #expect(try await layouts.published(route: "shop") == nil)
+            let audit = try await layouts.auditLog(subject: "shop")
+            #expect(audit.first?.action == "cancel scheduled publish" && audit.first?.actor == "carol")
+            #expect(audit.first?.detail == "was to publish at 2027-01-15T08:02:00Z", "\(audit.first?.detail ?? "")")
+        }
+    }
+
+    @Test("replicas looking at once publish a due schedule once", arguments: StoreBackend.allCases)
+    func onceAcrossReplicas(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            let made = try await withThrowingTaskGroup(of: [PublishedRevision].self) { group in
+                for _ in 0..<6 { group.addTask { try await layouts.publishDue(now: Self.now.addingTimeInterval(61)) } }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(made.map(\.revision) == [1])
+            #expect(try await layouts.history(of: "shop").map(\.revision) == [1])
+        }
+    }
+
+    @Test("a schedule whose template is refused when due is removed and said, not retried forever", arguments: StoreBackend.allCases)
+    func refusedWhenDue(backend: StoreBackend) async throws {
+        try await withStore(backend) { store async throws in
+            try await Migrator(LayoutStore.migrations + ExperimentStore.migrations).run(on: store)
+            let refuses = RefusalSwitch()
+            let layouts = LayoutStore(store: store) { _ in
+                refuses.on ? [TemplateProblem(path: "$.sections[0].widgets[0].kind", message: "no widget kind 'banner'")] : []
+            }
+            try await layouts.saveDraft(page(["a"]), by: "ada")
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            refuses.on = true
+            #expect(try await layouts.publishDue(now: Self.now.addingTimeInterval(61)).isEmpty)
+            #expect(try await layouts.scheduledPublishes().isEmpty)
+            #expect(try await layouts.published(route: "shop") == nil)
+            let audit = try #require(try await layouts.auditLog(subject: "shop").first)
+            #expect(audit.action == "scheduled publish refused" && audit.detail.contains("no widget kind 'banner'"), "\(audit)")
+        }
+    }
+}
+
+/// A validator's switch a test flips.
+private final class RefusalSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var on: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
