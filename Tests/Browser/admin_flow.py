@@ -1663,6 +1663,25 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(self.server.api("GET", "/admin/api/pages/shop")["live"]["revision"], before, "nothing published")
         self.assertEqual(self.server.api("GET", "/admin/api/pages/shop")["draft"]["template"]["title"], "Shop later", "the draft stays")
 
+    def test_app_versions_are_chosen_from_the_released_ones_with_their_share_and_the_review_says_who_sees_it(self):
+        for _ in range(3):
+            urllib.request.urlopen(urllib.request.Request(self.server.root + "/api/v5/screens/home", headers={"Screenplay-Platform": "android"}), timeout=30).read()
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        self.open_card("deal-price")
+        menu = Select(self.browser.find_element(By.ID, "deal-price-c_minVersion"))
+        labels = [option.text for option in menu.options]
+        self.assertEqual(len(labels), 7, labels)
+        self.assertTrue(all("% of requests in the last 7 days" in label for label in labels[1:]), labels)
+        menu.select_by_value("5")
+        self.submit_in_place("save-deal-price")
+        chips = self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-price .chips").text
+        self.assertIn("app versions 5 and later", chips)
+        self.open("/admin/pages/shop/publish")
+        audience = self.browser.find_element(By.ID, "review-audience").text
+        self.assertIn("deal-price: app versions 5 and later — about", audience)
+        self.check_accessible("the publish review with who sees each change")
+
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
         self.open("/admin/pages/shop")

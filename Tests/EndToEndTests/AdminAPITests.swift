@@ -137,6 +137,15 @@ struct AdminAPITests {
             #expect(content.status == .unprocessableContent)
             let contentPaths = try Self.object(content)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
             #expect(contentPaths == ["$.sections[0].widgets[0].content.headline.fr", "$.sections[0].widgets[0].content.subtitle"], "\(contentPaths)")
+            // A version no client sends is refused at its path: nobody would see the widget.
+            let unreleased = try await Self.call(
+                .put, root, "pages/shop/draft", token: token,
+                json:
+                    #"{"route":"shop","title":"Shop","sections":[{"id":"a","widgets":[{"id":"x","kind":"priceTag","vertical":"pricing","parameters":{"workID":1},"conditions":{"apiVersions":{"minimum":9}}}]}]}"#
+            )
+            #expect(unreleased.status == .unprocessableContent)
+            let versionPaths = try Self.object(unreleased)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+            #expect(versionPaths == ["$.sections[0].widgets[0].conditions.apiVersions.minimum"], "\(versionPaths)")
             let paths = try Self.object(invalid)["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
             #expect(
                 Set(paths).isSuperset(of: [

@@ -220,6 +220,46 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("versions are chosen from the released ones with the share of requests each reaches; 9 is refused beside its menu; the review says who sees each change")
+    func versionsFromFacts() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            // Ten readers: six at v6 on iOS, three at v5 on Android, one at v4 on iOS.
+            for (version, platform, count) in [(6, "ios", 6), (5, "android", 3), (4, "ios", 1)] {
+                for _ in 0..<count {
+                    let screen = try await raw(.get, root, "/api/v\(version)/screens/home", headers: [HTTPField.Name("Screenplay-Platform")!: platform])
+                    #expect(screen.status == .ok)
+                }
+            }
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            let menu = try #require(editor.text.firstMatch(of: /<select id="deal-price-c_minVersion" name="c.minVersion">(.*?)<\/select>/)).output.1
+            #expect(menu.contains("<option value=\"\" selected>Any: the oldest apps too</option>"))
+            #expect(menu.contains("<option value=\"5\">5 and later — 90 % of requests in the last 7 days</option>"), "\(menu)")
+            #expect(menu.contains("<option value=\"6\">6 and later — 60 % of requests in the last 7 days</option>"))
+            #expect(!menu.contains("value=\"7\""), "only released versions are offered")
+            let upTo = try #require(editor.text.firstMatch(of: /<select id="deal-price-c_maxVersion" name="c.maxVersion">(.*?)<\/select>/)).output.1
+            #expect(upTo.contains("<option value=\"4\">up to 4 — 10 % of requests in the last 7 days</option>"), "\(upTo)")
+
+            let live = try #require(try await demo.layouts.published(route: "shop")).template
+            let work = try #require(live.instances.first { $0.id == "deal-price" }?.parameters["workID"]?.integerValue)
+            // A version no client sends (a script's 9) is refused beside the menu, kept as chosen.
+            let refused = try await post("/admin/pages/shop/edit/widgets/deal-price", ["p.workID": String(work), "c.minVersion": "9"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("id=\"deal-price-c_minVersion-error\">no client sends v9: the released versions are v1 to v6"), "\(refused.text.prefix(900))")
+            #expect(refused.text.contains("<option value=\"9\" selected>9: not a released version</option>"))
+            #expect(try await demo.layouts.draft(of: "shop") == nil)
+
+            let saved = try await post(
+                "/admin/pages/shop/edit/widgets/deal-price", ["p.workID": String(work), "c.minVersion": "5", "c.platforms.android": "yes"])
+            #expect(saved.status == .seeOther)
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: cookie)
+            #expect(review.text.contains("<h2 id=\"review-audience-title\">Who sees what is added or changed</h2>"))
+            // Android (3 of 10) × versions 5 and later (9 of 10): about 27 %.
+            #expect(
+                review.text.contains("<li><strong>deal-price</strong>: only Android; app versions 5 and later — about 27 % of requests in the last 7 days</li>"),
+                "\(review.text.prefix(0))")
+        }
+    }
+
     @Test("cards and fields name what a parameter points at: the work by title and composer, the recording by performers, the price")
     func referencesAreNamed() async throws {
         try await Self.signedIn { root, demo, cookie, post in

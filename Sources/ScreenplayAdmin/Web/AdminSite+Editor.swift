@@ -78,6 +78,7 @@ extension AdminSite {
         // from the verticals that can say; a nicety that never holds the page past a second.
         // The experiments a widget can be shown to a variant of, for each card's menu.
         let experimentCatalog = try await experiments.catalog()
+        let mix = clientMix?.counts()
         var names: [WidgetParameterKey: String] = [:]
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers, timeout: namingWait) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
@@ -137,6 +138,8 @@ extension AdminSite {
                         fields += Self.platformBoxes(ticked: Self.platforms(in: values), error: errors[name], id: id)
                     case "c.experiment":
                         fields += Self.experimentMenu(value: values[name] ?? "", experiments: experimentCatalog, error: errors[name], id: id)
+                    case "c.minVersion", "c.maxVersion":
+                        fields += Self.versionMenu(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, mix: mix)
                     case _ where Self.dateInputs.contains(name):
                         fields += Self.dateField(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id)
                     default:
@@ -352,6 +355,13 @@ extension AdminSite {
 
     /// The conditions as chips, in words: `only Android, Web`, `app versions 4 and later`.
     static func chips(_ conditions: WidgetConditions) -> String {
+        let chips = conditionWords(conditions)
+        guard !chips.isEmpty else { return "<p class=\"chips\"><span class=\"chip\">everyone, always</span></p>" }
+        return "<p class=\"chips\">" + chips.map { "<span class=\"chip\">\(HTML.escape($0))</span>" }.joined() + "</p>"
+    }
+
+    /// The conditions in words, one phrase each; none for everyone, always.
+    static func conditionWords(_ conditions: WidgetConditions) -> [String] {
         var chips: [String] = []
         if let platforms = conditions.platforms {
             let names = platforms.map(\.rawValue).sorted().map { platform in knownPlatforms.first { $0.value == platform }?.label ?? platform }
@@ -375,8 +385,27 @@ extension AdminSite {
                 [window.start.map { "from " + AdminTime.words($0) }, window.end.map { "until " + AdminTime.words($0) }].compactMap { $0 }
                     .joined(separator: " "))
         }
-        guard !chips.isEmpty else { return "<p class=\"chips\"><span class=\"chip\">everyone, always</span></p>" }
-        return "<p class=\"chips\">" + chips.map { "<span class=\"chip\">\(HTML.escape($0))</span>" }.joined() + "</p>"
+        return chips
+    }
+
+    /// The share of requests of the last seven days a widget's platforms, versions and
+    /// languages reach, taking the three as independent (the mix counts each on its own); `nil`
+    /// when nothing was counted. Segments, experiments and schedules narrow it further, unmeasured.
+    static func reach(of conditions: WidgetConditions, in mix: ClientMix.Counts) -> Double? {
+        guard mix.total > 0 else { return nil }
+        let total = Double(mix.total)
+        var share = 1.0
+        if let platforms = conditions.platforms {
+            share *= Double(platforms.map { mix.platforms[$0.rawValue] ?? 0 }.reduce(0, +)) / total
+        }
+        if let range = conditions.apiVersions {
+            share *= Double(mix.versions.filter { range.contains(APIVersion($0.key)) }.values.reduce(0, +)) / total
+        }
+        if let locales = conditions.locales {
+            let languages = Set(locales.compactMap { $0.split(separator: "-").first.map { $0.lowercased() } })
+            share *= Double(mix.languages.filter { languages.contains($0.key) }.values.reduce(0, +)) / total
+        }
+        return share
     }
 
     /// Saves `template` as the draft, or shows the editor again with every error by field.

@@ -25,8 +25,8 @@ extension AdminSite {
         ("c.experiment", "Only in an experiment's variant"),
         ("c.from", "Shown from (UTC; empty: at once)"),
         ("c.until", "Shown until (UTC; empty: no end)"),
-        ("c.minVersion", "Lowest API version (number)"),
-        ("c.maxVersion", "Highest API version (number)"),
+        ("c.minVersion", "App versions from"),
+        ("c.maxVersion", "App versions up to"),
     ]
 
     /// The condition inputs that are date and time pickers.
@@ -88,6 +88,46 @@ extension AdminSite {
             <label for="\(safeID)">Only in an experiment's variant</label><select id="\(safeID)" name="c.experiment"\
             \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
             """
+    }
+
+    /// A menu of the released API versions for one end of a widget's version range, each with
+    /// the share of requests it reaches in the last seven days (`4 and later — 93 % of requests`),
+    /// "any" first; a stored value no client sends stays listed as such, so the card shows it
+    /// (and its error) rather than silently dropping it.
+    static func versionMenu(name: String, label: String, value: String, error: String?, id: String, mix: ClientMix.Counts?) -> String {
+        let lowest = name == "c.minVersion"
+        var options: [(value: String, label: String)] = [("", lowest ? "Any: the oldest apps too" : "Any: the newest apps too")]
+        for number in APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue {
+            let version = APIVersion(number)
+            let reach: String
+            if let mix, mix.total > 0 {
+                let share = lowest ? mix.share(from: version) ?? 0 : 1 - (mix.share(from: APIVersion(number + 1)) ?? 0)
+                reach = " — \(Self.percent(share)) of requests in the last 7 days"
+            } else {
+                reach = " — no requests seen yet"
+            }
+            options.append((String(number), (lowest ? "\(number) and later" : "up to \(number)") + reach))
+        }
+        let current = value.trimmingCharacters(in: .whitespaces)
+        if !current.isEmpty, !options.contains(where: { $0.value == current }) {
+            options.append((current, "\(current): not a released version"))
+        }
+        let safeID = fieldID(id)
+        let errorID = "\(safeID)-error"
+        let menu = options.map { option in
+            "<option value=\"\(HTML.escape(option.value))\"\(option.value == current ? " selected" : "")>\(HTML.escape(option.label))</option>"
+        }.joined()
+        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <label for="\(safeID)">\(HTML.escape(label))</label><select id="\(safeID)" name="\(HTML.escape(name))"\
+            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
+            """
+    }
+
+    /// `0.934` → "93 %", and "under 1 %" for a little above nothing.
+    static func percent(_ share: Double) -> String {
+        if share > 0, share < 0.01 { return "under 1 %" }
+        return "\(Int((share * 100).rounded())) %"
     }
 
     /// A labelled input with its error beside it; `extra` adds attributes (`type="datetime-local"`).
@@ -233,6 +273,7 @@ extension AdminSite {
             ".conditions.platforms": "c.platforms", ".conditions.locales": "c.locales", ".conditions.segments": "c.segments",
             ".conditions.experiment": "c.experiment", ".conditions.window": "c.from", ".conditions.apiVersions": "c.minVersion",
         ]
+        if rest.hasPrefix(".conditions.apiVersions.maximum") { return (id, "c.maxVersion") }
         for (prefix, input) in conditions where rest.hasPrefix(prefix) { return (id, input) }
         if rest == ".id" { return (id, "id") }
         return (id, "")

@@ -41,6 +41,7 @@ extension AdminSite {
                 return "<li>\(HTML.escape(place)): \(problem.isWarning ? "" : "<strong>not allowed:</strong> ")\(HTML.escape(problem.message))</li>"
             }.joined())</ul></section>
             """
+        let audience = Self.audience(of: diff, in: draft.template, mix: clientMix?.counts())
         let scheduled = try await layouts.scheduledPublish(route: route).map { schedule in
             "<p id=\"already-scheduled\">A publish is scheduled for \(Self.time(ScheduledPublish.stored(schedule.at))) by \(HTML.escape(schedule.scheduledBy)); scheduling again replaces it.</p>"
         } ?? ""
@@ -49,7 +50,7 @@ extension AdminSite {
             body: """
                 <p>Live now: \(live.map { "revision \($0.revision)" } ?? "nothing (first publish)"). \
                 Publishing makes the draft by \(HTML.escape(draft.updatedBy)) live for every app and browser on the next request.</p>
-                \(stale)\(attention)\(Self.changeList(diff, id: "changes", caption: "What will change"))
+                \(stale)\(attention)\(Self.changeList(diff, id: "changes", caption: "What will change"))\(audience)
                 <form method="post" action="\(action)/publish" class="confirm">\(Self.csrfField(session))\
                 <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedLive" value="\(live?.revision ?? 0)">\
                 <input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\
@@ -62,6 +63,30 @@ extension AdminSite {
                 <label for="schedule-note">Note for the history (why)</label><input id="schedule-note" name="note" maxlength="200" value="\(HTML.escape(values["note"] ?? ""))">\
                 <div class="actions"><button type="submit" id="confirm-schedule">Schedule the publish</button></div></form>
                 """, status: scheduleError == nil ? .ok : .unprocessableContent)
+    }
+
+    /// Who sees each widget the publish adds or changes, in words, with the share of the last
+    /// seven days' requests its platforms, versions and languages reach.
+    static func audience(of diff: TemplateDiff, in template: PageTemplate, mix: ClientMix.Counts?) -> String {
+        var ids: [String] = []
+        for change in diff.changes {
+            switch change {
+            case .addedWidget(let id, _, _, _), .changedWidget(let id, _): if !ids.contains(id) { ids.append(id) }
+            case .addedSection(_, _, let widgets): ids += widgets.filter { !ids.contains($0) }
+            default: break
+            }
+        }
+        let widgets = ids.compactMap { id in template.instances.first { $0.id == id } }
+        guard !widgets.isEmpty else { return "" }
+        let rows = widgets.map { widget in
+            let words = conditionWords(widget.conditions)
+            let share = mix.flatMap { Self.reach(of: widget.conditions, in: $0) }.map { " — about \(Self.percent($0)) of requests in the last 7 days" } ?? ""
+            return "<li><strong>\(HTML.escape(widget.id))</strong>: \(HTML.escape(words.isEmpty ? "everyone, always" : words.joined(separator: "; ")))\(share)</li>"
+        }.joined()
+        return """
+            <section id="review-audience" aria-labelledby="review-audience-title"><h2 id="review-audience-title">Who sees what is added or changed</h2>\
+            <ul>\(rows)</ul></section>
+            """
     }
 
     /// Discarding asks first: what the draft holds, against the live page, and the button, which

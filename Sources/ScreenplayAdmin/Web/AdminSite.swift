@@ -40,6 +40,9 @@ public struct AdminSite: Sendable {
     /// How long an editor page waits for the verticals to name what parameters point at before
     /// it is shown without the names that have not come.
     let namingWait: Duration
+    /// Who asks for screens (API versions, platforms, languages over seven days): what the
+    /// editor's version menus say each choice reaches. `nil`: not known.
+    let clientMix: ClientMix?
     /// Provider answers pinned in previews (this process's memory, per session).
     let pins = PreviewPins()
 
@@ -51,12 +54,14 @@ public struct AdminSite: Sendable {
     /// The site over the stores; `pages` adds each page's newest composition report; `events`
     /// (the service's hub, when it has an invalidation bus) makes the previews live; `metrics`
     /// are what an experiment's results page measures; `namingWait` is how long an editor page
-    /// waits for the names of what its parameters point at (a second: names are a nicety).
+    /// waits for the names of what its parameters point at (a second: names are a nicety);
+    /// `clientMix` (the service's) says in the version menus what share of requests each reaches.
     public init(
         admins: AdminDirectory, layouts: LayoutStore, experiments: ExperimentStore, pages: ComposedScreens?,
         events: ScreenEventHub? = nil, metrics: [ExperimentMetric] = [], prefix: String = "/admin",
-        namingWait: Duration = .seconds(1), logger: Logger = Logger(label: "screenplay.admin")
+        namingWait: Duration = .seconds(1), clientMix: ClientMix? = nil, logger: Logger = Logger(label: "screenplay.admin")
     ) {
+        self.clientMix = clientMix
         self.namingWait = namingWait
         self.metrics = metrics
         self.admins = admins

@@ -131,6 +131,15 @@ public struct WidgetConditions: Codable, Sendable, Hashable {
                         path: "\(path).locales[\(index)]", message: "'\(locale.prefix(40))' is not a language tag such as 'de' or 'de-CH'"))
             }
         }
+        // A version no client sends would hide the widget from everyone (or, as a maximum, from
+        // no one): targeting names the released versions only.
+        for (bound, value) in [("minimum", apiVersions?.minimum), ("maximum", apiVersions?.maximum)] {
+            guard let value, !APIVersion.supported.contains(value) else { continue }
+            problems.append(
+                .init(
+                    path: "\(path).apiVersions.\(bound)",
+                    message: "no client sends \(value): the released versions are \(APIVersion.supported.lowerBound) to \(APIVersion.supported.upperBound)"))
+        }
         if let range = apiVersions, let minimum = range.minimum, let maximum = range.maximum, minimum > maximum {
             problems.append(
                 .init(path: "\(path).apiVersions", message: "minimum \(minimum) is above maximum \(maximum): no client matches"))

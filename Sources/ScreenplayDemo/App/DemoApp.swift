@@ -249,7 +249,7 @@ public struct DemoApp: Sendable {
             })
         self.adminSite = AdminSite(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, metrics: DemoMetrics.all,
-            namingWait: shopTimeouts.naming, logger: logger)
+            namingWait: shopTimeouts.naming, clientMix: service.clientMix, logger: logger)
     }
 
     static func registerScreens(

@@ -137,6 +137,8 @@ public final class RevalidationMemory: Sendable {
     private let answeredCount = Atomic<Int>(0)
     /// Consulted on every answer: while it delivers nothing, memory answers nothing.
     private let bus: any InvalidationBus
+    /// Told of each request answered from memory (what the service counts in its client mix).
+    private let answering: (@Sendable (HTTPRequest) -> Void)?
 
     /// An empty memory of at most `byteBudget` bytes, kept exact by `bus` (subscribed here).
     ///
@@ -144,9 +146,12 @@ public final class RevalidationMemory: Sendable {
     /// ``InvalidationBus`` calls subscribers in the order they subscribed, so by the time this
     /// memory forgets, those caches already have, and a request that starts afterwards reads
     /// fresh data.
-    public init(byteBudget: Int, bus: any InvalidationBus) {
+    ///
+    /// `answering` hears each request memory answers (on the connection's event loop: keep it cheap).
+    public init(byteBudget: Int, bus: any InvalidationBus, answering: (@Sendable (HTTPRequest) -> Void)? = nil) {
         self.byteBudget = max(0, byteBudget)
         self.bus = bus
+        self.answering = answering
         bus.subscribe { [weak self] invalidation in self?.forget(invalidation) }
     }
 
@@ -187,6 +192,7 @@ public final class RevalidationMemory: Sendable {
             return nil
         }
         answeredCount.add(1, ordering: .relaxed)
+        answering?(request)
         return answer
     }
 

@@ -8,6 +8,9 @@ extension ScreenPipeline {
     /// what the revalidation memory keeps to answer the next revalidation before routing.
     func respond(to request: HTTPRequest, at endpoint: APIEndpoint) async throws -> ScreenplayService.Response {
         let path = endpoint.path
+        mix.record(
+            version: endpoint.version, platform: ScreenplayService.platform(in: request.headerFields),
+            locale: ScreenplayService.locale(in: request.headerFields))
         let coded = routes.screenRoute(for: endpoint.segments) != nil
         // An unknown path is a 404 before anyone gets an identity: no user rows for garbage URLs.
         guard coded || pages != nil else { throw Self.noScreen(path) }

@@ -13,6 +13,8 @@ struct ScreenPipeline: Sendable {
     let routes: ScreenplayRoutes
     let pages: (any PageSource)?
     let cache: EncodedScreenCache
+    /// Where each HTTP screen request is counted (version, platform, language).
+    let mix: ClientMix
     /// See ``ScreenplayService/Configuration/verifiesEncodedScreens``.
     let verifies: Bool
     let boundary: BuilderBoundary

@@ -50,6 +50,8 @@ extension ScreenplayService {
         path: String, query: [String: String] = [:], apiVersion: APIVersion, clientKinds: Set<String> = [], user: UserIdentity,
         platform: Platform = .web, locale: String? = nil, remembering ticket: RevalidationMemory.Ticket? = nil
     ) async throws(ScreenplayError) -> RenderableScreen {
+        // A page a host renders (the web's) is a reader as an app is.
+        clientMix.record(version: apiVersion, platform: platform, locale: locale)
         let built = ScreenPipeline.BuiltScreen()
         let answer = try await screens.encoded(
             path: path, query: query, apiVersion: apiVersion, clientKinds: clientKinds, user: user, platform: platform, locale: locale,

@@ -33,6 +33,9 @@ public final class ScreenplayService: Sendable {
     /// Where reported events go (`POST {prefix}/v6/reports`); `nil`: the server keeps none, and
     /// the endpoint is a 404 that says so.
     public let reports: (any ClientEventSink)?
+    /// The screen requests this server answered, by API version, platform and language, over
+    /// the last seven days: what the layout admin's targeting offers.
+    public let clientMix: ClientMix
     let screens: ScreenPipeline
     let commands: CommandPipeline
     let versions: APIVersionPolicy
@@ -62,13 +65,21 @@ public final class ScreenplayService: Sendable {
         // Subscribed last, after the identity resolver and pages subscribed to the same bus
         // (they exist before the service): they forget first, so this memory never keeps an
         // answer computed from what they held.
-        let revalidations = invalidations.map { RevalidationMemory(byteBudget: configuration.revalidationByteBudget, bus: $0) }
+        let mix = ClientMix()
+        self.clientMix = mix
+        // Requests answered before routing are readers too: counted from what they say.
+        let apiPrefix = configuration.pathPrefix
+        let revalidations = invalidations.map {
+            RevalidationMemory(byteBudget: configuration.revalidationByteBudget, bus: $0) { request in
+                mix.record(request, apiPrefix: apiPrefix)
+            }
+        }
         self.revalidations = revalidations
         // After the memory: a stream looks only once every cache has forgotten.
         self.events = invalidations.map { ScreenEventHub(limits: configuration.eventStreams, bus: $0) }
         let boundary = BuilderBoundary(logger: logger)
         self.screens = ScreenPipeline(
-            routes: routes, pages: pages, cache: EncodedScreenCache(byteBudget: configuration.cacheByteBudget),
+            routes: routes, pages: pages, cache: EncodedScreenCache(byteBudget: configuration.cacheByteBudget), mix: clientMix,
             verifies: configuration.verifiesEncodedScreens, boundary: boundary, logger: logger, identity: identity,
             revalidations: revalidations, versions: versions)
         self.commands = CommandPipeline(
