@@ -1682,6 +1682,70 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertIn("deal-price: app versions 5 and later — about", audience)
         self.check_accessible("the publish review with who sees each change")
 
+    def test_the_audit_log_is_filtered_searched_and_paged_with_and_without_javascript(self):
+        template = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+        for index in range(55):
+            template["title"] = f"Shop {index}"
+            self.server.api("PUT", "/admin/api/pages/shop/draft", template)
+        template["title"] = "x" * 10000
+        self.server.api("PUT", "/admin/api/pages/shop/draft", template)
+        for browser in (self.browser, self.without_javascript()):
+            self.sign_in_as(browser, "ada")
+            browser.get(self.server.root + "/admin/audit")
+            self.assertIn("50 entries, the newest", browser.find_element(By.ID, "audit-summary").text)
+            self.assertEqual(len(browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")), 50)
+            # A 10 000-character value is cut, the whole of it a click away: the page stays a page wide.
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            self.assertLess(width, 1400, "the page is as wide as the window")
+            height = browser.execute_script("return document.documentElement.scrollHeight")
+            self.assertLess(height, 20000, "fifty rows, not twenty thousand pixels")
+            self.submit("audit-older", browser)
+            self.assertIn("older ones", browser.find_element(By.ID, "audit-summary").text)
+            self.assertIn("audit-newest", [a.get_attribute("id") for a in browser.find_elements(By.CSS_SELECTOR, "#audit-pages a")])
+            # Filtered by page and person, searched by a word.
+            Select(browser.find_element(By.ID, "audit-page")).select_by_value("shop")
+            Select(browser.find_element(By.ID, "audit-who")).select_by_value("ada")
+            browser.find_element(By.ID, "audit-q").send_keys("shop 42")
+            self.submit("audit-filter", browser)
+            rows = browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")
+            # The save that made it "Shop 42" and the one after it.
+            self.assertEqual(len(rows), 2, [row.text for row in rows])
+            self.assertTrue(all("Shop 42" in row.text for row in rows))
+            self.assertIn("2 entries, the newest matching the filters", browser.find_element(By.ID, "audit-summary").text)
+            self.assertEqual(Select(browser.find_element(By.ID, "audit-who")).first_selected_option.text, "ada", "the filters stay chosen")
+            self.assertIn("q=shop+42", browser.current_url)
+            if browser is self.browser:
+                self.shot("14-audit-log-filtered")
+                self.check_accessible("the audit log, filtered")
+
+    def test_a_skip_link_leads_in_and_every_card_action_is_within_five_tabs_of_its_card(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/edit")
+        body = self.browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.TAB)
+        skip = self.browser.switch_to.active_element
+        self.assertEqual(skip.text, "Skip to the content")
+        self.assertTrue(skip.is_displayed(), "the skip link shows when it has the focus")
+        skip.send_keys(Keys.ENTER)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "main")
+        # From a card: its settings, Move up, Move down, Remove and Move to, each within five Tabs.
+        card = self.browser.find_element(By.ID, "widget-deal-buy")
+        self.browser.execute_script("arguments[0].focus()", card)
+        reached = []
+        for _ in range(5):
+            self.browser.switch_to.active_element.send_keys(Keys.TAB)
+            reached.append(self.browser.execute_script("return document.activeElement.id || document.activeElement.tagName"))
+        for action in ("up-deal-buy", "down-deal-buy", "remove-deal-buy", "moveto-deal-buy"):
+            self.assertIn(action, reached, reached)
+        # On a phone, the palette comes before the cards.
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            palette = self.browser.execute_script("return document.querySelector('.palette').getBoundingClientRect().top + scrollY")
+            first_card = self.browser.execute_script("return document.querySelector('article.card').getBoundingClientRect().top + scrollY")
+            self.assertLess(palette, first_card)
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()
         self.open("/admin/pages/shop")

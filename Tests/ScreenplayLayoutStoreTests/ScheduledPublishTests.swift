@@ -154,3 +154,44 @@ private final class RefusalSwitch: @unchecked Sendable {
         set { lock.withLock { value = newValue } }
     }
 }
+
+@Suite("LayoutStore: the audit log's filters and pages")
+struct AuditQueryTests {
+    @Test("filtered by page, person and action, searched by every word (any case, % and _ taken literally), read a page at a time", arguments: StoreBackend.allCases)
+    func filtersAndPages(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            for index in 0..<7 {
+                try await layouts.saveDraft(page(["w\(index)"]), by: index.isMultiple(of: 2) ? "ada" : "bob")
+            }
+            _ = try await layouts.publish(route: "shop", by: "bob", note: "Spring_sale 100% launch")
+            var home = page(["h"])
+            home.route = "home"
+            try await layouts.saveDraft(home, by: "ada")
+
+            let all = try await layouts.auditLog(AuditQuery(limit: 50))
+            #expect(all.entries.count == 9 && all.next == nil)
+            #expect(try await layouts.auditLog(AuditQuery(subject: "home")).entries.map(\.subject) == ["home"])
+            #expect(try await layouts.auditLog(AuditQuery(actor: "bob")).entries.count == 4)
+            #expect(try await layouts.auditLog(AuditQuery(actor: "bob", action: "publish")).entries.map(\.action) == ["publish"])
+            // Words: all must appear, in any case; % and _ are themselves, not wildcards.
+            #expect(try await layouts.auditLog(AuditQuery(text: "SPRING_SALE launch")).entries.map(\.action) == ["publish"])
+            #expect(try await layouts.auditLog(AuditQuery(text: "100%")).entries.count == 1)
+            #expect(try await layouts.auditLog(AuditQuery(text: "spring%sale")).entries.isEmpty)
+            #expect(try await layouts.auditLog(AuditQuery(text: "w_")).entries.isEmpty, "_ is not any one character")
+            #expect(try await layouts.auditLog(AuditQuery(text: "spring nothing")).entries.isEmpty)
+
+            // Pages of four: newest first, each starting where the last ended, none twice, none lost.
+            var seen: [Int64] = []
+            var before: Int64?
+            repeat {
+                let page = try await layouts.auditLog(AuditQuery(before: before, limit: 4))
+                seen += page.entries.map(\.id)
+                before = page.next
+            } while before != nil
+            #expect(seen == all.entries.map(\.id))
+            let facets = try await layouts.auditFacets()
+            #expect(facets.subjects == ["home", "shop"] && facets.actors == ["ada", "bob"])
+            #expect(facets.actions == ["publish", "save draft"])
+        }
+    }
+}

@@ -176,13 +176,13 @@ extension AdminSite {
                     \(picture)\(Self.chips(widget.conditions))\(general)
                     <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
-                    <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form>\
-                    \(Self.moveTo(widget.id, in: template, action: widgetAction + "/move", csrf: csrf, focused: focus == Self.fieldID("moveto-" + widget.id)))</details>
+                    <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form></details>
                     <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)\(placeSeen)<input type="hidden" name="by" value="-1">\
                     <button type="submit" id="up-\(key)" aria-label="Move \(key) up" \(index == 0 && sectionIndex == 0 ? "disabled" : "")\(autofocus("up-" + widget.id))>Move up</button></form>
                     <form method="post" action="\(widgetAction)/move">\(csrf)\(placeSeen)<input type="hidden" name="by" value="1">\
                     <button type="submit" id="down-\(key)" aria-label="Move \(key) down" \(last ? "disabled" : "")\(autofocus("down-" + widget.id))>Move down</button></form>
-                    <form method="post" action="\(widgetAction)/remove">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))"><button type="submit" id="remove-\(key)" aria-label="Remove \(key)">Remove</button></form></div>
+                    <form method="post" action="\(widgetAction)/remove">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))"><button type="submit" id="remove-\(key)" aria-label="Remove \(key)">Remove</button></form>\
+                    \(Self.moveTo(widget.id, in: template, action: widgetAction + "/move", csrf: csrf, focused: focus == Self.fieldID("moveto-" + widget.id)))</div>
                     </article>
                     """
             }

@@ -32,6 +32,8 @@ extension AdminSite {
         .chips{display:flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}.chip{border:1px solid #888;border-radius:1rem;padding:0 .55rem;font-size:.9em}
         details summary{cursor:pointer;margin:.3rem 0}article.card[draggable=true]{cursor:grab}article.card.dragging{opacity:.5}
         article.card.drop-before{box-shadow:0 -4px 0 #0b57d0}.cards{min-height:1.5rem}.cards.drop-end{box-shadow:0 4px 0 #0b57d0}
+        a.skip{position:absolute;left:.5rem;top:-3rem;background:#fff;color:#0b57d0;padding:.4rem .7rem;border:2px solid #0b57d0;z-index:10}a.skip:focus{top:.5rem}
+        main:focus{outline:none}@media (prefers-color-scheme:dark){a.skip{background:#161618;color:#8ab4ff;border-color:#8ab4ff}}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
         @media (prefers-color-scheme:dark){article.card{border-color:#48484a}article.card .kind,.hint{color:#b0b0b5}}
         form.edit input,form.edit textarea,form.edit select{min-width:0;max-width:100%;box-sizing:border-box}
@@ -76,7 +78,7 @@ extension AdminSite {
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
             <title>\(HTML.escape(title)) · Screenplay admin</title><style>\(style)\(extraStyle)</style>\(scriptTag)</head>
-            <body><header><strong>Screenplay admin</strong>\(navigation)</header><main id="main"\(mainAttributes)><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
+            <body><a class="skip" href="#main">Skip to the content</a><header><strong>Screenplay admin</strong>\(navigation)</header><main id="main" tabindex="-1"\(mainAttributes)><h1>\(HTML.escape(title))</h1>\(banner)\(body)</main></body></html>
             """
         var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "text/html; charset=utf-8"

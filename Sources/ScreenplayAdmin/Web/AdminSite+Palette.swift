@@ -118,7 +118,7 @@ extension AdminSite {
         .palette .example{max-height:9rem;overflow:hidden;margin:.3rem 0;pointer-events:none}
         .palette form.add{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center;margin-top:.3rem}
         #palette-filter-form{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}
-        @media (max-width:60rem){.editor{grid-template-columns:1fr}.palette{position:static;max-height:none;border-left:0;padding-left:0}}
+        @media (max-width:60rem){.editor{grid-template-columns:1fr}.palette{position:static;max-height:none;border-left:0;padding-left:0;order:-1}}
         @media (prefers-color-scheme:dark){.palette{border-color:#48484a}.palette-item{border-color:#48484a}}
         """
 }

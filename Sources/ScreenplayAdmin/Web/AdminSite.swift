@@ -149,7 +149,7 @@ public struct AdminSite: Sendable {
                 response.head.headerFields.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=\(prefix); Max-Age=0"))
                 return response
             case "adminOverview": return try await overview(session, notice: notice)
-            case "adminAuditPage": return try await audit(session)
+            case "adminAuditPage": return try await audit(session, query: query)
             case "adminExperimentsPage": return try await experimentList(session, notice: notice)
             case "adminExperimentPage":
                 let key = parameters["key"] ?? ""
