@@ -1213,10 +1213,17 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(self.browser.find_element(By.ID, "start-now").text, "Start now, not 2030-01-01 09:00 UTC")
         self.assertTrue(self.none(By.ID, "stop-now"))
         self.submit("start-now")
+        # Asked first, in words: who is bucketed into what, and which widgets that shows.
+        self.assertIn("are bucketed into control 50 (50 %), big-button 50 (50 %)", self.browser.find_element(By.ID, "what-changes").text)
+        self.assertIn("No live page shows a widget for it.", self.browser.find_element(By.ID, "what-changes").text)
+        self.check_accessible("start an experiment?")
+        self.submit("confirm-start")
         self.assertIn("Started", self.browser.find_element(By.ID, "notice").text)
         self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("running since"))
         self.assertTrue(self.none(By.ID, "start-now"))
         self.submit("stop-now")
+        self.assertIn("hidden from everyone", self.browser.find_element(By.ID, "what-changes").text)
+        self.submit("confirm-stop")
         self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("stopped"))
         self.assertEqual(self.browser.find_element(By.ID, "start-now").text, "Start again now")
         self.assertIsNotNone(self.experiment("cta-test").get("stop"))
@@ -1685,7 +1692,7 @@ class AdminInTheBrowser(unittest.TestCase):
     def test_the_audit_log_is_filtered_searched_and_paged_with_and_without_javascript(self):
         template = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
         for index in range(55):
-            template["title"] = f"Shop {index}"
+            template["title"] = f"Audit probe {index}"
             self.server.api("PUT", "/admin/api/pages/shop/draft", template)
         template["title"] = "x" * 10000
         self.server.api("PUT", "/admin/api/pages/shop/draft", template)
@@ -1705,15 +1712,15 @@ class AdminInTheBrowser(unittest.TestCase):
             # Filtered by page and person, searched by a word.
             Select(browser.find_element(By.ID, "audit-page")).select_by_value("shop")
             Select(browser.find_element(By.ID, "audit-who")).select_by_value("ada")
-            browser.find_element(By.ID, "audit-q").send_keys("shop 42")
+            browser.find_element(By.ID, "audit-q").send_keys("PROBE 42”")
             self.submit("audit-filter", browser)
             rows = browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")
-            # The save that made it "Shop 42" and the one after it.
+            # The save that made it "Audit probe 42" and the one after it (any case).
             self.assertEqual(len(rows), 2, [row.text for row in rows])
-            self.assertTrue(all("Shop 42" in row.text for row in rows))
+            self.assertTrue(all("probe 42" in row.text for row in rows))
             self.assertIn("2 entries, the newest matching the filters", browser.find_element(By.ID, "audit-summary").text)
             self.assertEqual(Select(browser.find_element(By.ID, "audit-who")).first_selected_option.text, "ada", "the filters stay chosen")
-            self.assertIn("q=shop+42", browser.current_url)
+            self.assertIn("q=PROBE+42", browser.current_url)
             if browser is self.browser:
                 self.shot("14-audit-log-filtered")
                 self.check_accessible("the audit log, filtered")
@@ -1745,6 +1752,48 @@ class AdminInTheBrowser(unittest.TestCase):
             self.assertLess(palette, first_card)
         finally:
             self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_an_experiment_is_taken_to_a_decision_its_winner_rolled_out_as_a_draft_and_published(self):
+        """The shop's shipping experiment: where it is used, what the results say in words and what
+        sample an effect needs; its banner variant rolled out (asked first, saying what each page
+        will do), reviewed and published, then the experiment stopped."""
+        self.sign_in()
+        self.open("/admin/experiments/shop-free-shipping")
+        self.assertIn("free-shipping (promoBanner), shown to banner", self.browser.find_element(By.ID, "experiment-uses").text)
+        effect = self.browser.find_element(By.ID, "effect")
+        effect.send_keys("0.2")
+        self.submit("show-metric")
+        self.assertTrue(self.browser.find_element(By.ID, "verdict").text)
+        self.assertIn("0.20", self.browser.find_element(By.ID, "sample-needed").text)
+        self.check_accessible("an experiment's results and decision")
+        self.shot("15a-experiment-decision")
+        self.submit("rollout-banner")
+        self.assertIn("shop (its live page): shown to everyone: free-shipping", self.browser.find_element(By.ID, "rollout-changes").text)
+        self.check_accessible("roll out a variant?")
+        self.submit("confirm-rollout")
+        self.assertEqual(self.path(), "/admin/pages/shop?done=experimentRolledOut")
+        self.assertIn("free-shipping", self.browser.find_element(By.ID, "draft-changes").text)
+        self.assertNotIn("experiment", json.dumps(self.draft_widget("free-shipping").get("conditions", {})))
+        self.submit("publish")
+        self.submit("confirm-publish")
+        self.assertIn("Published", self.browser.find_element(By.ID, "notice").text)
+        # Shown to everyone now (these flows run without the promotions service that draws it, so
+        # the live layout says so).
+        def banner_conditions():
+            live = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+            return next(w for section in live["sections"] for w in section["widgets"] if w["id"] == "free-shipping").get("conditions", {})
+        self.assertNotIn("experiment", banner_conditions())
+        self.open("/admin/experiments/shop-free-shipping")
+        self.submit("stop-now")
+        self.assertIn("No live page shows a widget for it.", self.browser.find_element(By.ID, "what-changes").text)
+        self.submit("confirm-stop")
+        self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("stopped"))
+        self.assertNotIn("experiment", banner_conditions(), "the rolled-out banner stays once the experiment stops")
+        # Back as it was for the other tests: running, and the page's first revision.
+        experiment = self.experiment("shop-free-shipping")
+        experiment.pop("stop", None)
+        experiment["start"] = None
+        self.server.api("PUT", "/admin/api/experiments/shop-free-shipping", {k: v for k, v in experiment.items() if v is not None})
 
     def test_a_form_without_the_sessions_csrf_token_is_refused(self):
         self.sign_in()

@@ -81,4 +81,39 @@ struct AdminScheduleTests {
             #expect(try await demo.layouts.auditLog(subject: "shop").first?.action == "cancel scheduled publish")
         }
     }
+
+    @Test("an experiment to a decision: where it is used, stop asks and says what changes, results in words with the sample needed, and rolling out the winner makes a draft")
+    func decision() async throws {
+        try await AdminEditorTests.signedIn { root, demo, cookie, post in
+            let key = "shop-free-shipping"
+            let page = try await raw(.get, root, "/admin/experiments/\(key)?effect=0.5", headers: cookie)
+            #expect(page.text.contains("<h2 id=\"experiment-uses-title\">Where it is used</h2>"))
+            #expect(page.text.contains("(live): free-shipping (promoBanner), shown to banner</li>"), "\(page.text.prefix(0))")
+            #expect(page.text.contains("<p id=\"verdict\" role=\"status\">"))
+            #expect(page.text.contains("id=\"sample-needed\""))
+            #expect(page.text.contains("id=\"rollout-banner\""))
+
+            // Stop asks first, in words naming the widget; nothing changes until confirmed.
+            let asked = try await post("/admin/experiments/\(key)/stop", [:])
+            #expect(asked.status == .ok)
+            #expect(asked.text.contains("widgets shown only to a variant are hidden from everyone. Live widgets shown only to a variant: free-shipping on shop (banner)."), "\(asked.text.suffix(1_500))")
+            #expect(try await demo.experiments.experiment(key)?.stop == nil)
+
+            // Roll out "banner": the confirmation says what each page's draft will do; then the draft.
+            let rollout = try await post("/admin/experiments/\(key)/rollout", ["variant": "banner"])
+            #expect(rollout.text.contains("<li><strong>shop</strong> (its live page): shown to everyone: free-shipping</li>"), "\(rollout.text.suffix(1_500))")
+            #expect(try await demo.layouts.draft(of: "shop") == nil, "nothing made before confirming")
+            let made = try await post("/admin/experiments/\(key)/rollout", ["variant": "banner", "confirm": "yes"])
+            #expect(made.headers[.location] == "/admin/pages/shop?done=experimentRolledOut")
+            let draft = try #require(try await demo.layouts.draft(of: "shop")).template
+            let banner = try #require(draft.instances.first { $0.id == "free-shipping" })
+            #expect(banner.conditions.experiment == nil, "shown to everyone")
+            #expect(try await demo.experiments.experiment(key)?.isRunning(at: Date()) == true, "still running until stopped")
+            // Rolling out the control instead removes the banner (it was shown to no one else).
+            _ = try await demo.layouts.discardDraft(of: "shop", by: "ada")
+            _ = try await post("/admin/experiments/\(key)/rollout", ["variant": "control", "confirm": "yes"])
+            #expect(try #require(try await demo.layouts.draft(of: "shop")).template.instances.contains { $0.id == "free-shipping" } == false)
+            #expect(try await post("/admin/experiments/\(key)/rollout", ["variant": "nope", "confirm": "yes"]).status == .unprocessableContent)
+        }
+    }
 }

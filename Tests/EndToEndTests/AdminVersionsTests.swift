@@ -284,7 +284,7 @@ struct AdminVersionsTests {
             var changed = try #require(try await demo.experiments.experiment("shop-free-shipping"))
             changed.targetSegment = "beta-testers"
             try await demo.experiments.save(changed, by: "bob")
-            let stopped = try await post("/admin/experiments/shop-free-shipping/stop", ["version": stale])
+            let stopped = try await post("/admin/experiments/shop-free-shipping/stop", ["version": stale, "confirm": "yes"])
             #expect(stopped.status == .conflict)
             #expect(stopped.text.contains("Not stopped: bob changed this experiment at"), "\(stopped.text.prefix(2_000))")
             #expect(stopped.text.contains("segment none → beta-testers"))

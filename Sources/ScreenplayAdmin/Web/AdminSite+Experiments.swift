@@ -91,6 +91,7 @@ extension AdminSite {
                 \(existing.start.map { $0 > now ? "Start now, not \(AdminTime.words($0))" : "Start again now" } ?? "Start now")</button></form>
                 """
             body += "<div class=\"actions\">\(button)</div>"
+            body += Self.usesSection(try await experiments.uses(of: existing.key), prefix: prefix)
         }
         body += """
             <h2>Settings</h2>
@@ -104,7 +105,7 @@ extension AdminSite {
             <button type="submit" id="save-experiment">\(existing == nil ? "Create" : "Save")</button></form>
             """
         if let existing {
-            body += try await results(of: existing, query: query)
+            body += try await results(of: existing, query: query, csrf: csrf)
             let users = try await experiments.routes(naming: existing.key)
             body += "<h2>Delete</h2>"
             if users.isEmpty {
@@ -125,6 +126,32 @@ extension AdminSite {
             status: attempt?.status ?? .ok)
     }
 
+    /// Where an experiment is used: each page's widgets (live or in the draft) shown to a variant.
+    static func usesSection(_ uses: [ExperimentUse], prefix: String) -> String {
+        guard !uses.isEmpty else {
+            return "<section id=\"experiment-uses\"><h2>Where it is used</h2><p>No page names it yet: add a widget shown only to a variant in the editor.</p></section>"
+        }
+        let items = uses.map { use in
+            """
+            <li><a href="\(prefix)/pages/\(pathEscape(use.route))/edit#widget-\(HTML.escape(use.widget))">\(HTML.escape(use.route))</a> \
+            (\(HTML.escape(use.place))): \(HTML.escape(use.widget)) (\(HTML.escape(use.kind))), shown to \(HTML.escape(use.variants.joined(separator: ", ")))</li>
+            """
+        }.joined()
+        return "<section id=\"experiment-uses\" aria-labelledby=\"experiment-uses-title\"><h2 id=\"experiment-uses-title\">Where it is used</h2><ul>\(items)</ul></section>"
+    }
+
+    /// What starting or stopping changes, in words naming the widgets.
+    static func switchWords(_ experiment: Experiment, starting: Bool, uses: [ExperimentUse]) -> String {
+        let live = uses.filter { $0.place == "live" }.map { "\($0.widget) on \($0.route) (\($0.variants.joined(separator: ", ")))" }
+        let widgets = live.isEmpty ? "No live page shows a widget for it." : "Live widgets shown only to a variant: \(live.joined(separator: "; "))."
+        if starting {
+            return "From the next request, users\(experiment.targetSegment.map { " in segment \($0)" } ?? "") are bucketed into \(weights(experiment)), "
+                + "and each sees the widgets of their variant. \(widgets)"
+        }
+        return "From the next request, everyone sees what they would without it: widgets shown only to a variant are hidden from everyone. \(widgets) "
+            + "The exposures and results stay."
+    }
+
     /// What someone else saved meanwhile, field by field, beside the form that keeps what was typed.
     static func theirValues(_ theirs: StoredExperiment) -> String {
         let values = formValues(theirs.experiment)
@@ -141,7 +168,7 @@ extension AdminSite {
     }
 
     /// The results table on the metric the query chose (the first by default), with a form to choose another.
-    func results(of experiment: Experiment, query: [String: String]) async throws -> String {
+    func results(of experiment: Experiment, query: [String: String], csrf: String) async throws -> String {
         let report = try await experiments.report(for: experiment.key)
         guard let metric = metrics.first(where: { $0.id == query["metric"] }) ?? metrics.first else {
             let rows = report.exposures.keys.sorted().map { "<tr><td>\(HTML.escape($0))</td><td>\(report.exposures[$0] ?? 0)</td></tr>" }.joined()
@@ -168,13 +195,40 @@ extension AdminSite {
                 <td>\(interval)</td><td>\(difference)</td></tr>
                 """
         }
+        // The sample the chosen effect needs, against what each variant has.
+        let effectText = (query["effect"] ?? "").trimmingCharacters(in: .whitespaces)
+        let effect = Double(effectText).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        var sample = ""
+        if let effect {
+            if let needed = results.usersNeeded(toFind: effect) {
+                let fewest = results.variants.map(\.users).min() ?? 0
+                sample = "<p id=\"sample-needed\">To find a difference of \(Self.figure(effect)) with 95 % confidence and 80 % power, each variant needs about \(needed) users; "
+                    + (fewest >= needed ? "every variant has that many: what the table says is as clear as it will get.</p>" : "the smallest has \(fewest) (\(Self.percent(Double(fewest) / Double(needed))) of it).</p>")
+            } else {
+                sample = "<p id=\"sample-needed\">Too few users yet to say how many a difference of \(Self.figure(effect)) needs.</p>"
+            }
+        } else if !effectText.isEmpty {
+            sample = "<p id=\"sample-needed\" class=\"error\">“\(HTML.escape(String(effectText.prefix(40))))” is not a positive number.</p>"
+        }
+        let key = Self.pathEscape(experiment.key)
+        let rollouts = experiment.variants.map { variant in
+            """
+            <form method="post" action="\(prefix)/experiments/\(key)/rollout">\(csrf)<input type="hidden" name="variant" value="\(HTML.escape(variant.name))">\
+            <button type="submit" id="rollout-\(HTML.escape(variant.name))">Roll out \(HTML.escape(variant.name))…</button></form>
+            """
+        }.joined(separator: " ")
         return """
             <h2>Results</h2>
-            <form method="get" action="\(prefix)/experiments/\(Self.pathEscape(experiment.key))" class="pick"><label for="metric">Metric</label>\
-            <select id="metric" name="metric">\(options)</select> <button type="submit" id="show-metric">Show</button></form>
+            <form method="get" action="\(prefix)/experiments/\(key)" class="pick"><label for="metric">Metric</label>\
+            <select id="metric" name="metric">\(options)</select> \
+            <label for="effect">Smallest difference worth finding</label><input id="effect" name="effect" inputmode="decimal" size="6" value="\(HTML.escape(effectText))"> \
+            <button type="submit" id="show-metric">Show</button></form>
+            <p id="verdict" role="status">\(HTML.escape(results.verdict))</p>\(sample)
             <table id="results"><caption>\(HTML.escape(metric.name)): mean per user, 95 % interval, and the difference to the control</caption>
             <thead><tr><th>Variant</th><th>Weight</th><th>Users exposed</th><th>Mean</th><th>95 % interval</th><th>Against the control</th></tr></thead>
             <tbody>\(rows)</tbody></table>
+            <h2>Decide</h2><p>Rolling out a variant makes it the layout of every page that names the experiment, as drafts you review and publish; the experiment runs until you stop it.</p>
+            <div class="actions">\(rollouts)</div>
             """
     }
 
@@ -196,6 +250,18 @@ extension AdminSite {
             return try await saveExperiment(existing: existing, form: form, session: session)
         case ["start"], ["stop"]:
             let starting = rest.last == "start"
+            // Said first, with what changes where, and asked: the button is one click from everyone's pages.
+            guard form["confirm"] == "yes" else {
+                return Self.page(
+                    title: "\(starting ? "Start" : "Stop") experiment \(key)?", session: session, prefix: prefix,
+                    body: """
+                        <p id="what-changes">\(HTML.escape(Self.switchWords(existing, starting: starting, uses: try await experiments.uses(of: key))))</p>
+                        <form method="post" action="\(page)/\(starting ? "start" : "stop")" class="confirm">\(Self.csrfField(session))\
+                        <input type="hidden" name="confirm" value="yes"><input type="hidden" name="version" value="\(HTML.escape(form["version"] ?? ""))">\
+                        <div class="actions"><button type="submit" id="confirm-\(starting ? "start" : "stop")">\(starting ? "Start" : "Stop") \(HTML.escape(key))</button> \
+                        <a href="\(page)" id="cancel">Cancel</a></div></form>
+                        """)
+            }
             var changed = existing
             let now = Date()
             if starting {
@@ -215,6 +281,36 @@ extension AdminSite {
                         status: .conflict))
             }
             return Self.redirect(to: page + (starting ? "?done=experimentStarted" : "?done=experimentStopped"))
+        case ["rollout"]:
+            guard let variant = form["variant"], existing.variants.contains(where: { $0.name == variant }) else {
+                return Self.page(title: "Not done", body: "<p>Which variant? The form named none of this experiment's.</p>", status: .unprocessableContent)
+            }
+            let uses = try await experiments.uses(of: key)
+            let routes = Array(Set(uses.map(\.route))).sorted()
+            guard form["confirm"] == "yes" else {
+                var items = ""
+                for route in routes {
+                    let draft = try await layouts.draft(of: route)?.template
+                    let live = try await layouts.published(route: route)?.template
+                    guard let base = draft ?? live else { continue }
+                    let rolled = base.rollingOut(variant, of: key)
+                    let kept = rolled.kept.isEmpty ? "" : "shown to everyone: \(rolled.kept.joined(separator: ", "))"
+                    let removed = rolled.removed.isEmpty ? "" : "removed (shown only to other variants): \(rolled.removed.joined(separator: ", "))"
+                    items += "<li><strong>\(HTML.escape(route))</strong> (its \(draft == nil ? "live page" : "draft")): \(HTML.escape([kept, removed].filter { !$0.isEmpty }.joined(separator: "; ")))</li>"
+                }
+                return Self.page(
+                    title: "Roll out \(variant) of \(key)?", session: session, prefix: prefix,
+                    body: """
+                        <p>Every page that names \(HTML.escape(key)) gets a draft in which \(HTML.escape(variant)) is the layout. Nothing goes live until \
+                        you publish those drafts; the experiment keeps running until you stop it (stop it once they are published).</p>
+                        <ul id="rollout-changes">\(items.isEmpty ? "<li>No page names it: nothing to change.</li>" : items)</ul>
+                        <form method="post" action="\(page)/rollout" class="confirm">\(Self.csrfField(session))<input type="hidden" name="confirm" value="yes">\
+                        <input type="hidden" name="variant" value="\(HTML.escape(variant))">\
+                        <div class="actions"><button type="submit" id="confirm-rollout">Make the drafts</button> <a href="\(page)" id="cancel">Cancel</a></div></form>
+                        """)
+            }
+            let done = try await layouts.rollOut(variant, of: key, routes: routes, by: session.admin)
+            return Self.redirect(to: done.count == 1 ? "\(prefix)/pages/\(Self.pathEscape(done[0].route))?done=experimentRolledOut" : page + "?done=experimentRolledOut")
         case ["delete"]:
             // Nothing brings it back: first say what goes and ask.
             guard form["confirm"] == "yes" else {

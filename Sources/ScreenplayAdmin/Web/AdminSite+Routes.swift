@@ -53,6 +53,9 @@ extension AdminSite {
                 post("experiments/:key", "adminSaveExperiment", "Saves an experiment's variants and targeting.", [key]),
                 post("experiments/:key/start", "adminStartExperiment", "Starts an experiment.", [key]),
                 post("experiments/:key/stop", "adminStopExperiment", "Stops an experiment.", [key]),
+                post(
+                    "experiments/:key/rollout", "adminRolloutExperiment",
+                    "Makes a variant the layout of every page that names the experiment, as drafts to review.", [key]),
                 post("experiments/:key/delete", "adminDeleteExperiment", "Deletes an experiment, once the question is answered.", [key]),
                 get("pages/:route", "adminPageView", "A page: live, draft, history.", [route]),
                 get("pages/:route/edit", "adminEditor", "The draft editor.", [route]),

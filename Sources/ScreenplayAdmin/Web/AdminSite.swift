@@ -154,7 +154,8 @@ public struct AdminSite: Sendable {
             case "adminExperimentPage":
                 let key = parameters["key"] ?? ""
                 return try await experimentPage(key == "new" ? nil : key, session, query: query, notice: notice)
-            case "adminCreateExperiment", "adminSaveExperiment", "adminStartExperiment", "adminStopExperiment", "adminDeleteExperiment":
+            case "adminCreateExperiment", "adminSaveExperiment", "adminStartExperiment", "adminStopExperiment", "adminDeleteExperiment",
+                "adminRolloutExperiment":
                 return try await actOnExperiment(Array(rest.dropFirst()), form: form, session: session)
             case "adminPageView": return try await pageView(page, session, notice: notice)
             case "adminEditor": return try await editor(page, session, notice: notice, query: query)
@@ -536,6 +537,7 @@ public struct AdminSite: Sendable {
         "experimentSaved": "Experiment saved: every page uses it from the next request.",
         "experimentStarted": "Started: users are bucketed into its variants from the next request.",
         "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",
+        "experimentRolledOut": "Rolled out: each page that names it has a draft showing the chosen variant to everyone. Review and publish those drafts, then stop the experiment.",
         "experimentDeleted": "Experiment deleted; its exposures stay for the record.",
     ]
 }

@@ -104,3 +104,55 @@ extension ExperimentStore {
         return ExperimentResults(metric: metric.name, order: order, values: values)
     }
 }
+
+extension ExperimentResults {
+    /// The z value of 80 % power.
+    static let powerZ = 0.841_621_233_572_914
+
+    /// About how many users each variant needs for a difference of `effect` (in the metric's
+    /// units) to the control to show at 95 % confidence with 80 % power, from the variance seen
+    /// so far (the variants' mean variance); `nil` before two users in some variant, or for an
+    /// effect that is not positive.
+    public func usersNeeded(toFind effect: Double) -> Int? {
+        guard effect > 0, effect.isFinite else { return nil }
+        let measured = variants.filter { $0.users >= 2 }
+        guard !measured.isEmpty else { return nil }
+        let variance = measured.map(\.variance).reduce(0, +) / Double(measured.count)
+        guard variance > 0 else { return 2 }
+        let z = Self.z + Self.powerZ
+        return Int((2 * z * z * variance / (effect * effect)).rounded(.up))
+    }
+
+    /// What the figures say, in a sentence: which variants differ clearly from the control (their
+    /// interval of the difference excludes 0), or that none does yet.
+    public var verdict: String {
+        guard let control = variants.first else { return "Nobody has been exposed yet." }
+        var clear: [String] = []
+        var unclear: [String] = []
+        var tooFew: [String] = []
+        for variant in variants.dropFirst() {
+            guard let (value, interval) = variant.difference else {
+                tooFew.append(variant.name)
+                continue
+            }
+            if interval.lowerBound > 0 || interval.upperBound < 0 {
+                let direction = value > 0 ? "higher" : "lower"
+                clear.append(
+                    "\(variant.name) is clearly \(direction) than \(control.name) on \(metric) (by \(String(format: "%.2f", abs(value))); "
+                        + "95 % interval \(String(format: "%.2f", interval.lowerBound)) to \(String(format: "%.2f", interval.upperBound)))")
+            } else {
+                unclear.append(variant.name)
+            }
+        }
+        var sentences: [String] = []
+        if !clear.isEmpty { sentences.append(clear.joined(separator: "; ") + ".") }
+        if !unclear.isEmpty {
+            sentences.append(
+                clear.isEmpty
+                    ? "No variant differs clearly from \(control.name) on \(metric) yet: \(unclear.joined(separator: ", ")) may be higher or lower."
+                    : "Not clear yet: \(unclear.joined(separator: ", ")).")
+        }
+        if !tooFew.isEmpty { sentences.append("Too few users yet to compare \(tooFew.joined(separator: ", ")) with \(control.name).") }
+        return sentences.isEmpty ? "Only \(control.name) has users." : sentences.joined(separator: " ")
+    }
+}
