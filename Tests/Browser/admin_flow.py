@@ -1554,6 +1554,14 @@ class AdminInTheBrowser(unittest.TestCase):
             # Saved with the button too (the Save after autosaves is not refused as stale), then published.
             self.submit_in_place("save-deal-offer")
             self.assertTrue(self.none(By.CSS_SELECTOR, "#error-summary"), "a Save after the pauses' saves goes through")
+            # Typing, then at once a move from the same page: the pause's save goes first, and the
+            # move names the version it made (not refused as someone else's change).
+            self.open_card("deal-offer")
+            self.browser.find_element(By.ID, "deal-offer-k_body_en").send_keys(" Ends Sunday.")
+            self.submit_in_place("down-deal-offer")
+            self.assertTrue(self.none(By.CSS_SELECTOR, "#error-summary"), "the move after the typing goes through")
+            self.assertEqual(self.draft_order("deal")[:2], ["deal-price", "deal-offer"])
+            self.assertEqual(self.draft_widget("deal-offer")["content"]["body"]["en"], "Three recordings, one price: this week only. Ends Sunday.")
             self.server.api("POST", "/admin/api/pages/shop/publish", {"note": "deal copy"})
         finally:
             self.browser.switch_to.window(editor)

@@ -75,7 +75,8 @@ struct WidgetContentTests {
             (["headline": ["en": "Spring sale", "fr": "Soldes"]], "$.headline.fr", WidgetProblem.Kind.unknownContent),
             (["headline": ["en": "Spring sale: everything must go"]], "$.headline.en", .tooLong),
             (["headline": ["de": "Frühling"]], "$.headline.en", .missingField),
-            (["headline": nil], "$.headline", .missingField),
+            (["headline": nil], "$.headline.en", .missingField),
+            (["image": ["url": "/a.svg", "alt": ["en": "x", "EN": "y"]]], "$.image.alt.EN", .unknownContent),
             (["headline": "Spring sale"], "$.headline", .wrongType),
             (["headline": ["en": 7]], "$.headline.en", .wrongType),
             (["image": ["url": "/images/work/1.svg"]], "$.image.alt", .wrongType),
@@ -130,7 +131,7 @@ struct WidgetContentTests {
         let problems = page.validate(catalog: Self.catalog, verticals: ["marketing"])
         #expect(
             problems.map(\.path) == [
-                "$.sections[0].widgets[0].content.headline.it", "$.sections[0].widgets[1].content", "$.sections[0].widgets[2].content.headline",
+                "$.sections[0].widgets[0].content.headline.it", "$.sections[0].widgets[1].content", "$.sections[0].widgets[2].content.headline.en",
             ], "\(problems)")
     }
 
@@ -199,6 +200,15 @@ struct WidgetContentTests {
         let component = try await compose(content: [:], locale: "de")
         #expect(component["headline"] == "From the provider")
         #expect(component["bind"]?["tone"]?["entity"] == "t/1")
+    }
+
+    @Test("an app from before v4 that renders the kind gets the content written in too, without the binding it replaced")
+    func olderAppRenderingTheKind() async throws {
+        let old = try await compose(content: Self.valid, locale: "de", version: .v3, kinds: ["promo"])
+        #expect(old["type"] == "promo")
+        #expect(old["headline"] == "Frühlingsangebot")
+        #expect(old["tone"] == "accent")
+        #expect(old["bind"] == nil && old["id"] == nil, "older apps know no bindings or ids")
     }
 
     @Test("a client that does not render the kind reads the content through its fallback, in its locale")

@@ -111,6 +111,28 @@ struct ScheduledPublishTests {
         }
     }
 
+    @Test("a schedule the live page moved on from (a kill switch since) is refused when due, said once, not published over it", arguments: StoreBackend.allCases)
+    func liveMovedOn(backend: StoreBackend) async throws {
+        try await withLayouts(backend) { layouts in
+            try await layouts.saveDraft(page(["a", "b"]), by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
+            try await layouts.saveDraft(page(["a", "b", "launch"]), by: "ada")
+            _ = try await layouts.schedulePublish(route: "shop", at: Self.now.addingTimeInterval(60), by: "ada", now: Self.now)
+            _ = try await layouts.setEnabled(false, instance: "b", route: "shop", by: "oncall")
+            let looks = try await withThrowingTaskGroup(of: [PublishedRevision].self) { group in
+                for _ in 0..<4 { group.addTask { try await layouts.publishDue(now: Self.now.addingTimeInterval(61)) } }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(looks.isEmpty)
+            let live = try #require(try await layouts.published(route: "shop"))
+            #expect(live.revision == 2 && live.template.instances.first { $0.id == "b" }?.isEnabled == false, "the kill switch holds")
+            #expect(try await layouts.scheduledPublishes().isEmpty)
+            let refusals = try await layouts.auditLog(subject: "shop").filter { $0.action == "scheduled publish refused" }
+            #expect(refusals.count == 1, "said once, whichever replica looked")
+            #expect(refusals.first?.detail.contains("revision 2 went live after it was scheduled (against revision 1)") == true, "\(refusals)")
+        }
+    }
+
     @Test("replicas looking at once publish a due schedule once", arguments: StoreBackend.allCases)
     func onceAcrossReplicas(backend: StoreBackend) async throws {
         try await withLayouts(backend) { layouts in
@@ -170,6 +192,7 @@ struct AuditQueryTests {
 
             let all = try await layouts.auditLog(AuditQuery(limit: 50))
             #expect(all.entries.count == 9 && all.next == nil)
+            #expect(try await layouts.auditLog(AuditQuery(subject: "shop", limit: 50)).entries.count == 8)
             #expect(try await layouts.auditLog(AuditQuery(subject: "home")).entries.map(\.subject) == ["home"])
             #expect(try await layouts.auditLog(AuditQuery(actor: "bob")).entries.count == 4)
             #expect(try await layouts.auditLog(AuditQuery(actor: "bob", action: "publish")).entries.map(\.action) == ["publish"])
@@ -192,6 +215,9 @@ struct AuditQueryTests {
             let facets = try await layouts.auditFacets()
             #expect(facets.subjects == ["home", "shop"] && facets.actors == ["ada", "bob"])
             #expect(facets.actions == ["publish", "save draft"])
+            // Beyond ASCII, a word matches as it is written.
+            try await layouts.saveDraft(page(["w0", "Änderung"]), by: "ada")
+            #expect(try await layouts.auditLog(AuditQuery(text: "Änderung")).entries.count == 1)
         }
     }
 }

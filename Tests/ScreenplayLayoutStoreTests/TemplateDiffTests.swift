@@ -25,6 +25,17 @@ struct TemplateDiffTests {
         #expect(diff.summary() == "no change")
     }
 
+    @Test("a change to a widget's content alone is a change, named by field and locale")
+    func contentChanges() {
+        var changed = Self.widget("a")
+        changed.content = ["headline": ["en": "Deal of the week", "de": "Angebot"], "link": "screens/shop"]
+        var before = Self.widget("a")
+        before.content = ["headline": ["en": "Deal of the week", "de": "Angebot der Woche"]]
+        let diff = TemplateDiff(from: Self.page([("top", [before])]), to: Self.page([("top", [changed])]))
+        #expect(!diff.isEmpty)
+        #expect(diff.lines == ["Changed a: content: headline (de) “Angebot der Woche” → “Angebot”, link none → “screens/shop”"], "\(diff.lines)")
+    }
+
     @Test("one widget dragged to the top is the one named as moved, not the three it passed")
     func fewestMoves() {
         let new = Self.page([("top", [Self.widget("d"), Self.widget("a"), Self.widget("b"), Self.widget("c")]), ("deals", [Self.widget("e"), Self.widget("f")])])

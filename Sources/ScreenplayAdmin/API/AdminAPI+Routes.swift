@@ -104,7 +104,7 @@ extension AdminAPI {
         }
         let widget = shape(
             [
-                "id": text, "kind": text, "vertical": text, "parameters": object, "conditions": object, "isEnabled": ["type": "boolean"],
+                "id": text, "kind": text, "vertical": text, "parameters": object, "content": object, "conditions": object, "enabled": ["type": "boolean"],
                 "timeoutMilliseconds": integer,
             ], required: ["id", "kind", "vertical"])
         let edit = shape(

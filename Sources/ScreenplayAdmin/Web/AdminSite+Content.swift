@@ -81,7 +81,9 @@ extension AdminSite {
         guard !contract.content.isEmpty else { return ("", []) }
         var html = ""
         var problems: [(target: String, label: String, message: String)] = []
+        var rendered: Set<String> = []
         func input(_ name: String, label: String, extra: String = "", hint: String? = nil) {
+            rendered.insert(name)
             let id = "\(widget.id)-\(name)"
             html += field(
                 name: name, label: label, value: values[name] ?? "", error: errors[name], id: id,
@@ -120,20 +122,27 @@ extension AdminSite {
                     hint: patterns.isEmpty ? "A screen of this app: screens/…" : "One of: \(patterns).")
                 html += "<datalist id=\"\(listID)\">\(options)</datalist>"
             case .colorToken:
-                let id = fieldID("\(widget.id)-k.\(item.name)")
+                let raw = "\(widget.id)-k.\(item.name)"
                 let current = values["k.\(item.name)"] ?? ""
-                var choices: [(String, String)] = [("", "The app's default")] + ColorToken.standard.map { ($0.rawValue, $0.rawValue) }
-                if !current.isEmpty, !choices.contains(where: { $0.0 == current }) { choices.append((current, current)) }
-                let menu = choices.map { "<option value=\"\(HTML.escape($0.0))\"\($0.0 == current ? " selected" : "")>\(HTML.escape($0.1))</option>" }.joined()
+                var choices: [(value: String, label: String)] = [("", "The app's default")] + ColorToken.standard.map { ($0.rawValue, $0.rawValue) }
+                if !current.isEmpty, !choices.contains(where: { $0.value == current }) { choices.append((current, current)) }
                 let error = errors["k.\(item.name)"]
-                html += """
-                    <label for="\(id)">\(HTML.escape(item.label))</label><select id="\(id)" name="k.\(HTML.escape(item.name))" \
-                    data-content="\(HTML.escape(item.name))"\(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(id)-error\"")\
-                    \(focus == id ? " autofocus" : "")>\(menu)</select>\(error.map { "<span class=\"error\" id=\"\(id)-error\">\(HTML.escape($0))</span>" } ?? "")
-                    """
-                if let error { problems.append((id, "\(widget.id): \(item.label)", error)) }
+                rendered.insert("k.\(item.name)")
+                html += menu(
+                    name: "k.\(item.name)", label: item.label, options: choices, current: current, error: error, id: raw,
+                    extra: " data-content=\"\(HTML.escape(item.name))\"" + (focus == fieldID(raw) ? " autofocus" : ""))
+                if let error { problems.append((fieldID(raw), "\(widget.id): \(item.label)", error)) }
             }
             html += "</fieldset>"
+        }
+        // An error about content no input shows (content in a locale or of a shape the form does
+        // not offer, sent by a script): said at the top of the content, never dropped.
+        let elsewhere = errors.filter { $0.key.hasPrefix("k") && !rendered.contains($0.key) }.sorted { $0.key < $1.key }
+        if !elsewhere.isEmpty {
+            let id = fieldID("\(widget.id)-content-error")
+            let words = elsewhere.map { "\($0.key.dropFirst(2).isEmpty ? "content" : String($0.key.dropFirst(2))): \($0.value)" }.joined(separator: " ")
+            html = "<p class=\"error\" id=\"\(id)\" tabindex=\"-1\">\(HTML.escape(words))</p>" + html
+            problems.append((id, "\(widget.id): content", words))
         }
         return (
             "<fieldset class=\"content\" data-content-locales=\"\(HTML.escape(rules.locales.joined(separator: " ")))\"><legend>Content</legend>\(html)</fieldset>",

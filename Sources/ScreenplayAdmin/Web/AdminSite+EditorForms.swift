@@ -78,15 +78,22 @@ extension AdminSite {
             let label = current.replacingOccurrences(of: "=", with: ": ").replacingOccurrences(of: "|", with: ", ")
             options.append((current, label))
         }
+        return menu(name: "c.experiment", label: "Only in an experiment's variant", options: options, current: current, error: error, id: id)
+    }
+
+    /// A labelled menu of `options` with `current` chosen and its error (if any) read with it.
+    static func menu(
+        name: String, label: String, options: [(value: String, label: String)], current: String, error: String?, id: String, extra: String = ""
+    ) -> String {
         let safeID = fieldID(id)
         let errorID = "\(safeID)-error"
-        let menu = options.map { option in
+        let items = options.map { option in
             "<option value=\"\(HTML.escape(option.value))\"\(option.value == current ? " selected" : "")>\(HTML.escape(option.label))</option>"
         }.joined()
         let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
         return """
-            <label for="\(safeID)">Only in an experiment's variant</label><select id="\(safeID)" name="c.experiment"\
-            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
+            <label for="\(safeID)">\(HTML.escape(label))</label><select id="\(safeID)" name="\(HTML.escape(name))"\(extra)\
+            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(items)</select>\(message)
             """
     }
 
@@ -112,16 +119,7 @@ extension AdminSite {
         if !current.isEmpty, !options.contains(where: { $0.value == current }) {
             options.append((current, "\(current): not a released version"))
         }
-        let safeID = fieldID(id)
-        let errorID = "\(safeID)-error"
-        let menu = options.map { option in
-            "<option value=\"\(HTML.escape(option.value))\"\(option.value == current ? " selected" : "")>\(HTML.escape(option.label))</option>"
-        }.joined()
-        let message = error.map { "<span class=\"error\" id=\"\(errorID)\">\(HTML.escape($0))</span>" } ?? ""
-        return """
-            <label for="\(safeID)">\(HTML.escape(label))</label><select id="\(safeID)" name="\(HTML.escape(name))"\
-            \(error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"")>\(menu)</select>\(message)
-            """
+        return menu(name: name, label: label, options: options, current: current, error: error, id: id)
     }
 
     /// `0.934` → "93 %", and "under 1 %" for a little above nothing.
@@ -265,9 +263,10 @@ extension AdminSite {
         }
         // Content paths name their input: `.content.headline.de` is `k.headline.de`, an image's
         // `.content.image.url` is `k.image.url` (paths in brackets point at the field's first).
-        if rest.hasPrefix(".content.") {
-            let inner = rest.dropFirst(".content.".count)
-            return (id, "k." + (inner.contains("[") ? String(inner.prefix { $0 != "[" && $0 != "." }) : String(inner)))
+        if rest.hasPrefix(".content") {
+            // `["pt-BR"]` (a key JSONPath quotes) is the input's `.pt-BR`.
+            let inner = String(rest.dropFirst(".content".count)).replacing(/\["([^"\\]*)"\]/) { "." + $0.output.1 }
+            return (id, "k" + (inner.isEmpty ? "." : inner))
         }
         let conditions: [String: String] = [
             ".conditions.platforms": "c.platforms", ".conditions.locales": "c.locales", ".conditions.segments": "c.segments",

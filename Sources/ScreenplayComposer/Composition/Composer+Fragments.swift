@@ -266,8 +266,8 @@ extension Composer {
                     warnings: warnings, entities: Set(fragment.bindings.values.map(\.entity)))
             }
             // Older clients know no ids, bindings or accessibility: they get the fields alone,
-            // bound values filled in, which means writing the object anew.
-            guard !WidgetContract.reservedNames.subtracting(["type"]).isDisjoint(with: resolved.keys) else {
+            // bound values and the layout's content filled in, which means writing the object anew.
+            guard !written.isEmpty || !WidgetContract.reservedNames.subtracting(["type"]).isDisjoint(with: resolved.keys) else {
                 return .fragment(bytes: fragment.bytes, warnings: warnings, entities: [])
             }
             for name in WidgetContract.reservedNames where name != "type" { resolved[name] = nil }

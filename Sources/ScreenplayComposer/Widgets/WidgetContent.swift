@@ -166,7 +166,8 @@ extension WidgetContract {
             }
             for (locale, text) in texts.sorted(by: { $0.key < $1.key }) {
                 let here = JSONPath.render((keys + [locale]).map { AnyCodingKey($0) })
-                guard rules.locales.contains(where: { $0.lowercased() == locale.lowercased() }) else {
+                // Exactly as the app names them: `EN` beside `en` would make which one is read a matter of order.
+                guard rules.locales.contains(locale) else {
                     problems.append(
                         WidgetProblem(.unknownContent, path: here, "\(what): '\(locale.prefix(20))' is not a locale this app writes in (\(rules.locales.joined(separator: ", ")))"))
                     continue
@@ -188,7 +189,14 @@ extension WidgetContract {
         for item in content {
             guard let value = members[item.name], value != .null else {
                 if item.isRequired {
-                    problems.append(WidgetProblem(.missingField, path: path(item.name), "\(item.label): required"))
+                    // Said where it is typed: a text in the default locale, an image's address.
+                    let at: String =
+                        switch item.kind {
+                        case .text: path(item.name, rules.defaultLocale)
+                        case .image: path(item.name, "url")
+                        case .screenLink, .colorToken: path(item.name)
+                        }
+                    problems.append(WidgetProblem(.missingField, path: at, "\(item.label): required"))
                 }
                 continue
             }

@@ -111,8 +111,8 @@ extension ExperimentResults {
 
     /// About how many users each variant needs for a difference of `effect` (in the metric's
     /// units) to the control to show at 95 % confidence with 80 % power, from the variance seen
-    /// so far (the variants' mean variance); `nil` before two users in some variant, or for an
-    /// effect that is not positive.
+    /// so far (the variants' mean variance); `nil` before two users in some variant, for an
+    /// effect that is not positive, or for one so small that no sample will do (over 10¹⁵ users).
     public func usersNeeded(toFind effect: Double) -> Int? {
         guard effect > 0, effect.isFinite else { return nil }
         let measured = variants.filter { $0.users >= 2 }
@@ -120,7 +120,10 @@ extension ExperimentResults {
         let variance = measured.map(\.variance).reduce(0, +) / Double(measured.count)
         guard variance > 0 else { return 2 }
         let z = Self.z + Self.powerZ
-        return Int((2 * z * z * variance / (effect * effect)).rounded(.up))
+        let needed = (2 * z * z * variance / (effect * effect)).rounded(.up)
+        // A tiny effect needs more users than there are numbers for: said as "none that will do".
+        guard needed.isFinite, needed < 1e15 else { return nil }
+        return Int(needed)
     }
 
     /// What the figures say, in a sentence: which variants differ clearly from the control (their

@@ -28,9 +28,11 @@ public struct AuditQuery: Sendable, Hashable {
         self.limit = min(500, max(1, limit))
     }
 
-    /// The words searched for: at most eight, each at most 100 characters, lowercased.
+    /// The words searched for: at most eight, each at most 100 characters. Both sides go through
+    /// the database's `LOWER` (ASCII in SQLite): a word matches in any case of A–Z, and letters
+    /// beyond ASCII as typed.
     var words: [String] {
-        text.lowercased().split(whereSeparator: \.isWhitespace).prefix(8).map { String($0.prefix(100)) }
+        text.split(whereSeparator: \.isWhitespace).prefix(8).map { String($0.prefix(100)) }
     }
 
     /// `word` as a LIKE pattern matching it anywhere, its `%`, `_` and `!` taken literally (escaped with `!`).
@@ -70,7 +72,7 @@ extension LayoutStore {
                 let pattern = AuditQuery.pattern(word)
                 select = select.where(
                     SQLQueryString(
-                        "(LOWER(subject) LIKE \(bind: pattern) ESCAPE '!' OR LOWER(action) LIKE \(bind: pattern) ESCAPE '!' OR LOWER(actor) LIKE \(bind: pattern) ESCAPE '!' OR LOWER(detail) LIKE \(bind: pattern) ESCAPE '!')"
+                        "(LOWER(subject) LIKE LOWER(\(bind: pattern)) ESCAPE '!' OR LOWER(action) LIKE LOWER(\(bind: pattern)) ESCAPE '!' OR LOWER(actor) LIKE LOWER(\(bind: pattern)) ESCAPE '!' OR LOWER(detail) LIKE LOWER(\(bind: pattern)) ESCAPE '!')"
                     ))
             }
             // One more than a page: whether an older page exists, without counting them all.

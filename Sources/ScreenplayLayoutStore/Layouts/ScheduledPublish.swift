@@ -22,6 +22,9 @@ public struct ScheduledPublish: Sendable, Hashable {
     public let scheduledAt: String
     /// The history's note for the revision.
     public let note: String
+    /// The revision live when it was scheduled (0: none): if another goes live before its time (a
+    /// publish, a rollback, a kill switch), it is not published over it unseen, but refused and said.
+    public let liveRevision: Int
 
     /// The table.
     static let table = "screenplay_publish_schedules"
@@ -34,6 +37,7 @@ public struct ScheduledPublish: Sendable, Hashable {
             .column("scheduled_by", type: .text, .notNull)
             .column("scheduled_at", type: .text, .notNull)
             .column("note", type: .text, .notNull)
+            .column("live_revision", type: .bigint, .notNull)
             .run()
     }
 
@@ -46,6 +50,7 @@ public struct ScheduledPublish: Sendable, Hashable {
         scheduledBy = try row.decode(column: "scheduled_by", as: String.self)
         scheduledAt = try row.decode(column: "scheduled_at", as: String.self)
         note = try row.decode(column: "note", as: String.self)
+        liveRevision = try row.decode(column: "live_revision", as: Int.self)
     }
 
     /// The time as stored and compared (`2026-12-01T09:00:00Z`): strings of this one form sort
@@ -75,10 +80,11 @@ extension LayoutStore {
                 let json = try checked(template)
                 let when = ScheduledPublish.stored(at)
                 let scheduledAt = ISO8601.now()
+                let live = try await Self.newestNumber(route: route, on: database) ?? 0
                 try await database.delete(from: ScheduledPublish.table).where("route", .equal, route).run()
                 try await database.insert(into: ScheduledPublish.table)
-                    .columns("route", "at", "template", "scheduled_by", "scheduled_at", "note")
-                    .values(SQLBind(route), SQLBind(when), SQLBind(json), SQLBind(actor), SQLBind(scheduledAt), SQLBind(note))
+                    .columns("route", "at", "template", "scheduled_by", "scheduled_at", "note", "live_revision")
+                    .values(SQLBind(route), SQLBind(when), SQLBind(json), SQLBind(actor), SQLBind(scheduledAt), SQLBind(note), SQLBind(live))
                     .run()
                 try await Self.audit(
                     actor: actor, action: "schedule publish", subject: route, revision: nil,
@@ -139,53 +145,83 @@ extension LayoutStore {
     public func publishDue(now: Date = Date()) async throws(LayoutError) -> [PublishedRevision] {
         let due = try await guarded {
             try await store.read { database in
-                try await database.select().columns("*").from(ScheduledPublish.table)
+                try await database.select().column("route").from(ScheduledPublish.table)
                     .where("at", .lessThanOrEqual, ScheduledPublish.stored(now)).orderBy("at").all()
-                    .map(ScheduledPublish.init(row:))
+                    .map { try $0.decode(column: "route", as: String.self) }
             }
         }
         var published: [PublishedRevision] = []
-        for schedule in due {
-            let route = schedule.route
-            let gone = "\u{0}the schedule is gone"
+        var firstFailure: LayoutError?
+        // Each schedule on its own: one that fails does not hold back the others.
+        for route in due {
             do {
-                let note = "scheduled for \(ScheduledPublish.stored(schedule.at))" + (schedule.note.isEmpty ? "" : ": \(schedule.note)")
-                let revision = try await commit(
-                    route: route, by: schedule.scheduledBy, action: "publish", note: note, clearsDraft: true, onlyDraft: schedule.template.digest
-                ) { _, database in
-                    // Read again in the publishing transaction: gone (or made anew) means another
-                    // replica published or someone changed it meanwhile; the next look sees what is.
-                    guard
-                        let row = try await database.select().column("scheduled_at").from(ScheduledPublish.table).where("route", .equal, route)
-                            .first(),
-                        try row.decode(column: "scheduled_at", as: String.self) == schedule.scheduledAt
-                    else { throw LayoutError.stepRefused(route: route, reason: gone) }
-                    try await database.delete(from: ScheduledPublish.table).where("route", .equal, route).run()
-                    return (schedule.template, true)
-                }
-                published.append(revision)
+                if let revision = try await publishScheduled(route: route, now: now) { published.append(revision) }
             } catch {
-                // A switch, not `catch .invalid(…)` patterns: those crashed the compiler on typed throws.
-                switch error {
-                case .stepRefused(_, let reason) where reason == gone:
-                    continue
-                case .invalid(let problems):
-                    // The world changed since the review (a kind removed): said, and not retried forever.
-                    try await guarded {
-                        try await store.transaction { database in
-                            try await database.delete(from: ScheduledPublish.table).where("route", .equal, route)
-                                .where("scheduled_at", .equal, schedule.scheduledAt).run()
-                            try await Self.audit(
-                                actor: schedule.scheduledBy, action: "scheduled publish refused", subject: route, revision: nil,
-                                detail: problems.map(\.description).joined(separator: "; "), on: database)
-                        }
-                    }
-                default:
-                    throw error
-                }
+                firstFailure = firstFailure ?? error
             }
         }
+        if let firstFailure, published.isEmpty { throw firstFailure }
         return published
+    }
+
+    /// Publishes the schedule of `route` if it is due and still the one read, as its scheduler's
+    /// publish; `nil` when there is nothing to do (published or changed meanwhile). A schedule
+    /// the live page moved on from, or the store refuses now, is removed and said in the audit log.
+    private func publishScheduled(route: String, now: Date) async throws(LayoutError) -> PublishedRevision? {
+        guard let schedule = try await scheduledPublish(route: route), schedule.at <= now else { return nil }
+        let gone = "\u{0}the schedule is gone"
+        do {
+            let note = "scheduled for \(ScheduledPublish.stored(schedule.at))" + (schedule.note.isEmpty ? "" : ": \(schedule.note)")
+            return try await commit(
+                route: route, by: schedule.scheduledBy, action: "publish", note: note, clearsDraft: true, onlyDraft: schedule.template.digest
+            ) { live, database in
+                // Read again in the publishing transaction: gone (or made anew) means another
+                // replica published it or someone changed it meanwhile; the next look sees what is.
+                guard
+                    let row = try await database.select().column("scheduled_at").from(ScheduledPublish.table).where("route", .equal, route)
+                        .first(),
+                    try row.decode(column: "scheduled_at", as: String.self) == schedule.scheduledAt
+                else { throw LayoutError.stepRefused(route: route, reason: gone) }
+                // Published over only the revision it was reviewed against.
+                let current = live?.revision ?? 0
+                guard current == schedule.liveRevision else {
+                    throw LayoutError.stepRefused(
+                        route: route,
+                        reason: "revision \(current) went live after it was scheduled (against revision \(schedule.liveRevision)): review and schedule it again")
+                }
+                try await database.delete(from: ScheduledPublish.table).where("route", .equal, route).run()
+                return (schedule.template, true)
+            }
+        } catch {
+            // A switch, not `catch .invalid(…)` patterns: those crashed the compiler on typed throws.
+            let reason: String
+            switch error {
+            case .stepRefused(_, let words) where words == gone: return nil
+            case .stepRefused(_, let words): reason = words
+            case .invalid(let problems): reason = problems.map(\.description).joined(separator: "; ")
+            default: throw error
+            }
+            try await refuse(schedule, because: reason)
+            return nil
+        }
+    }
+
+    /// Removes `schedule` and says why in the audit log, once: under the route's turn, and only
+    /// while it is still there (replicas looking at once find it gone).
+    private func refuse(_ schedule: ScheduledPublish, because reason: String) async throws(LayoutError) {
+        try await guarded {
+            try await store.transaction { database in
+                try await database.serializeTransactions(on: Self.lockKey(schedule.route))
+                guard
+                    try await database.select().column("route").from(ScheduledPublish.table).where("route", .equal, schedule.route)
+                        .where("scheduled_at", .equal, schedule.scheduledAt).first() != nil
+                else { return }
+                try await database.delete(from: ScheduledPublish.table).where("route", .equal, schedule.route).run()
+                try await Self.audit(
+                    actor: schedule.scheduledBy, action: "scheduled publish refused", subject: schedule.route, revision: nil, detail: reason,
+                    on: database)
+            }
+        }
     }
 }
 

@@ -45,6 +45,8 @@ public struct TemplateDiff: Sendable, Hashable {
         /// Its parameters: each top-level one added, removed or changed, by name, with what it was
         /// and is (`workID 21 → 6`), sorted by name.
         case parameters([Setting])
+        /// The content the product team wrote changed: each field and locale that did (`headline (de)`).
+        case content([Setting])
         /// Its conditions: each that changed (`platforms`, `apiVersions`, `locales`, `segments`,
         /// `experiment`, `window`), with what it was and is in words (`platforms every → android`).
         case conditions([Setting])
@@ -59,6 +61,7 @@ public struct TemplateDiff: Sendable, Hashable {
             case .kind(let from, let to): "kind \(from) → \(to)"
             case .vertical(let from, let to): "provided by \(from) → \(to)"
             case .parameters(let settings): settings.map(\.description).joined(separator: ", ")
+            case .content(let settings): "content: " + settings.map(\.description).joined(separator: ", ")
             case .conditions(let settings): "who sees it: " + settings.map(\.description).joined(separator: ", ")
             case .switched(let on): on ? "switched on" : "switched off"
             case .timeout(let from, let to): "timeout \(from.map { "\($0) ms" } ?? "default") → \(to.map { "\($0) ms" } ?? "default")"
@@ -272,6 +275,23 @@ public struct TemplateDiff: Sendable, Hashable {
                     names.isEmpty
                         ? [Setting(name: "parameters", from: Setting.words(old.parameters), to: Setting.words(new.parameters))]
                         : names.map { Setting(name: $0, from: Setting.words(before[$0]), to: Setting.words(after[$0])) }))
+        }
+        if old.content != new.content {
+            // A field per line, a text per locale: `headline (de) “Angebot” → “Angebot der Woche”`.
+            func flattened(_ content: JSONValue) -> [String: JSONValue] {
+                var flat: [String: JSONValue] = [:]
+                for (name, value) in content.objectValue ?? [:] {
+                    if let texts = value.objectValue, value["url"] == nil {
+                        for (locale, text) in texts { flat["\(name) (\(locale))"] = text }
+                    } else {
+                        flat[name] = value
+                    }
+                }
+                return flat
+            }
+            let (before, after) = (flattened(old.content), flattened(new.content))
+            let names = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+            aspects.append(.content(names.map { Setting(name: $0, from: Setting.words(before[$0]), to: Setting.words(after[$0])) }))
         }
         if old.conditions != new.conditions {
             let (a, b) = (old.conditions, new.conditions)

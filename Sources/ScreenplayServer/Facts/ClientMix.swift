@@ -8,10 +8,10 @@ import Synchronization
 ///
 /// What the layout admin offers when a widget is aimed at app versions ("v6, 81 % of requests in
 /// the last 7 days"): targeting from facts, not free text. Counts are this process's (a restart
-/// starts again, each replica counts its own) and cover the requests the service routes;
-/// revalidations answered before routing are not counted. Platforms and languages are what
-/// clients send, so each day keeps at most ``distinctLimit`` of each and counts the rest as
-/// `other`: a client making up names cannot grow it.
+/// starts again, each replica counts its own) and cover every screen request the service answers,
+/// those answered from memory before routing included. Platforms and languages are what clients
+/// send, so each day keeps at most ``distinctLimit`` of each and counts the rest as `other`: a
+/// client making up names cannot grow it.
 public final class ClientMix: Sendable {
     /// The counts of one span of days.
     public struct Counts: Sendable, Hashable {

@@ -41,12 +41,15 @@ let signedOut = false, posting = false;
 // One post at a time: a second press while one is on its way (a double click on Add) is dropped.
 // Content typed on a card and not yet saved by its pause is saved first, so nothing typed is lost
 // when the page is redrawn; `fields` may be a function, read after that (a card's new version).
+let pressed = false;
 async function editorPost(url, fields, focusID, said) {
-  if (posting) return;
-  await flushAutosaves();
-  if (posting) return;
-  posting = true;
-  try { await post(url, typeof fields === "function" ? fields() : fields, focusID, said); } finally { posting = false; }
+  if (pressed) return;
+  pressed = true;
+  try {
+    await flushAutosaves();
+    posting = true;
+    try { await post(url, typeof fields === "function" ? fields() : fields, focusID, said); } finally { posting = false; }
+  } finally { pressed = false; }
 }
 
 async function post(url, fields, focusID, said) {
@@ -279,29 +282,63 @@ doc.addEventListener("load", (event) => {
 // Saved to the draft after a pause in typing, in the background: the typing and the focus stay,
 // the preview (which follows the draft) redraws, and the card's form takes the new version of
 // the widget, so its Save and the next pause save over this one. Errors are shown by their inputs.
+// Saves go one after another (each names the version the last one made); a press waits for them.
 const pending = new Map();
-let autosaving = null;
+let autosaving = Promise.resolve();
+// A save that fails unexpectedly ends there: the next ones still run.
+const queueSave = (card) => { autosaving = autosaving.then(() => saveContent(card)).catch(() => {}); return autosaving; };
 function autosave(card) {
   clearTimeout(pending.get(card.id));
   pending.set(card.id, setTimeout(() => {
     pending.delete(card.id);
-    autosaving = saveContent(card).finally(() => { autosaving = null; });
+    // A press on its way redraws the page: this card's save waits for the next pause after it.
+    if (pressed) return autosave(card);
+    queueSave(card);
   }, 700));
 }
 
-// Saves at once what waits for its pause, and waits for a save on its way.
+// Saves at once what waits for its pause, and waits for every save on its way.
 async function flushAutosaves() {
   for (const [id, timer] of [...pending]) {
     clearTimeout(timer);
     pending.delete(id);
     const card = doc.getElementById(id);
-    if (card) await saveContent(card);
+    if (card) queueSave(card);
   }
-  if (autosaving) await autosaving;
+  await autosaving;
+}
+
+// After a save in the background, every form names the versions the page now has (a Remove or a
+// move from this page is then not refused as someone else's change).
+function takeVersions(page) {
+  const fresh = page.getElementById("main");
+  if (!fresh) return;
+  // Forms are matched by what they do (their address and step), in order among the same: the
+  // fresh page may have more (an Undo button now) or fewer.
+  const key = (form) => `${form.getAttribute("action")}|${form.querySelector("input[name=by]")?.value || ""}|${!!form.querySelector("select[name=place]")}`;
+  const theirs = new Map();
+  for (const form of $$("form", fresh)) {
+    if (!theirs.has(key(form))) theirs.set(key(form), []);
+    theirs.get(key(form)).push(form);
+  }
+  for (const form of $$("form", $("#main"))) {
+    const twin = theirs.get(key(form))?.shift();
+    const seen = twin?.querySelector("input[name=seen]")?.value;
+    if (seen && form.elements.seen) form.elements.seen.value = seen;
+  }
+  const editor = fresh.querySelector("[data-editor]");
+  if (editor && editorRoot()) editorRoot().dataset.seen = editor.dataset.seen;
+}
+
+// An error put beside an input (or taken away) is read with it.
+function describe(input, errorID, present) {
+  const ids = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== errorID);
+  if (present) ids.push(errorID);
+  if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+  else input.removeAttribute("aria-describedby");
 }
 
 async function saveContent(card) {
-  if (posting) return autosave(card);
   const form = $("form.edit", card);
   if (!form || !card.isConnected) return;
   const status = $(".autosave", card) || $("fieldset.content", card).appendChild(
@@ -326,17 +363,17 @@ async function saveContent(card) {
     const twin = page.getElementById(input.id);
     const error = twin && page.getElementById(`${input.id}-error`);
     doc.getElementById(`${input.id}-error`)?.remove();
+    describe(input, `${input.id}-error`, !!error);
     if (error) {
       input.setAttribute("aria-invalid", "true");
-      input.after(doc.importNode(error, true));
+      (doc.getElementById(`${input.id}-count`) || doc.getElementById(`${input.id}-hint`) || input).after(doc.importNode(error, true));
     } else input.removeAttribute("aria-invalid");
   }
   if (!response.ok || errors.length) {
     status.textContent = `Not saved: ${errors[0]?.textContent || "refused"}`;
     return;
   }
-  const seen = $("form.edit input[name=seen]", fresh)?.value;
-  if (seen) form.elements.seen.value = seen;
+  takeVersions(page);
   const summary = $(".content-summary", fresh);
   const mine = $(".content-summary", card);
   if (summary && mine) mine.textContent = summary.textContent;
