@@ -224,9 +224,11 @@ struct AdminEditorTests {
     func versionsFromFacts() async throws {
         try await Self.signedIn { root, demo, cookie, post in
             // Ten readers: six at v6 on iOS, three at v5 on Android, one at v4 on iOS.
-            for (version, platform, count) in [(6, "ios", 6), (5, "android", 3), (4, "ios", 1)] {
+            for (version, platform, language, count) in [(6, "ios", "de-CH", 6), (5, "android", "en", 3), (4, "ios", nil, 1)] as [(Int, String, String?, Int)] {
                 for _ in 0..<count {
-                    let screen = try await raw(.get, root, "/api/v\(version)/screens/home", headers: [HTTPField.Name("Screenplay-Platform")!: platform])
+                    var headers: HTTPFields = [HTTPField.Name("Screenplay-Platform")!: platform]
+                    if let language { headers[.acceptLanguage] = language }
+                    let screen = try await raw(.get, root, "/api/v\(version)/screens/home", headers: headers)
                     #expect(screen.status == .ok)
                 }
             }
@@ -238,6 +240,10 @@ struct AdminEditorTests {
             #expect(!menu.contains("value=\"7\""), "only released versions are offered")
             let upTo = try #require(editor.text.firstMatch(of: /<select id="deal-price-c_maxVersion" name="c.maxVersion">(.*?)<\/select>/)).output.1
             #expect(upTo.contains("<option value=\"4\">up to 4 — 10 % of requests in the last 7 days</option>"), "\(upTo)")
+            // Languages are offered from those readers used, with their share.
+            #expect(editor.text.contains("<datalist id=\"languages-seen\"><option value=\"de\">German — 60 % of requests</option><option value=\"en\">English — 30 % of requests</option></datalist>"))
+            #expect(editor.text.contains("list=\"languages-seen\" id=\"deal-price-c_locales\""))
+            #expect(editor.text.contains("<span class=\"hint\" id=\"deal-price-c_locales-hint\">Seen in the last 7 days: de 60 %, en 30 %.</span>"))
 
             let live = try #require(try await demo.layouts.published(route: "shop")).template
             let work = try #require(live.instances.first { $0.id == "deal-price" }?.parameters["workID"]?.integerValue)

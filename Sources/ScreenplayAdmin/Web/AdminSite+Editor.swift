@@ -60,6 +60,9 @@ extension AdminSite {
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
         var body = "<p id=\"source\">\(source)</p>"
+        body += "<datalist id=\"languages-seen\">" + (Self.languagesSeen(clientMix?.counts()) ?? []).map { seen in
+            "<option value=\"\(HTML.escape(seen.language))\">\(HTML.escape(Self.languageName(seen.language))) — \(Self.percent(seen.share)) of requests</option>"
+        }.joined() + "</datalist>"
         // This editor's own undo and redo, each naming its step; once the last is taken, its
         // button is gone and the notice saying what was done holds the focus instead of nothing.
         let steps = try await layouts.steps(of: route, by: session.admin)
@@ -138,6 +141,11 @@ extension AdminSite {
                         fields += Self.platformBoxes(ticked: Self.platforms(in: values), error: errors[name], id: id)
                     case "c.experiment":
                         fields += Self.experimentMenu(value: values[name] ?? "", experiments: experimentCatalog, error: errors[name], id: id)
+                    case "c.locales":
+                        // The languages readers used, offered as they type, and named with their share.
+                        fields += Self.field(
+                            name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, extra: "list=\"languages-seen\"",
+                            hint: Self.languagesSeen(mix).map { "Seen in the last 7 days: " + $0.map { "\($0.language) \(Self.percent($0.share))" }.joined(separator: ", ") + "." })
                     case "c.minVersion", "c.maxVersion":
                         fields += Self.versionMenu(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, mix: mix)
                     case _ where Self.dateInputs.contains(name):
@@ -386,6 +394,15 @@ extension AdminSite {
                     .joined(separator: " "))
         }
         return chips
+    }
+
+    /// The languages requests named in the last seven days, most used first (at most eight, none
+    /// of `none` or `other`), with their share; `nil` when nothing was counted.
+    static func languagesSeen(_ mix: ClientMix.Counts?) -> [(language: String, share: Double)]? {
+        guard let mix, mix.total > 0 else { return nil }
+        let named = mix.languages.filter { $0.key != "none" && $0.key != "other" }
+        guard !named.isEmpty else { return nil }
+        return named.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(8).map { ($0.key, Double($0.value) / Double(mix.total)) }
     }
 
     /// The share of requests of the last seven days a widget's platforms, versions and
