@@ -60,7 +60,8 @@ extension AdminSite {
         // The refused change's problems, each linking to its field, for the summary at the top.
         var summary: [(target: String, label: String, message: String)] = []
         var body = "<p id=\"source\">\(source)</p>"
-        body += "<datalist id=\"languages-seen\">" + (Self.languagesSeen(clientMix?.counts()) ?? []).map { seen in
+        let mix = clientMix?.counts()
+        body += "<datalist id=\"languages-seen\">" + (Self.languagesSeen(mix) ?? []).map { seen in
             "<option value=\"\(HTML.escape(seen.language))\">\(HTML.escape(Self.languageName(seen.language))) — \(Self.percent(seen.share)) of requests</option>"
         }.joined() + "</datalist>"
         // This editor's own undo and redo, each naming its step; once the last is taken, its
@@ -81,7 +82,6 @@ extension AdminSite {
         // from the verticals that can say; a nicety that never holds the page past a second.
         // The experiments a widget can be shown to a variant of, for each card's menu.
         let experimentCatalog = try await experiments.catalog()
-        let mix = clientMix?.counts()
         var names: [WidgetParameterKey: String] = [:]
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers, timeout: namingWait) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }

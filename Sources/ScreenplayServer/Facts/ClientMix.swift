@@ -59,12 +59,12 @@ public final class ClientMix: Sendable {
         let day = Self.day(of: now)
         let language = locale.flatMap { $0.split(separator: "-").first.map { $0.lowercased() } } ?? "none"
         byDay.withLock { counts in
-            var today = counts[day] ?? Counts()
-            today.total += 1
-            today.versions[version.rawValue, default: 0] += 1
-            Self.count(platform.rawValue, in: &today.platforms)
-            Self.count(language, in: &today.languages)
-            counts[day] = today
+            // In place: a copy of the day's counts taken out and put back would copy its tables on
+            // every request (this runs on the event loop for answers from memory).
+            counts[day, default: Counts()].total += 1
+            counts[day, default: Counts()].versions[version.rawValue, default: 0] += 1
+            Self.count(platform.rawValue, in: &counts[day, default: Counts()].platforms)
+            Self.count(language, in: &counts[day, default: Counts()].languages)
             if counts.count > days { counts = counts.filter { $0.key > day - days } }
         }
     }
