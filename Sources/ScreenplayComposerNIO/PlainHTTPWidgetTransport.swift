@@ -44,8 +44,19 @@ public struct PlainHTTPWidgetTransport: WidgetHTTPTransport {
                 return nil
             }
             defer { tasks.cancelAll() }
-            guard let first = try await tasks.next(), let answer = first else { throw RemoteProviderError.timedOut }
-            return answer
+            do {
+                guard let first = try await tasks.next(), let answer = first else { throw RemoteProviderError.timedOut }
+                return answer
+            } catch let error as RemoteProviderError {
+                throw error
+            } catch {
+                // The deadline met while connecting (NIO's connect timeout is the deadline too), or
+                // a failure that only arrived once the time was up, is the provider's lateness:
+                // said in the same words whichever of the two tasks saw it first.
+                if case ChannelError.connectTimeout = error { throw RemoteProviderError.timedOut }
+                if ContinuousClock.now >= deadline { throw RemoteProviderError.timedOut }
+                throw error
+            }
         }
     }
 

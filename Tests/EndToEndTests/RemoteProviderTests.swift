@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import NIOCore
 import ScreenplayComposer
@@ -137,6 +140,48 @@ struct RemoteProviderTests {
                     return false
                 } catch { return true }
             }())
+    }
+
+    @Test("a provider whose connection is never accepted is late in the same words, at the deadline")
+    func neverAccepted() async throws {
+        // A socket that listens with a backlog of one and never accepts: once two connections wait
+        // in its queue, the kernel drops the next one's SYNs, so connecting hangs until a timeout.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                try #require(bind(listener, raw, size) == 0)
+                try #require(listen(listener, 0) == 0)
+                var length = size
+                try #require(getsockname(listener, raw, &length) == 0)
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        var waiting: [Int32] = []
+        defer { waiting.forEach { close($0) } }
+        for _ in 0..<3 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            waiting.append(client)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, size) } }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        let error = await {
+            do {
+                _ = try await RemoteWidgetProvider(url: "http://127.0.0.1:\(port)/widgets", transport: PlainHTTPWidgetTransport())
+                    .fragments(for: Self.request(timeout: .milliseconds(300)))
+                return "no error"
+            } catch {
+                return String(describing: error)
+            }
+        }()
+        #expect(error.contains("did not answer in time"), "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(5), "gave up near the deadline")
     }
 
     @Test("the plain transport refuses what it cannot call")

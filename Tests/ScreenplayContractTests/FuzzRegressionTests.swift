@@ -32,4 +32,24 @@ struct FuzzRegressionTests {
         #expect(sent.id == "s/ticketOffer")
         #expect(sent.attributes.accessibility?.label == "Tickets")
     }
+
+    /// `Fuzz/Regressions/FuzzScreenDecoding/rows-of-an-unknown-kind.json`: rows whose template is a
+    /// kind this client does not know. Lossy decoding kept each row aside as unknown (an issue, not
+    /// an error), as it does on the wire, but strict decoding threw at the first row: the rows'
+    /// issues all failed a strict decode, where the wire's unknown kinds are only recorded.
+    @Test("Rows of a kind the client does not know decode strictly, as the wire's unknown kinds do, with the same issues as lossy")
+    func rowsOfAnUnknownKind() throws {
+        let data = Data(
+            #"{"id": "s", "title": "S", "state": {"works": {"type": {"array": "string"}, "initial": ["a", "b"]}}, "sections": [{"id": "main", "components": [{"type": "rows", "id": "works", "items": "works", "template": {"type": "lince", "text": "${item}"}}]}]}"#.utf8)
+        let strict = try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Screen.self, from: data)
+        let lossy = try ScreenplayDecoder(mode: .lossy, apiVersion: .v6).decode(Screen.self, from: data)
+        #expect(strict.value == lossy.value)
+        #expect(strict.issues == lossy.issues)
+        #expect(strict.issues.map(\.path) == ["$.sections[0].components[0].rows[0]", "$.sections[0].components[0].rows[1]"])
+        #expect(strict.issues.allSatisfy { $0.kind == .unknownKind && $0.message.contains("'lince'") })
+        #expect(strict.value.sections[0].components.map(\.kind.rawValue) == ["lince", "lince"])
+        // A row that is no component (a text without its text) still fails a strict decode, at its path.
+        let broken = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""lince", "text""#, with: #""text", "title""#).utf8)
+        #expect(throws: ScreenplayDecodingError.self) { try ScreenplayDecoder(mode: .strict, apiVersion: .v6).decode(Screen.self, from: broken) }
+    }
 }

@@ -110,11 +110,13 @@ extension Screen: Codable {
             let expanded = expandingRows(
                 apiVersion: decoder.screenplayAPIVersion, locale: decoder.screenplayLocale, customKinds: decoder.issueLog?.customKinds ?? [])
             sections = expanded.value.sections
+            // As on the wire: a strict decode fails at an element left out, and records, as a
+            // lossy one does, an unknown kind kept aside or an unknown value replaced.
             for issue in refused.issues + expanded.issues {
-                guard let log = decoder.issueLog, log.mode == .lossy else {
+                if issue.kind == .invalidElement && decoder.issueLog?.mode != .lossy {
                     throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(issue.path): \(issue.message)"))
                 }
-                log.record(issue)
+                decoder.issueLog?.record(issue)
             }
         }
     }
