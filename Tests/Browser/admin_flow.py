@@ -1138,6 +1138,48 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(self.none(By.ID, "unpin-all"))
         self.assertTrue(self.browser.find_elements(By.ID, "pin-live-deal-price"))
 
+    def test_device_previews_draw_ios_and_android_in_their_phones_light_and_dark_with_fallbacks_labelled(self):
+        self.sign_in()
+        self.open("/admin/pages/shop/preview?platform=web")
+        self.assertTrue(self.none(By.CSS_SELECTOR, "figure.device"), "the web is not framed")
+        # Chosen in the form as a person would: Android, version 4, dark.
+        Select(self.browser.find_element(By.ID, "platform")).select_by_visible_text("Android")
+        Select(self.browser.find_element(By.ID, "version")).select_by_visible_text("4")
+        Select(self.browser.find_element(By.ID, "appearance")).select_by_visible_text("Dark")
+        self.submit("show")
+        expected = {("android", "dark"): ("rgb(20, 18, 24)", "Roboto"), ("ios", "light"): ("rgb(242, 242, 247)", "-apple-system")}
+        for (platform, appearance), (background, font) in expected.items():
+            if platform == "ios":
+                self.open("/admin/pages/shop/preview?platform=ios&version=6&appearance=light")
+            frame = self.browser.find_element(By.ID, "device-live")
+            self.assertEqual(frame.get_attribute("data-appearance"), appearance)
+            self.assertIn(f"Live on {'iOS' if platform == 'ios' else 'Android'} at API version", frame.text)
+            screen = frame.find_element(By.CSS_SELECTOR, ".rendered")
+            # The platform's own tokens, whatever the browser's scheme.
+            for scheme in ("light", "dark"):
+                self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                style = self.browser.execute_script("const s = getComputedStyle(arguments[0]); return [s.backgroundColor, s.fontFamily]", screen)
+                self.assertEqual(style[0], background, f"{platform} {appearance} with the browser {scheme}")
+                self.assertIn(font, style[1])
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+            # The deal's card is its fallback, labelled right above it.
+            label = frame.find_element(By.CSS_SELECTOR, '[data-node="id:preview-fallback-deal-offer"]')
+            card = frame.find_element(By.CSS_SELECTOR, '[data-node="id:deal-offer"]')
+            self.assertIn("recordingOffer", label.text)
+            self.assertLessEqual(label.rect["y"] + label.rect["height"], card.rect["y"] + 4, "the label sits above its card")
+            self.assertLessEqual(frame.rect["width"], 433, "a phone's width")
+            self.check_accessible(f"{platform} preview, {appearance}")
+            self.browser.execute_script("arguments[0].scrollIntoView()", frame)
+            self.shot(f"17-device-{platform}-{appearance}")
+            self.shot_phone_dark(f"17b-device-{platform}-{appearance}-phone-dark", scroll_to="device-live")
+            self.browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+            try:
+                width = self.browser.execute_script("return document.documentElement.scrollWidth")
+            finally:
+                self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.assertLessEqual(width, 390, "the device preview scrolls sideways on a phone")
+
     def test_the_pages_no_other_flow_checks_are_accessible_too(self):
         """axe on the admin pages the flows above do not reach: new experiment, not-found pages and refusals."""
         self.sign_in()

@@ -421,6 +421,32 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("iOS and Android are drawn in a phone of theirs, light or dark as chosen, with each fallback labelled before it; the web is not framed")
+    func devicePreviews() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let android = try await raw(.get, root, "/admin/pages/shop/preview?platform=android&version=4&appearance=dark", headers: cookie)
+            #expect(android.status == .ok)
+            #expect(android.text.contains(#"<figure class="device device-android" data-appearance="dark" id="device-live">"#))
+            #expect(android.text.contains("<figcaption>Live on Android at API version 4, dark</figcaption>"))
+            #expect(android.text.contains(#"<option value="dark" selected>Dark</option>"#))
+            // The deal's card, which the app draws itself, shows its fallback with a label right before it.
+            let label = try #require(android.text.range(of: "Fallback: an app that draws recordingOffer itself shows its own here; shown as a list row"))
+            let card = try #require(android.text.range(of: #"data-node="id:deal-offer""#, range: label.upperBound..<android.text.endIndex))
+            #expect(!android.text[label.upperBound..<card.lowerBound].contains("data-node=\"id:"), "nothing between the label and its card")
+            #expect(android.text.contains(#"[data-node="id:deal-offer"]{outline:2px dotted var(--mark-fallback)"#))
+            #expect(android.text.contains(".device-android[data-appearance=dark] .rendered{--sp-primaryText:#e6e0e9"))
+
+            let ios = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios&version=6", headers: cookie)
+            #expect(ios.text.contains(#"<figure class="device device-ios" data-appearance="light" id="device-live">"#))
+            #expect(ios.text.contains(#"<div class="columns devices">"#))
+
+            let web = try await raw(.get, root, "/admin/pages/shop/preview?platform=web&appearance=dark", headers: cookie)
+            #expect(web.status == .ok)
+            #expect(!web.text.contains("<figure class=\"device"))
+            #expect(web.text.contains(#"<div class="rendered" tabindex="0" role="region" aria-label="Live as rendered">"#))
+        }
+    }
+
     @Test("the audit log says what an experiment change did in words, with the definition it replaced folded away")
     func experimentAuditInWords() async throws {
         try await Self.signedIn { root, demo, cookie, post in

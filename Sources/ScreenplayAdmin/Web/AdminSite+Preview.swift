@@ -147,16 +147,30 @@ extension AdminSite {
             }
         }
         let catalogOfKinds = pages?.composer.catalog
+        // iOS and Android are drawn in a phone of theirs, in the appearance chosen.
+        let device = PreviewDevice(rawValue: settings.platform)
+        let appearance = Self.appearance(query)
         var columns = ""
         for (name, column) in [("Draft", composed.draft), ("Live", composed.live)] {
             guard let (template, page) = column else {
                 columns += "<section class=\"column\" id=\"preview-\(name.lowercased())\"><h2>\(name)</h2><p>None.</p></section>"
                 continue
             }
-            let screen = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
+            let decoded = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
+            // A failed widget is a marked box where it would be, not a gap.
+            let fates = "\(device?.name ?? settings.platform) at API version \(settings.version)"
+            let screen = decoded.map {
+                Self.labellingFallbacks(
+                    in: Self.showingFailures(in: $0, template: template, reports: page.widgets), reports: page.widgets, catalog: catalogOfKinds,
+                    version: settings.version, context: fates)
+            }
             // Inert: its buttons and links are the app's, not a way out of the preview.
-            let rendered = screen.map { "<main inert>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
+            let html = screen.map { "<main inert>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             let instances = Dictionary(template.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            marks += Self.fateMarks(column: name.lowercased(), reports: page.widgets)
+            let rendered =
+                device.map { Self.deviceFrame(html, device: $0, appearance: appearance, column: name, version: settings.version) }
+                ?? "<div class=\"rendered\" tabindex=\"0\" role=\"region\" aria-label=\"\(name) as rendered\">\(html)</div>"
             var rows = ""
             for widget in page.widgets {
                 let latency = widget.providerLatency.map(Self.milliseconds) ?? "–"
@@ -181,7 +195,7 @@ extension AdminSite {
                 : ""
             columns += """
                 <section class="column" id="preview-\(name.lowercased())"><h2>\(name == "Live" ? "Live (revision \(template.revision))" : "Draft")</h2>
-                \(retry)<div class="rendered" tabindex="0" role="region" aria-label="\(name) as rendered">\(rendered)</div>
+                \(retry)\(rendered)
                 <table><caption>\(page.bytes.count) bytes in \(Self.milliseconds(page.duration))\(page.isOverBudget ? ", over budget" : "")</caption>
                 <thead><tr><th>Widget</th><th>Change</th><th>Latency</th><th>Bytes</th><th>What happened</th><th>Its answer</th></tr></thead><tbody>\(rows)</tbody></table></section>
                 """
@@ -203,11 +217,15 @@ extension AdminSite {
         }.joined()
         let versions = APIVersion.supported.lowerBound.rawValue...APIVersion.supported.upperBound.rawValue
         let versionOptions = versions.map { "<option\($0 == settings.version ? " selected" : "")>\($0)</option>" }.joined()
+        let appearanceOptions = [("light", "Light"), ("dark", "Dark")].map { value, label in
+            "<option value=\"\(value)\"\(value == appearance ? " selected" : "")>\(label)</option>"
+        }.joined()
         let path = "\(prefix)/pages/\(Self.pathEscape(route))/preview"
         let body = """
             <form method="get" action="\(path)" class="edit" id="preview-form">
             <label for="platform">Device</label><select id="platform" name="platform">\(platforms)</select>
             <label for="version">API version</label><select id="version" name="version">\(versionOptions)</select>
+            <label for="appearance">Appearance (iOS and Android)</label><select id="appearance" name="appearance">\(appearanceOptions)</select>
             <label for="user">User id (empty: anonymous)</label><input id="user" name="user" value="\(HTML.escape(settings.user ?? ""))">
             <label for="locale">Language (de, fr-CH; empty: none)</label><input id="locale" name="locale" value="\(HTML.escape(settings.locale ?? ""))">
             <label for="segments">Segments (comma-separated)</label><input id="segments" name="segments" value="\(HTML.escape(settings.segments.sorted().joined(separator: ", ")))">
@@ -216,12 +234,13 @@ extension AdminSite {
             <style id="preview-marks">\(marks)</style>
             \(changes)
             <p class="legend">Outlined: <span class="mark mark-added">added</span> <span class="mark mark-moved">moved</span> \
-            <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page.</p>
+            <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page. \
+            Dotted and labelled in the screen: a widget this app draws as its fallback; dashed: a provider failure.</p>
             \(pinned.isEmpty ? "" : """
                 <form method="post" action="\(pinAction)" id="pins">\(csrf)\(backQuery)<input type="hidden" name="pin" value="none">\
                 <p>\(pinned.count) pinned answer\(pinned.count == 1 ? "" : "s"): \(HTML.escape(pinned.keys.sorted().joined(separator: ", "))); \
                 those widgets do not ask their providers while you edit. <button type="submit" id="unpin-all">Unpin all</button></p></form>
-                """)<div class="columns">\(columns)</div>
+                """)<div class="columns\(device == nil ? "" : " devices")">\(columns)</div>
             """
         // Live when the server announces changes: the stream names this same preview.
         let live =
@@ -231,7 +250,7 @@ extension AdminSite {
         // The screens in the site's own look, confined to the preview boxes.
         return Self.page(
             title: "Preview of \(route)", session: session, prefix: prefix, notice: notice, body: body,
-            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle, mainAttributes: live)
+            extraStyle: HTMLRenderer.stylesheet(scopedTo: ".rendered") + Self.markStyle + Self.deviceStyle, mainAttributes: live)
     }
 
     /// The colors of the change marks, light and dark; the words beside them say the same.
