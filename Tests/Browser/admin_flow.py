@@ -179,6 +179,15 @@ class AdminInTheBrowser(unittest.TestCase):
         finally:
             browser.implicitly_wait(10)
 
+    def width_on_a_phone(self):
+        """The page's scroll width on a 390 px phone (then back to the desktop): over 390, it scrolls sideways."""
+        self.browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            return self.browser.execute_script("return document.documentElement.scrollWidth")
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     def shot_phone_dark(self, name, scroll_to=None):
         """The page as a phone in dark mode sees it (390 px wide; scrolled to the element `scroll_to`), then back to the desktop in light."""
         self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
@@ -1125,13 +1134,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(Select(self.browser.find_element(By.ID, "platform")).first_selected_option.get_attribute("value"), "web", "the same preview")
         self.check_accessible("preview with a pin")
         # On a phone the preview fits the screen: no sideways scrolling.
-        self.browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        try:
-            width = self.browser.execute_script("return document.documentElement.scrollWidth")
-        finally:
-            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        self.assertLessEqual(width, 390, "the preview scrolls sideways on a phone")
+        self.assertLessEqual(self.width_on_a_phone(), 390, "the preview scrolls sideways on a phone")
         self.shot("16-preview-pinned")
         self.shot_phone_dark("16b-preview-pinned-phone-dark")
         self.submit("unpin-all")
@@ -1172,13 +1175,7 @@ class AdminInTheBrowser(unittest.TestCase):
             self.browser.execute_script("arguments[0].scrollIntoView()", frame)
             self.shot(f"17-device-{platform}-{appearance}")
             self.shot_phone_dark(f"17b-device-{platform}-{appearance}-phone-dark", scroll_to="device-live")
-            self.browser.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-            try:
-                width = self.browser.execute_script("return document.documentElement.scrollWidth")
-            finally:
-                self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            self.assertLessEqual(width, 390, "the device preview scrolls sideways on a phone")
+            self.assertLessEqual(self.width_on_a_phone(), 390, "the device preview scrolls sideways on a phone")
 
     def test_the_pages_no_other_flow_checks_are_accessible_too(self):
         """axe on the admin pages the flows above do not reach: new experiment, not-found pages and refusals."""

@@ -136,6 +136,8 @@ extension AdminSite {
         // widget's row, so the difference reads without color too.
         let diff = composed.draft.map { TemplateDiff(from: composed.live?.template, to: $0.template) }
         var marks = ""
+        // What the app draws instead, and failures: before the change marks, which win an outline.
+        var fateMarks = ""
         var changeOf: [String: String] = [:]
         for (ids, change, column) in [
             (diff?.addedWidgets ?? [], "added", "draft"), (diff?.movedWidgets ?? [], "moved", "draft"),
@@ -167,7 +169,7 @@ extension AdminSite {
             // Inert: its buttons and links are the app's, not a way out of the preview.
             let html = screen.map { "<main inert>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             let instances = Dictionary(template.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            marks += Self.fateMarks(column: name.lowercased(), reports: page.widgets)
+            fateMarks += Self.fateMarks(column: name.lowercased(), reports: page.widgets)
             let rendered =
                 device.map { Self.deviceFrame(html, device: $0, appearance: appearance, column: name, version: settings.version) }
                 ?? "<div class=\"rendered\" tabindex=\"0\" role=\"region\" aria-label=\"\(name) as rendered\">\(html)</div>"
@@ -231,7 +233,7 @@ extension AdminSite {
             <label for="segments">Segments (comma-separated)</label><input id="segments" name="segments" value="\(HTML.escape(settings.segments.sorted().joined(separator: ", ")))">
             \(variantInputs)<button type="submit" id="show">Show</button></form>
             <p><a href="\(prefix)/pages/\(Self.pathEscape(route))/edit">Back to the editor</a></p>
-            <style id="preview-marks">\(marks)</style>
+            <style id="preview-marks">\(fateMarks)\(marks)</style>
             \(changes)
             <p class="legend">Outlined: <span class="mark mark-added">added</span> <span class="mark mark-moved">moved</span> \
             <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page. \
