@@ -49,6 +49,9 @@ public struct PlainHTTPWidgetTransport: WidgetHTTPTransport {
                 return answer
             } catch let error as RemoteProviderError {
                 throw error
+            } catch let error as CancellationError {
+                // The caller gave up: theirs to say, not the provider's lateness.
+                throw error
             } catch {
                 // The deadline met while connecting (NIO's connect timeout is the deadline too), or
                 // a failure that only arrived once the time was up, is the provider's lateness:

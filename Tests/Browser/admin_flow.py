@@ -433,18 +433,29 @@ class AdminInTheBrowser(unittest.TestCase):
         self.check_accessible("compare")
         self.shot("05c-compare")
 
-        # The audit log says who did what, and what it changed, at times in the reader's zone (UTC
-        # in the markup, and without the script).
-        self.browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+        # The audit log says who did what, and what it changed, at times in the zone the admin
+        # chose (UTC until then; UTC in the markup), whatever the browser's own zone.
+        self.browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
         self.open("/admin/audit")
-        WebDriverWait(self.browser, 10).until(lambda _: self.browser.execute_script(
-            "return document.querySelector('#audit time').hasAttribute('title')"))
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "#audit time").text.endswith(" UTC"))
+        self.browser.find_element(By.ID, "time-zone-link").click()
+        zone = self.browser.find_element(By.ID, "zone")
+        zone.clear()
+        zone.send_keys("Asia/Tokio")
+        self.submit("save-time-zone")
+        self.assertIn("is not a time zone this server knows", self.browser.find_element(By.ID, "zone-error").text)
+        self.assertEqual(self.browser.find_element(By.ID, "zone").get_attribute("value"), "Asia/Tokio", "what was typed is kept")
+        self.check_accessible("a time zone refused")
+        zone = self.browser.find_element(By.ID, "zone")
+        zone.clear()
+        zone.send_keys("Asia/Tokyo")
+        self.submit("save-time-zone")
+        self.assertEqual(self.browser.find_element(By.ID, "time-zone-link").text, "Times in Asia/Tokyo")
+        self.open("/admin/audit")
         time = self.browser.find_element(By.CSS_SELECTOR, "#audit time")
-        self.assertIn("(Asia/Tokyo)", time.text)
-        self.assertTrue(time.get_attribute("title").endswith(" UTC"))
         stamp = time.get_attribute("datetime")  # 2026-11-24T23:57:30Z
         tokyo = (int(stamp[11:13]) + 9) % 24
-        self.assertRegex(time.text, rf"\b({tokyo}|{tokyo % 12 or 12}):{stamp[14:16]}\b", "nine hours ahead of UTC")
+        self.assertRegex(time.text, rf" {tokyo:02d}:{stamp[14:16]} Asia/Tokyo$", "nine hours ahead of UTC")
         self.browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         audit = self.browser.find_element(By.ID, "audit").text
         for action in ("rollback", "publish", "disable widget", "save draft"):
@@ -1140,6 +1151,14 @@ class AdminInTheBrowser(unittest.TestCase):
         self.submit("unpin-all")
         self.assertTrue(self.none(By.ID, "unpin-all"))
         self.assertTrue(self.browser.find_elements(By.ID, "pin-live-deal-price"))
+        # Unpinned, a widget keeps the answer its provider gave this preview, until asked again.
+        self.open("/admin/pages/shop/preview?platform=web")
+        row = self.browser.find_element(By.ID, "pin-live-deal-price").find_element(By.XPATH, "./ancestor::tr")
+        self.assertIn("Kept answer", row.text)
+        self.submit("fresh-answers")
+        self.assertIn("Asked the providers again", self.browser.find_element(By.ID, "notice").text)
+        row = self.browser.find_element(By.ID, "pin-live-deal-price").find_element(By.XPATH, "./ancestor::tr")
+        self.assertNotIn("Kept answer", row.text)
 
     def test_device_previews_draw_ios_and_android_in_their_phones_light_and_dark_with_fallbacks_labelled(self):
         self.sign_in()
@@ -1166,7 +1185,7 @@ class AdminInTheBrowser(unittest.TestCase):
                 self.assertIn(font, style[1])
             self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
             # The deal's card is its fallback, labelled right above it.
-            label = frame.find_element(By.CSS_SELECTOR, '[data-node="id:preview-fallback-deal-offer"]')
+            label = frame.find_element(By.CSS_SELECTOR, '[data-node="id:preview fallback deal-offer"]')
             card = frame.find_element(By.CSS_SELECTOR, '[data-node="id:deal-offer"]')
             self.assertIn("recordingOffer", label.text)
             self.assertLessEqual(label.rect["y"] + label.rect["height"], card.rect["y"] + 4, "the label sits above its card")
@@ -1710,7 +1729,7 @@ class AdminInTheBrowser(unittest.TestCase):
         field.send_keys(Keys.TAB)
         field.send_keys("0900AM")
         self.submit("confirm-schedule", plain)
-        self.assertIn("2099-06-01 09:00:00 UTC", plain.find_element(By.ID, "schedule").text)
+        self.assertIn("2099-06-01 09:00 UTC", plain.find_element(By.ID, "schedule").text)
         self.submit("cancel-schedule", plain)
         self.assertIn("cancelled", plain.find_element(By.CSS_SELECTOR, ".notice").text)
         self.assertTrue(self.none(By.ID, "schedule", plain))

@@ -389,7 +389,7 @@ struct AdminEditorTests {
         }
     }
 
-    @Test("the preview pins a widget's last answer and unpins it, coming back to the same preview each time")
+    @Test("the preview keeps each widget's answer, asks again on request, pins a widget's last answer and unpins it, coming back to the same preview each time")
     func previewPins() async throws {
         try await Self.signedIn { root, demo, cookie, post in
             let preview = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios&version=4", headers: cookie)
@@ -418,6 +418,19 @@ struct AdminEditorTests {
             let unpinned = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios", headers: cookie)
             #expect(!unpinned.text.contains("id=\"unpin-all\"") && !unpinned.text.contains("Pinned answer"))
             #expect(unpinned.text.contains("id=\"pin-live-deal-price\""))
+
+            // Without a pin, each widget keeps the answer it first gave this preview; asked for,
+            // fresh answers replace them (and are kept in turn).
+            let again = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios", headers: cookie)
+            let keptRow = try #require(again.text.range(of: "<tr><td>deal-price</td>").map { String(again.text[$0.lowerBound...].prefix(600)) })
+            #expect(keptRow.contains("<td>–</td>") && keptRow.contains("Kept answer (from <time datetime="), "\(keptRow)")
+            #expect(again.text.contains("id=\"fresh-answers\""))
+            let fresh = try await post("/admin/pages/shop/preview/pins", ["pin": "fresh", "query": "?platform=ios"])
+            #expect(fresh.headers[.location] == "/admin/pages/shop/preview?done=fresh&platform=ios")
+            let asked = try await raw(.get, root, try #require(fresh.headers[.location]), headers: cookie)
+            #expect(asked.text.contains("Asked the providers again"))
+            let askedRow = try #require(asked.text.range(of: "<tr><td>deal-price</td>").map { String(asked.text[$0.lowerBound...].prefix(600)) })
+            #expect(!askedRow.contains("Kept answer"), "asked now, not kept: \(askedRow)")
         }
     }
 
@@ -439,6 +452,12 @@ struct AdminEditorTests {
             let ios = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios&version=6", headers: cookie)
             #expect(ios.text.contains(#"<figure class="device device-ios" data-appearance="light" id="device-live">"#))
             #expect(ios.text.contains(#"<div class="columns devices">"#))
+
+            // Version 3 sends no component ids: nothing is placed in the screen, and the page says the table names them.
+            let old = try await raw(.get, root, "/admin/pages/shop/preview?platform=ios&version=3", headers: cookie)
+            #expect(old.text.contains(#"id="live-unplaced">API version 3 sends no component ids"#))
+            #expect(!old.text.contains("preview fallback "))
+            #expect(!ios.text.contains("-unplaced"))
 
             let web = try await raw(.get, root, "/admin/pages/shop/preview?platform=web&appearance=dark", headers: cookie)
             #expect(web.status == .ok)

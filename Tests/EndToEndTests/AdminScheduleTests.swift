@@ -64,6 +64,52 @@ struct AdminScheduleTests {
         }
     }
 
+    @Test("the admin's time zone: chosen once, a name the system does not know refused beside its field; every time shown and every picker read in it")
+    func timeZone() async throws {
+        try await AdminEditorTests.signedIn { root, demo, cookie, post in
+            let page = try await raw(.get, root, "/admin/time-zone", headers: cookie)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Times in UTC</a>") && page.text.contains(#"<option value="Europe/Zurich"></option>"#))
+            let refused = try await post("/admin/time-zone", ["zone": "Mars/Olympus_Mons"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="zone-error">“Mars/Olympus_Mons” is not a time zone this server knows"#))
+            #expect(refused.text.contains(#"value="Mars/Olympus_Mons""#), "what was typed is kept")
+            #expect(refused.headers[.setCookie] == nil)
+
+            let chosen = try await post("/admin/time-zone", ["zone": "Europe/Zurich"])
+            #expect(chosen.status == .seeOther)
+            let setCookie = try #require(chosen.headers[values: .setCookie].first { $0.hasPrefix(AdminSite.zoneCookie) })
+            #expect(setCookie.hasPrefix("screenplay_admin_zone=Europe/Zurich;") && setCookie.contains("Path=/admin"))
+            var zoned = cookie
+            zoned[.cookie] = (cookie[.cookie] ?? "") + "; screenplay_admin_zone=Europe/Zurich"
+
+            // A schedule typed as 10:00 in Zurich in January is 09:00 UTC, and is shown as typed.
+            var draft = try #require(try await demo.layouts.published(route: "shop")).template
+            draft.sections[1].title = "Deal of the winter"
+            try await demo.layouts.saveDraft(draft, by: "ada")
+            let digest = try #require(try await demo.layouts.draft(of: "shop")).template.digest
+            let review = try await raw(.get, root, "/admin/pages/shop/publish", headers: zoned)
+            #expect(review.text.contains("Publish at (Europe/Zurich)") && review.text.contains("Times in Europe/Zurich</a>"))
+            let csrf = try #require(review.text.range(of: #"name="csrf" value=""#).map { String(review.text[$0.upperBound...].prefix { $0 != "\"" }) })
+            var form = zoned
+            form[.contentType] = "application/x-www-form-urlencoded"
+            let body = "csrf=\(csrf)&confirm=yes&expectedDraft=\(AdminSite.queryEscape(digest))&at=2099-01-15T10%3A00"
+            let scheduled = try await raw(.post, root, "/admin/pages/shop/schedule", headers: form, body: Array(body.utf8))
+            #expect(scheduled.status == .seeOther, "\(scheduled.text.prefix(800))")
+            let schedule = try #require(try await demo.layouts.scheduledPublishes().first)
+            #expect(ScheduledPublish.stored(schedule.at) == "2099-01-15T09:00:00Z")
+            let shown = try await raw(.get, root, "/admin/pages/shop", headers: zoned)
+            #expect(shown.text.contains(#"<time datetime="2099-01-15T09:00:00Z">2099-01-15 10:00 Europe/Zurich</time>"#))
+            // Without the cookie the same page reads in UTC.
+            let utc = try await raw(.get, root, "/admin/pages/shop", headers: cookie)
+            #expect(utc.text.contains(#"<time datetime="2099-01-15T09:00:00Z">2099-01-15 09:00 UTC</time>"#))
+            // A cookie naming no zone is UTC.
+            var bogus = cookie
+            bogus[.cookie] = (cookie[.cookie] ?? "") + "; screenplay_admin_zone=%3Cscript%3E"
+            #expect(try await raw(.get, root, "/admin/pages/shop", headers: bogus).text.contains("2099-01-15 09:00 UTC"))
+        }
+    }
+
     @Test("a cancelled schedule publishes nothing; cancelling twice says it was already gone")
     func cancel() async throws {
         try await AdminEditorTests.signedIn { root, demo, cookie, post in

@@ -47,8 +47,8 @@ struct DevicePreviewTests {
         ]
         let shown = AdminSite.showingFailures(in: Self.screen, template: Self.template, reports: reports)
         #expect(shown.sections.map(\.id) == ["top", "lonely", "end"])
-        #expect(shown.sections[0].components.compactMap(\.id) == ["a", "preview-failure-b", "c"])
-        #expect(shown.sections[1].components.compactMap(\.id) == ["preview-failure-d"])
+        #expect(shown.sections[0].components.compactMap(\.id) == ["a", "preview failure b", "c"])
+        #expect(shown.sections[1].components.compactMap(\.id) == ["preview failure d"])
         #expect(shown.sections[1].header?.title == "Only a failure")
         // Switched off is a decision, not a failure: no box.
         #expect(shown.sections[2].components.compactMap(\.id) == ["e"])
@@ -69,22 +69,31 @@ struct DevicePreviewTests {
             let labelled = AdminSite.labellingFallbacks(
                 in: Self.screen, reports: reports, catalog: catalog, version: version, context: "Android at API version \(version)")
             return labelled.sections[0].components.compactMap { component in
-                guard case .text(let text) = component.content, component.id?.hasPrefix("preview-fallback-") == true else { return nil }
+                guard case .text(let text) = component.content, component.id?.hasPrefix("preview fallback ") == true else { return nil }
                 return "\(component.id ?? ""): \(text.text)"
             }
         }
         #expect(
             labels(version: 4) == [
-                "preview-fallback-a: Fallback: Android at API version 4 cannot draw banner; shown as a bold line of text",
-                "preview-fallback-c: Provider failure: its provider failed (down); a stand-in shown",
+                "preview fallback a: Fallback: Android at API version 4 cannot draw banner; shown as a bold line of text",
+                "preview fallback c: Provider failure: its provider failed (down); a stand-in shown",
             ])
-        #expect(labels(version: 6).first == "preview-fallback-a: Fallback: an app that draws banner itself shows its own here; shown as a bold line of text")
+        #expect(labels(version: 6).first == "preview fallback a: Fallback: an app that draws banner itself shows its own here; shown as a bold line of text")
         // Each label comes right before its widget.
         let labelled = AdminSite.labellingFallbacks(in: Self.screen, reports: reports, catalog: catalog, version: 6, context: "iOS")
-        #expect(labelled.sections[0].components.compactMap(\.id) == ["preview-fallback-a", "a", "preview-fallback-c", "c"])
+        #expect(labelled.sections[0].components.compactMap(\.id) == ["preview fallback a", "a", "preview fallback c", "c"])
         let css = AdminSite.fateMarks(column: "draft", reports: reports)
         #expect(css.contains(#"#preview-draft .rendered [data-node="id:a"]{outline:2px dotted"#))
         #expect(css.contains(#"#preview-draft .rendered [data-node="id:c"]{outline:2px dashed"#))
+        // A stand-in for a reason that is no provider's failure (the request was cancelled) is not called one.
+        let cancelled = [Self.report("a", .fallback(.unavailable(.cancelled)))]
+        let standIn = AdminSite.labellingFallbacks(in: Self.screen, reports: cancelled, catalog: catalog, version: 6, context: "iOS")
+        guard case .text(let words) = standIn.sections[0].components[0].content else {
+            Issue.record("a label first")
+            return
+        }
+        #expect(words.text == "A stand-in shown: the request was cancelled")
+        #expect(AdminSite.fateMarks(column: "live", reports: cancelled).contains(#"[data-node="id:a"]{outline:2px dotted"#))
     }
 
     @Test("the appearance is light unless dark is asked for")

@@ -6,8 +6,9 @@ import ScreenplayServer
 import Synchronization
 import Testing
 
-/// Pinned provider answers in the preview: remembered per session, page and widget; a pinned
-/// widget is not asked again while its kind and parameters stay; memory is bounded.
+/// Provider answers in the preview: kept per session, page and widget, so a widget is not asked
+/// again while its kind and parameters stay, until fresh answers are asked for (pinned widgets
+/// keep theirs through that too); memory is bounded.
 @Suite("Preview pins")
 struct PreviewPinsTests {
     /// A provider answering `{"type": kind, "n": call}` for every instance, counting its calls
@@ -37,20 +38,27 @@ struct PreviewPinsTests {
     let a = WidgetInstance(id: "a", kind: "banner", vertical: "v", parameters: ["slot": "top"])
     let b = WidgetInstance(id: "b", kind: "banner", vertical: "v", parameters: [:])
 
-    @Test("a pinned widget keeps its answer and entities without asking; the others are asked; another session is not affected")
-    func pinnedIsNotAsked() async throws {
+    @Test("every widget keeps its first answer and entities without asking again; fresh answers ask again, except for pinned widgets; another session is not affected")
+    func keptIsNotAsked() async throws {
         let base = Counting()
         let pins = PreviewPins()
         let provider = PinningProvider(base: base, pins: pins, session: "s1", route: "shop")
         _ = try await provider.fragments(for: request([a, b]))
+        let second = try await provider.fragments(for: request([a, b]))
+        #expect(second.fragments["a"] == .json(["type": "banner", "n": 1]), "the kept answer, from the first call")
+        #expect(second.fragments["b"] == .json(["type": "banner", "n": 1]))
+        #expect(second.entities["price/1"] == ["price": "€1"], "the kept answer's entities come with it")
+        #expect(base.calls.withLock { $0 } == [["a", "b"]], "the provider was asked once")
+
         #expect(await pins.pin(.init(session: "s1", route: "shop", widget: "a")))
         #expect(await !pins.pin(.init(session: "s1", route: "shop", widget: "never-answered")))
-
-        let second = try await provider.fragments(for: request([a, b]))
-        #expect(second.fragments["a"] == .json(["type": "banner", "n": 1]), "the pinned answer, from the first call")
-        #expect(second.fragments["b"] == .json(["type": "banner", "n": 2]))
-        #expect(second.entities["price/1"] == ["price": "€1"], "the pinned answer's entities come with it")
-        #expect(base.calls.withLock { $0 } == [["a", "b"], ["b"]], "the provider was not asked for the pinned widget")
+        await pins.forgetAnswers(session: "s1", route: "shop")
+        let fresh = try await provider.fragments(for: request([a, b]))
+        #expect(base.calls.withLock { $0.last } == ["b"], "asked again for what is not pinned")
+        #expect(fresh.fragments["a"] == .json(["type": "banner", "n": 1]), "the pin held")
+        #expect(fresh.fragments["b"] == .json(["type": "banner", "n": 2]))
+        _ = try await provider.fragments(for: request([a, b]))
+        #expect(base.calls.withLock { $0.count } == 2, "the fresh answer is kept in turn")
 
         // Another admin's preview of the same page asks for everything.
         let other = PinningProvider(base: base, pins: pins, session: "s2", route: "shop")
@@ -58,16 +66,24 @@ struct PreviewPinsTests {
         #expect(base.calls.withLock { $0.last } == ["a"])
     }
 
-    @Test("a failing provider: the pinned widget still shows; with nothing pinned the failure is the provider's")
+    @Test("a failing provider: kept and pinned widgets still show; a failure is never kept, so the next look asks again")
     func failingProvider() async throws {
         let base = Counting()
         let pins = PreviewPins()
         let provider = PinningProvider(base: base, pins: pins, session: "s", route: "shop")
-        _ = try await provider.fragments(for: request([a, b]))
-        _ = await pins.pin(.init(session: "s", route: "shop", widget: "a"))
         base.failing.store(true, ordering: .relaxed)
+        await #expect(throws: CancellationError.self) { try await provider.fragments(for: request([a, b])) }
+        base.failing.store(false, ordering: .relaxed)
+        _ = try await provider.fragments(for: request([a, b]))
+        #expect(base.calls.withLock { $0.count } == 2, "the failure was not kept: asked again")
+
+        base.failing.store(true, ordering: .relaxed)
+        let kept = try await provider.fragments(for: request([a, b]))
+        #expect(kept.fragments.keys.sorted() == ["a", "b"], "kept answers need no provider")
+        _ = await pins.pin(.init(session: "s", route: "shop", widget: "a"))
+        await pins.forgetAnswers(session: "s", route: "shop")
         let answer = try await provider.fragments(for: request([a, b]))
-        #expect(answer.fragments.keys.sorted() == ["a"])
+        #expect(answer.fragments.keys.sorted() == ["a"], "the pinned widget shows; b's provider failed")
         await pins.unpin(session: "s", route: "shop", widget: nil)
         await #expect(throws: CancellationError.self) { try await provider.fragments(for: request([a, b])) }
     }
@@ -90,6 +106,8 @@ struct PreviewPinsTests {
         #expect(await pins.pins(session: "s", route: "shop").keys.sorted() == ["a"])
         await pins.unpin(session: "s", route: "shop", widget: nil)
         #expect(await pins.pins(session: "s", route: "shop").isEmpty)
+        _ = try await provider.fragments(for: request([a, b]))
+        #expect(base.calls.withLock { $0.last } == ["a"], "unpinned, a asks again; b keeps its answer")
     }
 
     @Test("memory is bounded: the oldest answers are forgotten first, and an answer over the size limit is not kept")

@@ -2,14 +2,18 @@ import Foundation
 import ScreenplayComposer
 import ScreenplayContract
 
-/// Provider answers an admin pinned in the preview, so a flaky or changing vertical stops making
-/// the draft and the live page differ for reasons the editor did not cause.
+/// Provider answers kept in the preview, so a flaky or changing vertical never makes the draft and
+/// the live page differ for reasons the editor did not cause: what changes in a preview is the
+/// layout's doing.
 ///
-/// Every preview composes through ``PinningProvider``, which remembers each widget's last answer
-/// (per admin session, page and widget). Pinning copies that answer; from then on the widget is
-/// answered with it, in both columns, without asking the provider, as long as its kind and
-/// parameters are the ones it was answered for (an edited widget asks again). Pins live in this
-/// process's memory and end with the session: they are an editing aid, never what users see.
+/// Every preview composes through ``PinningProvider``, which remembers each widget's answer (per
+/// admin session, page and widget) and, by default, keeps answering the widget with it, in both
+/// columns and in every later look (the live preview's too), without asking the provider again, as
+/// long as its kind and parameters are the ones it was answered for (an edited widget asks again).
+/// A failure is never kept: the next look asks again. Asking for fresh answers
+/// (``forgetAnswers(session:route:)``) asks every provider again, except for widgets the admin
+/// pinned: a pin keeps its answer through that too, until unpinned. Everything lives in this
+/// process's memory and ends with the session: an editing aid, never what users see.
 actor PreviewPins {
     /// An answer as a provider gave it: the widget's component and the entities the call sent
     /// (what its bindings point at).
@@ -54,13 +58,21 @@ actor PreviewPins {
         return true
     }
 
-    /// Drops a pin, or every pin of a session's page when `widget` is `nil`.
+    /// Drops a pin, or every pin of a session's page when `widget` is `nil`, and the answers the
+    /// pins kept: an unpinned widget asks its provider again.
     func unpin(session: String, route: String, widget: String?) {
-        if let widget {
-            pinned[Key(session: session, route: route, widget: widget)] = nil
-        } else {
-            pinned = pinned.filter { $0.key.session != session || $0.key.route != route }
+        let dropped = pinned.keys.filter { $0.session == session && $0.route == route && (widget == nil || $0.widget == widget) }
+        for key in dropped {
+            pinned[key] = nil
+            seen[key] = nil
         }
+        if let widget { seen[Key(session: session, route: route, widget: widget)] = nil }
+    }
+
+    /// Forgets the answers kept for `session`'s preview of `route` (pins stay): every widget not
+    /// pinned asks its provider again at the next look.
+    func forgetAnswers(session: String, route: String) {
+        seen = seen.filter { $0.key.session != session || $0.key.route != route }
     }
 
     /// The pinned answers of `session`'s preview of `route`, by widget.
@@ -83,8 +95,9 @@ actor PreviewPins {
     }
 }
 
-/// A provider that answers pinned widgets with their pinned answer and asks `base` for the rest,
-/// remembering each answer `base` gives (what a later pin keeps).
+/// A provider that answers pinned widgets with their pinned answer, the others with the answer
+/// kept from an earlier look, and asks `base` only for widgets with neither, remembering each
+/// answer `base` gives (kept from then on, and what a pin keeps).
 struct PinningProvider: WidgetProvider {
     let base: any WidgetProvider
     let pins: PreviewPins
@@ -92,8 +105,9 @@ struct PinningProvider: WidgetProvider {
     let route: String
 
     func fragments(for request: WidgetRequest) async throws -> WidgetResponse {
-        let pinned = await pins.pins(session: session, route: route)
-        // A pin holds for the widget it was made on: an edited kind or parameters ask again.
+        // A pin wins over a kept answer; either holds for the widget it was answered for: an
+        // edited kind or parameters ask again.
+        let pinned = await pins.lastAnswers(session: session, route: route).merging(await pins.pins(session: session, route: route)) { _, pin in pin }
         let held = request.instances.filter { instance in
             pinned[instance.id].map { $0.kind == instance.kind && $0.parameters == instance.parameters } ?? false
         }

@@ -91,17 +91,36 @@ enum WidgetFate {
     }
 }
 
-/// Times as the admin reads them: `2026-12-01 09:00 UTC` (the script shows them in the reader's
-/// own time zone, from the `<time>` element's `datetime`).
+/// Times as the admin reads and writes them: `2026-12-01 10:00 Europe/Zurich`, in the one zone
+/// the admin chose (``zone``, UTC until they choose), on every page and in every picker, so a
+/// schedule, an experiment's start and the audit log's rows all read on the same clock.
 enum AdminTime {
-    static func words(_ date: Date) -> String { utc("yyyy-MM-dd HH:mm 'UTC'").string(from: date) }
+    /// The zone of the request being answered: the admin's choice (their zone cookie), set around
+    /// the whole answer by ``AdminSite/respond(to:body:clientAddress:)``.
+    @TaskLocal static var zone: TimeZone = utcZone
 
-    /// A formatter of `pattern` in UTC, in the fixed POSIX locale (the same text everywhere).
-    static func utc(_ pattern: String) -> DateFormatter {
+    static let utcZone = TimeZone(identifier: "UTC")!
+
+    /// What the zone is called beside a time: its identifier (`Europe/Zurich`), or `UTC` (which
+    /// some platforms name `GMT`).
+    static var zoneName: String { ["GMT", "UTC"].contains(zone.identifier) ? "UTC" : zone.identifier }
+
+    static func words(_ date: Date) -> String { inZone("yyyy-MM-dd HH:mm").string(from: date) + " " + zoneName }
+
+    /// A formatter of `pattern` in the admin's zone, in the fixed POSIX locale (the same digits
+    /// everywhere): what pickers show and are read with.
+    static func inZone(_ pattern: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.timeZone = zone
         formatter.dateFormat = pattern
         return formatter
+    }
+
+    /// The zone named `identifier` (`Europe/Zurich`), if the system knows it by that name.
+    static func known(_ identifier: String) -> TimeZone? {
+        let trimmed = identifier.trimmingCharacters(in: .whitespaces)
+        guard trimmed == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(trimmed) else { return nil }
+        return TimeZone(identifier: trimmed)
     }
 }

@@ -74,8 +74,13 @@ extension AdminSite {
         return result
     }
 
+    /// The first API version whose components carry ids: where the preview can place its labels
+    /// and failure boxes.
+    static let firstVersionWithIDs = 4
+
     /// The id of the box standing for `instance`'s failed widget.
-    static func failureID(_ instance: String) -> String { "preview-failure-" + instance }
+    /// (A space: no instance id holds one, so no real component shares it.)
+    static func failureID(_ instance: String) -> String { "preview failure " + instance }
 
     /// Labels, in `screen`, before each widget drawn as its fallback (from `reports`), saying
     /// why, as text of the screen (read by everyone, and not squeezed into the widget's own
@@ -93,7 +98,10 @@ extension AdminSite {
                     ? "Fallback: \(context) cannot draw \(report.kind); shown as \(instead)"
                     : "Fallback: an app that draws \(report.kind) itself shows its own here; shown as \(instead)"
             case .fallback(.unavailable(let reason)):
-                labels[report.instanceID] = "Provider failure: \(WidgetFate.left(reason)); a stand-in shown"
+                labels[report.instanceID] =
+                    WidgetFate.isProviderFailure(report.outcome)
+                    ? "Provider failure: \(WidgetFate.left(reason)); a stand-in shown"
+                    : "A stand-in shown: \(WidgetFate.left(reason))"
             default:
                 continue
             }
@@ -114,7 +122,8 @@ extension AdminSite {
     }
 
     /// The id of the label before `instance`'s fallback.
-    static func fallbackLabelID(_ instance: String) -> String { "preview-fallback-" + instance }
+    /// (A space: no instance id holds one.)
+    static func fallbackLabelID(_ instance: String) -> String { "preview fallback " + instance }
 
     /// The CSS marking, inside `column`'s rendered screen, each widget drawn as its fallback, its
     /// label, and each failure box.
@@ -125,10 +134,10 @@ extension AdminSite {
             let node = "\(scope) [data-node=\"id:\(cssString(report.instanceID))\"]"
             let label = "\(scope) [data-node=\"id:\(cssString(fallbackLabelID(report.instanceID)))\"]"
             switch report.outcome {
-            case .fallback(.kindNotRendered):
-                css += "\(node){outline:2px dotted var(--mark-fallback);outline-offset:2px}\(label){\(fallbackLabel)}"
-            case .fallback(.unavailable):
+            case .fallback(.unavailable) where WidgetFate.isProviderFailure(report.outcome):
                 css += "\(node){outline:2px dashed var(--mark-removed);outline-offset:2px}\(label){\(fallbackLabel);color:var(--mark-removed)}"
+            case .fallback:
+                css += "\(node){outline:2px dotted var(--mark-fallback);outline-offset:2px}\(label){\(fallbackLabel)}"
             default:
                 if WidgetFate.isProviderFailure(report.outcome) {
                     css += "\(scope) [data-node=\"id:\(cssString(failureID(report.instanceID)))\"]{\(failureBox)}"
@@ -161,10 +170,12 @@ extension AdminSite {
         .device-ios[data-appearance=dark]{--device-bg:#000;--device-fg:#fff}
         .device-android[data-appearance=light]{--device-bg:#fef7ff;--device-fg:#1d1b20}
         .device-android[data-appearance=dark]{--device-bg:#141218;--device-fg:#e6e0e9}
-        .device[data-appearance=light] .rendered{color-scheme:light;--sp-positive:#1a7f37;--sp-negative:#c62828;--sp-notice-bg:#e6f4ea;--sp-notice-text:#14532d;\
-        --sp-error-bg:#fdecea;--sp-error-text:#8e1c1c;--sp-shadow:0 1px 4px rgba(0,0,0,.12);--mark-fallback:#5b3fb0;--mark-removed:#b3261e}
+        .device[data-appearance=light] .rendered{color-scheme:light;--sp-positive:#187a34;--sp-negative:#c62828;--sp-notice-bg:#e6f4ea;--sp-notice-text:#14532d;\
+        --sp-error-bg:#fdecea;--sp-error-text:#8e1c1c;--sp-shadow:0 1px 4px rgba(0,0,0,.12);--mark-fallback:#5b3fb0;--mark-removed:#b3261e;\
+        --mark-added:#1a7f37;--mark-moved:#0b57d0;--mark-changed:#8a5a00}
         .device[data-appearance=dark] .rendered{color-scheme:dark;--sp-positive:#4ade80;--sp-negative:#f87171;--sp-notice-bg:#12301c;--sp-notice-text:#c6f6d5;\
-        --sp-error-bg:#3b1518;--sp-error-text:#ffd5d5;--sp-shadow:none;--mark-fallback:#c4b1ff;--mark-removed:#ff7b72}
+        --sp-error-bg:#3b1518;--sp-error-text:#ffd5d5;--sp-shadow:none;--mark-fallback:#c4b1ff;--mark-removed:#ff7b72;\
+        --mark-added:#56d364;--mark-moved:#79b8ff;--mark-changed:#e3b341}
         .device-ios .rendered{font-family:-apple-system,"SF Pro Text","Helvetica Neue",system-ui,sans-serif;font-size:17px;letter-spacing:-.01em}
         .device-ios[data-appearance=light] .rendered{--sp-primaryText:#000;--sp-secondaryText:#6c6c70;--sp-accent:#0062cc;--sp-background:#f2f2f7;\
         --sp-surface:#fff;--sp-border:rgba(60,60,67,.29);--sp-on-accent:#fff}

@@ -18,16 +18,18 @@ extension AdminSite {
     /// Where an attempt's errors that belong to no input of the sent form are kept.
     static let pageErrorKey = "!page"
 
-    static let conditionInputs: [(String, String)] = [
-        ("c.platforms", "Platforms"),
-        ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
-        ("c.segments", "Segments (comma-separated; empty: everyone)"),
-        ("c.experiment", "Only in an experiment's variant"),
-        ("c.from", "Shown from (UTC; empty: at once)"),
-        ("c.until", "Shown until (UTC; empty: no end)"),
-        ("c.minVersion", "App versions from"),
-        ("c.maxVersion", "App versions up to"),
-    ]
+    static var conditionInputs: [(String, String)] {
+        [
+            ("c.platforms", "Platforms"),
+            ("c.locales", "Locales (comma-separated prefixes: de, fr-CH; empty: all)"),
+            ("c.segments", "Segments (comma-separated; empty: everyone)"),
+            ("c.experiment", "Only in an experiment's variant"),
+            ("c.from", "Shown from (\(AdminTime.zoneName); empty: at once)"),
+            ("c.until", "Shown until (\(AdminTime.zoneName); empty: no end)"),
+            ("c.minVersion", "App versions from"),
+            ("c.maxVersion", "App versions up to"),
+        ]
+    }
 
     /// The condition inputs that are date and time pickers.
     static let dateInputs: Set<String> = ["c.from", "c.until"]
@@ -212,7 +214,7 @@ extension AdminSite {
         func date(_ name: String) -> Date? {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { return nil }
-            // The picker's value (UTC), or ISO 8601 with its zone, as a script might send it.
+            // The picker's value (in the admin's zone), or ISO 8601 with its zone, as a script might send it.
             if let value = try? Date(text, strategy: .iso8601) { return value }
             return parseDate(text, field: name, errors: &errors)
         }

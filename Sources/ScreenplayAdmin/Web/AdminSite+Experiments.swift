@@ -100,8 +100,8 @@ extension AdminSite {
             <textarea id="experiment-variants" name="variants" rows="4"\(errors["variants"] == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"experiment-variants-error\"")>\(HTML.escape(values["variants"] ?? ""))</textarea>\
             \(errors["variants"].map { "<span class=\"error\" id=\"experiment-variants-error\">\(HTML.escape($0))</span>" } ?? "")\
             \(Self.field(name: "targetSegment", label: "Only users in segment (empty: everyone)", value: values["targetSegment"] ?? "", error: errors["targetSegment"], id: "experiment-segment"))\
-            \(Self.dateField(name: "start", label: "Starts (UTC; empty: at once)", value: values["start"] ?? "", error: errors["start"], id: "experiment-start"))\
-            \(Self.dateField(name: "stop", label: "Stops (UTC; empty: never)", value: values["stop"] ?? "", error: errors["stop"], id: "experiment-stop"))\
+            \(Self.dateField(name: "start", label: "Starts (\(AdminTime.zoneName); empty: at once)", value: values["start"] ?? "", error: errors["start"], id: "experiment-start"))\
+            \(Self.dateField(name: "stop", label: "Stops (\(AdminTime.zoneName); empty: never)", value: values["stop"] ?? "", error: errors["stop"], id: "experiment-stop"))\
             <button type="submit" id="save-experiment">\(existing == nil ? "Create" : "Save")</button></form>
             """
         if let existing {
@@ -161,8 +161,8 @@ extension AdminSite {
             <section class="theirs" id="their-values" aria-labelledby="their-values-title"><h2 id="their-values-title">\
             Saved meanwhile by \(HTML.escape(theirs.updatedBy)) at \(time(theirs.updatedAt))</h2><table>\
             \(row("Variants", variants))\(row("Segment", values["targetSegment"].flatMap { $0.isEmpty ? nil : $0 } ?? "everyone"))\
-            \(row("Starts (UTC)", values["start"].flatMap { $0.isEmpty ? nil : $0 } ?? "at once"))\
-            \(row("Stops (UTC)", values["stop"].flatMap { $0.isEmpty ? nil : $0 } ?? "never"))</table>\
+            \(row("Starts (\(AdminTime.zoneName))", values["start"].flatMap { $0.isEmpty ? nil : $0 } ?? "at once"))\
+            \(row("Stops (\(AdminTime.zoneName))", values["stop"].flatMap { $0.isEmpty ? nil : $0 } ?? "never"))</table>\
             <p class="hint">The form below keeps what you typed. Save again to replace these values with yours, or change yours first.</p></section>
             """
     }
@@ -438,19 +438,20 @@ extension AdminSite {
         ]
     }
 
-    /// A date and time picker (`datetime-local`, to the minute, read as UTC).
+    /// A date and time picker (`datetime-local`, to the minute, read in the admin's zone).
     static func dateField(name: String, label: String, value: String, error: String?, id: String) -> String {
         field(name: name, label: label, value: value, error: error, id: id, extra: "type=\"datetime-local\" step=\"60\"")
     }
 
-    /// `2026-12-01T09:00`, as a `datetime-local` input holds it (UTC).
-    static func localValue(_ date: Date) -> String { AdminTime.utc("yyyy-MM-dd'T'HH:mm").string(from: date) }
+    /// `2026-12-01T09:00`, as a `datetime-local` input holds it (in the admin's zone).
+    static func localValue(_ date: Date) -> String { AdminTime.inZone("yyyy-MM-dd'T'HH:mm").string(from: date) }
 
-    /// A picker's value as a UTC date; empty is `nil`; anything else unreadable is an error.
+    /// A picker's value, read in the admin's zone, as a date; empty is `nil`; anything else
+    /// unreadable is an error.
     static func parseDate(_ text: String?, field: String, errors: inout [String: String]) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd"] {
-            if let date = AdminTime.utc(format).date(from: text) { return date }
+            if let date = AdminTime.inZone(format).date(from: text) { return date }
         }
         errors[field] = "“\(text.prefix(40))” is not a date and time (2026-12-01T09:00)"
         return nil

@@ -64,7 +64,8 @@ extension AdminSite {
         let navigation =
             session.map { session in
                 """
-                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/experiments">Experiments</a> · <a href="\(prefix)/audit">Audit log</a> · \(HTML.escape(session.admin)) \
+                <nav><a href="\(prefix)">Pages</a> · <a href="\(prefix)/experiments">Experiments</a> · <a href="\(prefix)/audit">Audit log</a> · \
+                <a href="\(prefix)/time-zone" id="time-zone-link">Times in \(HTML.escape(AdminTime.zoneName))</a> · \(HTML.escape(session.admin)) \
                 <form method="post" action="\(prefix)/logout"><input type="hidden" name="csrf" value="\(session.csrf)">\
                 <button type="submit" id="sign-out">Sign out</button></form></nav>
                 """
@@ -72,8 +73,8 @@ extension AdminSite {
         // Focused when what it says is where the reader's attention belongs (nothing else to hold it).
         let focus = focusNotice ? " tabindex=\"-1\" autofocus" : ""
         let banner = notice.map { "<p class=\"notice\" role=\"status\" id=\"notice\"\(focus)>\(HTML.escape(String($0.prefix(300))))</p>" } ?? ""
-        // Signed-in pages carry the admin's script (times in the reader's zone, the editor in
-        // place, a preview live); everything works without it.
+        // Signed-in pages carry the admin's script (the editor in place, a preview live);
+        // everything works without it.
         let scriptTag = session == nil ? "" : AdminScript.tags(prefix: prefix)
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

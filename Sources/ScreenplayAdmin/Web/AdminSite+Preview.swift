@@ -9,8 +9,9 @@ import ScreenplayWeb
 
 /// The preview, `/admin/pages/{route}/preview`: the draft beside the live page, each composed for
 /// the platform, API version, user and experiment variants chosen in the form, rendered by the
-/// web renderer (apps' own kinds through their fallbacks), with each widget's provider latency and
-/// bytes under it. Nothing is recorded: previews use variant overrides and no exposure recorder
+/// web renderer (apps' own kinds through their fallbacks; iOS and Android in a phone of theirs),
+/// with each widget's provider latency and bytes under it. Each widget keeps the answer its
+/// provider first gave this admin's preview (``PreviewPins``) until they ask for fresh ones. Nothing is recorded: previews use variant overrides and no exposure recorder
 /// is consulted for them.
 ///
 /// The preview is live: with the site's script, it follows `/admin/preview-events/{route}`
@@ -106,6 +107,8 @@ extension AdminSite {
         var query = query
         let notice = query.removeValue(forKey: "done").flatMap { Self.notices[$0] }
         let (settings, composed): (PreviewSettings, PreviewColumns)
+        // An answer from before this look was kept, not asked for now.
+        let looked = Date()
         switch try await composePreview(route, query: query, session: session.id) {
         case .success(let result): (settings, composed) = result
         case .failure(let refusal): return refusal.response
@@ -161,18 +164,26 @@ extension AdminSite {
             let decoded = (try? ScreenplayDecoder(apiVersion: APIVersion(settings.version)).decode(Screen.self, from: Data(page.bytes)).value)
             // A failed widget is a marked box where it would be, not a gap.
             let fates = "\(device?.name ?? settings.platform) at API version \(settings.version)"
+            // Placed by component ids, which versions before 4 do not send: there the table alone says.
+            let placed = settings.version >= Self.firstVersionWithIDs
             let screen = decoded.map {
-                Self.labellingFallbacks(
-                    in: Self.showingFailures(in: $0, template: template, reports: page.widgets), reports: page.widgets, catalog: catalogOfKinds,
-                    version: settings.version, context: fates)
+                placed
+                    ? Self.labellingFallbacks(
+                        in: Self.showingFailures(in: $0, template: template, reports: page.widgets), reports: page.widgets, catalog: catalogOfKinds,
+                        version: settings.version, context: fates) : $0
             }
             // Inert: its buttons and links are the app's, not a way out of the preview.
             let html = screen.map { "<main inert>" + HTMLRenderer().content(for: $0, currentPath: "/admin") + "</main>" } ?? "<p>Not readable.</p>"
             let instances = Dictionary(template.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            fateMarks += Self.fateMarks(column: name.lowercased(), reports: page.widgets)
+            if placed { fateMarks += Self.fateMarks(column: name.lowercased(), reports: page.widgets) }
+            let unplaced =
+                placed || !page.widgets.contains(where: { $0.outcome.isFallback || WidgetFate.isProviderFailure($0.outcome) })
+                ? ""
+                : "<p class=\"hint\" id=\"\(name.lowercased())-unplaced\">API version \(settings.version) sends no component ids, so its fallbacks and failures are not marked in the screen: the table below names each.</p>"
             let rendered =
-                device.map { Self.deviceFrame(html, device: $0, appearance: appearance, column: name, version: settings.version) }
-                ?? "<div class=\"rendered\" tabindex=\"0\" role=\"region\" aria-label=\"\(name) as rendered\">\(html)</div>"
+                unplaced
+                + (device.map { Self.deviceFrame(html, device: $0, appearance: appearance, column: name, version: settings.version) }
+                    ?? "<div class=\"rendered\" tabindex=\"0\" role=\"region\" aria-label=\"\(name) as rendered\">\(html)</div>")
             var rows = ""
             for widget in page.widgets {
                 let latency = widget.providerLatency.map(Self.milliseconds) ?? "–"
@@ -183,9 +194,12 @@ extension AdminSite {
                 let change = changeOf[name.lowercased() + ":" + widget.instanceID].map { "<span class=\"mark mark-\($0)\">\($0)</span>" } ?? ""
                 let instance = instances[widget.instanceID]
                 let pin = pinned[widget.instanceID].flatMap { $0.kind == instance?.kind && $0.parameters == instance?.parameters ? $0 : nil }
-                let pinWords = pin.map { "<strong>Pinned answer</strong> (from <time datetime=\"\($0.at.formatted(.iso8601))\">\(AdminTime.words($0.at))</time>): " } ?? ""
+                let kept = pin == nil ? answered[widget.instanceID].flatMap { $0.at < looked && $0.kind == instance?.kind && $0.parameters == instance?.parameters ? $0 : nil } : nil
+                let pinWords =
+                    pin.map { "<strong>Pinned answer</strong> (from <time datetime=\"\($0.at.formatted(.iso8601))\">\(AdminTime.words($0.at))</time>): " }
+                    ?? kept.map { "Kept answer (from <time datetime=\"\($0.at.formatted(.iso8601))\">\(AdminTime.words($0.at))</time>): " } ?? ""
                 rows += """
-                    <tr\(failed ? " class=\"failed\"" : "")><td>\(HTML.escape(widget.instanceID))</td><td>\(change)</td><td>\(pin == nil ? latency : "–")</td><td>\(widget.bytes)</td>\
+                    <tr\(failed ? " class=\"failed\"" : "")><td>\(HTML.escape(widget.instanceID))</td><td>\(change)</td><td>\(pin == nil && kept == nil ? latency : "–")</td><td>\(widget.bytes)</td>\
                     <td>\(failed ? "<strong>Provider failure:</strong> " : "")\(pinWords)\(HTML.escape(fate))</td>\
                     <td>\(pinControl(widget, instance: instance, column: name.lowercased()))</td></tr>
                     """
@@ -193,7 +207,7 @@ extension AdminSite {
             let anyFailed = page.widgets.contains { WidgetFate.isProviderFailure($0.outcome) }
             let retry =
                 anyFailed
-                ? "<p class=\"warning\" id=\"\(name.lowercased())-failures\">A provider failed for this column: what it shows is not what the layout decides. <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(settings.query))\" id=\"retry-\(name.lowercased())\">Retry</a>; once it answers, Pin keeps that answer while you edit.</p>"
+                ? "<p class=\"warning\" id=\"\(name.lowercased())-failures\">A provider failed for this column: what it shows is not what the layout decides. <a href=\"\(prefix)/pages/\(Self.pathEscape(route))/preview\(Self.queryString(settings.query))\" id=\"retry-\(name.lowercased())\">Retry</a>; once it answers, its answer is kept while you edit.</p>"
                 : ""
             columns += """
                 <section class="column" id="preview-\(name.lowercased())"><h2>\(name == "Live" ? "Live (revision \(template.revision))" : "Draft")</h2>
@@ -238,10 +252,13 @@ extension AdminSite {
             <p class="legend">Outlined: <span class="mark mark-added">added</span> <span class="mark mark-moved">moved</span> \
             <span class="mark mark-changed">changed</span> in the draft; <span class="mark mark-removed">removed</span> in the live page. \
             Dotted and labelled in the screen: a widget this app draws as its fallback; dashed: a provider failure.</p>
+            <form method="post" action="\(pinAction)" id="fresh">\(csrf)\(backQuery)<input type="hidden" name="pin" value="fresh">\
+            <p>Each widget keeps the answer its provider gave this preview, so what changes here is the layout's doing. \
+            <button type="submit" id="fresh-answers">Ask the providers again</button></p></form>
             \(pinned.isEmpty ? "" : """
                 <form method="post" action="\(pinAction)" id="pins">\(csrf)\(backQuery)<input type="hidden" name="pin" value="none">\
                 <p>\(pinned.count) pinned answer\(pinned.count == 1 ? "" : "s"): \(HTML.escape(pinned.keys.sorted().joined(separator: ", "))); \
-                those widgets do not ask their providers while you edit. <button type="submit" id="unpin-all">Unpin all</button></p></form>
+                those keep their answers even when the providers are asked again. <button type="submit" id="unpin-all">Unpin all</button></p></form>
                 """)<div class="columns\(device == nil ? "" : " devices")">\(columns)</div>
             """
         // Live when the server announces changes: the stream names this same preview.
@@ -286,6 +303,9 @@ extension AdminSite {
             }
             done = "pinned"
         case "no": await pins.unpin(session: session.id, route: route, widget: widget)
+        case "fresh":
+            await pins.forgetAnswers(session: session.id, route: route)
+            done = "fresh"
         default: await pins.unpin(session: session.id, route: route, widget: nil)
         }
         // Back to the same preview: the query is the preview's own, read again as a query.

@@ -59,7 +59,7 @@ extension AdminSite {
                 <h2 id="later-title">Or publish it later</h2>\(scheduled)
                 <form method="post" action="\(action)/schedule" class="confirm" aria-labelledby="later-title">\(Self.csrfField(session))\
                 <input type="hidden" name="confirm" value="yes"><input type="hidden" name="expectedDraft" value="\(HTML.escape(draft.template.digest))">\
-                \(Self.field(name: "at", label: "Publish at (UTC)", value: values["at"] ?? "", error: scheduleError, id: "schedule-at", extra: "type=\"datetime-local\" step=\"60\" required", hint: "The draft as reviewed here is what goes live then, whatever is edited meanwhile. Times are UTC; now it is \(ScheduledPublish.stored(Date()).dropLast().replacingOccurrences(of: "T", with: " ")) UTC."))\
+                \(Self.field(name: "at", label: "Publish at (\(AdminTime.zoneName))", value: values["at"] ?? "", error: scheduleError, id: "schedule-at", extra: "type=\"datetime-local\" step=\"60\" required", hint: "The draft as reviewed here is what goes live then, whatever is edited meanwhile. Times are \(AdminTime.zoneName) (Time zone, at the top, changes it); now it is \(AdminTime.words(Date()))."))\
                 <label for="schedule-note">Note for the history (why)</label><input id="schedule-note" name="note" maxlength="200" value="\(HTML.escape(values["note"] ?? ""))">\
                 <div class="actions"><button type="submit" id="confirm-schedule">Schedule the publish</button></div></form>
                 """, status: scheduleError == nil ? .ok : .unprocessableContent)
@@ -195,10 +195,12 @@ extension AdminSite {
         "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"
     }
 
-    /// A stored time (ISO 8601, UTC) as a `<time>` element: readable in UTC without the script,
-    /// in the reader's own time zone with it.
+    /// A stored time (ISO 8601, UTC) as a `<time>` element, written in the admin's zone (what
+    /// cannot be read as a time is shown as it is).
     static func time(_ iso: String) -> String {
-        let readable = iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        let readable =
+            (try? Date(iso, strategy: .iso8601)).map(AdminTime.words)
+            ?? iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
         return "<time datetime=\"\(HTML.escape(iso))\">\(HTML.escape(readable))</time>"
     }
 }

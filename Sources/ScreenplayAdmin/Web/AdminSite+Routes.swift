@@ -47,6 +47,8 @@ extension AdminSite {
                 post("logout", "adminSignOut", "Ends the session."),
                 get("", "adminOverview", "Every page, its live revision and draft."),
                 get("audit", "adminAuditPage", "The audit log."),
+                get("time-zone", "adminTimeZonePage", "The time zone the admin reads and writes times in."),
+                post("time-zone", "adminSetTimeZone", "Chooses the time zone (a cookie of this browser)."),
                 get("experiments", "adminExperimentsPage", "Every experiment."),
                 get("experiments/:key", "adminExperimentPage", "One experiment: its variants, its pages and widgets, its results.", [key]),
                 post("experiments/new", "adminCreateExperiment", "Creates an experiment."),
@@ -65,7 +67,7 @@ extension AdminSite {
                     [route, RouteParameter("action", in: .path, summary: "The action.")]),
                 get("pages/:route/publish", "adminPublishReview", "What publishing the draft would change.", [route]),
                 post("pages/:route/publish", "adminPublish", "Publishes the draft reviewed.", [route]),
-                post("pages/:route/schedule", "adminSchedulePublish", "Publishes the draft reviewed at a time (UTC).", [route]),
+                post("pages/:route/schedule", "adminSchedulePublish", "Publishes the draft reviewed at a time (in the admin's time zone).", [route]),
                 post("pages/:route/schedule/cancel", "adminCancelSchedule", "Cancels the scheduled publish.", [route]),
                 post("pages/:route/discard", "adminDiscard", "Discards the draft.", [route]),
                 get("pages/:route/rollback", "adminRollbackReview", "What going back to a revision would change.", [route]),
@@ -75,7 +77,7 @@ extension AdminSite {
                 post(
                     "pages/:route/widgets/:id/enabled", "adminSwitchWidget", "The kill switch: a live widget off or on, at once.",
                     [route, RouteParameter("id", in: .path, summary: "The widget's id.")]),
-                post("pages/:route/preview/pins", "adminPreviewPins", "Pins or unpins the preview's provider answers.", [route]),
+                post("pages/:route/preview/pins", "adminPreviewPins", "Pins or unpins the preview's provider answers, or asks the providers again.", [route]),
                 SiteRoute(
                     .get, base + "/preview-events/:route", operation: "adminPreviewEvents", summary: "A live preview's stream.", policy: read,
                     parameters: [route], answers: [RouteAnswer(.ok, "The stream.", body: .eventStream)]),

@@ -80,6 +80,17 @@ public struct AdminSite: Sendable {
     /// Answers one request under ``prefix``; `clientAddress` (the peer's IP address, when the host
     /// knows it) limits sign-in attempts per address.
     public func respond(to request: HTTPRequest, body: [UInt8], clientAddress: String? = nil) async -> ScreenplayService.Response {
+        // Every time on the answer, and every picker read from the form, in the admin's zone.
+        let zone = RequestFields.cookie(Self.zoneCookie, in: request.headerFields).flatMap { $0.removingPercentEncoding }.flatMap(AdminTime.known)
+        return await AdminTime.$zone.withValue(zone ?? AdminTime.utcZone) {
+            await answer(request, body: body, clientAddress: clientAddress)
+        }
+    }
+
+    /// The cookie naming the time zone the admin reads and writes times in (`Europe/Zurich`).
+    public static let zoneCookie = "screenplay_admin_zone"
+
+    private func answer(_ request: HTTPRequest, body: [UInt8], clientAddress: String?) async -> ScreenplayService.Response {
         let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let segments = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         let rest = Array(segments.dropFirst(prefix.split(separator: "/").count))
@@ -150,6 +161,8 @@ public struct AdminSite: Sendable {
                 return response
             case "adminOverview": return try await overview(session, notice: notice)
             case "adminAuditPage": return try await audit(session, query: query)
+            case "adminTimeZonePage": return timeZonePage(session, notice: notice)
+            case "adminSetTimeZone": return setTimeZone(form: form, session: session)
             case "adminExperimentsPage": return try await experimentList(session, notice: notice)
             case "adminExperimentPage":
                 let key = parameters["key"] ?? ""
@@ -311,7 +324,7 @@ public struct AdminSite: Sendable {
                     _ = try await layouts.schedulePublish(route: route, at: at, by: session.admin, expectedDraft: expectedDraft, note: note)
                     return Self.redirect(to: back + "?done=scheduled")
                 } catch {
-                    guard case .invalid(let problems)? = error as? LayoutError, problems.contains(where: { $0.path == "$.at" }) else { throw error }
+                    guard case .invalid(let problems) = error, problems.contains(where: { $0.path == "$.at" }) else { throw error }
                     errors += problems.map(\.message)
                 }
             }
@@ -534,6 +547,8 @@ public struct AdminSite: Sendable {
         "switchedOffNewer": "Switched off, from the next request, on the live page as it is now: someone published since you loaded this page.",
         "pinned": "Pinned: that widget shows this answer in your preview until you unpin it or sign out.",
         "unpinned": "Unpinned: the provider is asked again.",
+        "zone": "Times are now shown and read in this zone.",
+        "fresh": "Asked the providers again: each widget not pinned shows its new answer, kept from now on.",
         "experimentSaved": "Experiment saved: every page uses it from the next request.",
         "experimentStarted": "Started: users are bucketed into its variants from the next request.",
         "experimentStopped": "Stopped: everyone sees what they would without it from the next request.",

@@ -98,7 +98,6 @@ function prepareEditor() {
   for (const card of $$("[data-editor] article.card, .palette-item")) card.draggable = true;
   prepareContent();
   filterPalette();
-  localTimes();
 }
 
 // The palette's filter as you type: every word somewhere in a kind's text (what the server's GET does).
@@ -112,18 +111,6 @@ function filterPalette() {
   $("#palette-count").textContent = words.length ? `${shown} of ${items.length} kinds match “${input.value.trim()}”` : `${items.length} kinds`;
 }
 doc.addEventListener("input", (event) => { if (event.target.id === "palette-filter") filterPalette(); });
-
-// UTC times in the reader's zone.
-function localTimes() {
-  const format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  for (const time of $$("time[datetime]:not([title])")) {
-    const when = new Date(time.dateTime);
-    if (isNaN(when)) continue;
-    time.title = time.textContent;
-    time.textContent = `${format.format(when)} (${zone})`;
-  }
-}
 
 let dragged = null;
 
