@@ -466,6 +466,23 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("a widget's segments field offers the names in use, says where, and questions a name nothing else uses")
+    func segmentsOffered() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            var draft = try #require(try await demo.layouts.published(route: "shop")).template
+            draft.sections[1].widgets[0].conditions.segments = ["beta-testers"]
+            draft.sections[1].widgets[1].conditions.segments = ["beta-tester"]
+            try await demo.layouts.saveDraft(draft, by: "ada")
+            let first = draft.sections[1].widgets[0].id, second = draft.sections[1].widgets[1].id
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            #expect(editor.text.contains(#"<datalist id="segments-in-use"><option value="beta-tester"></option><option value="beta-testers"></option></datalist>"#))
+            #expect(editor.text.contains(#"list="segments-in-use" id="\#(second)-c_segments" name="c.segments" value="beta-tester""#))
+            // Each widget is told of the other's name, and that its own is used nowhere else.
+            #expect(editor.text.contains("Used by no other widget or experiment: beta-tester; check the spelling. In use: beta-testers (shop: \(first))."))
+            #expect(editor.text.contains("Used by no other widget or experiment: beta-testers; check the spelling. In use: beta-tester (shop: \(second))."))
+        }
+    }
+
     @Test("the audit log says what an experiment change did in words, with the definition it replaced folded away")
     func experimentAuditInWords() async throws {
         try await Self.signedIn { root, demo, cookie, post in

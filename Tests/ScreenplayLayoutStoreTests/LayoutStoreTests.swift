@@ -443,6 +443,27 @@ struct ExperimentStoreTests {
         }
     }
 
+    @Test("the segments in use: named by live and draft widgets and targeted by experiments, each with where", arguments: StoreBackend.allCases)
+    func segmentsInUse(backend: StoreBackend) async throws {
+        try await withExperiments(backend) { _, experiments, layouts in
+            #expect(try await experiments.segmentsInUse().isEmpty)
+            var page = template(widgets: [])
+            page.sections[0].widgets = [
+                WidgetInstance(id: "t", kind: "banner", vertical: "promotions", conditions: WidgetConditions(segments: ["beta-testers", "vip"])),
+                WidgetInstance(id: "u", kind: "banner", vertical: "promotions", conditions: WidgetConditions(segments: ["vip"])),
+            ]
+            try await layouts.saveDraft(page, by: "ada")
+            _ = try await layouts.publish(route: "shop", by: "ada")
+            var sale = template("sale", widgets: [])
+            sale.sections[0].widgets = [WidgetInstance(id: "s", kind: "banner", vertical: "promotions", conditions: WidgetConditions(segments: ["staff"]))]
+            try await layouts.saveDraft(sale, by: "ada")
+            try await experiments.save(
+                Experiment(key: "teaser", variants: [.init("a", weight: 1)], targetSegment: "beta-testers"), by: "ada")
+            let inUse = try await experiments.segmentsInUse()
+            #expect(inUse == ["beta-testers": ["experiment teaser", "shop: t"], "vip": ["shop: t", "shop: u"], "staff": ["sale: s"]])
+        }
+    }
+
     @Test("an experiment with problems is refused with their JSON paths", arguments: StoreBackend.allCases)
     func invalid(backend: StoreBackend) async throws {
         try await withExperiments(backend) { _, experiments, _ in

@@ -82,6 +82,9 @@ extension AdminSite {
         // from the verticals that can say; a nicety that never holds the page past a second.
         // The experiments a widget can be shown to a variant of, for each card's menu.
         let experimentCatalog = try await experiments.catalog()
+        // The segment names already in use, offered (and a name used nowhere else questioned).
+        let segmentsInUse = try await experiments.segmentsInUse()
+        body += "<datalist id=\"segments-in-use\">" + segmentsInUse.keys.sorted().map { "<option value=\"\(HTML.escape($0))\"></option>" }.joined() + "</datalist>"
         var names: [WidgetParameterKey: String] = [:]
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers, timeout: namingWait) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
@@ -146,6 +149,10 @@ extension AdminSite {
                         fields += Self.field(
                             name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, extra: "list=\"languages-seen\"",
                             hint: Self.languagesSeen(mix).map { "Seen in the last 7 days: " + $0.map { "\($0.language) \(Self.percent($0.share))" }.joined(separator: ", ") + "." })
+                    case "c.segments":
+                        fields += Self.field(
+                            name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, extra: "list=\"segments-in-use\"",
+                            hint: Self.segmentsHint(typed: values[name] ?? "", inUse: segmentsInUse, here: "\(route): \(widget.id)"))
                     case "c.minVersion", "c.maxVersion":
                         fields += Self.versionMenu(name: name, label: label, value: values[name] ?? "", error: errors[name], id: id, mix: mix)
                     case _ where Self.dateInputs.contains(name):
@@ -394,6 +401,27 @@ extension AdminSite {
                     .joined(separator: " "))
         }
         return chips
+    }
+
+    /// What the segments field says under it: the names in use and where (at most eight, three
+    /// places each), and each typed name no other widget or experiment uses, which is most often a
+    /// typo; `nil` when there is nothing to say.
+    static func segmentsHint(typed: String, inUse: [String: [String]], here: String) -> String? {
+        var sentences: [String] = []
+        let typedNames = typed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let elsewhere = inUse.mapValues { $0.filter { $0 != here } }.filter { !$0.value.isEmpty }
+        let unknown = typedNames.filter { elsewhere[$0] == nil }
+        if !unknown.isEmpty, !elsewhere.isEmpty {
+            sentences.append("Used by no other widget or experiment: \(unknown.joined(separator: ", ")); check the spelling.")
+        }
+        if !elsewhere.isEmpty {
+            let names = elsewhere.keys.sorted().prefix(8).map { name in
+                let places = elsewhere[name] ?? []
+                return "\(name) (\(places.prefix(3).joined(separator: "; "))\(places.count > 3 ? "; \(places.count - 3) more" : ""))"
+            }
+            sentences.append("In use: \(names.joined(separator: ", "))\(elsewhere.count > 8 ? ", and \(elsewhere.count - 8) more" : "").")
+        }
+        return sentences.isEmpty ? nil : sentences.joined(separator: " ")
     }
 
     /// The languages requests named in the last seven days, most used first (at most eight, none
