@@ -11,8 +11,8 @@ extension AdminSite {
     func timeZonePage(_ session: AdminDirectory.Session, notice: String?, value: String? = nil, error: String? = nil) -> ScreenplayService.Response {
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted().map { "<option value=\"\(HTML.escape($0))\"></option>" }.joined()
         let body = """
-            <p>Every time in the admin is shown in this zone, and every date picker is read in it. It is \
-            \(HTML.escape(AdminTime.zoneName)) now: \(HTML.escape(AdminTime.words(Date()))).</p>
+            <p>Every time in the admin is shown in this zone, and every date picker is read in it. \
+            It is now \(HTML.escape(AdminTime.words(Date()))).</p>
             <form method="post" action="\(prefix)/time-zone" class="edit" id="time-zone-form">\(Self.csrfField(session))
             \(Self.field(name: "zone", label: "Time zone (a name such as Europe/Zurich, or UTC)", value: value ?? AdminTime.zoneName, error: error, id: "zone", extra: "list=\"zones\" autocomplete=\"off\" required"))
             <datalist id="zones"><option value="UTC"></option>\(zones)</datalist>
