@@ -1801,6 +1801,26 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(skip.is_displayed(), "the skip link shows when it has the focus")
         skip.send_keys(Keys.ENTER)
         self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "main")
+        # The Sections menu is a few Tabs in; a section's link takes the focus to its heading, and
+        # the next Tab is in that section's first card.
+        tabs = 0
+        while self.browser.execute_script("return document.activeElement.closest('#sections-menu') === null") and tabs < 8:
+            self.browser.switch_to.active_element.send_keys(Keys.TAB)
+            tabs += 1
+        self.assertLess(tabs, 8, "the Sections menu within a few Tabs of the content")
+        link = self.browser.find_element(By.CSS_SELECTOR, '#sections-menu a[href="#heading-deal"]')
+        self.assertRegex(link.text, r"^deal: .* \(\d+ widgets?\)$")
+        link.send_keys(Keys.ENTER)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "heading-deal")
+        self.browser.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.closest('details')?.id"), "section-deal", "the section's own tools next")
+        self.browser.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertTrue(self.browser.execute_script(
+            "const card = document.activeElement.closest('article.card');"
+            " return card !== null && !!(document.querySelector('#heading-deal').compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING)"),
+            "then its first card")
+        self.browser.find_element(By.CSS_SELECTOR, '#sections-menu a[href="#palette-title"]').send_keys(Keys.ENTER)
+        self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "palette-title")
         # From a card: its settings, Move up, Move down, Remove and Move to, each within five Tabs.
         card = self.browser.find_element(By.ID, "widget-deal-buy")
         self.browser.execute_script("arguments[0].focus()", card)

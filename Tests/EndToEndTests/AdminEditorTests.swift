@@ -483,6 +483,23 @@ struct AdminEditorTests {
         }
     }
 
+    @Test("the editor's Sections menu links every section's heading (focusable), the palette and adding a section, with each section's widget count")
+    func sectionsMenu() async throws {
+        try await Self.signedIn { root, demo, cookie, post in
+            let template = try #require(try await demo.layouts.published(route: "shop")).template
+            let editor = try await raw(.get, root, "/admin/pages/shop/edit", headers: cookie)
+            let menu = try #require(editor.text.range(of: #"<nav aria-label="Sections" id="sections-menu">"#).map { String(editor.text[$0.lowerBound...].prefix { $0 != "\n" }) })
+            for section in template.sections {
+                let count = section.widgets.count
+                #expect(menu.contains(##"<a href="#heading-\##(section.id)">\##(section.id)"##), "\(section.id)")
+                #expect(menu.contains("(\(count) widget\(count == 1 ? "" : "s"))</a>"))
+                #expect(editor.text.contains(#"<h2 id="heading-\#(section.id)" tabindex="-1">"#))
+            }
+            #expect(menu.contains(##"<a href="#palette-title">Add a widget</a>"##) && menu.contains(##"<a href="#add-section-title">Add a section</a>"##))
+            #expect(editor.text.contains(#"<h2 id="palette-title" tabindex="-1">"#) && editor.text.contains(#"<h2 id="add-section-title" tabindex="-1">"#))
+        }
+    }
+
     @Test("the audit log says what an experiment change did in words, with the definition it replaced folded away")
     func experimentAuditInWords() async throws {
         try await Self.signedIn { root, demo, cookie, post in

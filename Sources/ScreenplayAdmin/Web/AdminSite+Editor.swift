@@ -88,8 +88,9 @@ extension AdminSite {
         var names: [WidgetParameterKey: String] = [:]
         if let composer = pages?.composer { names = await template.referenceNames(catalog: composer.catalog, providers: composer.providers, timeout: namingWait) }
         func autofocus(_ id: String) -> String { focus == Self.fieldID(id) ? " autofocus" : "" }
+        body += Self.sectionsMenu(template)
         for (sectionIndex, section) in template.sections.enumerated() {
-            body += "<h2 id=\"heading-\(Self.fieldID(section.id))\">Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
+            body += "<h2 id=\"heading-\(Self.fieldID(section.id))\" tabindex=\"-1\">Section \(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "")</h2>"
             let sectionAction = "\(action)/sections/\(Self.pathEscape(section.id))"
             let sectionKey = HTML.escape(section.id)
             let sectionSeen = "<input type=\"hidden\" name=\"seen\" value=\"\(HTML.escape(Self.sectionDigest(template, sectionIndex)))\">"
@@ -227,7 +228,7 @@ extension AdminSite {
             \(addErrors["section"].map { "<span class=\"error\" id=\"add-section-error\">\(HTML.escape($0))</span>" } ?? "")
             \(Self.field(name: "parameters", label: "Parameters (a JSON object)", value: attempt?.instanceID == "" ? attempt?.values["parameters"] ?? "" : "", error: addErrors["parameters"], id: "add-parameters"))
             <button type="submit" id="add-widget">Add</button></form></details>
-            <h2>Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">
+            <h2 id="add-section-title" tabindex="-1">Add a section</h2><form method="post" action="\(action)/sections/add" class="edit" id="add-section-form">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">
             \(Self.field(name: "section-id", label: "Section id", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["section-id"] ?? "" : "", error: nil, id: "new-section-id"))
             \(Self.field(name: "title", label: "Title (optional)", value: attempt?.instanceID == Self.sectionAttempt ? attempt?.values["title"] ?? "" : "", error: nil, id: "new-section-title"))
             <button type="submit" id="add-section-button">Add the section at the end</button></form>
@@ -241,6 +242,21 @@ extension AdminSite {
                 + palette(action: action, csrf: csrf, template: template, filter: query["filter"] ?? "", section: query["to"])
                 + "</div><div id=\"sp-announcer\" class=\"visually-hidden\" aria-live=\"polite\"></div>",
             status: attempt?.status ?? .ok, extraStyle: Self.editorStyle + HTMLRenderer.stylesheet(scopedTo: ".example"))
+    }
+
+    /// The Sections menu at the top of the editor: a link to each section's heading (which takes
+    /// the focus, so the next Tab is in that section's first card), to the palette and to adding a
+    /// section, so a keyboard reaches any part of a long page in a few keys.
+    static func sectionsMenu(_ template: PageTemplate) -> String {
+        let links = template.sections.map { section in
+            let count = section.widgets.count
+            return "<li><a href=\"#heading-\(fieldID(section.id))\">\(HTML.escape(section.id))\(section.title.map { ": " + HTML.escape($0) } ?? "") "
+                + "(\(count) widget\(count == 1 ? "" : "s"))</a></li>"
+        }
+        return """
+            <nav aria-label="Sections" id="sections-menu"><ul>\(links.joined())\
+            <li><a href="#palette-title">Add a widget</a></li><li><a href="#add-section-title">Add a section</a></li></ul></nav>
+            """
     }
 
     /// The box at the top of a refused save: how many problems, each a link to its field (the

@@ -83,7 +83,7 @@ extension AdminSite {
         }
         let count = filter.isEmpty ? "\(entries.count) kinds" : "\(shown.count) of \(entries.count) kinds match “\(filter)”"
         return """
-            <aside class="palette" id="palette" aria-labelledby="palette-title"><h2 id="palette-title">Add a widget</h2>\
+            <aside class="palette" id="palette" aria-labelledby="palette-title"><h2 id="palette-title" tabindex="-1">Add a widget</h2>\
             <form method="get" action="\(action)" role="search" id="palette-filter-form">\
             <label for="palette-filter">Filter kinds</label><input type="search" id="palette-filter" name="filter" value="\(HTML.escape(filter))">\
             <button type="submit" id="palette-filter-button">Filter</button></form>\
@@ -110,6 +110,8 @@ extension AdminSite {
     /// The editor's own look: the palette a column beside the cards on wide screens, below them
     /// on narrow ones; a card's "Move to" menu on one line.
     static let editorStyle = """
+        #sections-menu ul{display:flex;flex-wrap:wrap;gap:.3rem 1rem;list-style:none;padding:0;margin:.5rem 0 1rem}
+        h2[tabindex="-1"]:focus{outline:2px solid currentColor;outline-offset:2px}
         form.move-to{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}form.move-to select{max-width:100%}
         .editor{display:grid;grid-template-columns:minmax(0,1fr) 20rem;gap:1.5rem;align-items:start}
         .palette{position:sticky;top:.5rem;max-height:calc(100vh - 1rem);overflow:auto;border-left:1px solid #ccc;padding-left:1rem}
