@@ -160,6 +160,18 @@ public struct Composer: Sendable {
 // MARK: Planning
 
 /// One widget instance on its way through a composition.
+/// The widgets a request would ask for, in page order, and what it exposes: ``Composer/selection(_:context:)``.
+struct WidgetSelection {
+    /// Their ids.
+    var shown: [String] = []
+    /// Their verticals, in the same order.
+    var verticals: [String] = []
+    /// Whether one of them has data per user (its contract's sharing is not `everyone`).
+    var perUser = false
+    /// The experiments' variants the user is in, once each.
+    var exposures: [ExposedVariant] = []
+}
+
 struct WidgetPlan {
     enum Stage {
         /// Waiting for its provider.
@@ -240,6 +252,36 @@ extension Composer {
         return plans
     }
 
+    /// What ``plan(_:context:)`` decides, without planning: the widgets a request would ask
+    /// providers for (their ids, verticals and whether their data is per user) and the variants
+    /// it exposes the user to. What a served page needs for its cache key on every request, hit
+    /// or miss: it reads the template in place instead of copying each widget and contract into a
+    /// plan, which on a publish heard by a thousand streams was a thousand copies of every widget
+    /// (each copy a retain of every field, on objects all the cores share).
+    func selection(_ template: PageTemplate, context: CompositionContext) -> WidgetSelection {
+        var selection = WidgetSelection()
+        var seen: Set<String> = []
+        for sectionIndex in template.sections.indices {
+            for widgetIndex in template.sections[sectionIndex].widgets.indices {
+                let id = template.sections[sectionIndex].widgets[widgetIndex].id
+                guard ValueRules.isIdentifier(id, maximum: ValueRules.ComponentID.maximum), seen.insert(id).inserted,
+                    template.sections[sectionIndex].widgets[widgetIndex].isEnabled
+                else { continue }
+                let verdict = template.sections[sectionIndex].widgets[widgetIndex].conditions.evaluate(in: context)
+                if context.userID != nil, let exposure = verdict.exposure { selection.exposures.append(exposure) }
+                guard verdict.mismatch == nil else { continue }
+                let kind = template.sections[sectionIndex].widgets[widgetIndex].kind
+                let vertical = template.sections[sectionIndex].widgets[widgetIndex].vertical
+                guard let sharing = catalog.sharing(of: kind), providers[vertical] != nil else { continue }
+                selection.shown.append(id)
+                selection.verticals.append(vertical)
+                if sharing != .everyone { selection.perUser = true }
+            }
+        }
+        selection.exposures = selection.exposures.uniqued()
+        return selection
+    }
+
     /// The provider calls for the pending plans, in page order of their first widget: one per
     /// vertical or one per widget, as configured.
     func calls(for plans: [WidgetPlan]) -> [ProviderCall] {
@@ -305,6 +347,11 @@ extension Composer {
     /// slow recorder is logged and never delays or fails the page beyond that.
     func record(_ exposures: [ExposedVariant], context: CompositionContext, deadline: ContinuousClock.Instant) async {
         guard let recorder = exposureRecorder, let userID = context.userID, !exposures.isEmpty else { return }
+        // Those the recorder knows are recorded cost nothing: no call, no race against the clock.
+        let exposures = exposures.filter {
+            !recorder.isKnownRecorded(Exposure(userID: userID, experiment: $0.experiment, variant: $0.variant, at: context.now))
+        }
+        guard !exposures.isEmpty else { return }
         let logger = self.logger
         let outcome = await Composer.race(until: deadline) {
             for exposure in exposures {

@@ -36,6 +36,16 @@ public protocol ExposureRecorder: Sendable {
     /// Records `exposure` unless the same (user, experiment, variant) was recorded before;
     /// returns whether this call recorded it.
     func recordFirstExposure(_ exposure: Exposure) async throws -> Bool
+
+    /// Whether this recorder knows, without asking anything slower than its memory, that
+    /// `exposure`'s (user, experiment, variant) is recorded: such an exposure is not recorded
+    /// again, so a page served to a user already counted costs no call. `false` when unsure.
+    func isKnownRecorded(_ exposure: Exposure) -> Bool
+}
+
+extension ExposureRecorder {
+    /// Unsure: every exposure is recorded (the recorder sees the repeat).
+    public func isKnownRecorded(_ exposure: Exposure) -> Bool { false }
 }
 
 /// First exposures in memory, with a per-variant report. Lost at exit.
@@ -50,6 +60,12 @@ public final class InMemoryExposureRecorder: ExposureRecorder {
 
     /// An empty recorder.
     public init() {}
+
+    /// Whether `exposure`'s (user, experiment, variant) is recorded.
+    public func isKnownRecorded(_ exposure: Exposure) -> Bool {
+        let key = Key(userID: exposure.userID, experiment: exposure.experiment, variant: exposure.variant)
+        return recorded.withLock { $0[key] != nil }
+    }
 
     /// Records the exposure when it is the first of its (user, experiment, variant).
     public func recordFirstExposure(_ exposure: Exposure) async throws -> Bool {

@@ -154,23 +154,20 @@ public struct ComposedScreens: RememberingPageSource {
             apiVersion: request.apiVersion, clientKinds: request.clientKinds, locale: request.locale,
             segments: request.user.isAnonymous ? [] : await segments(request.user), now: Date(), experiments: experiments)
 
-        let plans = composer.plan(template, context: context)
-        let shown = plans.filter { if case .pending = $0.stage { true } else { false } }
-        await composer.record(
-            plans.compactMap(\.exposure).uniqued(), context: context, deadline: .now + composer.configuration.defaultTimeout)
+        let selection = composer.selection(template, context: context)
+        await composer.record(selection.exposures, context: context, deadline: .now + composer.configuration.defaultTimeout)
 
-        let perUser = shown.contains { $0.contract?.sharing != .everyone }
         let variants = experiments.experiments.keys.sorted().map { "\($0)=\(context.variant(for: $0) ?? "-")" }
         let key = ScreenCacheKey(
             route: "page:" + request.route,
             parameters: [
                 request.platform.rawValue, request.locale ?? "", context.segments.sorted().joined(separator: ","),
-                variants.joined(separator: ","), shown.map(\.instance.id).joined(separator: ","),
+                variants.joined(separator: ","), selection.shown.joined(separator: ","),
             ],
             query: [:], apiVersion: request.apiVersion.rawValue, clientKinds: request.clientKinds,
-            user: perUser && !request.user.isAnonymous ? request.user.id : nil)
+            user: selection.perUser && !request.user.isAnonymous ? request.user.id : nil)
         let freshness =
-            shown.map { configuration.verticalFreshness[$0.instance.vertical] ?? configuration.freshness }.min()
+            selection.verticals.map { configuration.verticalFreshness[$0] ?? configuration.freshness }.min()
             ?? configuration.freshness
         let (composer, reports, degradedFreshness) = (self.composer, self.reports, configuration.degradedFreshness)
         let composed: ComposedBody

@@ -9,6 +9,9 @@ public struct WidgetCatalog: Sendable {
     /// What instances' content is checked against: the app's locales, the screens links may
     /// open, how images are checked to load.
     public var content: ContentRules
+    /// Each kind's ``WidgetContract/sharing``, kept apart: what every served page reads per
+    /// widget (``sharing(of:)``) without copying the whole contract out.
+    private let sharings: [String: ScreenplayRoutes.Sharing]
 
     /// A catalog of `contracts`, whose content follows `content`'s rules.
     ///
@@ -22,7 +25,11 @@ public struct WidgetCatalog: Sendable {
             byType[contract.type] = contract
         }
         self.contracts = byType
+        self.sharings = byType.mapValues(\.sharing)
     }
+
+    /// Whose data a widget of `type` holds, or `nil` when the catalog has no such kind.
+    public func sharing(of type: String) -> ScreenplayRoutes.Sharing? { sharings[type] }
 
     /// The contract of `type`, when the catalog has it.
     public subscript(type: String) -> WidgetContract? { contracts[type] }

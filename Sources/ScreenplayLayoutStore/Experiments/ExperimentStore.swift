@@ -231,6 +231,11 @@ public final class ExperimentStore: ExposureRecorder {
 
     // MARK: Exposures
 
+    /// Whether this process wrote (or found) `exposure`'s (user, experiment, variant) already.
+    public func isKnownRecorded(_ exposure: Exposure) -> Bool {
+        written.withLock { $0.contains(ExposureKey(userID: exposure.userID, experiment: exposure.experiment, variant: exposure.variant)) }
+    }
+
     /// Records the first exposure of its (user, experiment, variant); later ones change nothing.
     public func recordFirstExposure(_ exposure: Exposure) async throws -> Bool {
         let key = ExposureKey(userID: exposure.userID, experiment: exposure.experiment, variant: exposure.variant)
