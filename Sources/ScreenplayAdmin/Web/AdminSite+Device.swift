@@ -15,14 +15,12 @@ import ScreenplayWeb
 /// is the platform's tokens, an approximation of its native controls.
 extension AdminSite {
     /// A device the preview can frame.
-    enum PreviewDevice: String, CaseIterable {
+    enum PreviewDevice: String {
         case ios, android
 
-        /// The platform's name as people write it.
+        /// The platform's name as people write it (the frame's width is the stylesheet's
+        /// `--device-width`).
         var name: String { self == .ios ? "iOS" : "Android" }
-
-        /// The frame's width in CSS pixels: a common phone of the platform.
-        var width: Int { self == .ios ? 390 : 412 }
     }
 
     /// The appearance a device preview is drawn in (`appearance` in the query): light unless dark.
