@@ -407,6 +407,7 @@ let package = Package(
                 "ScreenplayDemo", "ScreenplayContract", "ScreenplayContractTools", "ScreenplayServer", "ScreenplayComposer", "ScreenplayClient",
                 "ScreenplayClientNIO", "ScreenplayComposerNIO",
                 "ScreenplayWeb", "ScreenplayTerminal", "ScreenplayHummingbird", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayAdmin",
+                "ScreenplayTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -85,7 +85,7 @@ struct BadInputTests {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = BackgroundServer(app)
+        let server = BackgroundServer(app, whenEnded: { continuation.finish() })
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let loader = ScreenLoader(

@@ -46,9 +46,17 @@ struct CrashDurabilityTests {
 
         var root: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-        func kill9() {
+        /// Kills the server at once and waits for its end, on a thread of its own (waiting for a
+        /// child blocks the thread: see `ChildProcess`).
+        func kill9() async {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let process = self.process
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread {
+                    process.waitUntilExit()
+                    continuation.resume()
+                }.start()
+            }
         }
     }
 
@@ -93,8 +101,13 @@ struct CrashDurabilityTests {
                 }
             }
             group.addTask {
-                while answered.names.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(2)) }
-                first.kill9()
+                // At 40 answers, or after 2 minutes when the writers failed before (then too few
+                // were answered, and the test says so below instead of waiting for ever).
+                let giveUp = ContinuousClock.now + .seconds(120)
+                while answered.names.withLock({ $0.count }) < 40, ContinuousClock.now < giveUp {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                await first.kill9()
             }
             try await group.waitForAll()
         }
@@ -157,8 +170,12 @@ struct CrashDurabilityTests {
                 }
             }
             group.addTask {
-                while answered.publishes.withLock({ $0.count }) < 24 { try await Task.sleep(for: .milliseconds(2)) }
-                first.kill9()
+                // At 24 publishes, or after 2 minutes when the editors stopped before (as above).
+                let giveUp = ContinuousClock.now + .seconds(120)
+                while answered.publishes.withLock({ $0.count }) < 24, ContinuousClock.now < giveUp {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                await first.kill9()
             }
             try await group.waitForAll()
         }
@@ -211,7 +228,7 @@ struct CrashDurabilityTests {
         let server = try await Self.start(data: data)
         let children = Self.children(of: server.process.processIdentifier)
         #expect(children.count == 1, "one promotions child: \(children)")
-        server.kill9()
+        await server.kill9()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, children.contains(where: Self.isAlive) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!children.contains(where: Self.isAlive), "the child outlived its parent")

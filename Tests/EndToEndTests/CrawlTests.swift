@@ -3,6 +3,7 @@ import HTTPTypes
 import ScreenplayClient
 import ScreenplayClientNIO
 import ScreenplayContract
+import ScreenplayTestSupport
 import Synchronization
 import Testing
 
@@ -144,11 +145,9 @@ struct CrawlTests {
             }
             let stream = await client.navigator.snapshots(bufferingPolicy: .unbounded)
             await client.navigator.navigate(navigate)
-            var recorded: [ScreenState?] = []
-            for await snapshot in stream {
-                recorded.append(snapshot.top?.state)
-                if snapshot.top?.state.screen != nil, snapshot.entries.count == 2 { break }
-            }
+            let timed = await stream.elements(through: { $0.top?.state.screen != nil && $0.entries.count == 2 }, within: .seconds(60))
+            let recorded = timed.seen.map { $0.top?.state }
+            try #require(timed.elements != nil, "the navigation settled within 60 s: \(recorded)")
             #expect(recorded.contains(.loading(header: navigate.header)))
             let final = try await client.navigator.snapshot.topScreen()
             #expect(final.header == navigate.header)

@@ -43,7 +43,7 @@ struct DemoServerHarness {
             }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = demo.makeApplication(host: "127.0.0.1", port: 0, limits: limits) { port in continuation.yield(port) }
-        let server = BackgroundServer(app)
+        let server = BackgroundServer(app, whenEnded: { continuation.finish() })
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             await server.stop()

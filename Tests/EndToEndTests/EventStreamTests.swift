@@ -76,7 +76,7 @@ struct EventStreamTests {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = BackgroundServer(app)
+        let server = BackgroundServer(app, whenEnded: { continuation.finish() })
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             await server.stop()

@@ -87,7 +87,7 @@ final class FaultServer: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let running = BackgroundServer(app)
+        let running = BackgroundServer(app, whenEnded: { continuation.finish() })
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             await running.stop()

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ScreenplayClient
 import ScreenplayContract
+import ScreenplayTestSupport
 import ScreenplayDemo
 import ScreenplayServer
 import Testing
@@ -88,7 +89,9 @@ struct LiveNavigatorTests {
             async let rendered = runCLI([
                 "render", root.absoluteString + "api/v5/screens/playlist/1", "--token", token, "--follow", "--changes", "1",
             ])
-            #expect(try await Self.waitUntil(.seconds(20)) { hub.openStreams == 1 } != nil, "the command opened its stream")
+            // Required: a change posted before the command has its first answer is in that answer,
+            // and the command would wait (until its time limit) for a change that never comes.
+            try #require(try await Self.waitUntil(.seconds(20)) { hub.openStreams == 1 } != nil, "the command opened its stream")
             let removed = try await raw(
                 .post, root, "/api/v5/commands/favorites/remove",
                 headers: [.contentType: "application/json", .authorization: "Bearer \(token)"], body: Array(#"{"playlistId":1}"#.utf8))
@@ -122,11 +125,12 @@ struct LiveNavigatorTests {
             }
             #expect(heart.remove.optimistic?.entities == ["playlist/1": ["favorite": false]])
             await client.navigator.perform(.command(heart.remove))
-            var seen: [ScreenNavigator.Snapshot] = []
-            for await snapshot in snapshots {
-                seen.append(snapshot)
-                if snapshot.pendingEntities.isEmpty, snapshot.top?.entities["playlist/1"]?["favorite"] == false, seen.count > 1 { break }
-            }
+            // Until the answer confirms the flip (after a snapshot with it pending), or 60 s.
+            let timed = await snapshots.elements(
+                through: { $0.pendingEntities.isEmpty && $0.top?.entities["playlist/1"]?["favorite"] == false },
+                within: .seconds(60))
+            let seen = timed.seen
+            try #require(timed.elements != nil, "the heart's command settled within 60 s: \(seen.count) snapshots")
             let pending = try #require(seen.first { !$0.pendingEntities.isEmpty }, "a snapshot showed the outcome pending")
             #expect(pending.top?.entities["playlist/1"]?["favorite"] == false)
             #expect(pending.isPerformingCommand == false, "an optimistic tap blocks nothing")

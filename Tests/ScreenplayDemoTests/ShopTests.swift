@@ -19,7 +19,7 @@ func withPromotions<Result: Sendable>(
     logger.logLevel = .critical
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = PromotionsService(behaviour: behaviour, logger: logger).makeApplication(port: 0) { continuation.yield($0) }
-    let server = BackgroundServer(app)
+    let server = BackgroundServer(app, whenEnded: { continuation.finish() })
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else {
         await server.stop()

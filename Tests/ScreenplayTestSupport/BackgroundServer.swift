@@ -14,11 +14,20 @@ public struct BackgroundServer: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    /// Starts `service` at once; ``stop(patience:)`` must follow.
-    public init(_ service: some Service, logger: Logger = Logger(label: "screenplay.test-server")) {
+    /// Starts `service` at once; ``stop(patience:)`` must follow. `whenEnded` is called once the
+    /// service has stopped, however it stopped: a test waiting for the server's port finishes that
+    /// wait there, so a server that failed to start (no port to bind, no file descriptor left) is
+    /// an error at once rather than a wait for ever.
+    public init(
+        _ service: some Service, logger: Logger = Logger(label: "screenplay.test-server"),
+        whenEnded: @escaping @Sendable () -> Void = {}
+    ) {
         let group = ServiceGroup(services: [service], logger: logger)
         self.group = group
-        running = Task { try await group.run() }
+        running = Task {
+            defer { whenEnded() }
+            try await group.run()
+        }
     }
 
     /// Shuts the server down gracefully and waits for it. What is still open after `patience`

@@ -12,7 +12,7 @@ public func withLoopbackServer<Result: Sendable>(
     let application = Application(
         router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
         onServerRunning: { found.yield($0.localAddress?.port ?? 0) }, logger: logger)
-    let server = BackgroundServer(application)
+    let server = BackgroundServer(application, whenEnded: { found.finish() })
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next(), port > 0 else {
         await server.stop()

@@ -4,6 +4,7 @@ public import ScreenplayStore
 public import ScreenplayStoreSQLite
 import ScreenplayStorePostgres
 import Synchronization
+public import Testing
 
 // Fixtures for the store tests. Every store a test opens is closed before the test returns:
 // SQLiteNIO asserts in debug builds when a connection is deallocated while still open.
@@ -117,10 +118,17 @@ public final class Shared<Value: Sendable>: Sendable {
 
 /// A one-shot event tasks can wait for: `wait()` returns once `fire()` was called, even if
 /// `fire()` came first.
+///
+/// A wait is bounded: a test whose `fire()` never comes (the operation that fires it threw
+/// before reaching it) records an issue naming the wait and goes on, instead of holding the
+/// whole test run until the run's own timeout ends it without naming the test.
 public final class Signal: Sendable {
     private struct State {
         var fired = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextWaiter: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+        /// Waits whose limit passed before they were registered.
+        var expired: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -130,23 +138,47 @@ public final class Signal: Sendable {
     public var hasFired: Bool { state.withLock { $0.fired } }
 
     public func fire() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.fired = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    public func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let fired = state.withLock { state -> Bool in
-                if state.fired { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if fired { continuation.resume() }
+    /// Returns once ``fire()`` was called, or after `limit`: then it records an issue at the
+    /// caller's line and returns `false`.
+    @discardableResult
+    public func wait(limit: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: limit)
+            if !Task.isCancelled { expire(id) }
+        }
+        let fired = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let outcome = state.withLock { state -> Bool? in
+                if state.fired { return true }
+                if state.expired.remove(id) != nil { return false }
+                state.waiters[id] = continuation
+                return nil
+            }
+            if let outcome { continuation.resume(returning: outcome) }
+        }
+        timer.cancel()
+        if !fired { Issue.record("waited \(limit) for a signal that was never fired", sourceLocation: sourceLocation) }
+        return fired
+    }
+
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+            if !state.fired { state.expired.insert(id) }
+            return nil
+        }
+        waiter?.resume(returning: false)
     }
 }
 

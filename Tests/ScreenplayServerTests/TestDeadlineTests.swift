@@ -1,0 +1,60 @@
+import Foundation
+import ScreenplayTestSupport
+import Testing
+
+/// The waits tests share end by a deadline too: a test whose awaited event never comes fails
+/// saying so, rather than holding the whole run until the run's own timeout.
+@Suite("Test waits end at their deadline")
+struct TestDeadlineTests {
+    @Test("a signal never fired records an issue at the limit and returns false; one fired before or during the wait returns true")
+    func signal() async {
+        let never = Signal()
+        let started = ContinuousClock.now
+        await withKnownIssue("the wait's own issue") {
+            #expect(await never.wait(limit: .milliseconds(100)) == false)
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+
+        let early = Signal()
+        early.fire()
+        #expect(await early.wait(limit: .milliseconds(100)))
+        let later = Signal()
+        Task {
+            try? await Task.sleep(for: .milliseconds(20))
+            later.fire()
+        }
+        #expect(await later.wait(limit: .seconds(60)))
+    }
+
+    @Test("a sequence that never brings the element is given up at the limit, with what it did bring")
+    func sequence() async {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        continuation.yield(1)
+        continuation.yield(2)
+        let started = ContinuousClock.now
+        let timed = await stream.elements(through: { $0 == 3 }, within: .milliseconds(200))
+        #expect(timed.elements == nil && timed.seen == [1, 2])
+        #expect(ContinuousClock.now - started < .seconds(10))
+        continuation.finish()
+
+        let (counting, more) = AsyncStream<Int>.makeStream()
+        for number in 1...5 { more.yield(number) }
+        #expect(await counting.elements(through: { $0 == 3 }, within: .seconds(60)).elements == [1, 2, 3])
+    }
+
+    @Test("a child past its limit is killed and said to be, with what it wrote")
+    func child() async throws {
+        let started = ContinuousClock.now
+        do {
+            _ = try await ChildProcess.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo begun; exec sleep 60"], limit: .milliseconds(500))
+            Issue.record("the child was not stopped")
+        } catch let error as ChildProcess.TimedOut {
+            #expect(error.output.contains("begun"))
+            #expect(error.description.contains("was still running after"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "killed near its limit, not after the 60 s it asked for")
+        let quick = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo done"], limit: .seconds(60))
+        #expect(quick.status == 0 && quick.output == "done\n")
+    }
+}
