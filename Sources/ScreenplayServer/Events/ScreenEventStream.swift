@@ -180,7 +180,7 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
                 guard known[screen.entry] != etag else { continue }
                 let from = known[screen.entry]
                 known[screen.entry] = etag
-                var data = EventData.json(ScreenChanged(path: screen.entry, etag: etag))
+                var data = ScreenChanged.json(path: screen.entry, etag: etag)
                 if let held = stream.held {
                     if let from, let old = held.bytes(for: screen.entry), let new = version.bytes,
                         let patch = stream.hub.patches.patch(from: from, old: old, to: etag, new: new)
@@ -214,15 +214,21 @@ public struct ScreenEventStream: AsyncSequence, Sendable {
     }
 }
 
-/// The `screen` event's data.
-struct ScreenChanged: Encodable {
-    let path: String
-    let etag: String
+/// The `screen` event's data: `{"etag","path"}`, with `"from"` and `"patch"` when it carries a
+/// patch, keys sorted as ``EventData``'s encoder sorts them.
+///
+/// Written by hand rather than by `JSONEncoder`: one is written for every stream a publish
+/// concerns (a thousand at once), and the encoder's boxing cost more than the rest of the event.
+enum ScreenChanged {
+    /// The data without a patch.
+    static func json(path: String, etag: String) -> String {
+        "{\"etag\":" + EventData.string(etag) + ",\"path\":" + EventData.string(path) + "}"
+    }
 
-    /// The data with a patch (`patch`: its JSON text), keys sorted as the encoder sorts them.
+    /// The data with a patch (`patch`: its JSON text).
     static func json(path: String, etag: String, from: String, patch: [UInt8]) -> String {
-        "{\"etag\":" + EventData.json(etag) + ",\"from\":" + EventData.json(from) + ",\"patch\":" + String(decoding: patch, as: UTF8.self)
-            + ",\"path\":" + EventData.json(path) + "}"
+        "{\"etag\":" + EventData.string(etag) + ",\"from\":" + EventData.string(from) + ",\"patch\":" + String(decoding: patch, as: UTF8.self)
+            + ",\"path\":" + EventData.string(path) + "}"
     }
 }
 
@@ -236,5 +242,33 @@ enum EventData {
 
     static func json(_ value: some Encodable) -> String {
         (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// `value` as a JSON string literal, quoted: `"` and `\` escaped, control characters as
+    /// their short escapes or `\u00XX`, everything else (slashes, non-ASCII) as it is.
+    static func string(_ value: String) -> String {
+        var needsEscaping = false
+        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            needsEscaping = true
+            break
+        }
+        guard needsEscaping else { return "\"" + value + "\"" }
+        var escaped = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case "\u{08}": escaped += "\\b"
+            case "\u{0C}": escaped += "\\f"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
     }
 }
