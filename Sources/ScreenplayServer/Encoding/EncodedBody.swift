@@ -23,8 +23,9 @@ public struct EncodedBody: Sendable, Hashable {
     /// §8.8.3), so it is the identity tag with `-gz` inside the quotes.
     public var gzippedETag: String { ETag.gzipVariant(of: etag) }
 
-    /// What the body holds in memory, both forms: what caches count against their budget.
-    public var storedSize: Int { bytes.count + (gzipped?.count ?? 0) }
+    /// What the body holds in memory, both forms, as allocated (an array's capacity, not only
+    /// what it uses): what caches count against their budget.
+    public var storedSize: Int { bytes.capacity + (gzipped?.capacity ?? 0) }
 
     /// The form to send for a request's `Accept-Encoding`: bytes, tag, and whether it is gzip.
     public func representation(acceptEncoding: String?) -> (bytes: [UInt8], etag: String, gzip: Bool) {

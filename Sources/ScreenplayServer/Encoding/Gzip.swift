@@ -29,8 +29,10 @@ public enum Gzip {
             }
         }
         guard status == Z_STREAM_END, Int(stream.total_out) < bytes.count else { return nil }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
+        // A copy of exactly the compressed bytes: the working buffer is as large as the input
+        // (zlib's bound), and cutting it would keep that capacity, so a cached body would hold
+        // its uncompressed size again for a form counted at its compressed one.
+        return Array(output[..<Int(stream.total_out)])
     }
 
     /// Inflates gzip `bytes`, refusing to produce more than `limit` bytes (a zip bomb stops
