@@ -3,9 +3,10 @@
 
 A `swift test` process ended by a timeout says nothing about why it hung; its log does: every
 test prints "◇ Test NAME started." and, when it ends, "✔ Test NAME passed", "✘ Test NAME
-failed", "━ Test NAME passed" (with known issues) or "↪ Test NAME skipped" (a parameterized one
-adds "with N test cases"). What started and never ended is what the run was waiting on. Suites
-are named the same way, so a hung test is listed with the suites around it.
+failed", "━ Test NAME passed" (with known issues), "➜ Test NAME skipped" or "➜ Test NAME was
+cancelled" (a parameterized one adds "with N test cases"). What started and never ended is what
+the run was waiting on. Suites are named the same way, so a hung test is listed with the suites
+around it.
 
 Usage: unfinished-tests.py LOG  (prints nothing when every started test ended)
 """
@@ -14,7 +15,7 @@ import sys
 
 NAME = r'("(?:[^"\\]|\\.)*"|\S+)'
 STARTED = re.compile(r'^◇ (Test|Suite) ' + NAME + r' started\.$')
-ENDED = re.compile(r'^[✔✘↪━] (Test|Suite) ' + NAME + r'(?: with .*?)? (?:passed|failed|skipped)')
+ENDED = re.compile(r'^[✔✘➜↪━] (Test|Suite) ' + NAME + r'(?: with .*?)? (?:passed|failed|skipped|was cancelled)')
 
 
 def unfinished(lines):
@@ -32,7 +33,8 @@ def unfinished(lines):
             key = ended.group(1, 2)
             if open_.get(key, 0) > 0:
                 open_[key] -= 1
-    return [f'{kind} {name}' for (kind, name), count in open_.items() if count > 0]
+    # "◇ Test run started." is the whole run, which a timeout never lets end.
+    return [f'{kind} {name}' for (kind, name), count in open_.items() if count > 0 and (kind, name) != ('Test', 'run')]
 
 
 def main():

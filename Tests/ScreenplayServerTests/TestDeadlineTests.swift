@@ -42,18 +42,24 @@ struct TestDeadlineTests {
         #expect(await counting.elements(through: { $0 == 3 }, within: .seconds(60)).elements == [1, 2, 3])
     }
 
-    @Test("a child past its limit is killed and said to be, with what it wrote")
+    @Test("a child past its limit is killed and said to be, with what it wrote; a cancelled task's child is killed at once")
     func child() async throws {
         let started = ContinuousClock.now
         do {
             _ = try await ChildProcess.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo begun; exec sleep 60"], limit: .milliseconds(500))
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo begun; exec sleep 60"], limit: .seconds(3))
             Issue.record("the child was not stopped")
         } catch let error as ChildProcess.TimedOut {
             #expect(error.output.contains("begun"))
             #expect(error.description.contains("was still running after"))
         }
         #expect(ContinuousClock.now - started < .seconds(30), "killed near its limit, not after the 60 s it asked for")
+        let cancelledAt = ContinuousClock.now
+        let running = Task { try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec sleep 60"], limit: .seconds(120)) }
+        try await Task.sleep(for: .milliseconds(300))
+        running.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await running.value }
+        #expect(ContinuousClock.now - cancelledAt < .seconds(30), "killed when cancelled, not after its 60 s")
         let quick = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo done"], limit: .seconds(60))
         #expect(quick.status == 0 && quick.output == "done\n")
     }

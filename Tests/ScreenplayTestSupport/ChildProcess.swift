@@ -34,73 +34,112 @@ public enum ChildProcess {
     /// (then closing it), and returns once it has exited. With `mergingErrors` false, its standard
     /// error goes to this process's own, so `output` holds only what it printed.
     ///
-    /// A child still running after `limit` is killed (`SIGKILL`) and
-    /// ``TimedOut`` thrown: a test waiting for a child that waits for something that never comes
-    /// (a change it missed) fails saying so, instead of holding the whole test run until its
-    /// timeout kills it without a word about which test hung.
+    /// A child still running after `limit` is killed (`SIGKILL`) and ``TimedOut`` thrown: a test
+    /// waiting for a child that waits for something that never comes (a change it missed) fails
+    /// saying so, instead of holding the whole test run until its timeout kills it without a word
+    /// about which test hung. A cancelled task kills its child too (and throws
+    /// `CancellationError`): a test that fails while a child runs beside it does not wait for it.
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil, mergingErrors: Bool = true,
         limit: Duration = .seconds(180)
     ) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = executable
-                        process.arguments = arguments
-                        if let directory { process.currentDirectoryURL = directory }
-                        let output = Pipe()
-                        process.standardOutput = output
-                        process.standardError = mergingErrors ? output : FileHandle.standardError
-                        let standardInput = Pipe()
-                        process.standardInput = standardInput
-                        try process.run()
-                        let killed = KillSwitch(pid: process.processIdentifier)
-                        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-                        let watchdog = DispatchWorkItem { killed.fire() }
-                        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-                        if let input { standardInput.fileHandleForWriting.write(input) }
-                        try standardInput.fileHandleForWriting.close()
-                        let data = output.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        watchdog.cancel()
-                        killed.childEnded()
-                        let text = String(decoding: data, as: UTF8.self)
-                        if killed.fired {
-                            throw TimedOut(command: [executable.path] + arguments, limit: limit, output: text)
-                        }
-                        return Outcome(status: process.terminationStatus, output: text)
-                    })
-            }.start()
+        let killSwitch = KillSwitch()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread {
+                    continuation.resume(
+                        with: Result {
+                            let process = Process()
+                            process.executableURL = executable
+                            process.arguments = arguments
+                            if let directory { process.currentDirectoryURL = directory }
+                            let output = Pipe()
+                            process.standardOutput = output
+                            process.standardError = mergingErrors ? output : FileHandle.standardError
+                            let standardInput = Pipe()
+                            process.standardInput = standardInput
+                            try process.run()
+                            killSwitch.started(pid: process.processIdentifier)
+                            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+                            let watchdog = DispatchWorkItem { killSwitch.fire(.timedOut) }
+                            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+                            defer { watchdog.cancel() }
+                            let data: Data
+                            do {
+                                if let input { standardInput.fileHandleForWriting.write(input) }
+                                try standardInput.fileHandleForWriting.close()
+                                data = output.fileHandleForReading.readDataToEndOfFile()
+                            } catch {
+                                // Not left running behind the error.
+                                killSwitch.fire(.failed)
+                                process.waitUntilExit()
+                                killSwitch.ended()
+                                throw error
+                            }
+                            process.waitUntilExit()
+                            killSwitch.ended()
+                            let text = String(decoding: data, as: UTF8.self)
+                            switch killSwitch.reason {
+                            case .timedOut?: throw TimedOut(command: [executable.path] + arguments, limit: limit, output: text)
+                            case .cancelled?: throw CancellationError()
+                            case .failed?, nil: return Outcome(status: process.terminationStatus, output: text)
+                            }
+                        })
+                }.start()
+            }
+        } onCancel: {
+            killSwitch.fire(.cancelled)
         }
     }
 
-    /// Runs `python3` (found on the `PATH`) with `arguments` in `directory`.
-    public static func python(_ arguments: [String], in directory: URL, mergingErrors: Bool = true) async throws -> Outcome {
-        try await run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: directory, mergingErrors: mergingErrors)
+    /// Runs `python3` (found on the `PATH`) with `arguments` in `directory`, for at most `limit`:
+    /// the schema checkers validate thousands of documents, which took up to 100 s of a run beside
+    /// a thousand other tests, so their limit is well above the CLI's.
+    public static func python(
+        _ arguments: [String], in directory: URL, mergingErrors: Bool = true, limit: Duration = .seconds(600)
+    ) async throws -> Outcome {
+        try await run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: directory, mergingErrors: mergingErrors, limit: limit)
     }
 
-    /// Ends a child past its limit, with `SIGKILL` (a child of `Process` does not always see a
-    /// `SIGTERM`, and nothing a test runs needs to clean up).
+    /// Ends a child early, with `SIGKILL` (a child of `Process` does not always see a `SIGTERM`,
+    /// and nothing a test runs needs to clean up): past its limit, when its task is cancelled
+    /// (before or after it started), or after an error while talking to it.
     private final class KillSwitch: Sendable {
-        let pid: Int32
-        private let didFire = Atomic(false)
-        private let ended = Atomic(false)
+        enum Reason { case timedOut, cancelled, failed }
 
-        init(pid: Int32) { self.pid = pid }
-
-        /// Whether the limit was reached before the child ended.
-        var fired: Bool { didFire.load(ordering: .acquiring) }
-
-        func fire() {
-            // Not once it is reaped: its pid may be another process's by then.
-            guard !ended.load(ordering: .acquiring) else { return }
-            didFire.store(true, ordering: .releasing)
-            kill(pid, SIGKILL)
+        private struct State {
+            var pid: Int32?
+            var reason: Reason?
+            var ended = false
         }
 
-        /// Says the child was reaped: no signal is sent after this.
-        func childEnded() { ended.store(true, ordering: .releasing) }
+        private let state = Mutex(State())
+
+        /// Why the child was ended early, if it was.
+        var reason: Reason? { state.withLock { $0.reason } }
+
+        /// The child runs as `pid`: killed at once if the switch fired before.
+        func started(pid: Int32) {
+            state.withLock { state in
+                state.pid = pid
+                if state.reason != nil { kill(pid, SIGKILL) }
+            }
+        }
+
+        func fire(_ reason: Reason) {
+            state.withLock { state in
+                // Once the child is waited for, its pid may be another process's: no signal then.
+                // (Foundation reaps it a moment before `ended()` is told; a limit or a
+                // cancellation falling in that moment is the one case left, and harmless unless
+                // the pid was reused within it.)
+                guard !state.ended, state.reason == nil else { return }
+                state.reason = reason
+                if let pid = state.pid { kill(pid, SIGKILL) }
+            }
+        }
+
+        /// The child was waited for: no signal is sent after this.
+        func ended() { state.withLock { $0.ended = true } }
     }
 }
