@@ -4,6 +4,10 @@ import Testing
 
 /// The waits tests share end by a deadline too: a test whose awaited event never comes fails
 /// saying so, rather than holding the whole run until the run's own timeout.
+///
+/// What is checked is that each wait ends, not how promptly: the bounds are a minute, because
+/// these run as a thousand tests start at once on two cores (a 200 ms wait once ended after
+/// 10.7 s there), and the failure they guard against is a wait that never ends.
 @Suite("Test waits end at their deadline")
 struct TestDeadlineTests {
     @Test("a signal never fired records an issue at the limit and returns false; one fired before or during the wait returns true")
@@ -13,7 +17,7 @@ struct TestDeadlineTests {
         await withKnownIssue("the wait's own issue") {
             #expect(await never.wait(limit: .milliseconds(100)) == false)
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(60))
 
         let early = Signal()
         early.fire()
@@ -34,7 +38,7 @@ struct TestDeadlineTests {
         let started = ContinuousClock.now
         let timed = await stream.elements(through: { $0 == 3 }, within: .milliseconds(200))
         #expect(timed.elements == nil && timed.seen == [1, 2])
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(60))
         continuation.finish()
 
         let (counting, more) = AsyncStream<Int>.makeStream()
@@ -47,19 +51,19 @@ struct TestDeadlineTests {
         let started = ContinuousClock.now
         do {
             _ = try await ChildProcess.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo begun; exec sleep 60"], limit: .seconds(3))
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo begun; exec sleep 600"], limit: .seconds(3))
             Issue.record("the child was not stopped")
         } catch let error as ChildProcess.TimedOut {
             #expect(error.output.contains("begun"))
             #expect(error.description.contains("was still running after"))
         }
-        #expect(ContinuousClock.now - started < .seconds(30), "killed near its limit, not after the 60 s it asked for")
+        #expect(ContinuousClock.now - started < .seconds(60), "killed at its limit, not after the 600 s it asked for")
         let cancelledAt = ContinuousClock.now
-        let running = Task { try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec sleep 60"], limit: .seconds(120)) }
+        let running = Task { try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec sleep 600"], limit: .seconds(300)) }
         try await Task.sleep(for: .milliseconds(300))
         running.cancel()
         await #expect(throws: CancellationError.self) { _ = try await running.value }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(30), "killed when cancelled, not after its 60 s")
+        #expect(ContinuousClock.now - cancelledAt < .seconds(60), "killed when cancelled, not at its 300 s limit")
         let quick = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo done"], limit: .seconds(60))
         #expect(quick.status == 0 && quick.output == "done\n")
     }
