@@ -247,11 +247,7 @@ enum EventData {
     /// `value` as a JSON string literal, quoted: `"` and `\` escaped, control characters as
     /// their short escapes or `\u00XX`, everything else (slashes, non-ASCII) as it is.
     static func string(_ value: String) -> String {
-        var needsEscaping = false
-        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            needsEscaping = true
-            break
-        }
+        let needsEscaping = value.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
         guard needsEscaping else { return "\"" + value + "\"" }
         var escaped = "\""
         for scalar in value.unicodeScalars {
