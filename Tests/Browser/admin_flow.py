@@ -25,7 +25,7 @@ import urllib.parse
 import urllib.request
 
 import axe
-from demo_server import DemoServer, start_clean
+from demo_server import DemoServer, PromotionsService, start_clean
 from selenium.webdriver.support.ui import Select
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -41,13 +41,13 @@ PASSWORD = "correct horse battery staple"
 class Server(DemoServer):
     """The demo with admins `ada` and `bob` (a second editor) and an API token for ada."""
 
-    def __init__(self):
+    def __init__(self, promotions="off"):
         def prepare(run):
             run("admin", "create-user", "ada", input=PASSWORD + "\n")
             run("admin", "create-user", "bob", input=PASSWORD + "\n")
             self.token = run("admin", "create-token", "ada").stdout.strip()
 
-        super().__init__(prefix="screenplay-admin-browser-", prepare=prepare)
+        super().__init__(prefix="screenplay-admin-browser-", prepare=prepare, promotions=promotions)
 
     def api(self, method, path, body=None):
         request = urllib.request.Request(
@@ -242,6 +242,14 @@ class AdminInTheBrowser(unittest.TestCase):
         self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         self.assertEqual(problems, [])
 
+    def check_accessible_markup(self, what, html):
+        """`check_accessible` for a page a browser without JavaScript was answered (axe needs the
+        script to run): its markup written into a page of this server in the scripted browser, so
+        its styles load from where they would."""
+        self.browser.get(self.server.root + "/admin/login")
+        self.browser.execute_script("document.open(); document.write(arguments[0]); document.close();", html)
+        self.check_accessible(what)
+
     def sign_in_as(self, browser, name, root=None):
         """Signs `browser` in as `name` (at `root`, this class's server by default)."""
         start_clean(browser)
@@ -316,6 +324,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(self.path(), "/admin/login")
         self.assertIn("Wrong name or password", self.browser.find_element(By.ID, "login-error").text)
         self.shot("01-wrong-password")
+        self.check_accessible("a wrong password refused")
 
     def test_two_sign_in_forms_open_at_once_both_work(self):
         """The sign-in token is the browser's: a second form (another tab, a background fetch sent
@@ -439,6 +448,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.open("/admin/audit")
         self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "#audit time").text.endswith(" UTC"))
         self.browser.find_element(By.ID, "time-zone-link").click()
+        self.check_accessible("the time zone page")
         zone = self.browser.find_element(By.ID, "zone")
         zone.clear()
         zone.send_keys("Asia/Tokio")
@@ -962,6 +972,8 @@ class AdminInTheBrowser(unittest.TestCase):
         self.sign_in()
         self.open("/admin/pages/shop/edit")
         self.open_card("deal-buy")
+        # Move to… is a disclosure among the card's actions: opened by the keyboard, then its menu.
+        self.browser.find_element(By.ID, "moveto-deal-buy-open").send_keys(Keys.ENTER)
         menu = self.browser.find_element(By.ID, "moveto-deal-buy")
         Select(menu).select_by_visible_text("featured: first")
         old = self.browser.find_element(By.CSS_SELECTOR, "#main > h1" if scripted else "html")
@@ -1161,6 +1173,15 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertNotIn("Kept answer", row.text)
 
     def test_device_previews_draw_ios_and_android_in_their_phones_light_and_dark_with_fallbacks_labelled(self):
+        # A draft beside the live page: deal-price moved to the top of the featured section,
+        # deal-offer given a headline (changed), a price tag added after deal-price.
+        draft = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
+        deal = draft["sections"][1]["widgets"]
+        price = deal.pop(next(i for i, w in enumerate(deal) if w["id"] == "deal-price"))
+        next(w for w in deal if w["id"] == "deal-offer")["content"] = {"headline": {"en": "Deal of the week"}}
+        added = {"id": "added-price", "kind": "priceTag", "vertical": "pricing", "parameters": price["parameters"]}
+        draft["sections"][2]["widgets"][:0] = [price, added]
+        self.server.api("PUT", "/admin/api/pages/shop/draft", draft)
         self.sign_in()
         self.open("/admin/pages/shop/preview?platform=web")
         self.assertTrue(self.none(By.CSS_SELECTOR, "figure.device"), "the web is not framed")
@@ -1190,6 +1211,18 @@ class AdminInTheBrowser(unittest.TestCase):
             self.assertIn("recordingOffer", label.text)
             self.assertLessEqual(label.rect["y"] + label.rect["height"], card.rect["y"] + 4, "the label sits above its card")
             self.assertLessEqual(frame.rect["width"], 433, "a phone's width")
+            # The draft in a phone of its own beside the live one, each change outlined in it and
+            # named in its row (so it reads without colour too).
+            phone = self.browser.find_element(By.ID, "device-draft")
+            self.assertIn(f"Draft on {'iOS' if platform == 'ios' else 'Android'} at API version", phone.text)
+            self.assertNotEqual(phone.rect["x"], frame.rect["x"], "side by side on a wide screen")
+            for widget, change in (("deal-price", "moved"), ("deal-offer", "changed"), ("added-price", "added")):
+                node = phone.find_element(By.CSS_SELECTOR, f'[data-node="id:{widget}"]')
+                outline = self.browser.execute_script(
+                    "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth]", node)
+                self.assertEqual(outline, ["solid", "3px"], f"{widget} outlined as {change} in the draft's phone")
+                row = self.browser.find_element(By.XPATH, f"//section[@id='preview-draft']//tr[.//*[contains(@class, 'mark-{change}')]][contains(., '{widget}')]")
+                self.assertIn(change, row.text)
             self.check_accessible(f"{platform} preview, {appearance}")
             self.browser.execute_script("arguments[0].scrollIntoView()", frame)
             self.shot(f"17-device-{platform}-{appearance}")
@@ -1281,6 +1314,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(self.none(By.ID, "start-now"))
         self.submit("stop-now")
         self.assertIn("hidden from everyone", self.browser.find_element(By.ID, "what-changes").text)
+        self.check_accessible("stop an experiment?")
         self.submit("confirm-stop")
         self.assertTrue(self.browser.find_element(By.ID, "experiment-state").text.startswith("stopped"))
         self.assertEqual(self.browser.find_element(By.ID, "start-now").text, "Start again now")
@@ -1581,7 +1615,7 @@ class AdminInTheBrowser(unittest.TestCase):
             body.clear()
             body.send_keys("Three recordings, one price: this week only.")
             self.browser.find_element(By.ID, "deal-offer-k_body_de").send_keys("Drei Aufnahmen, ein Preis: nur diese Woche.")
-            Select(picture.find_element(By.CSS_SELECTOR, "[data-picture-locale]")).select_by_value("de")
+            Select(self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-offer [data-picture-locale]")).select_by_value("de")
             self.assertEqual(picture.find_element(By.CSS_SELECTOR, "[data-picture=headline]").text, "Angebot der Woche")
             self.assertEqual(picture.find_element(By.CSS_SELECTOR, "[data-picture=body]").text, "Drei Aufnahmen, ein Preis: nur diese Woche.")
 
@@ -1639,6 +1673,67 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(row[0].is_displayed())
         self.shot("12c-public-page-with-the-deal-copy")
 
+    def test_a_banner_with_copy_in_two_languages_is_read_by_apps_and_on_the_public_page_in_each(self):
+        """On a demo whose promotions service runs (answering which promotions run, never their
+        words): a product person adds a promotion banner from the palette (it starts with the
+        example's headline, since a banner needs one), writes its headline and body in English and
+        German on the card, and publishes; apps read it in their language, and so does the public
+        shop page for an English and a German browser."""
+        promotions = PromotionsService()
+        server = Server(promotions=promotions.url)
+        original = type(self).server
+        type(self).server = server
+        try:
+            self.sign_in()
+            self.open("/admin/pages/shop/edit")
+            self.assertIn("promoBanner", self.palette_shown(), "offered where its vertical runs")
+            Select(self.browser.find_element(By.ID, "palette-section-promoBanner")).select_by_visible_text("promotions")
+            heading = self.browser.find_element(By.CSS_SELECTOR, "#main > h1")
+            self.browser.find_element(By.ID, "palette-add-promoBanner").send_keys(Keys.ENTER)
+            self.wait_replaced(heading)
+            self.assertEqual(self.draft_widget("promoBanner-1")["content"], {"headline": {"en": "Spring sale: 20% off every recording"}})
+            self.open_card("promoBanner-1")
+            Select(self.browser.find_element(By.ID, "promoBanner-1-k_tone")).select_by_value("accent")
+            headline = self.browser.find_element(By.ID, "promoBanner-1-k_headline_en")
+            headline.clear()
+            headline.send_keys("Autumn recordings, 30% off")
+            self.browser.find_element(By.ID, "promoBanner-1-k_headline_de").send_keys("Herbstaufnahmen, 30 % günstiger")
+            self.browser.find_element(By.ID, "promoBanner-1-k_detail_en").send_keys("This week only.")
+            self.browser.find_element(By.ID, "promoBanner-1-k_detail_de").send_keys("Nur diese Woche.")
+            WebDriverWait(self.browser, 10).until(
+                lambda _: self.draft_widget("promoBanner-1")["content"].get("detail") == {"en": "This week only.", "de": "Nur diese Woche."},
+                "the pause in typing saves the draft")
+            content = self.draft_widget("promoBanner-1")["content"]
+            self.assertEqual(content["headline"], {"en": "Autumn recordings, 30% off", "de": "Herbstaufnahmen, 30 % günstiger"})
+            self.assertEqual(content["tone"], "accent", "the colour chosen from the tokens")
+            self.check_accessible("the editor with a new banner's copy")
+            server.api("POST", "/admin/api/pages/shop/publish", {"note": "autumn banner"})
+
+            german, english = self.shop_component("promoBanner-1", "de-AT"), self.shop_component("promoBanner-1", "en-US")
+            self.assertEqual((german["headline"], german["detail"]), ("Herbstaufnahmen, 30 % günstiger", "Nur diese Woche."))
+            self.assertEqual((english["headline"], english["detail"], english["tone"]), ("Autumn recordings, 30% off", "This week only.", "accent"))
+            self.assertEqual(self.shop_component("spring-sale", "de")["headline"], "Frühlingsangebot: 20 % auf alle Aufnahmen", "the seeded banner's words are the layout's too")
+
+            # The public page, for a browser asking for German and then for English.
+            start_clean(self.browser)
+            for language, headline_text, detail_text, shot in (
+                ("de-DE,de;q=0.9", "Herbstaufnahmen, 30 % günstiger", "Nur diese Woche.", "12d-public-banner-german"),
+                ("en-GB,en;q=0.9", "Autumn recordings, 30% off", "This week only.", "12e-public-banner-english"),
+            ):
+                self.browser.execute_cdp_cmd("Network.enable", {})
+                self.browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": language}})
+                self.open("/screens/shop")
+                main = self.browser.find_element(By.ID, "main")
+                WebDriverWait(self.browser, 10).until(lambda _: headline_text in main.text, f"{headline_text!r} on the page in {language}")
+                self.assertIn(detail_text, main.text)
+                self.shot(shot)
+            self.check_accessible("the public shop with a banner")
+        finally:
+            self.browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+            type(self).server = original
+            server.stop()
+            promotions.stop()
+
     def test_content_without_javascript_is_saved_by_the_cards_form_with_errors_beside_fields(self):
         plain = self.without_javascript()
         self.sign_in_as(plain, "ada")
@@ -1655,6 +1750,8 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertEqual(plain.find_element(By.ID, "deal-offer-k_headline_de").get_attribute("value"), "Angebot")
         links = [a.get_attribute("href").split("#")[1] for a in plain.find_elements(By.CSS_SELECTOR, "#error-summary a")]
         self.assertIn("deal-offer-k_headline_en", links)
+        self.check_accessible_markup("a card's content refused without the script", plain.page_source)
+        self.assertIn("61 characters; at most 60", self.browser.find_element(By.ID, "deal-offer-k_headline_en-error").text, "what axe read was that page")
         fix = plain.find_element(By.ID, "deal-offer-k_headline_en")
         fix.clear()
         fix.send_keys("Deal of the week")
@@ -1754,6 +1851,30 @@ class AdminInTheBrowser(unittest.TestCase):
         audience = self.browser.find_element(By.ID, "review-audience").text
         self.assertIn("deal-price: app versions 5 and later — about", audience)
         self.check_accessible("the publish review with who sees each change")
+        # A version no client sends (9, as an old page or a hand-made form would post it) is refused
+        # beside the menu, with and without the script, kept as chosen; the draft keeps 5.
+        chosen = self.draft_widget("deal-price")["conditions"]
+        for browser in (self.browser, self.without_javascript()):
+            if browser is not self.browser:
+                self.sign_in_as(browser, "ada")
+            browser.get(self.server.root + "/admin/pages/shop/edit")
+            if browser is self.browser:
+                self.open_card("deal-price")
+            else:
+                browser.find_element(By.CSS_SELECTOR, "#widget-deal-price details summary").click()
+            browser.execute_script(
+                "const menu = document.getElementById('deal-price-c_minVersion'); menu.add(new Option('9', '9')); menu.value = '9';"
+                if browser is self.browser else
+                "document.getElementById('deal-price-c_minVersion').insertAdjacentHTML('beforeend', '<option value=9 selected>9</option>')")
+            if browser is self.browser:
+                self.submit_in_place("save-deal-price")
+            else:
+                self.submit("save-deal-price", browser)
+            error = WebDriverWait(browser, 10).until(lambda _: browser.find_elements(By.ID, "deal-price-c_minVersion-error"))
+            self.assertIn("no client sends v9: the released versions are v1 to v6", error[0].text)
+            self.assertEqual(Select(browser.find_element(By.ID, "deal-price-c_minVersion")).first_selected_option.text, "9: not a released version")
+            self.assertEqual(self.draft_widget("deal-price")["conditions"], chosen, "nothing saved")
+        self.check_accessible("a version no client sends refused beside its menu")
 
     def test_the_audit_log_is_filtered_searched_and_paged_with_and_without_javascript(self):
         template = self.server.api("GET", "/admin/api/pages/shop")["live"]["template"]
@@ -1774,6 +1895,8 @@ class AdminInTheBrowser(unittest.TestCase):
             self.assertLess(height, 20000, "fifty rows, not twenty thousand pixels")
             self.submit("audit-older", browser)
             self.assertIn("older ones", browser.find_element(By.ID, "audit-summary").text)
+            if browser is self.browser:
+                self.check_accessible("the audit log's older entries")
             self.assertIn("audit-newest", [a.get_attribute("id") for a in browser.find_elements(By.CSS_SELECTOR, "#audit-pages a")])
             # Filtered by page and person, searched by a word.
             Select(browser.find_element(By.ID, "audit-page")).select_by_value("shop")
@@ -1821,15 +1944,24 @@ class AdminInTheBrowser(unittest.TestCase):
             "then its first card")
         self.browser.find_element(By.CSS_SELECTOR, '#sections-menu a[href="#palette-title"]').send_keys(Keys.ENTER)
         self.assertEqual(self.browser.execute_script("return document.activeElement.id"), "palette-title")
-        # From a card: its settings, Move up, Move down, Remove and Move to, each within five Tabs.
-        card = self.browser.find_element(By.ID, "widget-deal-buy")
-        self.browser.execute_script("arguments[0].focus()", card)
-        reached = []
-        for _ in range(5):
+        # From a card: its settings, Move up, Move down, Remove and Move to, each within five Tabs,
+        # on a card with content (a picture of it, and its locale menu) as on one without.
+        for widget in ("deal-buy", "deal-offer"):
+            card = self.browser.find_element(By.ID, f"widget-{widget}")
+            self.browser.execute_script("arguments[0].focus()", card)
+            reached = []
+            for _ in range(5):
+                self.browser.switch_to.active_element.send_keys(Keys.TAB)
+                reached.append(self.browser.execute_script(
+                    "const e = document.activeElement; return e.id || (e.tagName === 'SUMMARY' ? e.textContent : e.tagName)"))
+            for action in (f"Edit {widget}", f"up-{widget}", f"down-{widget}", f"remove-{widget}", f"moveto-{widget}-open"):
+                self.assertIn(action, reached, reached)
+            # The last of them opens Move to: its menu and its button are the next two.
+            self.browser.switch_to.active_element.send_keys(Keys.ENTER)
             self.browser.switch_to.active_element.send_keys(Keys.TAB)
-            reached.append(self.browser.execute_script("return document.activeElement.id || document.activeElement.tagName"))
-        for action in ("up-deal-buy", "down-deal-buy", "remove-deal-buy", "moveto-deal-buy"):
-            self.assertIn(action, reached, reached)
+            self.assertEqual(self.browser.execute_script("return document.activeElement.id"), f"moveto-{widget}")
+            self.browser.switch_to.active_element.send_keys(Keys.TAB)
+            self.assertEqual(self.browser.execute_script("return document.activeElement.id"), f"moveto-{widget}-button")
         # On a phone, the palette comes before the cards.
         self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         try:
@@ -1890,6 +2022,7 @@ class AdminInTheBrowser(unittest.TestCase):
             "document.querySelectorAll('input[name=csrf]').forEach(function (input) { input.value = 'forged'; });")
         self.submit("switch-deal-offer")
         self.assertIn("Refused", self.browser.find_element(By.TAG_NAME, "h1").text)
+        self.check_accessible("a form without the session's token refused")
         self.assertEqual(self.server.shop_ids(), before, "nothing changed")
         # And with no session at all, the same post only redirects to the sign-in page.
         code, _ = self.status("/admin/pages/shop/widgets/deal-offer/enabled", method="POST", body=b"enabled=false&csrf=forged")

@@ -11,14 +11,15 @@ BINARY = os.path.join(ROOT, ".build", "debug", "screenplay")
 
 class DemoServer:
     """The demo on a free port with its own data folder; `prepare(run)` runs CLI commands on the
-    folder first (`run("admin", "create-user", …)`), `arguments` go to `serve`."""
+    folder first (`run("admin", "create-user", …)`), `arguments` go to `serve`. Without its
+    promotions service unless `promotions` names one (a `PromotionsService().url`)."""
 
-    def __init__(self, *arguments, prefix="screenplay-browser-", prepare=None):
+    def __init__(self, *arguments, prefix="screenplay-browser-", prepare=None, promotions="off"):
         self.data = tempfile.mkdtemp(prefix=prefix)
         if prepare:
             prepare(self.run)
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", "off", "--log-level", "error", *arguments],
+            [BINARY, "serve", "--port", "0", "--data", self.data, "--promotions", promotions, "--log-level", "error", *arguments],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.root = None
         deadline = time.time() + 90
@@ -43,7 +44,31 @@ class DemoServer:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        self.process.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)
+
+
+class PromotionsService:
+    """`screenplay promotions` on a free loopback port, answering at once and never failing: for
+    the flows that need the shop's promotions on the page."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [BINARY, "promotions", "--port", "0", "--max-delay-ms", "0", "--failure-rate", "0"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        self.url = next((word for word in line.split() if word.startswith("http://127.0.0.1:")), None)
+        if self.url is None:
+            self.stop()
+            raise RuntimeError(f"the promotions service did not start: {line!r}")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.process.stdout.close()
 
 
 def start_clean(browser):

@@ -128,6 +128,9 @@ struct AdminEditorTests {
             #expect(draft.sections[0].widgets.map(\.id) == ["spring-sale", "deal-buy", "free-shipping"])
             let back = try await raw(.get, root, location, headers: cookie)
             #expect(back.text.contains("<select id=\"moveto-deal-buy\" name=\"place\" autofocus>"))
+            // Its disclosure open again (the menu in it takes the focus); the other cards' closed.
+            #expect(back.text.contains("<details class=\"move-to\" open><summary id=\"moveto-deal-buy-open\""))
+            #expect(back.text.contains("<details class=\"move-to\"><summary id=\"moveto-deal-price-open\""))
 
             for place in ["x@deal", "1@nowhere", "1", "@"] {
                 let refused = try await post("/admin/pages/shop/edit/widgets/deal-buy/move", ["place": place])

@@ -135,6 +135,23 @@ struct WidgetContentTests {
             ], "\(problems)")
     }
 
+    @Test("a new widget's content starts as its example's required words, in the default locale and within their length; none without an example")
+    func exampleContent() throws {
+        let example = try WidgetContract(
+            type: "promo", summary: "A promotion.", versioning: KindVersioning(introduced: .v2, fallback: "a text: the headline"),
+            fields: Self.promo.fields, content: Self.promo.content,
+            fallback: { json in [.text(.init(json["headline"]?.stringValue ?? "?"))] },
+            example: WidgetExample(
+                vertical: "marketing", parameters: [:],
+                component: ["headline": "Spring sale: twenty per cent off", "imageAlt": "A cello", "link": "screens/work/1", "tone": "accent"]))
+        let content = example.exampleContent(rules: Self.rules)
+        // Only what is required (the headline), cut to its 20 characters; the optional link and
+        // colour stay unwritten, and an image is never made up from an example.
+        #expect(content == ["headline": ["en": "Spring sale: twenty "]])
+        #expect(example.validateContent(content, rules: Self.rules).isEmpty)
+        #expect(Self.promo.exampleContent(rules: Self.rules) == [:], "no example, no content")
+    }
+
     @Test("an instance's content is stored with it, and left out when there is none")
     func coding() throws {
         let instance = WidgetInstance(id: "a", kind: "promo", vertical: "marketing", content: Self.valid)

@@ -82,7 +82,7 @@ struct ShopTests {
         }
     }
 
-    @Test("a new promotion reads what the layout wrote, in the reader's language, over the service's generic headline; the web draws its picture and link")
+    @Test("a promotion reads what the layout wrote, in the reader's language; the service supplies no words; the web draws its picture and link")
     func promotionCopy() async throws {
         try await withPromotions(.reliable) { url in
             try await withDemo(promotions: url) { demo, _ async throws in
@@ -97,7 +97,7 @@ struct ShopTests {
                         ]))
                 try await demo.layouts.saveDraft(template, by: "test")
                 _ = try await demo.layouts.publish(route: "shop", by: "test", note: "winter")
-                func banner(_ language: String, version: Int, kinds: String?) async throws -> JSONValue? {
+                func banner(_ language: String, version: Int, kinds: String?, id: String = "winter") async throws -> JSONValue? {
                     var headers: HTTPFields = [ScreenplayService.platformHeader: "ios", .acceptLanguage: language]
                     if let kinds { headers[ScreenplayService.componentsHeader] = kinds }
                     let response = await demo.service.respond(
@@ -105,14 +105,25 @@ struct ShopTests {
                         body: [])
                     #expect(response.head.status == .ok)
                     let json = try JSONDecoder().decode(JSONValue.self, from: Data(response.body))
-                    return json["sections"]?.arrayValue?.flatMap { $0["components"]?.arrayValue ?? [] }.first { $0["id"] == "winter" }
+                    return json["sections"]?.arrayValue?.flatMap { $0["components"]?.arrayValue ?? [] }.first { $0["id"] == .string(id) }
                 }
                 let german = try #require(try await banner("de-DE", version: 6, kinds: Self.kinds))
-                #expect(german["headline"] == "Winteraufnahmen", "not the service's “New this week”")
-                #expect(german["detail"] == "Fresh recordings from our labels.", "what the layout left out stays the service's")
+                #expect(german["headline"] == "Winteraufnahmen")
+                #expect(german["detail"] == nil, "the layout wrote no body, and the service writes no words")
                 #expect(german["linkTitle"] == "Anhören")
                 #expect(german["tone"] == "accent")
                 #expect(try await banner("en-US", version: 6, kinds: Self.kinds)?["headline"] == "Winter recordings")
+                // The seeded promotion's words are the layout's too, in either language.
+                let seeded = try #require(try await banner("de-CH", version: 6, kinds: Self.kinds, id: "spring-sale"))
+                #expect(seeded["headline"] == "Frühlingsangebot: 20 % auf alle Aufnahmen" && seeded["detail"] == "Bis Sonntag, solange der Vorrat reicht.")
+                #expect(try await banner("en", version: 6, kinds: Self.kinds, id: "spring-sale")?["headline"] == "Spring sale: 20% off every recording")
+                // Version 1 apps (no ids, no content fields of v6) get the words too.
+                let v1 = try await demo.service.respond(
+                    to: HTTPRequest(
+                        method: .get, scheme: "http", authority: "localhost", path: "/api/v1/screens/shop",
+                        headerFields: [ScreenplayService.platformHeader: "ios", .acceptLanguage: "de", ScreenplayService.componentsHeader: Self.kinds]),
+                    body: [])
+                #expect(String(decoding: v1.body, as: UTF8.self).contains("Frühlingsangebot: 20 % auf alle Aufnahmen"))
                 // The web and apps without the kind: a picture with its alt text, the headline in
                 // its colour, the detail and a button that opens the screen.
                 let drawn = try #require(try await banner("de", version: 6, kinds: nil))

@@ -179,14 +179,20 @@ extension AdminSite {
             case .colorToken: break
             }
         }
-        let menu = rules.locales.count < 2 ? "" : """
-            <label class="picture-locale">Show in <select data-picture-locale>\(rules.locales.map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape(localeName($0)))</option>" }.joined())</select></label>
-            """
         return """
             <figure class="content-picture" data-picture-for="\(HTML.escape(widget.id))" aria-label="What \(HTML.escape(widget.id))'s content reads">\
             <div class="picture" lang="\(HTML.escape(locale))">\(parts)</div><figcaption>The content as written\(rules.locales.count < 2 ? "" : "; a text left empty reads as the \(HTML.escape(languageName(rules.defaultLocale))) one"). \
-            The provider's data fills the rest. \(menu)</figcaption></figure>
+            The provider's data fills the rest.</figcaption></figure>
             """
+    }
+
+    /// The menu of the locale the card's picture reads in (the script redraws it), inside the
+    /// card's settings beside the texts it shows: outside them it would be one more Tab stop
+    /// before the card's actions. Empty for a kind without content or an app of one locale.
+    static func pictureLocaleMenu(contract: WidgetContract, rules: ContentRules) -> String {
+        guard !contract.content.isEmpty, rules.locales.count > 1 else { return "" }
+        let options = rules.locales.map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape(localeName($0)))</option>" }.joined()
+        return "<p class=\"picture-locale\"><label>Show the picture in <select data-picture-locale>\(options)</select></label></p>"
     }
 
     /// One line of what the content says, for the card's summary: `Headline “Spring sale” (en, de)`.

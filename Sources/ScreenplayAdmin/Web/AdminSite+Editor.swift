@@ -132,11 +132,13 @@ extension AdminSite {
                 }
                 let rules = catalog?.content ?? ContentRules()
                 var picture = ""
+                var pictureMenu = ""
                 if let contract = catalog?[widget.kind] {
                     let content = Self.contentFields(widget: widget, contract: contract, rules: rules, values: values, errors: errors, focus: focus)
                     fields += content.html
                     if attemptHere != nil { summary += content.problems }
                     picture = Self.contentPicture(widget: widget, contract: contract, rules: rules)
+                    pictureMenu = Self.pictureLocaleMenu(contract: contract, rules: rules)
                 }
                 for (name, label) in Self.conditionInputs {
                     let id = "\(widget.id)-\(name)"
@@ -190,7 +192,7 @@ extension AdminSite {
                     <p class="summary">\(HTML.escape(Self.parameterSummary(widget, names: names)))</p>\
                     \(Self.contentSummary(widget, contract: catalog?[widget.kind], rules: rules).map { "<p class=\"summary content-summary\">\(HTML.escape($0))</p>" } ?? "")\
                     \(picture)\(Self.chips(widget.conditions))\(general)
-                    <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>
+                    <details\(isOpen ? " open" : "")><summary>Edit \(key)</summary>\(pictureMenu)
                     <form method="post" action="\(widgetAction)" class="edit">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(Self.digest(of: widget)))">\(fields)\
                     <button type="submit" id="save-\(key)"\(autofocus("save-" + widget.id))>Save</button></form></details>
                     <div class="actions"><form method="post" action="\(widgetAction)/move">\(csrf)\(placeSeen)<input type="hidden" name="by" value="-1">\
@@ -362,11 +364,14 @@ extension AdminSite {
             }
         }
         let key = HTML.escape(fieldID("moveto-" + id))
+        // A disclosure, one Tab stop among the card's actions (its menu and button inside), so
+        // every action of a card is within five Tabs of it; open again after a move from it.
         return """
+            <details class="move-to"\(focused ? " open" : "")><summary id="\(key)-open" aria-label="Move \(HTML.escape(id)) to…">Move to…</summary>\
             <form method="post" action="\(action)" class="move-to">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">\
             <label for="\(key)">Move to</label>\
             <select id="\(key)" name="place"\(focused ? " autofocus" : "")>\(options)</select>\
-            <button type="submit" id="\(key)-button" aria-label="Move \(HTML.escape(id)) to the chosen place">Move</button></form>
+            <button type="submit" id="\(key)-button" aria-label="Move \(HTML.escape(id)) to the chosen place">Move</button></form></details>
             """
     }
 

@@ -90,8 +90,12 @@ extension AdminSite {
                         status: .conflict))
             }
             let sectionID = template.sections[sectionIndex].id
+            // Words a kind requires start as its example's, to be rewritten on the card.
+            let catalog = pages?.composer.catalog
+            let content = catalog.flatMap { catalog in catalog[form["kind"] ?? ""]?.exampleContent(rules: catalog.content) } ?? [:]
             let edit = DraftEdit.insert(
-                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters), section: sectionID,
+                WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters, content: content),
+                section: sectionID,
                 index: form["index"].flatMap(Int.init) ?? widgets.count)
             // The new card open, the focus in its first parameter (or on the card): what comes
             // after adding is saying what it shows.

@@ -108,8 +108,9 @@ extension AdminSite {
     }
 
     /// The editor's own look: the palette a column beside the cards on wide screens, below them
-    /// on narrow ones; a card's "Move to" menu on one line.
+    /// on narrow ones; a card's "Move to…" among its buttons, its menu on a line of its own once open.
     static let editorStyle = """
+        article.card .actions{flex-wrap:wrap}details.move-to>summary{margin:0}details.move-to[open]{flex-basis:100%}
         #sections-menu ul{display:flex;flex-wrap:wrap;gap:.3rem 1rem;list-style:none;padding:0;margin:.5rem 0 1rem}
         h2[tabindex="-1"]:focus{outline:2px solid currentColor;outline-offset:2px}
         form.move-to{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}form.move-to select{max-width:100%}

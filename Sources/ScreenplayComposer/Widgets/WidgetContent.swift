@@ -281,3 +281,24 @@ extension WidgetContract {
         }
     }
 }
+
+extension WidgetContract {
+    /// Content for a new instance of this kind (a widget added from the admin's palette): each
+    /// required text, link or colour the kind's example carries, the text in `rules`' default
+    /// locale. A kind whose provider supplies none of its words (a promotion's headline is the
+    /// layout's) would otherwise be refused as it is added; this way it is valid at once and
+    /// reads as the example until someone writes its own. Empty without an example.
+    public func exampleContent(rules: ContentRules) -> JSONValue {
+        guard let component = example?.component.objectValue else { return [:] }
+        var members: [String: JSONValue] = [:]
+        for field in content where field.isRequired {
+            guard let value = component[field.name]?.stringValue else { continue }
+            switch field.kind {
+            case .text(let maximum): members[field.name] = [rules.defaultLocale: .string(String(value.prefix(maximum)))]
+            case .screenLink, .colorToken: members[field.name] = .string(value)
+            case .image: continue
+            }
+        }
+        return .object(members)
+    }
+}

@@ -7,7 +7,8 @@ import ScreenplayContract
 import ScreenplayServer
 
 /// The promotions vertical as its own HTTP service: what another team would run. It answers
-/// `POST /widgets` (a ``WidgetCall``) with the widget envelope, after a random delay, and fails
+/// `POST /widgets` (a ``WidgetCall``) with the widget envelope (which promotions run; their copy
+/// is the layout's), after a random delay, and fails
 /// now and then, on purpose: the shop page shows what the composer does with a slow, flaky
 /// vertical (its widgets go; the page stays).
 ///
@@ -40,28 +41,21 @@ public struct PromotionsService: Sendable {
         self.logger = logger
     }
 
-    /// The promotion for an instance: by its id (the template names them), or a generic one.
-    static func promotion(for instance: WidgetCall.Instance, locale: String?) -> JSONValue {
-        let german = locale?.lowercased().hasPrefix("de") == true
-        switch instance.id {
-        case "spring-sale":
-            return [
-                "type": "promoBanner",
-                "headline": .string(german ? "Frühlingsangebot: 20 % auf alle Aufnahmen" : "Spring sale: 20% off every recording"),
-                "detail": .string(german ? "Bis Sonntag, solange der Vorrat reicht." : "Until Sunday, while stocks last."),
-            ]
-        case "free-shipping":
-            return ["type": "promoBanner", "headline": "Free shipping on your first order", "detail": "No code needed."]
-        default:
-            return ["type": "promoBanner", "headline": "New this week", "detail": "Fresh recordings from our labels."]
-        }
+    /// The promotion for an instance: that it runs for this reader, and nothing more. Its words,
+    /// picture and link are the layout's content, written by the product team in the admin (the
+    /// composer fills them in); the vertical answers for what is its own, whether the promotion
+    /// runs (a real one would check the reader's eligibility and the promotion's dates; this one
+    /// runs every promotion it is asked about). A banner whose layout wrote no headline is then
+    /// refused by the kind's contract, which the admin says on its card.
+    static func promotion(for instance: WidgetCall.Instance) -> JSONValue {
+        ["type": "promoBanner"]
     }
 
     /// The envelope answering `call`.
     static func answer(_ call: WidgetCall) throws -> [UInt8] {
         var widgets: [String: JSONValue] = [:]
         for instance in call.instances where instance.kind == "promoBanner" {
-            widgets[instance.id] = promotion(for: instance, locale: call.context.locale)
+            widgets[instance.id] = promotion(for: instance)
         }
         return Array(try ScreenplayEncoder().encode(JSONValue.object(["widgets": .object(widgets)])))
     }

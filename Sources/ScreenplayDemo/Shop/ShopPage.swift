@@ -31,9 +31,19 @@ enum ShopPage {
                 .init(
                     id: "promotions",
                     widgets: [
-                        WidgetInstance(id: "spring-sale", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"]),
+                        // The banners' words are the layout's (the promotions service says only which run).
+                        WidgetInstance(
+                            id: "spring-sale", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
+                            content: [
+                                "headline": ["en": "Spring sale: 20% off every recording", "de": "Frühlingsangebot: 20 % auf alle Aufnahmen"],
+                                "detail": ["en": "Until Sunday, while stocks last.", "de": "Bis Sonntag, solange der Vorrat reicht."],
+                            ]),
                         WidgetInstance(
                             id: "free-shipping", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
+                            content: [
+                                "headline": ["en": "Free shipping on your first order", "de": "Versandkostenfrei bei Ihrer ersten Bestellung"],
+                                "detail": ["en": "No code needed.", "de": "Ohne Gutscheincode."],
+                            ],
                             conditions: .init(experiment: .init(shipping.key, is: "banner"))),
                     ]),
                 .init(

@@ -114,7 +114,8 @@ enum ShopWidgets {
             ],
             parameters: [.optional("slot", .string, summary: "Where on the page: top, bottom.")],
             content: [
-                ContentField("headline", label: "Headline", kind: .text(maximumLength: 60), summary: "The promotion in a few words."),
+                // Required: the promotions service says only which promotions run, never their words.
+                ContentField("headline", label: "Headline", kind: .text(maximumLength: 60), isRequired: true, summary: "The promotion in a few words."),
                 ContentField("detail", label: "Body", kind: .text(maximumLength: 140), summary: "A line of detail under the headline."),
                 ContentField("image", label: "Image", kind: .image(altField: "imageAlt"), summary: "A picture above the headline."),
                 ContentField("link", label: "Link", kind: .screenLink, summary: "The screen its button opens."),

@@ -227,14 +227,14 @@ function count(input) {
   note.classList.toggle("over", used > max);
 }
 
-// The card's picture in the locale chosen under it: each text (the default locale's where this
+// The card's picture in the locale chosen in its settings: each text (the default locale's where this
 // one has none), the image and its alt text, the link, the colour.
 function picture(card) {
   const figure = $(".content-picture", card);
   const form = $("form.edit", card);
   if (!figure || !form) return;
   const locales = ($("fieldset.content", card)?.dataset.contentLocales || "").split(" ");
-  const locale = $("[data-picture-locale]", figure)?.value || locales[0];
+  const locale = $("[data-picture-locale]", card)?.value || locales[0];
   const value = (name) => form.elements[name]?.value.trim() || "";
   const inLocale = (prefix) => value(prefix + locale) || value(prefix + locales[0]);
   $(".picture", figure).lang = locale;
