@@ -349,7 +349,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ScreenplayAdminTests",
-            dependencies: ["ScreenplayAdmin", "ScreenplayServer", "ScreenplayStore", "ScreenplayStoreSQLite", "ScreenplayTestSupport"],
+            dependencies: [
+                "ScreenplayAdmin", "ScreenplayComposer", "ScreenplayContract", "ScreenplayLayoutStore", "ScreenplayServer", "ScreenplayStore",
+                "ScreenplayStoreSQLite", "ScreenplayTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

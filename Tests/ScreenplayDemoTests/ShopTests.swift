@@ -135,6 +135,24 @@ struct ShopTests {
         }
     }
 
+    @Test("every screen the content's link picker offers is one the demo serves: its example matches its pattern and answers 200")
+    func linkPickerOpensRealScreens() async throws {
+        try await withDemo { demo, _ async throws in
+            let screens = demo.pages.composer.catalog.content.screens
+            #expect(screens.count >= 8)
+            for screen in screens {
+                let segments = screen.example.dropFirst("screens/".count).split(separator: "/").map(String.init)
+                #expect(screen.example.hasPrefix("screens/") && screen.pattern.matches(segments), "\(screen.example)")
+                let response = await demo.service.respond(
+                    to: HTTPRequest(
+                        method: .get, scheme: "http", authority: "localhost", path: "/api/v6/" + screen.example,
+                        headerFields: [ScreenplayService.platformHeader: "ios"]),
+                    body: [])
+                #expect(response.head.status == .ok, "\(screen.title): \(screen.example) answered \(response.head.status)")
+            }
+        }
+    }
+
     @Test("a failing promotions service costs its widgets only; the page is served and says why")
     func failingVertical() async throws {
         try await withPromotions(.init(delay: .zero...(.zero), failureRate: 1)) { url in

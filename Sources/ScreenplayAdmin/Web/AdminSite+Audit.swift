@@ -58,14 +58,18 @@ extension AdminSite {
                 """)
     }
 
-    /// An audit row's detail: the summary in words, and a definition it keeps (an experiment's
-    /// JSON, after ` — `) folded away for whoever needs it.
+    /// An audit row's detail: the summary in words (cut like any long value), and a definition it
+    /// keeps (an experiment's JSON, after ` — `) folded away for whoever needs it, saying so when
+    /// only its beginning is shown.
     static func auditDetail(_ detail: String) -> String {
         guard let mark = detail.range(of: " — was {") ?? detail.range(of: " — {") else { return elided(detail) }
         let kept = detail[mark.lowerBound...].dropFirst(3)
-        return HTML.escape(String(detail[..<mark.lowerBound].prefix(1_000)))
-            + "<details><summary>\(kept.hasPrefix("was") ? "The definition before" : "The definition")</summary>"
-            + "<code>\(HTML.escape(String(kept.drop { $0 != "{" }.prefix(4_000))))</code></details>"
+        let definition = kept.drop { $0 != "{" }
+        let shown = 4_000
+        let cut = definition.count > shown ? " (its first \(shown) of \(definition.count) characters)" : ""
+        return elided(String(detail[..<mark.lowerBound]))
+            + "<details><summary>\(kept.hasPrefix("was") ? "The definition before" : "The definition")\(cut)</summary>"
+            + "<code>\(HTML.escape(String(definition.prefix(shown))))</code></details>"
     }
 
     /// A long text cut to its first 300 characters, the whole of it (up to 20 000) a click away:

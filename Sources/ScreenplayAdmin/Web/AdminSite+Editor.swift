@@ -375,9 +375,10 @@ extension AdminSite {
             """
     }
 
-    /// The parameters in one line: `workID 26 · slot top`, or `no parameters`.
     /// One line of `widget`'s parameters: `workID 21 (Cello Suite No. 1 · Johann Sebastian Bach)
-    /// · slot top`, with the name of what a parameter points at where its vertical gave one.
+    /// · slot top`, with the name of what a parameter points at where its vertical gave one, or
+    /// `no parameters`. A value over 60 characters is cut with an ellipsis (the card's form
+    /// holds the whole of it).
     static func parameterSummary(_ widget: WidgetInstance, names: [WidgetParameterKey: String] = [:]) -> String {
         let members = widget.parameters.objectValue ?? [:]
         guard !members.isEmpty else { return "no parameters" }
@@ -385,7 +386,7 @@ extension AdminSite {
             let value = members[key]!
             let text = value.stringValue ?? value.integerValue.map(String.init) ?? (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
             let name = names[WidgetParameterKey(instance: widget.id, parameter: key)].map { " (\($0.prefix(80)))" } ?? ""
-            return "\(key) \(text.prefix(60))\(name)"
+            return "\(key) \(text.count > 60 ? text.prefix(59) + "…" : text)\(name)"
         }.joined(separator: "; ")
     }
 

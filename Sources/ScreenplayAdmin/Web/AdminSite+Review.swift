@@ -176,8 +176,9 @@ extension AdminSite {
     /// a line saying there are none.
     static func changeList(_ diff: TemplateDiff, id: String, caption: String) -> String {
         guard !diff.isEmpty else { return "<h2>\(HTML.escape(caption))</h2><p id=\"\(id)\" class=\"no-changes\">No changes: the two are the same.</p>" }
+        // A title pasted whole is cut in the line, the whole of it a click away.
         let items = zip(diff.changes, diff.lines).map { change, line in
-            "<li class=\"change \(Self.changeClass(change))\">\(HTML.escape(line))</li>"
+            "<li class=\"change \(Self.changeClass(change))\">\(Self.elided(line))</li>"
         }.joined()
         return "<h2>\(HTML.escape(caption)) (\(diff.changes.count))</h2><ul id=\"\(id)\" class=\"changes\">\(items)</ul>"
     }
