@@ -7,6 +7,7 @@
 #   bash Fuzz/run.sh --planted           # prove each target finds its planted bug (FUZZ_PLANTED_TIME, default 600 s)
 #   bash Fuzz/run.sh --asan              # fuzz with AddressSanitizer too (slower; separate build in Fuzz/.build-asan)
 #   bash Fuzz/run.sh --build-only        # build the fuzz targets and stop (scripts/test.sh builds while the tests run)
+#   bash Fuzz/run.sh --built             # fuzz what --build-only just built (skips SwiftPM's ~20 s look)
 #
 # Before fuzzing, every input in Fuzz/Regressions/<Target>/ is replayed. Each target fuzzes a
 # working copy of its seeds in Fuzz/.work/<Target>/corpus (kept between local runs, never
@@ -22,6 +23,7 @@ planted_time="${FUZZ_PLANTED_TIME:-600}"
 mode=fuzz
 asan=0
 build_only=0
+built=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,7 +31,8 @@ while [ $# -gt 0 ]; do
     --planted) mode=planted; shift ;;
     --asan) asan=1; shift ;;
     --build-only) build_only=1; shift ;;
-    -h|--help) sed -n '2,14p' "$fuzz_dir/run.sh"; exit 0 ;;
+    --built) built=1; shift ;;
+    -h|--help) sed -n '2,15p' "$fuzz_dir/run.sh"; exit 0 ;;
     Fuzz*) targets+=("$1"); shift ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -54,12 +57,27 @@ else
   unset FUZZ_PLANTED_BUG
 fi
 
-echo "==> building fuzz targets (swift build ${build_flags[*]})"
-build_start=$(date +%s)
-swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[@]}" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
-[ "${PIPESTATUS[0]}" = 0 ] || { echo "==> FAILED: the fuzz targets do not build" >&2; exit 1; }
-bin="$(swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[@]}" --show-bin-path)"
-echo "==> built in $(( $(date +%s) - build_start )) s: $bin"
+# What the last build in $scratch was for (fuzzing or planted bugs, with or without ASan) and
+# where its products are: --built fuzzes only a plain fuzz build of this mode, never a planted one.
+stamp="$scratch/built-for"
+if [ "$built" = 1 ]; then
+  [ "$mode" = fuzz ] && [ "$build_only" = 0 ] || { echo "--built fuzzes a plain fuzz build: not with --planted or --build-only" >&2; exit 2; }
+  { read -r built_for && read -r bin; } <"$stamp" 2>/dev/null || { echo "==> FAILED: --built, but nothing was built in $scratch (run --build-only first)" >&2; exit 1; }
+  [ "$built_for" = "fuzz asan=$asan" ] || { echo "==> FAILED: --built, but the last build in $scratch was for '$built_for' (run --build-only again)" >&2; exit 1; }
+  for target in "${targets[@]}"; do
+    [ -x "$bin/$target" ] || { echo "==> FAILED: --built, but $bin/$target is not there (run --build-only again)" >&2; exit 1; }
+  done
+  echo "==> fuzzing what was built: $bin"
+else
+  echo "==> building fuzz targets (swift build ${build_flags[*]})"
+  build_start=$(date +%s)
+  rm -f "$stamp"  # said again once this build succeeds
+  swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[@]}" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
+  [ "${PIPESTATUS[0]}" = 0 ] || { echo "==> FAILED: the fuzz targets do not build" >&2; exit 1; }
+  bin="$(swift build --package-path "$fuzz_dir" --scratch-path "$scratch" "${build_flags[@]}" --show-bin-path)"
+  printf '%s\n' "$mode asan=$asan" "$bin" >"$stamp"
+  echo "==> built in $(( $(date +%s) - build_start )) s: $bin"
+fi
 [ "$build_only" = 0 ] || exit 0
 
 max_len() { echo 4096; }  # every seed fits; small inputs mutate (and run) faster

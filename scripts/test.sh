@@ -268,7 +268,7 @@ other_packages() {
   done
   if [ -f Fuzz/run.sh ]; then
     echo "==> fuzzing each target for ${FUZZ_TIME:-30} s, one per core at a time"
-    bash Fuzz/run.sh
+    bash Fuzz/run.sh --built
   fi
 }
 start "packages and fuzzing" 30 nice -n 19 bash -c "$(declare -f other_packages); other_packages \"\$@\"" _ "${packages[@]}"

@@ -983,6 +983,7 @@ class AdminInTheBrowser(unittest.TestCase):
         focused = self.browser.switch_to.active_element.get_attribute("id")
         self.assertIn(focused, ("moveto-deal-buy", "moveto-deal-buy-button"))
         self.assertIsNotNone(self.browser.find_element(By.CSS_SELECTOR, "#widget-deal-buy details").get_attribute("open"))
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "#widget-deal-buy details.move-to[open]"), "Move to… open again")
 
     def test_move_to_puts_a_widget_anywhere_by_keyboard_with_and_without_javascript(self):
         self.move_to_by_keyboard(scripted=True)
@@ -1223,6 +1224,12 @@ class AdminInTheBrowser(unittest.TestCase):
                 self.assertEqual(outline, ["solid", "3px"], f"{widget} outlined as {change} in the draft's phone")
                 row = self.browser.find_element(By.XPATH, f"//section[@id='preview-draft']//tr[.//*[contains(@class, 'mark-{change}')]][contains(., '{widget}')]")
                 self.assertIn(change, row.text)
+            # What did not change is not outlined as a change: the featured section's last
+            # widget in the draft, and deal-price where the live page has it.
+            outline = "const s = getComputedStyle(arguments[0]); return s.outlineStyle + ' ' + s.outlineWidth"
+            last = draft["sections"][2]["widgets"][-1]["id"]
+            self.assertNotEqual(self.browser.execute_script(outline, phone.find_element(By.CSS_SELECTOR, f'[data-node="id:{last}"]')), "solid 3px")
+            self.assertNotEqual(self.browser.execute_script(outline, frame.find_element(By.CSS_SELECTOR, '[data-node="id:deal-price"]')), "solid 3px")
             self.check_accessible(f"{platform} preview, {appearance}")
             self.browser.execute_script("arguments[0].scrollIntoView()", frame)
             self.shot(f"17-device-{platform}-{appearance}")
@@ -1729,10 +1736,10 @@ class AdminInTheBrowser(unittest.TestCase):
                 self.shot(shot)
             self.check_accessible("the public shop with a banner")
         finally:
-            self.browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
             type(self).server = original
             server.stop()
             promotions.stop()
+            self.browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
 
     def test_content_without_javascript_is_saved_by_the_cards_form_with_errors_beside_fields(self):
         plain = self.without_javascript()
@@ -1975,14 +1982,32 @@ class AdminInTheBrowser(unittest.TestCase):
         """The shop's shipping experiment: where it is used, what the results say in words and what
         sample an effect needs; its banner variant rolled out (asked first, saying what each page
         will do), reviewed and published, then the experiment stopped."""
+        # Figures from the events apps report: twelve readers open the shop (each exposed to the
+        # experiment as the page is composed for them) and report the offers they saw after it.
+        for index in range(12):
+            headers = {"Authorization": "Bearer " + self.server.new_user(), "Screenplay-Platform": "ios"}
+            urllib.request.urlopen(urllib.request.Request(self.server.root + "/api/v6/screens/shop", headers=headers), timeout=30).read()
+            at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 2))  # after the exposure, to the second
+            events = [{"id": f"seen-{index}-{n}", "kind": "visible", "key": f"shop/offer:{n + 1}", "at": at} for n in range(index % 3 + 1)]
+            request = urllib.request.Request(
+                self.server.root + "/api/v6/reports", method="POST", data=json.dumps({"events": events}).encode(),
+                headers={**headers, "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                self.assertEqual(json.loads(response.read())["stored"], len(events))
         self.sign_in()
         self.open("/admin/experiments/shop-free-shipping")
         self.assertIn("free-shipping (promoBanner), shown to banner", self.browser.find_element(By.ID, "experiment-uses").text)
+        Select(self.browser.find_element(By.ID, "metric")).select_by_value("offers-seen")
         effect = self.browser.find_element(By.ID, "effect")
         effect.send_keys("0.2")
         self.submit("show-metric")
         self.assertTrue(self.browser.find_element(By.ID, "verdict").text)
         self.assertIn("0.20", self.browser.find_element(By.ID, "sample-needed").text)
+        # The metric per variant with its 95 % interval, over the users exposed.
+        self.assertIn("Shop offers seen per exposed user", self.browser.find_element(By.CSS_SELECTOR, "#results caption").text)
+        rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in self.browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")]
+        self.assertGreaterEqual(sum(int(row[2]) for row in rows), 12, rows)
+        self.assertTrue(any(" to " in row[4] and float(row[3]) > 0 for row in rows), rows)
         self.check_accessible("an experiment's results and decision")
         self.shot("15a-experiment-decision")
         self.submit("rollout-banner")

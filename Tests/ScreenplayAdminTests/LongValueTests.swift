@@ -34,6 +34,8 @@ struct LongValueTests {
         #expect(html.contains("The whole of it (2000 characters)"))
         let small = AdminSite.auditDetail("started cta-test — {\"variants\":[]}")
         #expect(small.contains("<summary>The definition</summary>") && !small.contains("first 4000"))
+        let before = AdminSite.auditDetail("changed cta-test — was " + definition)
+        #expect(before.contains("<summary>The definition before (its first 4000 of \(definition.count) characters)</summary>"), "\(before.prefix(200))")
     }
 
     @Test("a card's parameter line cuts a value over 60 characters with an ellipsis")

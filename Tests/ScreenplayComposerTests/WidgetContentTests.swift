@@ -150,6 +150,20 @@ struct WidgetContentTests {
         #expect(content == ["headline": ["en": "Spring sale: twenty "]])
         #expect(example.validateContent(content, rules: Self.rules).isEmpty)
         #expect(Self.promo.exampleContent(rules: Self.rules) == [:], "no example, no content")
+        // A required link and colour are taken as they are; a required image never is.
+        let strict = try WidgetContract(
+            type: "promo", summary: "A promotion.", versioning: KindVersioning(introduced: .v2, fallback: "a text: the headline"),
+            fields: Self.promo.fields,
+            content: [
+                ContentField("link", label: "Link", kind: .screenLink, isRequired: true),
+                ContentField("tone", label: "Colour", kind: .colorToken, isRequired: true),
+                ContentField("image", label: "Image", kind: .image(altField: "imageAlt"), isRequired: true),
+            ],
+            fallback: { json in [.text(.init(json["headline"]?.stringValue ?? "?"))] },
+            example: WidgetExample(
+                vertical: "marketing", parameters: [:],
+                component: ["headline": "Sale", "image": "/images/work/1.svg", "imageAlt": "A cello", "link": "screens/work/1", "tone": "accent"]))
+        #expect(strict.exampleContent(rules: Self.rules) == ["link": "screens/work/1", "tone": "accent"])
     }
 
     @Test("an instance's content is stored with it, and left out when there is none")

@@ -135,6 +135,53 @@ struct ShopTests {
         }
     }
 
+    @Test("a data folder from before the banners' words moved into the layout: they get the words readers saw, published again; with a draft open, in the draft")
+    func bannersFromBefore() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenplay-banners-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func withoutWords(_ template: PageTemplate, adding extra: Bool = false) -> PageTemplate {
+            var template = template
+            for section in template.sections.indices {
+                for index in template.sections[section].widgets.indices where template.sections[section].widgets[index].kind == "promoBanner" {
+                    template.sections[section].widgets[index].content = [:]
+                }
+            }
+            if extra { template.sections[0].widgets.append(WidgetInstance(id: "winter", kind: "promoBanner", vertical: "promotions")) }
+            return template
+        }
+        func banners(_ template: PageTemplate) -> [String: JSONValue] {
+            Dictionary(uniqueKeysWithValues: template.instances.filter { $0.kind == "promoBanner" }.map { ($0.id, $0.content) })
+        }
+        // The shop as a server from before stored it: no words on its banners (written past
+        // today's checks, which require a headline), one banner of the team's own among them.
+        var demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
+        let before = LayoutStore(store: demo.store)
+        let seeded = try #require(try await demo.layouts.published(route: "shop"))
+        _ = try await before.saveDraft(withoutWords(seeded.template, adding: true), by: "an older server")
+        let old = try await before.publish(route: "shop", by: "an older server")
+        try await demo.close()
+
+        demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
+        let now = try #require(try await demo.layouts.published(route: "shop"))
+        #expect(now.revision == old.revision + 1 && now.publishedBy == "demo seed")
+        #expect(banners(now.template)["spring-sale"]?["headline"]?["de"] == "Frühlingsangebot: 20 % auf alle Aufnahmen")
+        #expect(banners(now.template)["winter"] == ["headline": ["en": "New this week"], "detail": ["en": "Fresh recordings from our labels."]])
+        // Opened again: nothing more to do; and the page saves through today's checks again.
+        try await demo.close()
+        demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
+        #expect(try await demo.layouts.published(route: "shop")?.revision == now.revision)
+        _ = try await demo.layouts.saveDraft(now.template, by: "an editor")
+
+        // A draft from before: it gets the words (and publishes them); the live page waits for it.
+        _ = try await LayoutStore(store: demo.store).saveDraft(withoutWords(now.template), by: "an older server")
+        try await demo.close()
+        demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
+        let draft = try #require(try await demo.layouts.draft(of: "shop"))
+        #expect(banners(draft.template)["free-shipping"]?["headline"]?["en"] == "Free shipping on your first order")
+        #expect(try await demo.layouts.published(route: "shop")?.revision == now.revision)
+        try await demo.close()
+    }
+
     @Test("every screen the content's link picker offers is one the demo serves: its example matches its pattern and answers 200")
     func linkPickerOpensRealScreens() async throws {
         try await withDemo { demo, _ async throws in

@@ -186,13 +186,14 @@ extension AdminSite {
             """
     }
 
-    /// The menu of the locale the card's picture reads in (the script redraws it), inside the
-    /// card's settings beside the texts it shows: outside them it would be one more Tab stop
-    /// before the card's actions. Empty for a kind without content or an app of one locale.
+    /// The menu of the locale the card's picture reads in, inside the card's settings beside
+    /// the texts it shows (outside them it would be one more Tab stop before the card's
+    /// actions). Hidden until the script, which redraws the picture, shows it: without it the
+    /// menu would do nothing. Empty for a kind without content or an app of one locale.
     static func pictureLocaleMenu(contract: WidgetContract, rules: ContentRules) -> String {
         guard !contract.content.isEmpty, rules.locales.count > 1 else { return "" }
         let options = rules.locales.map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape(localeName($0)))</option>" }.joined()
-        return "<p class=\"picture-locale\"><label>Show the picture in <select data-picture-locale>\(options)</select></label></p>"
+        return "<p class=\"picture-locale\" hidden><label>Show the picture in <select data-picture-locale>\(options)</select></label></p>"
     }
 
     /// One line of what the content says, for the card's summary: `Headline “Spring sale” (en, de)`.

@@ -367,7 +367,7 @@ extension AdminSite {
         // A disclosure, one Tab stop among the card's actions (its menu and button inside), so
         // every action of a card is within five Tabs of it; open again after a move from it.
         return """
-            <details class="move-to"\(focused ? " open" : "")><summary id="\(key)-open" aria-label="Move \(HTML.escape(id)) to…">Move to…</summary>\
+            <details class="move-to"\(focused ? " open" : "")><summary id="\(key)-open">Move to…<span class="visually-hidden"> (\(HTML.escape(id)))</span></summary>\
             <form method="post" action="\(action)" class="move-to">\(csrf)<input type="hidden" name="seen" value="\(HTML.escape(template.digest))">\
             <label for="\(key)">Move to</label>\
             <select id="\(key)" name="place"\(focused ? " autofocus" : "")>\(options)</select>\
@@ -375,8 +375,8 @@ extension AdminSite {
             """
     }
 
-    /// One line of `widget`'s parameters: `workID 21 (Cello Suite No. 1 · Johann Sebastian Bach)
-    /// · slot top`, with the name of what a parameter points at where its vertical gave one, or
+    /// One line of `widget`'s parameters: `workID 21 (Cello Suite No. 1 · Johann Sebastian Bach);
+    /// slot top`, with the name of what a parameter points at where its vertical gave one, or
     /// `no parameters`. A value over 60 characters is cut with an ellipsis (the card's form
     /// holds the whole of it).
     static func parameterSummary(_ widget: WidgetInstance, names: [WidgetParameterKey: String] = [:]) -> String {

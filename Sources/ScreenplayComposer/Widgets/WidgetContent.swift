@@ -283,11 +283,12 @@ extension WidgetContract {
 }
 
 extension WidgetContract {
-    /// Content for a new instance of this kind (a widget added from the admin's palette): each
+    /// Content for a new instance of this kind (a widget added in the admin's editor): each
     /// required text, link or colour the kind's example carries, the text in `rules`' default
     /// locale. A kind whose provider supplies none of its words (a promotion's headline is the
-    /// layout's) would otherwise be refused as it is added; this way it is valid at once and
-    /// reads as the example until someone writes its own. Empty without an example.
+    /// layout's) would otherwise be refused as it is added; this way it reads as the example
+    /// until someone writes its own. Empty without an example; a required image is never made
+    /// up (such a kind is still refused until one is given).
     public func exampleContent(rules: ContentRules) -> JSONValue {
         guard let component = example?.component.objectValue else { return [:] }
         var members: [String: JSONValue] = [:]

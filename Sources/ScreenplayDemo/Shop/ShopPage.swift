@@ -34,16 +34,10 @@ enum ShopPage {
                         // The banners' words are the layout's (the promotions service says only which run).
                         WidgetInstance(
                             id: "spring-sale", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
-                            content: [
-                                "headline": ["en": "Spring sale: 20% off every recording", "de": "Frühlingsangebot: 20 % auf alle Aufnahmen"],
-                                "detail": ["en": "Until Sunday, while stocks last.", "de": "Bis Sonntag, solange der Vorrat reicht."],
-                            ]),
+                            content: bannerWords(for: "spring-sale")),
                         WidgetInstance(
                             id: "free-shipping", kind: "promoBanner", vertical: "promotions", parameters: ["slot": "top"],
-                            content: [
-                                "headline": ["en": "Free shipping on your first order", "de": "Versandkostenfrei bei Ihrer ersten Bestellung"],
-                                "detail": ["en": "No code needed.", "de": "Ohne Gutscheincode."],
-                            ],
+                            content: bannerWords(for: "free-shipping"),
                             conditions: .init(experiment: .init(shipping.key, is: "banner"))),
                     ]),
                 .init(
@@ -64,6 +58,40 @@ enum ShopPage {
             ])
     }
 
+    /// A banner's words: the seeded promotions' in English and German, and for any other banner
+    /// what the promotions service wrote for it before the words moved into the layout.
+    static func bannerWords(for id: String) -> JSONValue {
+        switch id {
+        case "spring-sale":
+            [
+                "headline": ["en": "Spring sale: 20% off every recording", "de": "Frühlingsangebot: 20 % auf alle Aufnahmen"],
+                "detail": ["en": "Until Sunday, while stocks last.", "de": "Bis Sonntag, solange der Vorrat reicht."],
+            ]
+        case "free-shipping":
+            [
+                "headline": ["en": "Free shipping on your first order", "de": "Versandkostenfrei bei Ihrer ersten Bestellung"],
+                "detail": ["en": "No code needed.", "de": "Ohne Gutscheincode."],
+            ]
+        default: ["headline": ["en": "New this week"], "detail": ["en": "Fresh recordings from our labels."]]
+        }
+    }
+
+    /// `template` with each banner stored without content (a layout from before a banner's words
+    /// moved into it) given the words readers saw then, or `nil` when none lacks them.
+    static func givingBannersTheirWords(_ template: PageTemplate) -> PageTemplate? {
+        var template = template
+        var changed = false
+        for section in template.sections.indices {
+            for index in template.sections[section].widgets.indices {
+                let widget = template.sections[section].widgets[index]
+                guard widget.kind == "promoBanner", widget.content == [:] else { continue }
+                template.sections[section].widgets[index].content = bannerWords(for: widget.id)
+                changed = true
+            }
+        }
+        return changed ? template : nil
+    }
+
     /// Checks a template against the shop's widget kinds and verticals.
     static func validate(_ template: PageTemplate, experiments: ExperimentCatalog? = nil) -> [TemplateProblem] {
         template.validate(catalog: ShopWidgets.catalog, verticals: verticals, experiments: experiments)
@@ -74,7 +102,22 @@ enum ShopPage {
         for experiment in [homeTeaser, shipping] where try await experiments.experiment(experiment.key) == nil {
             try await experiments.save(experiment, by: seedAuthor)
         }
-        guard try await layouts.published(route: route) == nil else { return }
+        if let live = try await layouts.published(route: route) {
+            // A data folder from before the banners' words moved into the layout: its banners
+            // have no headline, which the kind now requires, so they would vanish and block
+            // every save of the page. They get the words readers saw: published again, or, with
+            // a draft open, written into the draft (which publishes them).
+            if let draft = try await layouts.draft(of: route) {
+                if let migrated = givingBannersTheirWords(draft.template) {
+                    _ = try await layouts.saveDraft(migrated, by: seedAuthor, replacing: draft.template)
+                }
+            } else if let migrated = givingBannersTheirWords(live.template) {
+                _ = try await layouts.saveDraft(migrated, by: seedAuthor)
+                _ = try await layouts.publish(
+                    route: route, by: seedAuthor, expectedLive: live.revision, note: "the promotions' words move into the layout")
+            }
+            return
+        }
         var works: [Int64] = []
         for composer in try await catalog.composers().prefix(5) {
             if let work = try await catalog.works(composerID: composer.id).first { works.append(work.id) }

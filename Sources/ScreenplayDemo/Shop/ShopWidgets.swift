@@ -106,7 +106,8 @@ enum ShopWidgets {
             type: "promoBanner", summary: "A promotion: a headline, a line of detail, a link.",
             versioning: KindVersioning(introduced: .v1, fallback: "a vertical stack: the headline in bold, the detail below"),
             fields: [
-                .required("headline", .string), .optional("detail", .string), .optional("link", .url),
+                .required("headline", .string, summary: "Written in the admin, per locale (the promotions service supplies no words)."),
+                .optional("detail", .string), .optional("link", .url),
                 .optional("linkTitle", .string, introduced: .v6, summary: "The words of the link's button."),
                 .optional("image", .url, introduced: .v6, summary: "A picture above the headline."),
                 .optional("imageAlt", .string, introduced: .v6, summary: "What the picture shows."),

@@ -388,6 +388,8 @@ doc.addEventListener("change", (event) => {
 
 function prepareContent() {
   for (const input of $$("[data-editor] [data-content][data-max]")) count(input);
+  // The picture's locale menu does something only here, so it shows only here.
+  for (const menu of $$("[data-editor] p.picture-locale")) menu.hidden = false;
 }
 
 prepareEditor();
