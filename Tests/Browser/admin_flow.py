@@ -190,7 +190,11 @@ class AdminInTheBrowser(unittest.TestCase):
 
     def shot_phone_dark(self, name, scroll_to=None):
         """The page as a phone in dark mode sees it (390 px wide; scrolled to the element `scroll_to`), then back to the desktop in light."""
-        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        self.shot_phone(name, "dark", scroll_to)
+
+    def shot_phone(self, name, scheme, scroll_to=None):
+        """The page as a phone sees it in `scheme` (light or dark), then back to the desktop in light."""
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
         self.browser.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         if scroll_to:
@@ -1233,8 +1237,46 @@ class AdminInTheBrowser(unittest.TestCase):
             self.check_accessible(f"{platform} preview, {appearance}")
             self.browser.execute_script("arguments[0].scrollIntoView()", frame)
             self.shot(f"17-device-{platform}-{appearance}")
+            self.shot_phone(f"17c-device-{platform}-{appearance}-phone-light", "light", scroll_to="device-draft")
             self.shot_phone_dark(f"17b-device-{platform}-{appearance}-phone-dark", scroll_to="device-live")
             self.assertLessEqual(self.width_on_a_phone(), 390, "the device preview scrolls sideways on a phone")
+
+    def test_device_previews_pins_targeting_and_results_work_without_javascript(self):
+        """The jobs the flows above do with the script, without it: a device preview chosen by
+        its form, a provider's answer pinned and unpinned, a version chosen from its menu, an
+        experiment's results on another metric with the sample a difference needs."""
+        plain = self.without_javascript()
+        self.sign_in_as(plain, "ada")
+        plain.get(self.server.root + "/admin/pages/shop/preview?platform=web")
+        Select(plain.find_element(By.ID, "platform")).select_by_visible_text("Android")
+        Select(plain.find_element(By.ID, "version")).select_by_visible_text("4")
+        Select(plain.find_element(By.ID, "appearance")).select_by_visible_text("Dark")
+        self.submit("show", plain)
+        frame = plain.find_element(By.ID, "device-live")
+        self.assertIn("Live on Android at API version 4, dark", frame.text)
+        self.assertIn("recordingOffer", frame.find_element(By.CSS_SELECTOR, '[data-node="id:preview fallback deal-offer"]').text)
+        self.submit("pin-live-deal-price", plain)
+        row = plain.find_element(By.ID, "unpin-live-deal-price").find_element(By.XPATH, "./ancestor::tr")
+        self.assertIn("Pinned answer", row.text)
+        self.assertIn("Live on Android at API version 4, dark", plain.find_element(By.ID, "device-live").text, "the same preview after the pin")
+        self.submit("unpin-all", plain)
+        self.assertTrue(self.none(By.ID, "unpin-all", plain))
+
+        plain.get(self.server.root + "/admin/pages/shop/edit")
+        plain.find_element(By.CSS_SELECTOR, "#widget-deal-price details summary").click()
+        menu = Select(plain.find_element(By.ID, "deal-price-c_minVersion"))
+        self.assertTrue(all("% of requests in the last 7 days" in option.text for option in menu.options[1:]))
+        menu.select_by_value("5")
+        self.submit("save-deal-price", plain)
+        self.assertIn("app versions 5 and later", plain.find_element(By.CSS_SELECTOR, "#widget-deal-price .chips").text)
+
+        plain.get(self.server.root + "/admin/experiments/shop-free-shipping")
+        Select(plain.find_element(By.ID, "metric")).select_by_value("offers-seen")
+        plain.find_element(By.ID, "effect").send_keys("0.5")
+        self.submit("show-metric", plain)
+        self.assertIn("Shop offers seen per exposed user", plain.find_element(By.CSS_SELECTOR, "#results caption").text)
+        self.assertTrue(plain.find_element(By.ID, "verdict").text)
+        self.assertIn("0.50", plain.find_element(By.ID, "sample-needed").text)
 
     def test_the_pages_no_other_flow_checks_are_accessible_too(self):
         """axe on the admin pages the flows above do not reach: new experiment, not-found pages and refusals."""
@@ -2010,6 +2052,7 @@ class AdminInTheBrowser(unittest.TestCase):
         self.assertTrue(any(" to " in row[4] and float(row[3]) > 0 for row in rows), rows)
         self.check_accessible("an experiment's results and decision")
         self.shot("15a-experiment-decision")
+        self.shot_phone("15d-experiment-decision-phone-light", "light", scroll_to="results")
         self.submit("rollout-banner")
         self.assertIn("shop (its live page): shown to everyone: free-shipping", self.browser.find_element(By.ID, "rollout-changes").text)
         self.check_accessible("roll out a variant?")
