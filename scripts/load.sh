@@ -111,8 +111,9 @@ start_server() {
   local port=$1; shift
   # --max-connections-per-address: the soak's streams all come from loopback, past the 64 one
   # address may hold by default.
+  # --memory-report: what the caches hold, every 30 s into the server's log (the soak prints it).
   "$BIN" serve --port "$port" --log-level error --command-rate 1000000 --cache-mib "$CACHE_MIB" --max-connections-per-address 2048 \
-    --baseline-file "$WORK/home.json" "$@" >"$WORK/server-$port.log" 2>&1 &
+    --baseline-file "$WORK/home.json" --memory-report 30 "$@" >"$WORK/server-$port.log" 2>&1 &
   SERVER_PIDS+=($!)
   for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "the server on port $port did not start:" >&2; cat "$WORK/server-$port.log" >&2; exit 1
@@ -445,6 +446,8 @@ BACKGROUND_PIDS+=($!)
 sleep 5
 RSS_START=$(rss_kib)
 RSS_PEAK=$RSS_START
+MEMORY_LOG="$WORK/server-$PORT.log"
+MEMORY_FROM=$(wc -l <"$MEMORY_LOG")
 (
   while true; do sleep 5; rss_kib >>"$WORK/rss"; done
 ) &
@@ -467,6 +470,9 @@ samples = [int(line) for line in open(sys.argv[1]) if line.strip()]
 marks = [samples[min(len(samples) - 1, len(samples) * k // 5)] // 1024 for k in range(1, 6)]
 print("soak: resident memory by fifths of the run (MiB):", " ".join(map(str, marks)))' "$WORK/rss"
 fi
+# What the server said its memory holds during the soak (every 30 s): a cache still growing
+# toward its budget, or resident memory growing while every cache stands still.
+tail -n +"$((MEMORY_FROM + 1))" "$MEMORY_LOG" | grep "^memory: " | sed 's/^/soak: /' || true
 STREAMS_STATUS=0
 if [ "$SOAK_STREAMS" -gt 0 ]; then
   wait "$HOLDER" || STREAMS_STATUS=$?

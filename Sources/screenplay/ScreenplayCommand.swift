@@ -80,6 +80,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         name: .long,
+        help: "Every this many seconds, write what memory holds (resident, each cache, streams) to standard error; 0: never (for scripts/load.sh).")
+    var memoryReport = 0
+
+    @Option(
+        name: .long,
         help:
             "The shop's promotions vertical: 'auto' starts `screenplay promotions` as a child process, 'off' leaves promotions out, or a URL."
     )
@@ -126,6 +131,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--command-rate must be 0.1...1000000 per second, got \(commandRate)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        guard (0...86_400).contains(memoryReport) else { throw ValidationError("--memory-report must be 0...86400 seconds, got \(memoryReport)") }
         guard ["auto", "off"].contains(promotions) || promotions.hasPrefix("http://") || promotions.hasPrefix("https://") else {
             throw ValidationError("--promotions must be auto, off or an http(s) URL, got '\(promotions)'")
         }
@@ -202,6 +208,16 @@ struct Serve: AsyncParsableCommand {
                 """
             FileHandle.standardOutput.write(Data(message.utf8))
         }
+        // What memory holds, now and then, for a soak to read beside the resident memory.
+        let every = memoryReport
+        let reporter = every == 0 ? nil : Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(every))
+                guard !Task.isCancelled else { return }
+                FileHandle.standardError.write(Data("memory: \(demo.memoryReport)\n".utf8))
+            }
+        }
+        defer { reporter?.cancel() }
         do {
             try await app.runService()
         } catch {

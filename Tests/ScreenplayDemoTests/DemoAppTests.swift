@@ -38,6 +38,19 @@ struct DemoAppTests {
         #expect(DemoApp.CacheBudget.standard.bytes == 96 << 20)
     }
 
+    @Test("the memory report names the resident memory and what each cache holds, and moves as a cache fills")
+    func memoryReport() async throws {
+        try await withDemo { demo, _ async throws in
+            let before = demo.memoryReport
+            #expect(before.contains("screens 0 entries 0.0/") && before.contains("; streams 0"), "\(before)")
+            #expect(before.firstMatch(of: #/^resident \d+\.\d MiB; /#) != nil, "\(before)")
+            _ = try await demo.service.encodedScreen(path: "cities", apiVersion: .latest, user: .anonymous)
+            let after = demo.memoryReport
+            #expect(after.contains("screens 1 entries "), "\(after)")
+            for part in ["composed ", "web pages ", "revalidation memory ", "held for patches "] { #expect(after.contains(part), "\(part)") }
+        }
+    }
+
     @Test("first start seeds a real catalog; reopening the same folder seeds nothing twice")
     func seed() async throws {
         try await withDemo { demo, folder in

@@ -12,7 +12,7 @@ import ServiceLifecycle
 public import ScreenplayServer
 import ScreenplayStoreSQLite
 public import ScreenplayStore
-import ScreenplayWeb
+public import ScreenplayWeb
 import Synchronization
 
 /// The demo backend: a classical-music catalog in embedded SQLite, served as Screenplay
@@ -37,6 +37,8 @@ public struct DemoApp: Sendable {
     public let adminAPI: AdminAPI
     /// The admin's pages (`/admin`).
     public let adminSite: AdminSite
+    /// The web pages (`/`, `/screens/…`), over ``service``.
+    public let webSite: WebSite
     let catalog: CatalogRepository
     /// Offers opened on the shop.
     let shopClicks: ShopClicks
@@ -250,6 +252,7 @@ public struct DemoApp: Sendable {
         self.adminSite = AdminSite(
             admins: admins, layouts: layouts, experiments: experiments, pages: pages, events: service.events, metrics: DemoMetrics.all,
             namingWait: shopTimeouts.naming, clientMix: service.clientMix, logger: logger)
+        self.webSite = WebSite(service: service, renderer: HTMLRenderer(shell: Self.webShell), pageCacheBytes: cacheBudget.webPages)
     }
 
     static func registerScreens(
@@ -367,7 +370,7 @@ public struct DemoApp: Sendable {
         router.addScreenplayEventStream("admin/preview-events/:route", heartbeat: service.configuration.eventStreams.heartbeat) {
             request, address in await adminSite.openPreviewEvents(request, clientAddress: address)
         }
-        router.addScreenplayWeb(WebSite(service: service, renderer: HTMLRenderer(shell: Self.webShell), pageCacheBytes: cacheBudget.webPages))
+        router.addScreenplayWeb(webSite)
         MediaRoutes.register(on: router, catalog: catalog, audio: audio)
         router.get("health") { _, _ in "ok" }
         return router

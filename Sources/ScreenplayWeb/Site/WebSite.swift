@@ -44,6 +44,9 @@ public struct WebSite: Sendable {
     /// The site's routes, what requests are dispatched by (``routeTable(commandPath:bodyLimit:)``).
     let table: RouteTable
 
+    /// What the rendered-page cache holds and has done.
+    public var pageCacheStatistics: CacheStatistics { pages.statistics }
+
     /// A site over `service`; rendered pages are kept up to `pageCacheBytes` (least recently used
     /// go first). The renderer's shell gets the site's script.
     public init(service: ScreenplayService, renderer: HTMLRenderer = HTMLRenderer(), pageCacheBytes: Int = 16 << 20) {
