@@ -39,12 +39,7 @@ class DemoServer:
         return subprocess.run([BINARY, *arguments, "--data", self.data], check=True, capture_output=True, text=True, **options)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.process.stdout.close()
+        end(self.process)
         shutil.rmtree(self.data, ignore_errors=True)
 
 
@@ -63,12 +58,17 @@ class PromotionsService:
             raise RuntimeError(f"the promotions service did not start: {line!r}")
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.process.stdout.close()
+        end(self.process)
+
+
+def end(process):
+    """Ends a child started with a piped stdout: asked first, killed after 10 s; its pipe closed."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    process.stdout.close()
 
 
 def start_clean(browser):
