@@ -62,7 +62,7 @@ fi
 stamp="$scratch/built-for"
 if [ "$built" = 1 ]; then
   [ "$mode" = fuzz ] && [ "$build_only" = 0 ] || { echo "--built fuzzes a plain fuzz build: not with --planted or --build-only" >&2; exit 2; }
-  { read -r built_for && read -r bin; } <"$stamp" 2>/dev/null || { echo "==> FAILED: --built, but nothing was built in $scratch (run --build-only first)" >&2; exit 1; }
+  { read -r built_for && read -r bin; } 2>/dev/null <"$stamp" || { echo "==> FAILED: --built, but nothing was built in $scratch (run --build-only first)" >&2; exit 1; }
   [ "$built_for" = "fuzz asan=$asan" ] || { echo "==> FAILED: --built, but the last build in $scratch was for '$built_for' (run --build-only again)" >&2; exit 1; }
   for target in "${targets[@]}"; do
     [ -x "$bin/$target" ] || { echo "==> FAILED: --built, but $bin/$target is not there (run --build-only again)" >&2; exit 1; }

@@ -217,13 +217,14 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("memory: \(demo.memoryReport)\n".utf8))
             }
         }
-        defer { reporter?.cancel() }
         do {
             try await app.runService()
         } catch {
+            reporter?.cancel()
             try? await opened.close()
             throw error
         }
+        reporter?.cancel()
         try await opened.close()
     }
 }

@@ -68,6 +68,7 @@ def end(process):
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()
     process.stdout.close()
 
 

@@ -146,7 +146,15 @@ struct ShopTests {
                     template.sections[section].widgets[index].content = [:]
                 }
             }
-            if extra { template.sections[0].widgets.append(WidgetInstance(id: "winter", kind: "promoBanner", vertical: "promotions")) }
+            if extra {
+                template.sections[0].widgets += [
+                    WidgetInstance(id: "winter", kind: "promoBanner", vertical: "promotions"),
+                    // When the headline was optional: German words and a link, no English headline.
+                    WidgetInstance(
+                        id: "autumn", kind: "promoBanner", vertical: "promotions",
+                        content: ["headline": ["de": "Herbstaufnahmen"], "link": "screens/shop"]),
+                ]
+            }
             return template
         }
         func banners(_ template: PageTemplate) -> [String: JSONValue] {
@@ -166,6 +174,10 @@ struct ShopTests {
         #expect(now.revision == old.revision + 1 && now.publishedBy == "demo seed")
         #expect(banners(now.template)["spring-sale"]?["headline"]?["de"] == "Frühlingsangebot: 20 % auf alle Aufnahmen")
         #expect(banners(now.template)["winter"] == ["headline": ["en": "New this week"], "detail": ["en": "Fresh recordings from our labels."]])
+        #expect(
+            banners(now.template)["autumn"]
+                == ["headline": ["de": "Herbstaufnahmen", "en": "New this week"], "detail": ["en": "Fresh recordings from our labels."], "link": "screens/shop"],
+            "what the layout wrote stays; the English it lacked is added")
         // Opened again: nothing more to do; and the page saves through today's checks again.
         try await demo.close()
         demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
@@ -179,6 +191,19 @@ struct ShopTests {
         let draft = try #require(try await demo.layouts.draft(of: "shop"))
         #expect(banners(draft.template)["free-shipping"]?["headline"]?["en"] == "Free shipping on your first order")
         #expect(try await demo.layouts.published(route: "shop")?.revision == now.revision)
+
+        // A page today's checks refuse for another reason too (a kind no longer known): the
+        // banners cannot be saved with their words, which is logged; the server still starts.
+        var broken = withoutWords(now.template)
+        broken.sections[0].widgets.append(WidgetInstance(id: "gone", kind: "noSuchKind", vertical: "promotions"))
+        let unchecked = LayoutStore(store: demo.store)
+        _ = try await unchecked.discardDraft(of: "shop", by: "an older server")
+        _ = try await unchecked.saveDraft(broken, by: "an older server")
+        let brokenLive = try await unchecked.publish(route: "shop", by: "an older server")
+        try await demo.close()
+        demo = try await DemoApp.open(dataDirectory: folder, promotions: nil)
+        #expect(try await demo.layouts.published(route: "shop")?.revision == brokenLive.revision, "left as it was")
+        #expect(try await demo.layouts.draft(of: "shop") == nil)
         try await demo.close()
     }
 

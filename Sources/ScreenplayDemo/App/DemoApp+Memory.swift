@@ -32,7 +32,7 @@ extension DemoApp {
     static func residentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kibibytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Int($0) })
+            let kibibytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Int($0) })
         else { return nil }
         return kibibytes * 1_024
     }

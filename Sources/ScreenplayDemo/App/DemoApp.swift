@@ -163,7 +163,7 @@ public struct DemoApp: Sendable {
                 storage: storage, logger: logger, commandRate: commandRate, promotions: promotions, passwordHasher: passwordHasher,
                 shopTimeouts: shopTimeouts, cacheBudget: cacheBudget, testHooks: testHooks)
             try await store.exclusively("screenplay-demo-seed") {
-                try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog)
+                try await ShopPage.seed(layouts: demo.layouts, experiments: demo.experiments, catalog: demo.catalog, logger: logger)
             }
         } catch {
             try? await store.close()

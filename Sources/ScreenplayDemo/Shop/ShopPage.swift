@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ScreenplayComposer
 import ScreenplayContract
 import ScreenplayLayoutStore
@@ -58,8 +59,9 @@ enum ShopPage {
             ])
     }
 
-    /// A banner's words: the seeded promotions' in English and German, and for any other banner
-    /// what the promotions service wrote for it before the words moved into the layout.
+    /// A banner's words: the seeded promotions' in English and German (the service wrote their
+    /// English, and spring-sale's German, before the words moved into the layout), and for any
+    /// other banner the English the service wrote for it then.
     static func bannerWords(for id: String) -> JSONValue {
         switch id {
         case "spring-sale":
@@ -76,20 +78,58 @@ enum ShopPage {
         }
     }
 
-    /// `template` with each banner stored without content (a layout from before a banner's words
-    /// moved into it) given the words readers saw then, or `nil` when none lacks them.
+    /// `template` with each banner that has no headline in the default locale (a layout from
+    /// before a banner's words moved into it, when the headline was optional content) given the
+    /// words readers saw then: a headline or body it lacks whole is added, a text missing only
+    /// in English gets the English; whatever the layout wrote stays. `nil` when none lacks one.
     static func givingBannersTheirWords(_ template: PageTemplate) -> PageTemplate? {
         var template = template
         var changed = false
         for section in template.sections.indices {
             for index in template.sections[section].widgets.indices {
                 let widget = template.sections[section].widgets[index]
-                guard widget.kind == "promoBanner", widget.content == [:] else { continue }
-                template.sections[section].widgets[index].content = bannerWords(for: widget.id)
+                let headline = widget.content["headline"]?["en"]?.stringValue ?? ""
+                guard widget.kind == "promoBanner", headline.isEmpty, var content = widget.content.objectValue else { continue }
+                for (name, words) in bannerWords(for: widget.id).objectValue ?? [:] {
+                    switch content[name] {
+                    case nil: content[name] = words
+                    case .object(var texts) where texts["en"]?.stringValue?.isEmpty != false:
+                        texts["en"] = words["en"]
+                        content[name] = .object(texts)
+                    default: continue  // written in English already, or of a shape the checks name
+                    }
+                }
+                template.sections[section].widgets[index].content = .object(content)
                 changed = true
             }
         }
         return changed ? template : nil
+    }
+
+    /// A data folder from before the banners' words moved into the layout: its banners have no
+    /// headline, which the kind now requires, so they would vanish and block every save of the
+    /// page. They get the words readers saw: the live page is published again with them, or,
+    /// with a draft open, the draft gets them (and the live banners wait for its publish). An
+    /// editor's save meanwhile (another replica serves them) wins: the seed's save names what it
+    /// replaces and its publish the draft it wrote. Whatever fails is logged, never a failed
+    /// start: the page is then as it was, and the admin says what a save lacks.
+    static func givingBannersTheirWords(_ live: PublishedRevision, in layouts: LayoutStore, logger: Logger) async {
+        do {
+            if let draft = try await layouts.draft(of: route) {
+                guard let migrated = givingBannersTheirWords(draft.template) else { return }
+                _ = try await layouts.saveDraft(migrated, by: seedAuthor, replacing: draft.template)
+                logger.notice("the shop's draft gets the words its banners showed; publish it to show them", metadata: ["route": "\(route)"])
+            } else if let migrated = givingBannersTheirWords(live.template) {
+                _ = try await layouts.saveDraft(migrated, by: seedAuthor, replacing: live.template)
+                _ = try await layouts.publish(
+                    route: route, by: seedAuthor, expectedLive: live.revision, expectedDraft: migrated.digest,
+                    note: "the promotions' words move into the layout")
+            }
+        } catch {
+            logger.warning(
+                "the shop's banners could not be given their words; the admin says what the page lacks",
+                metadata: ["route": "\(route)", "error": "\(error)"])
+        }
     }
 
     /// Checks a template against the shop's widget kinds and verticals.
@@ -98,24 +138,14 @@ enum ShopPage {
     }
 
     /// Publishes the first shop template and creates the experiments, unless they exist.
-    static func seed(layouts: LayoutStore, experiments: ExperimentStore, catalog: CatalogRepository) async throws {
+    /// Seeds the shop's experiments and first page; on a data folder seeded before, gives its
+    /// banners the words they lack (``givingBannersTheirWords(in:logger:)``).
+    static func seed(layouts: LayoutStore, experiments: ExperimentStore, catalog: CatalogRepository, logger: Logger) async throws {
         for experiment in [homeTeaser, shipping] where try await experiments.experiment(experiment.key) == nil {
             try await experiments.save(experiment, by: seedAuthor)
         }
         if let live = try await layouts.published(route: route) {
-            // A data folder from before the banners' words moved into the layout: its banners
-            // have no headline, which the kind now requires, so they would vanish and block
-            // every save of the page. They get the words readers saw: published again, or, with
-            // a draft open, written into the draft (which publishes them).
-            if let draft = try await layouts.draft(of: route) {
-                if let migrated = givingBannersTheirWords(draft.template) {
-                    _ = try await layouts.saveDraft(migrated, by: seedAuthor, replacing: draft.template)
-                }
-            } else if let migrated = givingBannersTheirWords(live.template) {
-                _ = try await layouts.saveDraft(migrated, by: seedAuthor)
-                _ = try await layouts.publish(
-                    route: route, by: seedAuthor, expectedLive: live.revision, note: "the promotions' words move into the layout")
-            }
+            await givingBannersTheirWords(live, in: layouts, logger: logger)
             return
         }
         var works: [Int64] = []
