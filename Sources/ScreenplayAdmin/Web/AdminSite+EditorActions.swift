@@ -54,7 +54,9 @@ extension AdminSite {
             // place it was dropped (or the end of the chosen section).
             var form = form
             let fromPalette = form["from"] == "palette"
-            let example = pages?.composer.catalog[form["kind"] ?? ""]?.example
+            let catalog = pages?.composer.catalog
+            let contract = catalog?[form["kind"] ?? ""]
+            let example = contract?.example
             if fromPalette {
                 if (form["id"] ?? "").isEmpty { form["id"] = Self.newWidgetID(kind: form["kind"] ?? "", in: template) }
                 if (form["vertical"] ?? "").isEmpty { form["vertical"] = example?.vertical }
@@ -91,15 +93,14 @@ extension AdminSite {
             }
             let sectionID = template.sections[sectionIndex].id
             // Words a kind requires start as its example's, to be rewritten on the card.
-            let catalog = pages?.composer.catalog
-            let content = catalog.flatMap { catalog in catalog[form["kind"] ?? ""]?.exampleContent(rules: catalog.content) } ?? [:]
+            let content = catalog.flatMap { contract?.exampleContent(rules: $0.content) } ?? [:]
             let edit = DraftEdit.insert(
                 WidgetInstance(id: id, kind: form["kind"] ?? "", vertical: form["vertical"] ?? "", parameters: parameters, content: content),
                 section: sectionID,
                 index: form["index"].flatMap(Int.init) ?? widgets.count)
             // The new card open, the focus in its first parameter (or on the card): what comes
             // after adding is saying what it shows.
-            let first = pages?.composer.catalog[form["kind"] ?? ""]?.parameters.first.map { "\(id)-p-\($0.name)" }
+            let first = contract?.parameters.first.map { "\(id)-p-\($0.name)" }
             return try await save(
                 edit, to: original, route: route, session: session, attemptID: "", form: form, back: back,
                 returnTo: Self.returnTo(widget: id, focus: first ?? "widget-" + id, open: true) + "&to=\(Self.queryEscape(sectionID))")

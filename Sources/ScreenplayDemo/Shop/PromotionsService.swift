@@ -8,9 +8,8 @@ import ScreenplayServer
 
 /// The promotions vertical as its own HTTP service: what another team would run. It answers
 /// `POST /widgets` (a ``WidgetCall``) with the widget envelope (which promotions run; their copy
-/// is the layout's), after a random delay, and fails
-/// now and then, on purpose: the shop page shows what the composer does with a slow, flaky
-/// vertical (its widgets go; the page stays).
+/// is the layout's), after a random delay, and fails now and then, on purpose: the shop page
+/// shows what the composer does with a slow, flaky vertical (its widgets go; the page stays).
 ///
 /// `screenplay serve` starts it as a child process (`screenplay promotions`) on loopback.
 public struct PromotionsService: Sendable {
@@ -41,21 +40,19 @@ public struct PromotionsService: Sendable {
         self.logger = logger
     }
 
-    /// The promotion for an instance: that it runs for this reader, and nothing more. Its words,
-    /// picture and link are the layout's content, written by the product team in the admin (the
+    /// A promotion's answer: that it runs for this reader, and nothing more. Its words, picture
+    /// and link are the layout's content, written by the product team in the admin (the
     /// composer fills them in); the vertical answers for what is its own, whether the promotion
     /// runs (a real one would check the reader's eligibility and the promotion's dates; this one
     /// runs every promotion it is asked about). A banner whose layout wrote no headline is then
     /// refused by the kind's contract, which the admin says on its card.
-    static func promotion(for instance: WidgetCall.Instance) -> JSONValue {
-        ["type": "promoBanner"]
-    }
+    static let running: JSONValue = ["type": "promoBanner"]
 
     /// The envelope answering `call`.
     static func answer(_ call: WidgetCall) throws -> [UInt8] {
         var widgets: [String: JSONValue] = [:]
         for instance in call.instances where instance.kind == "promoBanner" {
-            widgets[instance.id] = promotion(for: instance)
+            widgets[instance.id] = running
         }
         return Array(try ScreenplayEncoder().encode(JSONValue.object(["widgets": .object(widgets)])))
     }
